@@ -1,0 +1,31 @@
+# Quick start: `make run` (the table service, simulated camera) and `make test` (the whole suite).
+# Both create .venv if missing and install the project into it.
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+# On a Raspberry Pi, apt's python3-picamera2 must be visible inside the venv.
+IS_PI := $(shell grep -qs "Raspberry Pi" /proc/device-tree/model && echo 1)
+VENV_FLAGS := $(if $(IS_PI),--system-site-packages,)
+
+.PHONY: run test venv clean
+
+$(BIN)/python:
+	$(PY) -m venv $(VENV_FLAGS) $(VENV)
+
+$(STAMP): $(BIN)/python pyproject.toml
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e ".[test]"
+	touch $(STAMP)
+
+venv: $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/arena-table run $(ARGS)
+
+test: $(STAMP)
+	bash scripts/test-deps.sh
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+clean:
+	rm -rf $(VENV) build *.egg-info

@@ -1,0 +1,1 @@
+"""arena-table: a Raspberry Pi that keeps a board game's bookkeeping."""

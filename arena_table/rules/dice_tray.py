@@ -1,0 +1,244 @@
+"""The dice tray: a game-agnostic record of every roll, with statistics.
+
+It is both a game of its own (``dice-tray``: nothing but the tray, for a game
+the engine does not know) and the tray every other game shares through
+:class:`arena_table.rules.game.TableState`.
+
+Statistics per die kind: totals, per-face counts and, once
+:data:`FAIRNESS_MIN_DICE` dice of a kind have been read, Pearson's chi-square
+goodness-of-fit statistic against a fair die with its p-value
+(chi-square distribution with ``sides - 1`` degrees of freedom). A p-value
+under 0.01 is the usual sign of a biased die or a biased reader.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import re
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from .errors import IllegalEvent
+from .events import DiceRolled, DieCorrected, Event
+from .game import Outcome, register_game
+
+FAIRNESS_MIN_DICE = 60
+"""Dice of one kind needed before the chi-square figure is reported (expected >= 10 a face on a d6)."""
+HISTORY_IN_VIEW = 20
+"""Rolls listed in the spectator view (the whole history stays in the state and the log)."""
+
+
+@dataclass(frozen=True)
+class Roll:
+    """One settled roll as recorded, with any corrections applied."""
+
+    seq: int
+    die: str
+    faces: tuple[int, ...]
+    sensed: tuple[int, ...]
+    """The faces as first read; differs from ``faces`` where a player corrected a die."""
+    at: float | None = None
+    source: str = ""
+    image: str = ""
+    crops: tuple[str, ...] = ()
+    confidence: tuple[float, ...] = ()
+
+    @property
+    def total(self) -> int:
+        return sum(self.faces)
+
+
+@dataclass(frozen=True)
+class TrayState:
+    """Every roll of the running game, oldest first."""
+
+    rolls: tuple[Roll, ...] = ()
+
+
+def new_tray() -> TrayState:
+    return TrayState()
+
+
+def sides_of(die: str) -> int | None:
+    """Number of faces of a standard die kind, ``None`` for a custom die.
+
+    >>> sides_of("d6"), sides_of("D20"), sides_of("attack")
+    (6, 20, None)
+    """
+    m = re.fullmatch(r"[dD](\d+)", die)
+    return int(m.group(1)) if m else None
+
+
+def apply_tray(tray: TrayState, event: Event, seq: int) -> TrayState:
+    """The tray after a ``roll`` or ``correct`` event numbered ``seq``.
+
+    Raises:
+        IllegalEvent: a face outside ``1..sides``, an empty roll, or a correction
+            naming a roll or die position that does not exist.
+    """
+    if isinstance(event, DiceRolled):
+        if not event.faces:
+            raise IllegalEvent(event, "a roll needs at least one die")
+        sides = sides_of(event.die)
+        if sides is not None:
+            bad = [f for f in event.faces if not 1 <= f <= sides]
+            if bad:
+                raise IllegalEvent(event, f"face(s) {bad} impossible on a {event.die}")
+        for name in ("crops", "confidence"):
+            extra = getattr(event, name)
+            if extra and len(extra) != len(event.faces):
+                raise IllegalEvent(event, f"{name} has {len(extra)} entries for {len(event.faces)} dice")
+        roll = Roll(seq=seq, die=event.die, faces=event.faces, sensed=event.faces, at=event.at,
+                    source=event.source, image=event.image, crops=event.crops, confidence=event.confidence)
+        return TrayState(rolls=tray.rolls + (roll,))
+    if isinstance(event, DieCorrected):
+        for i, roll in enumerate(tray.rolls):
+            if roll.seq == event.roll:
+                break
+        else:
+            raise IllegalEvent(event, f"no roll with seq {event.roll} in this game")
+        if not 0 <= event.index < len(roll.faces):
+            raise IllegalEvent(event, f"roll {event.roll} has no die #{event.index} (it has {len(roll.faces)})")
+        sides = sides_of(roll.die)
+        if sides is not None and not 1 <= event.value <= sides:
+            raise IllegalEvent(event, f"{event.value} is impossible on a {roll.die}")
+        faces = roll.faces[:event.index] + (event.value,) + roll.faces[event.index + 1:]
+        rolls = tray.rolls[:i] + (dataclasses.replace(roll, faces=faces),) + tray.rolls[i + 1:]
+        return TrayState(rolls=rolls)
+    return tray
+
+
+def chi2_sf(x: float, dof: int) -> float:
+    """Survival function of the chi-square distribution: P(X >= x), X ~ chi2(dof).
+
+    Regularised upper incomplete gamma Q(dof/2, x/2) by series / continued
+    fraction (Numerical Recipes, 3rd ed., §6.2).
+
+    >>> round(chi2_sf(11.0705, 5), 4)
+    0.05
+    >>> round(chi2_sf(0.0, 5), 4)
+    1.0
+    """
+    if x <= 0:
+        return 1.0
+    a, z = dof / 2.0, x / 2.0
+    gln = math.lgamma(a)
+    if z < a + 1:  # series for P, then Q = 1 - P
+        term = total = 1.0 / a
+        ap = a
+        for _ in range(1000):
+            ap += 1
+            term *= z / ap
+            total += term
+            if abs(term) < abs(total) * 1e-15:
+                break
+        return max(0.0, 1.0 - total * math.exp(-z + a * math.log(z) - gln))
+    b = z + 1 - a  # Lentz's continued fraction for Q
+    c = 1.0 / 1e-300
+    d = 1.0 / b
+    h = d
+    for i in range(1, 1000):
+        an = -i * (i - a)
+        b += 2
+        d = an * d + b
+        d = 1e-300 if abs(d) < 1e-300 else d
+        c = b + an / c
+        c = 1e-300 if abs(c) < 1e-300 else c
+        d = 1.0 / d
+        delta = d * c
+        h *= delta
+        if abs(delta - 1) < 1e-15:
+            break
+    return math.exp(-z + a * math.log(z) - gln) * h
+
+
+def stats(tray: TrayState) -> dict[str, dict[str, Any]]:
+    """Per die kind: ``rolls``, ``dice``, ``total``, ``mean``, ``counts`` (face -> count) and
+    ``chi2``/``p_value`` once :data:`FAIRNESS_MIN_DICE` dice of that kind are in (else ``None``).
+
+    >>> t = TrayState()
+    >>> for i, f in enumerate([1, 2, 3, 4, 5, 6] * 10):
+    ...     t = apply_tray(t, DiceRolled(faces=(f,)), i + 1)
+    >>> s = stats(t)["d6"]
+    >>> s["dice"], s["chi2"], s["p_value"]
+    (60, 0.0, 1.0)
+    """
+    out: dict[str, dict[str, Any]] = {}
+    for roll in tray.rolls:
+        s = out.setdefault(roll.die, {"rolls": 0, "dice": 0, "total": 0, "counts": {}})
+        s["rolls"] += 1
+        s["dice"] += len(roll.faces)
+        s["total"] += roll.total
+        for f in roll.faces:
+            s["counts"][f] = s["counts"].get(f, 0) + 1
+    for die, s in out.items():
+        sides = sides_of(die)
+        if sides is not None:
+            s["counts"] = {f: s["counts"].get(f, 0) for f in range(1, sides + 1)}
+        else:
+            s["counts"] = dict(sorted(s["counts"].items()))
+        s["mean"] = s["total"] / s["dice"] if s["dice"] else None
+        s["chi2"] = s["p_value"] = None
+        if sides is not None and s["dice"] >= FAIRNESS_MIN_DICE:
+            expected = s["dice"] / sides
+            chi2 = sum((c - expected) ** 2 / expected for c in s["counts"].values())
+            s["chi2"] = round(chi2, 4)
+            s["p_value"] = round(chi2_sf(chi2, sides - 1), 4)
+    return out
+
+
+def tray_view(tray: TrayState) -> dict[str, Any]:
+    """The tray as the spectator screen shows it: last roll, recent history, statistics."""
+    def roll_json(r: Roll) -> dict[str, Any]:
+        return {"seq": r.seq, "die": r.die, "faces": list(r.faces), "sensed": list(r.sensed),
+                "total": r.total, "at": r.at, "source": r.source, "image": r.image,
+                "crops": list(r.crops), "confidence": list(r.confidence)}
+
+    st = stats(tray)
+    return {
+        "last": roll_json(tray.rolls[-1]) if tray.rolls else None,
+        "history": [roll_json(r) for r in reversed(tray.rolls[-HISTORY_IN_VIEW:])],
+        "rolls": len(tray.rolls),
+        "stats": {die: {**s, "counts": {str(k): v for k, v in s["counts"].items()}} for die, s in st.items()},
+    }
+
+
+def describe_tray(tray: TrayState, event: Event) -> str:
+    """Plain words for a tray event (``tray`` is the state before it)."""
+    if isinstance(event, DiceRolled):
+        faces = ", ".join(map(str, event.faces))
+        n = len(event.faces)
+        return f"Rolled {n}{event.die}: {faces} (total {sum(event.faces)})"
+    if isinstance(event, DieCorrected):
+        return f"Corrected die #{event.index + 1} of roll {event.roll} to {event.value}"
+    return ""
+
+
+class DiceTray:
+    """The ``dice-tray`` game: records rolls, never ends."""
+
+    name = "dice-tray"
+    aliases = ("dice", "tray")
+    title = "Dice tray"
+
+    def setup(self, options: Mapping[str, Any]) -> TrayState:
+        if options:
+            raise ValueError(f"the dice tray takes no options, got {sorted(options)}")
+        return new_tray()
+
+    def apply(self, state: TrayState, event: Event) -> TrayState:
+        # The table keeps the tray itself (TableState.tray); the game state stays empty.
+        return state
+
+    def outcome(self, state: TrayState) -> Outcome | None:
+        return None
+
+    def view(self, state: TrayState, viewer: str = "spectator") -> dict[str, Any]:
+        return {}
+
+    def describe(self, state: TrayState, event: Event) -> str:
+        return describe_tray(state, event)
+
+
+DICE_TRAY = register_game(DiceTray())

@@ -1,0 +1,45 @@
+"""Errors raised by the rules kernel and the games.
+
+Every error of this package derives from :class:`RulesError`; specific errors
+also inherit the builtin a caller would naturally catch (STYLE.md §5).
+"""
+
+from __future__ import annotations
+
+
+class RulesError(Exception):
+    """Base of every error raised by :mod:`arena_table.rules`."""
+
+
+class NotationError(RulesError, ValueError):
+    """A line of event notation (or its JSON form) could not be parsed.
+
+    The message names the offending text and what was wrong with it.
+    """
+
+
+class UnknownGame(RulesError, LookupError):
+    """``find_game`` was given a name or alias that no registered game has."""
+
+
+class IllegalEvent(RulesError, ValueError):
+    """An event that the rules do not allow in the current state.
+
+    Attributes:
+        event: the rejected event.
+        reason: a short, human-readable reason (no trailing period).
+        summary: a one-line summary of the state it was rejected in.
+    """
+
+    def __init__(self, event: object, reason: str, summary: str = "") -> None:
+        self.event = event
+        self.reason = reason
+        self.summary = summary
+        text = f"illegal event {event}: {reason}"
+        if summary:
+            text += f" [{summary}]"
+        super().__init__(text)
+
+
+class NothingToUndo(RulesError, LookupError):
+    """Undo was asked for but no undoable event is left in the log."""

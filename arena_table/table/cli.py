@@ -1,0 +1,110 @@
+"""The ``arena-table`` command line.
+
+Sub-commands live in ``cli_*.py`` modules of this package, each exposing
+``register(subparsers)``; every leaf parser sets ``func`` to a handler
+``(args) -> int`` (exit code).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import logging
+import sys
+from typing import Sequence
+
+from .cli_common import subcommand_group
+
+PLUGINS = ("cli_run", "cli_dice", "cli_tags", "cli_web", "cli_tokens")
+"""Modules of this package that add sub-commands (a missing one is skipped)."""
+
+
+def _cmd_replay(args: argparse.Namespace) -> int:
+    from arena_table.rules import IllegalEvent, digest, replay, table_view
+
+    from .log import LogError, read_jsonl
+
+    try:
+        with open(args.file, encoding="utf-8") as fp:
+            records = read_jsonl(fp, source=args.file)
+        state = replay(records, args.game)
+    except OSError as exc:
+        print(f"error: {args.file}: {exc.strerror}", file=sys.stderr)
+        return 1
+    except (LogError, IllegalEvent) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    view = table_view(state)
+    view["digest"] = digest(state)
+    if args.json:
+        print(json.dumps(view, indent=2, sort_keys=True))
+    else:
+        print(f"{view['title']}: {len(records)} events, last seq {state.seq}, digest {view['digest'][:16]}")
+        for line in view["log"][-20:]:
+            print(f"  {line['seq']:>5}  {line['text']}")
+        if view["outcome"]:
+            print(f"outcome: {view['outcome']}")
+    return 0
+
+
+def _cmd_log_export(args: argparse.Namespace) -> int:
+    from .log import EventLog, LogError
+
+    try:
+        with EventLog(args.db) as log:
+            if args.output in (None, "-"):
+                log.export_jsonl(sys.stdout, include_rejected=not args.applied_only)
+            else:
+                with open(args.output, "w", encoding="utf-8") as fp:
+                    n = log.export_jsonl(fp, include_rejected=not args.applied_only)
+                print(f"wrote {n} events to {args.output}", file=sys.stderr)
+    except LogError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="arena-table", description=__doc__.splitlines()[0])
+    parser.add_argument("-v", "--verbose", action="store_true", help="log debug messages")
+    sub = parser.add_subparsers(dest="cmd", required=True, metavar="COMMAND")
+
+    p = sub.add_parser("replay", help="replay a JSON-lines log or notation transcript and print the final state")
+    p.add_argument("file", help="JSON lines from `log export`, or one event in notation a line")
+    p.add_argument("--game", default="dice-tray", help="game running before the first start event")
+    p.add_argument("--json", action="store_true", help="print the final state as JSON")
+    p.set_defaults(func=_cmd_replay)
+
+    logs = subcommand_group(sub, "log", "the durable event log")
+    p = logs.add_parser("export", help="write the log as JSON lines")
+    p.add_argument("--db", required=True, help="the table's SQLite log file")
+    p.add_argument("-o", "--output", help="output file (default: standard output)")
+    p.add_argument("--applied-only", action="store_true", help="leave out rejected events")
+    p.set_defaults(func=_cmd_log_export)
+
+    for name in PLUGINS:
+        try:
+            mod = importlib.import_module(f"arena_table.table.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name == f"arena_table.table.{name}":
+                continue
+            raise
+        mod.register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    try:
+        return int(args.func(args) or 0)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,213 @@
+"""The engine: one worker thread that validates, logs and applies events.
+
+Sensors, the control page and the CLI *submit* events; the engine's single
+worker takes them one at a time from a queue, checks them against the rules,
+commits them to the :class:`~arena_table.table.log.EventLog` and only then
+updates the state and tells subscribers (STYLE.md §10). A subscriber that
+raises is logged and cannot break the others or the engine.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import queue
+import threading
+import time
+import uuid
+from concurrent.futures import Future
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping
+
+from arena_table.rules import (Event, IllegalEvent, NothingToUndo, RulesError, TableState, Undone, new_table,
+                               replay, undo_target)
+
+from .log import EventLog
+
+log = logging.getLogger(__name__)
+
+Clock = Callable[[], float]
+
+
+@dataclass(frozen=True)
+class Change:
+    """What subscribers receive after each committed event."""
+
+    seq: int
+    event: Event
+    state: TableState
+    epoch: str
+
+
+Subscriber = Callable[[Change], None]
+
+
+class Engine:
+    """Owns the table state; everything that changes it goes through :meth:`submit`.
+
+    Args:
+        log: the durable event log; the state is rebuilt from it on start.
+        game, options: the game the table runs until a ``start`` event says otherwise.
+        clock: stamps events that arrive without a time (injected; tests pass a fake).
+
+    Raises:
+        RulesError: on start, if the stored log does not replay under the current rules
+            (strict); the log itself is left untouched.
+    """
+
+    def __init__(self, log: EventLog, game: str = "dice-tray", options: Mapping[str, Any] | None = None,
+                 clock: Clock = time.time) -> None:
+        self.log = log
+        self.game = game
+        self.options = dict(options or {})
+        self.clock = clock
+        self.epoch = uuid.uuid4().hex[:12]
+        """Changes on every start, so a client can tell a restart from a gap (SSE snapshots)."""
+        self._state = replay(log.records(), game, self.options, strict=False)
+        self._subscribers: list[Subscriber] = []
+        self._queue: queue.Queue = queue.Queue()
+        self._thread: threading.Thread | None = None
+        self._sub_lock = threading.Lock()
+
+    # -- lifecycle -------------------------------------------------------------------------
+    def start(self) -> "Engine":
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="engine", daemon=True)
+            self._thread.start()
+        return self
+
+    def close(self) -> None:
+        if self._thread is not None:
+            self._queue.put(None)
+            self._thread.join(timeout=5)
+            self._thread = None
+
+    def __enter__(self) -> "Engine":
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- reading -------------------------------------------------------------------------------
+    @property
+    def state(self) -> TableState:
+        """The current table state (immutable; safe to read from any thread)."""
+        return self._state
+
+    @property
+    def version(self) -> int:
+        """Sequence number of the last event that changed the state."""
+        return self._state.seq
+
+    def subscribe(self, fn: Subscriber) -> Callable[[], None]:
+        """Call ``fn(change)`` after every committed event; returns an unsubscribe function.
+
+        ``fn`` runs on the engine thread: it must not block (hand work to a queue).
+        """
+        with self._sub_lock:
+            self._subscribers.append(fn)
+
+        def unsubscribe() -> None:
+            with self._sub_lock:
+                if fn in self._subscribers:
+                    self._subscribers.remove(fn)
+        return unsubscribe
+
+    # -- writing -------------------------------------------------------------------------------
+    def submit(self, event: Event, timeout: float | None = 10.0) -> int:
+        """Validate, commit and apply ``event``; returns its sequence number once durable.
+
+        Raises:
+            IllegalEvent: the rules refuse it (it is stored as ``rejected`` all the same).
+            TimeoutError: the engine did not answer in ``timeout`` seconds.
+        """
+        fut: Future = Future()
+        self._queue.put((event, fut))
+        if self._thread is None:  # not started: process inline (CLI tools, tests)
+            self._drain_one()
+        return fut.result(timeout=timeout)
+
+    def undo(self, timeout: float | None = 10.0) -> tuple[int, Event]:
+        """Take back the last undoable event; returns ``(seq, event)`` taken back.
+
+        Raises:
+            NothingToUndo: nothing undoable in the running game.
+        """
+        fut: Future = Future()
+        self._queue.put(("undo", fut))
+        if self._thread is None:
+            self._drain_one()
+        return fut.result(timeout=timeout)
+
+    def undo_preview(self) -> tuple[int, Event]:
+        """What :meth:`undo` would take back now (for a confirmation prompt).
+
+        Raises:
+            NothingToUndo: nothing undoable.
+        """
+        return undo_target(self.log.records())
+
+    # -- worker --------------------------------------------------------------------------------
+    def _run(self) -> None:
+        while True:
+            item = self._queue.get()
+            if item is None:
+                return
+            self._process(item)
+
+    def _drain_one(self) -> None:
+        item = self._queue.get()
+        if item is not None:
+            self._process(item)
+
+    def _process(self, item: tuple) -> None:
+        what, fut = item
+        try:
+            if what == "undo":
+                fut.set_result(self._do_undo())
+            else:
+                fut.set_result(self._do_event(what))
+        except BaseException as exc:  # handed to the submitter, never kills the worker
+            fut.set_exception(exc)
+
+    def _do_event(self, event: Event) -> int:
+        from arena_table.rules import apply
+
+        if event.at is None:
+            event = dataclasses.replace(event, at=self.clock())
+        if isinstance(event, Undone):
+            raise IllegalEvent(event, "use undo(), which picks the event to take back")
+        seq = self.log.last_seq() + 1  # single writer: the number the row will get
+        try:
+            new = apply(self._state, event, seq)
+        except RulesError as exc:
+            self.log.append(event, status="rejected", reason=str(exc))
+            if isinstance(exc, IllegalEvent):
+                raise
+            raise IllegalEvent(event, str(exc)) from exc
+        stored = self.log.append(event)
+        assert stored == seq, f"event log numbered {stored}, expected {seq}: a second writer?"
+        self._state = new
+        self._notify(Change(seq, event, new, self.epoch))
+        return seq
+
+    def _do_undo(self) -> tuple[int, Event]:
+        records = self.log.records()
+        target = undo_target(records)
+        ev = Undone(seq=target[0], at=self.clock())
+        seq = self.log.append(ev)
+        self._state = replay(records + [(seq, ev)], self.game, self.options, strict=False)
+        self._notify(Change(seq, ev, self._state, self.epoch))
+        return target
+
+    def _notify(self, change: Change) -> None:
+        with self._sub_lock:
+            subs = list(self._subscribers)
+        for fn in subs:
+            try:
+                fn(change)
+            except Exception:  # isolation: one broken subscriber must not stop the table
+                log.exception("subscriber %r failed on event %d", fn, change.seq)
+
+
+__all__ = ["Change", "Engine", "NothingToUndo"]

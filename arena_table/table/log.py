@@ -1,0 +1,175 @@
+"""The durable event log: an append-only SQLite file, the table's source of truth.
+
+One process writes it (the engine's worker thread); an event is committed with
+``synchronous=FULL`` in WAL mode before :meth:`EventLog.append` returns, so an
+acknowledged event survives a SIGKILL or a power cut. Rejected inputs are
+stored too (``status='rejected'`` with the reason) and skipped by replay.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Iterator
+
+from arena_table.rules import Event, NotationError, Record, from_json, to_json, to_notation
+
+SCHEMA_VERSION = 1
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS events (
+    seq      INTEGER PRIMARY KEY AUTOINCREMENT,
+    at       REAL,
+    kind     TEXT NOT NULL,
+    text     TEXT NOT NULL,
+    json     TEXT NOT NULL,
+    status   TEXT NOT NULL DEFAULT 'ok' CHECK (status IN ('ok', 'rejected')),
+    reason   TEXT NOT NULL DEFAULT '',
+    recorded REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+"""
+
+
+class LogError(Exception):
+    """The event log file is unusable (not a database, newer schema, unreadable row)."""
+
+
+@dataclass(frozen=True)
+class LogRow:
+    """One stored event with its bookkeeping."""
+
+    seq: int
+    event: Event
+    status: str
+    """``ok`` (applied) or ``rejected`` (refused by the rules; kept for the record)."""
+    reason: str
+    recorded: float
+    """Wall-clock time the row was committed, seconds since the Unix epoch."""
+
+    def to_json(self) -> dict:
+        return {"seq": self.seq, "status": self.status, "reason": self.reason,
+                "recorded": self.recorded, "text": to_notation(self.event), "event": to_json(self.event)}
+
+
+class EventLog:
+    """Append-only event store in one SQLite file (``:memory:`` for tests).
+
+    Thread-safe: every call takes the log's lock, so the engine thread writes while
+    web threads read. Use as a context manager or call :meth:`close`.
+
+    Raises:
+        LogError: on open, if ``path`` is not an arena-table log or was written by a newer version.
+    """
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = str(path)
+        if self.path != ":memory:":
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.RLock()
+        try:
+            self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=FULL")
+            self._db.executescript(_SCHEMA)
+            row = self._db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+        except sqlite3.DatabaseError as exc:
+            raise LogError(f"{self.path}: not an arena-table event log ({exc})") from exc
+        if row is None:
+            self._db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+        elif int(row[0]) > SCHEMA_VERSION:
+            raise LogError(f"{self.path}: log schema {row[0]} is newer than this program's {SCHEMA_VERSION}")
+
+    def __enter__(self) -> "EventLog":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    def append(self, event: Event, status: str = "ok", reason: str = "") -> int:
+        """Store ``event`` durably and return its sequence number."""
+        with self._lock:
+            cur = self._db.execute(
+                "INSERT INTO events (at, kind, text, json, status, reason, recorded) VALUES (?,?,?,?,?,?,?)",
+                (event.at, event.KIND, to_notation(event), json.dumps(to_json(event), separators=(",", ":")),
+                 status, reason, time.time()))
+            return int(cur.lastrowid)
+
+    def rows(self, since: int = 0, include_rejected: bool = True, limit: int | None = None) -> list[LogRow]:
+        """Rows with ``seq > since``, oldest first.
+
+        Raises:
+            LogError: a stored row no longer parses (names the seq).
+        """
+        sql = "SELECT seq, json, status, reason, recorded FROM events WHERE seq > ?"
+        if not include_rejected:
+            sql += " AND status = 'ok'"
+        sql += " ORDER BY seq"
+        if limit is not None:
+            sql += f" LIMIT {int(limit)}"
+        with self._lock:
+            raw = self._db.execute(sql, (since,)).fetchall()
+        out = []
+        for seq, blob, status, reason, recorded in raw:
+            try:
+                ev = from_json(json.loads(blob))
+            except (NotationError, ValueError) as exc:
+                raise LogError(f"{self.path}: event {seq} cannot be read: {exc}") from exc
+            out.append(LogRow(seq, ev, status, reason, recorded))
+        return out
+
+    def records(self) -> list[Record]:
+        """The applied events as ``(seq, event)`` records, ready for :func:`arena_table.rules.replay`."""
+        return [(r.seq, r.event) for r in self.rows(include_rejected=False)]
+
+    def last_seq(self) -> int:
+        with self._lock:
+            row = self._db.execute("SELECT COALESCE(MAX(seq), 0) FROM events").fetchone()
+        return int(row[0])
+
+    def export_jsonl(self, out: IO[str], include_rejected: bool = True) -> int:
+        """Write the log as JSON lines (one :meth:`LogRow.to_json` object a line); returns the count."""
+        n = 0
+        for row in self.rows(include_rejected=include_rejected):
+            out.write(json.dumps(row.to_json(), separators=(",", ":")) + "\n")
+            n += 1
+        return n
+
+
+def read_jsonl(lines: Iterator[str] | IO[str], source: str = "input") -> list[Record]:
+    """Records from JSON lines as written by :meth:`EventLog.export_jsonl` (rejected rows skipped).
+
+    Each line may also be a bare event object (``{"kind": ...}``) or a line of event
+    notation; bare events are numbered from 1 in order.
+
+    Raises:
+        LogError: a line that is neither; the message names ``source`` and the line number.
+    """
+    from arena_table.rules import parse
+
+    out: list[Record] = []
+    for lineno, line in enumerate(lines, start=1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        try:
+            if line.startswith("{"):
+                obj = json.loads(line)
+                if "event" in obj:
+                    if obj.get("status", "ok") != "ok":
+                        continue
+                    out.append((int(obj["seq"]), from_json(obj["event"])))
+                else:
+                    out.append(((out[-1][0] + 1) if out else 1, from_json(obj)))
+            else:
+                out.append(((out[-1][0] + 1) if out else 1, parse(line)))
+        except (ValueError, KeyError, TypeError, NotationError) as exc:
+            raise LogError(f"{source}:{lineno}: {exc}") from exc
+    return out

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Installs what the test suite needs outside the venv (system packages, npm tools).
+# Idempotent: skips what is already there.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+need_apt=()
+command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
+if [ ${#need_apt[@]} -gt 0 ]; then
+  if [ "$(id -u)" = 0 ]; then
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_apt[@]}" >/dev/null
+  else
+    echo "test-deps: missing ${need_apt[*]}; install with: sudo apt-get install ${need_apt[*]}" >&2
+  fi
+fi
+if [ -f package.json ] && [ ! -d node_modules ]; then
+  npm ci --silent --no-audit --no-fund || npm install --silent --no-audit --no-fund
+fi

@@ -1,0 +1,117 @@
+"""Rules kernel: notation round-trip, JSON form, replay == live, undo, registry."""
+
+import pytest
+
+from arena_table.rules import (DiceRolled, DieCorrected, GameStarted, IllegalEvent, NotationError, Note,
+                               NothingToUndo, TagPlaced, TagRemoved, Undone, apply, digest, find_game, from_json,
+                               new_table, parse, replay, to_json, undo_target, UnknownGame)
+from arena_table.rules.dice_tray import stats
+
+EVENTS = [
+    DiceRolled(die="d6", faces=(3, 5, 6), source="sim", at=12.5),
+    DiceRolled(die="d4", faces=(1,), source="camera 0", image="2026/roll-7.jpg",
+               crops=("a.jpg",), confidence=(0.93,)),
+    DieCorrected(roll=1, index=2, value=4, at=1.0),
+    GameStarted(game="dice-tray"),
+    GameStarted(game="theosis", options={"mode": "pvp", "players": ["Ann", "Bo"], "n": 2}),
+    Undone(seq=7),
+    TagPlaced(pad=2, uid="04A1B2C3D4E5F6", object="theosis:hero:rochon"),
+    TagRemoved(pad=2, uid="04A1B2C3D4E5F6"),
+    Note(text='says "hello" = fine'),
+    Note(text="true"),
+    Note(text="-12"),
+]
+
+
+@pytest.mark.parametrize("ev", EVENTS, ids=lambda e: e.KIND)
+def test_notation_round_trips(ev):
+    assert parse(str(ev)) == ev
+    assert from_json(to_json(ev)) == ev
+
+
+def test_notation_text_is_compact():
+    assert str(DiceRolled(faces=(3, 5))) == "roll faces=[3,5]"
+    assert str(Note(text="a b")) == 'note text="a b"'
+
+
+@pytest.mark.parametrize("text,needle", [
+    ("", "empty"),
+    ("fly to=moon", "unknown event kind 'fly'"),
+    ("roll faces=[3,x]", "bad value"),
+    ("roll faces=3", "expected a list"),
+    ("roll wings=2", "no field 'wings'"),
+    ("correct roll=1 index=0", "needs value"),
+    ("roll faces=[1] faces=[2]", "given twice"),
+    ("correct roll=1.5 index=0 value=2", "expected an integer"),
+])
+def test_bad_notation_names_the_problem(text, needle):
+    with pytest.raises(NotationError, match=needle.replace("[", r"\[")):
+        parse(text)
+
+
+def test_registry_by_alias_and_unknown():
+    assert find_game("tray").name == "dice-tray"
+    with pytest.raises(UnknownGame, match="known games: .*dice-tray"):
+        find_game("chess")
+
+
+def test_dice_tray_counts_totals_and_correction():
+    ts = replay([DiceRolled(faces=(3, 5, 6)), DiceRolled(faces=(6, 6)), DieCorrected(roll=1, index=0, value=1)])
+    s = stats(ts.tray)["d6"]
+    assert s["rolls"] == 2 and s["dice"] == 5 and s["total"] == 1 + 5 + 6 + 6 + 6
+    assert s["counts"] == {1: 1, 2: 0, 3: 0, 4: 0, 5: 1, 6: 3}
+    assert ts.tray.rolls[0].sensed == (3, 5, 6) and ts.tray.rolls[0].faces == (1, 5, 6)
+    assert s["chi2"] is None  # fewer than 60 dice
+
+
+def test_chi_square_flags_a_loaded_die():
+    rolls = [DiceRolled(faces=(6,) * 5) for _ in range(10)] + [DiceRolled(faces=(1, 2, 3, 4, 5)) for _ in range(2)]
+    s = stats(replay(rolls).tray)["d6"]
+    # 60 dice: 50 sixes, two each of 1..5 (expected 10 each) -> chi2 = 5*(8^2/10) + 40^2/10 = 32 + 160
+    assert s["dice"] == 60 and s["chi2"] == pytest.approx(192.0)
+    assert s["p_value"] < 1e-6
+
+
+@pytest.mark.parametrize("ev,reason", [
+    (DiceRolled(faces=(7,)), "impossible on a d6"),
+    (DiceRolled(faces=()), "at least one die"),
+    (DieCorrected(roll=9, index=0, value=2), "no roll with seq 9"),
+    (DieCorrected(roll=1, index=3, value=2), "no die #3"),
+    (DiceRolled(faces=(1, 2), confidence=(0.5,)), "confidence has 1 entries"),
+])
+def test_illegal_tray_events(ev, reason):
+    ts = replay([DiceRolled(faces=(2, 2))])
+    with pytest.raises(IllegalEvent, match=reason):
+        apply(ts, ev)
+
+
+def test_replay_equals_live_and_undo():
+    evs = [DiceRolled(faces=(1, 2)), DiceRolled(faces=(3,)), DieCorrected(roll=2, index=0, value=4),
+           DiceRolled(faces=(6,))]
+    live = new_table()
+    records = []
+    for seq, ev in enumerate(evs, start=1):
+        live = apply(live, ev, seq)
+        records.append((seq, ev))
+    assert digest(replay(records)) == digest(live)
+    target = undo_target(records)
+    assert target == (4, evs[3])
+    records.append((5, Undone(seq=4)))
+    after = replay(records)
+    assert [r.faces for r in after.tray.rolls] == [(1, 2), (4,)]
+    assert undo_target(records) == (3, evs[2])  # next undo takes the correction back
+    records.append((6, Undone(seq=3)))
+    assert [r.faces for r in replay(records).tray.rolls] == [(1, 2), (3,)]
+
+
+def test_undo_never_crosses_a_game_start():
+    records = [(1, DiceRolled(faces=(1,))), (2, GameStarted(game="dice-tray"))]
+    with pytest.raises(NothingToUndo):
+        undo_target(records)
+
+
+def test_start_resets_the_tray_and_tags_are_tracked():
+    ts = replay([DiceRolled(faces=(1,)), TagPlaced(pad=1, uid="04AABBCC", object="x"), GameStarted(game="tray"),
+                 TagPlaced(pad=1, uid="04DDEEFF"), TagRemoved(pad=9, uid="00")])
+    assert ts.tray.rolls == () and ts.started_seq == 3
+    assert ts.tags == ((1, "04DDEEFF", ""),)
