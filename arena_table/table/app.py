@@ -1,0 +1,190 @@
+"""The composition root: builds the log, the engine, the devices and the web app.
+
+Nothing else in the program constructs these; there are no module-level
+singletons (STYLE.md §10). :class:`Table` is also the *service* the web app is
+given (``webui`` imports only ``rules``, so it sees this object through the
+duck-typed ``arena_table.webui.service.TableService`` protocol).
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Protocol
+
+from arena_table.rules import Event, TableState
+
+from .engine import Change, Clock, Engine
+from .log import EventLog, LogRow
+from .media import MediaStore
+
+log = logging.getLogger(__name__)
+
+
+class Device(Protocol):
+    """A sensor or output the table owns: started with the table, closed with it."""
+
+    def start(self) -> Any: ...
+
+    def close(self) -> None: ...
+
+
+@dataclass
+class TableConfig:
+    """Everything ``arena-table run`` can be told; defaults are the embedded default table."""
+
+    db: Path = Path("var/arena-table.db")
+    """The durable event log (SQLite)."""
+    data_dir: Path | None = None
+    """Media store and tag registry live here; default: the folder of ``db``."""
+    game: str = "dice-tray"
+    """Game the table runs until a ``start`` event says otherwise."""
+    options: dict[str, Any] = field(default_factory=dict)
+    camera: str | None = "sim"
+    """``sim``, a device index (``0``), a video file, a folder of still images, ``picamera2``, or None."""
+    tokens: str | None = None
+    """``sim``, a serial port (``/dev/ttyACM0``), ``usb:VID:PID[:SERIAL]``, ``pn532:/dev/serial0``, or None."""
+    leds: str | None = None
+    """``gpio`` for the LED strip/pins, ``mock`` for gpiozero's MockFactory, or None."""
+    host: str = "127.0.0.1"
+    port: int = 8000
+    pin: str | None = None
+    """The control page's PIN; a random 6-digit PIN is made when not given."""
+    extra: dict[str, Any] = field(default_factory=dict)
+    """Device-specific settings (settle time, reader pads...), passed through to the builders."""
+
+    def __post_init__(self) -> None:
+        self.db = Path(self.db)
+        if self.data_dir is None:
+            self.data_dir = self.db.parent
+        self.data_dir = Path(self.data_dir)
+        if self.pin is None:
+            self.pin = f"{secrets.randbelow(10**6):06d}"
+
+
+class StatusBoard:
+    """Health of each device (``camera``, ``tokens``, ``leds``...), shown on the dashboard.
+
+    Devices call :meth:`set`; readers get a copy from :meth:`snapshot`; listeners are
+    told of every change (they must not block).
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._items: dict[str, dict[str, Any]] = {}
+        self._listeners: list[Callable[[dict[str, dict[str, Any]]], None]] = []
+
+    def set(self, name: str, **info: Any) -> None:
+        with self._lock:
+            self._items[name] = {**info, "updated": time.time()}
+            snap = {k: dict(v) for k, v in self._items.items()}
+            listeners = list(self._listeners)
+        for fn in listeners:
+            try:
+                fn(snap)
+            except Exception:
+                log.exception("status listener failed")
+
+    def snapshot(self) -> dict[str, dict[str, Any]]:
+        with self._lock:
+            return {k: dict(v) for k, v in self._items.items()}
+
+    def listen(self, fn: Callable[[dict[str, dict[str, Any]]], None]) -> None:
+        with self._lock:
+            self._listeners.append(fn)
+
+
+class Table:
+    """One table: its log, engine, media store, devices and status.
+
+    Use as a context manager, or call :meth:`start` and :meth:`close`.
+    """
+
+    def __init__(self, config: TableConfig, clock: Clock = time.time) -> None:
+        self.config = config
+        self.clock = clock
+        self.log = EventLog(config.db)
+        self.engine = Engine(self.log, config.game, config.options, clock=clock)
+        self.media = MediaStore(config.data_dir / "media")
+        self.status_board = StatusBoard()
+        self.devices: list[Device] = []
+
+    # -- lifecycle ------------------------------------------------------------------------------
+    def start(self) -> "Table":
+        self.engine.start()
+        for dev in self._build_devices():
+            self.devices.append(dev)
+            dev.start()
+        return self
+
+    def close(self) -> None:
+        for dev in reversed(self.devices):
+            try:
+                dev.close()
+            except Exception:
+                log.exception("closing %r failed", dev)
+        self.devices.clear()
+        self.engine.close()
+        self.log.close()
+
+    def __enter__(self) -> "Table":
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _build_devices(self) -> list[Device]:
+        devices: list[Device] = []
+        cfg = self.config
+        if cfg.camera:
+            from .camera_loop import build_camera
+
+            devices.append(build_camera(self, cfg.camera))
+        if cfg.tokens:
+            from .tokens import build_tokens
+
+            devices.append(build_tokens(self, cfg.tokens))
+        if cfg.leds:
+            from .leds import build_leds
+
+            devices.append(build_leds(self, cfg.leds))
+        return devices
+
+    # -- the service the web app and devices use ----------------------------------------------------
+    @property
+    def state(self) -> TableState:
+        return self.engine.state
+
+    @property
+    def epoch(self) -> str:
+        return self.engine.epoch
+
+    @property
+    def version(self) -> int:
+        return self.engine.version
+
+    def submit(self, event: Event) -> int:
+        """Validate, commit and apply ``event``; see :meth:`Engine.submit`."""
+        return self.engine.submit(event)
+
+    def undo(self) -> tuple[int, Event]:
+        return self.engine.undo()
+
+    def undo_preview(self) -> tuple[int, Event]:
+        return self.engine.undo_preview()
+
+    def subscribe(self, fn: Callable[[Change], None]) -> Callable[[], None]:
+        return self.engine.subscribe(fn)
+
+    def rows(self, since: int = 0, limit: int | None = None) -> list[LogRow]:
+        return self.log.rows(since=since, limit=limit)
+
+    def status(self) -> dict[str, dict[str, Any]]:
+        return self.status_board.snapshot()
+
+    def media_path(self, ref: str) -> Path:
+        return self.media.path(ref)
