@@ -202,7 +202,10 @@ def to_notation(ev: Event) -> str:
     'roll die=d4 faces=[3,1]'
     """
     parts = [ev.KIND]
-    for name, (f, _) in _fields(type(ev)).items():
+    spec = _fields(type(ev))
+    order = [n for n in spec if n != "at"] + ["at"]  # the time stamp reads best last
+    for name in order:
+        f = spec[name][0]
         value = getattr(ev, name)
         if value == _default(f):
             continue

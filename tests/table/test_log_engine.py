@@ -1,0 +1,115 @@
+"""Durable event log and engine: commit before ack, rejected inputs kept, replay == live, undo, export."""
+
+import io
+import json
+import sqlite3
+
+import pytest
+
+from arena_table.rules import DiceRolled, DieCorrected, IllegalEvent, NothingToUndo, Undone, digest, replay
+from arena_table.table.cli import main
+from arena_table.table.engine import Engine
+from arena_table.table.log import EventLog, LogError, read_jsonl
+
+
+class FakeClock:
+    def __init__(self, t=1000.0):
+        self.t = t
+
+    def __call__(self):
+        self.t += 1.0
+        return self.t
+
+
+def test_events_are_committed_before_ack_and_survive_reopen(tmp_path):
+    db = tmp_path / "t.db"
+    with EventLog(db) as log:
+        eng = Engine(log, clock=FakeClock())
+        assert eng.submit(DiceRolled(faces=(4, 2))) == 1
+        # a second, independent connection sees the row as soon as submit returned
+        other = sqlite3.connect(db)
+        assert other.execute("SELECT text FROM events").fetchall() == [("roll faces=[4,2] at=1001.0",)]
+        other.close()
+    with EventLog(db) as log:
+        eng = Engine(log)
+        assert [r.faces for r in eng.state.tray.rolls] == [(4, 2)]
+        assert eng.state.tray.rolls[0].at == 1001.0  # stamped by the injected clock
+
+
+def test_rejected_event_is_recorded_not_applied():
+    with EventLog(":memory:") as log:
+        eng = Engine(log, clock=FakeClock())
+        eng.submit(DiceRolled(faces=(1,)))
+        with pytest.raises(IllegalEvent, match="impossible on a d6"):
+            eng.submit(DiceRolled(faces=(9,)))
+        assert eng.submit(DiceRolled(faces=(2,))) == 3
+        rows = log.rows()
+        assert [(r.seq, r.status) for r in rows] == [(1, "ok"), (2, "rejected"), (3, "ok")]
+        assert "impossible" in rows[1].reason
+        assert [r.seq for r in eng.state.tray.rolls] == [1, 3]
+        assert digest(replay(log.records())) == digest(eng.state)
+
+
+def test_engine_thread_replay_equals_live_and_undo():
+    with EventLog(":memory:") as log, Engine(log, clock=FakeClock()) as eng:
+        seen = []
+        eng.subscribe(lambda ch: seen.append(ch.seq))
+        eng.subscribe(lambda ch: 1 / 0)  # a broken subscriber must not stop the others
+        for faces in [(1, 2), (3,), (6, 6, 6)]:
+            eng.submit(DiceRolled(faces=faces))
+        eng.submit(DieCorrected(roll=2, index=0, value=5))
+        assert digest(replay(log.records())) == digest(eng.state)
+        assert eng.undo_preview()[0] == 4
+        assert eng.undo() == (4, DieCorrected(roll=2, index=0, value=5, at=1004.0))
+        assert [r.faces for r in eng.state.tray.rolls] == [(1, 2), (3,), (6, 6, 6)]
+        assert isinstance(log.records()[-1][1], Undone)
+        assert digest(replay(log.records())) == digest(eng.state)
+        assert seen == [1, 2, 3, 4, 5]
+        with pytest.raises(IllegalEvent):
+            eng.submit(Undone(seq=1))
+
+
+def test_nothing_to_undo():
+    with EventLog(":memory:") as log:
+        with pytest.raises(NothingToUndo):
+            Engine(log).undo()
+
+
+def test_not_a_log_file_is_a_clear_error(tmp_path):
+    bad = tmp_path / "notes.db"
+    bad.write_bytes(b"this is not sqlite" * 100)
+    with pytest.raises(LogError, match="not an arena-table event log"):
+        EventLog(bad)
+
+
+def test_export_then_replay_cli(tmp_path, capsys):
+    db = tmp_path / "t.db"
+    with EventLog(db) as log:
+        eng = Engine(log, clock=FakeClock())
+        for faces in [(1, 2), (3, 4)]:
+            eng.submit(DiceRolled(faces=faces))
+        with pytest.raises(IllegalEvent):
+            eng.submit(DiceRolled(faces=(0,)))
+        eng.undo()
+    out = tmp_path / "log.jsonl"
+    assert main(["log", "export", "--db", str(db), "-o", str(out)]) == 0
+    lines = [json.loads(x) for x in out.read_text().splitlines()]
+    assert [x["status"] for x in lines] == ["ok", "ok", "rejected", "ok"]
+    assert lines[3]["text"].startswith("undo seq=2")
+    capsys.readouterr()
+    assert main(["replay", str(out), "--json"]) == 0
+    state = json.loads(capsys.readouterr().out)
+    assert state["tray"]["rolls"] == 1 and state["tray"]["last"]["faces"] == [1, 2]
+    assert state["seq"] == 4
+
+
+def test_replay_cli_names_the_bad_line(tmp_path, capsys):
+    f = tmp_path / "t.txt"
+    f.write_text("roll faces=[1]\n# comment\nroll faces=[2,\n")
+    assert main(["replay", str(f)]) == 1
+    assert f"{f}:3:" in capsys.readouterr().err
+
+
+def test_read_jsonl_accepts_notation_and_bare_events():
+    recs = read_jsonl(io.StringIO('roll faces=[1]\n{"kind": "roll", "faces": [2]}\n'))
+    assert [(s, e.faces) for s, e in recs] == [(1, (1,)), (2, (2,))]
