@@ -1,0 +1,64 @@
+"""Seat LEDs: the pure projection and the gpiozero driver on MockFactory PWM pins."""
+
+import time
+
+import pytest
+from gpiozero import Device
+from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+from arena_table.hardware.leds import ACTING, NEXT, OFF, WINNER, SeatLeds, render_leds
+
+
+@pytest.fixture
+def mock_factory():
+    old = Device.pin_factory
+    factory = MockFactory(pin_class=MockPWMPin)
+    Device.pin_factory = factory
+    yield factory
+    factory.reset()
+    Device.pin_factory = old
+
+
+VIEW = {"view": {"acting": "rochon", "order": [
+    {"id": "salazar", "side": "Bo", "next": True},
+    {"id": "rochon", "side": "Ann"},
+    {"id": "mira", "side": "Cy", "out": True},
+]}}
+
+
+def test_acting_and_next_seats():
+    frame = render_leds(VIEW, ["Ann", "Bo", "Cy"])
+    assert frame.seats == (ACTING, NEXT, OFF)
+
+
+def test_outcome_lights_the_winners_only():
+    frame = render_leds({**VIEW, "outcome": {"winners": ["Cy"], "reason": "last team standing"}}, ["Ann", "Bo", "Cy"])
+    assert frame.seats == (OFF, OFF, WINNER)
+
+
+def test_no_game_view_means_all_off():
+    assert render_leds({"view": {}}, ["Ann", "Bo"]).seats == (OFF, OFF)
+
+
+def test_driver_sets_pwm_pins_and_skips_unchanged_frames(mock_factory):
+    with SeatLeds([(17, 27, 22), (5, 6, 13)], pin_factory=mock_factory) as leds:
+        frame = render_leds(VIEW, ["Ann", "Bo"])
+        leds.show(frame)
+        leds.show(frame)
+        assert leds.applied == 1
+        pins = {n: mock_factory.pin(n).state for n in (17, 27, 22, 5, 6, 13)}
+        assert pins == {17: 0, 27: 1, 22: 0, 5: pytest.approx(0.2), 6: pytest.approx(0.12), 13: 0}
+
+
+def test_led_output_follows_the_engine(tmp_path, mock_factory):
+    from arena_table.table.app import Table, TableConfig
+
+    cfg = TableConfig(db=tmp_path / "t.db", camera=None, leds="mock", extra={"led_seats": [(17, 27, 22)]})
+    with Table(cfg) as table:
+        from arena_table.rules import DiceRolled
+
+        table.submit(DiceRolled(faces=(3,)))
+        deadline = time.monotonic() + 5
+        while table.status().get("leds", {}).get("state") != "ok" and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert table.status()["leds"]["state"] == "ok"
