@@ -240,5 +240,8 @@ class DiceTray:
     def describe(self, state: TrayState, event: Event) -> str:
         return describe_tray(state, event)
 
+    def objects(self) -> list[str]:
+        return []
+
 
 DICE_TRAY = register_game(DiceTray())

@@ -62,6 +62,9 @@ class Game(Protocol):
     def describe(self, state: Any, event: Event) -> str:
         """One line of plain words for the spectator log (state is the one *before* the event)."""
 
+    def objects(self) -> list[str]:
+        """Catalogue of the game's taggable objects (``theosis:hero:rochon``) for the tag registry."""
+
 
 _GAMES: dict[str, Game] = {}
 

@@ -63,7 +63,7 @@ class Engine:
         self.clock = clock
         self.epoch = uuid.uuid4().hex[:12]
         """Changes on every start, so a client can tell a restart from a gap (SSE snapshots)."""
-        self._state = replay(log.records(), game, self.options, strict=False)
+        self._state = self._rebuild(log.records())
         self._subscribers: list[Subscriber] = []
         self._queue: queue.Queue = queue.Queue()
         self._thread: threading.Thread | None = None
@@ -191,12 +191,21 @@ class Engine:
         self._notify(Change(seq, event, new, self.epoch))
         return seq
 
+    def _rebuild(self, records: list) -> TableState:
+        """Replay ``records``; an event the current rules refuse is skipped with a warning
+        (a log written by an older rules version), never deleted."""
+        try:
+            return replay(records, self.game, self.options)
+        except RulesError as exc:
+            log.warning("event log does not replay strictly (%s); skipping refused events", exc)
+            return replay(records, self.game, self.options, strict=False)
+
     def _do_undo(self) -> tuple[int, Event]:
         records = self.log.records()
         target = undo_target(records)
         ev = Undone(seq=target[0], at=self.clock())
         seq = self.log.append(ev)
-        self._state = replay(records + [(seq, ev)], self.game, self.options, strict=False)
+        self._state = self._rebuild(records + [(seq, ev)])
         self._notify(Change(seq, ev, self._state, self.epoch))
         return target
 
