@@ -1,0 +1,219 @@
+"""Settle detection and roll segmentation: which frames to read, once per throw.
+
+Frame-to-frame logic on a small grey working copy of each frame, driven only by
+frame timestamps (never the wall clock), so recorded or simulated frames behave
+exactly like live ones:
+
+* **motion starts a roll** -- more than ``motion_fraction`` of the working pixels
+  changed by more than ``pixel_threshold`` grey levels since the previous frame;
+* **the roll is read once everything has been still** for ``settle_s`` seconds
+  (default 0.4 s): whole-frame stillness implies every die is still;
+* **blurred frames are never read** -- the candidate frame's sharpness (variance
+  of the Laplacian over the region that changed) must be at least ``blur_ratio``
+  of the sharpest frame of the still window;
+* **a hand is not dice** -- a large skin-coloured region that was not there at
+  the last settle holds the read until it leaves;
+* **every settle is one roll**, whatever the faces: after a read the detector is
+  idle until new motion; motion that leaves the tray as it was is no roll;
+* **dice that did not move are not counted again** (mode ``moved``): the result
+  carries the mask of what changed since the previous settle, and
+  :meth:`Settle.counts` tells whether a die's box lies in it. Mode ``whole``
+  counts every die in the tray.
+
+A :class:`~arena_table.vision.frames.Frame` with ``cut`` set (a new still
+photo) starts a new scene: it is a roll of its own with every die counted.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from .frames import Frame
+
+MODES = ("moved", "whole")
+
+
+@dataclass(frozen=True)
+class SettleConfig:
+    """Settle parameters; defaults are the table's (``docs/camera.md``)."""
+
+    settle_s: float = 0.4
+    """Seconds (frame timestamps) everything must be still before a roll is read."""
+    mode: str = "moved"
+    """``moved``: only dice that moved since the last settle count; ``whole``: every die in the tray."""
+    work_width: int = 320
+    """Frames are compared at this width in pixels (aspect kept)."""
+    pixel_threshold: int = 18
+    """Grey levels (0..255, after a 5x5 Gaussian blur) a working pixel must change by to count as changed."""
+    motion_fraction: float = 0.002
+    """Share of working pixels changed since the previous frame that is motion (about 1/8 of a die at 320 px)."""
+    change_fraction: float = 0.002
+    """Share of working pixels changed since the last settle below which motion left the tray as it was (no roll)."""
+    blur_ratio: float = 0.7
+    """A frame is read only if its sharpness is at least this share of the sharpest frame of the still window."""
+    hand_fraction: float = 0.05
+    """A skin-coloured new region larger than this share of the frame is a hand: wait for it to leave."""
+    moved_overlap: float = 0.15
+    """Mode ``moved``: a die counts when at least this share of its box changed since the last settle."""
+    read_initial: bool = False
+    """Read the dice already lying in the tray when the camera starts (else they only set the baseline)."""
+
+    def __post_init__(self) -> None:
+        if self.mode not in MODES:
+            raise ValueError(f"settle mode {self.mode!r}: use one of {', '.join(MODES)}")
+        if self.settle_s < 0:
+            raise ValueError(f"settle_s must be >= 0, got {self.settle_s}")
+
+
+@dataclass(frozen=True, eq=False)
+class Settle:
+    """A settled roll: the frame to read and what changed since the previous one."""
+
+    frame: Frame
+    """The frame to read (sharp, everything still for ``settle_s``)."""
+    started: float
+    """Timestamp of the first frame of the motion that began the roll."""
+    still_since: float
+    """Timestamp of the first still frame."""
+    changed: np.ndarray | None
+    """Working-scale bool mask of what differs from the previous settle; None: no previous
+    settle to compare with (first roll, new photo), so every die counts."""
+    scale: float
+    """Working pixels per frame pixel."""
+    mode: str
+    """The :attr:`SettleConfig.mode` in force."""
+    moved_overlap: float
+    sharpness: float
+    """Variance of the Laplacian of the read frame over the changed region (working scale)."""
+
+    def counts(self, box: tuple[float, float, float, float]) -> bool:
+        """Whether a die whose box is ``(x, y, w, h)`` frame pixels belongs to this roll."""
+        if self.mode == "whole" or self.changed is None:
+            return True
+        x, y, w, h = (int(round(v * self.scale)) for v in box)
+        region = self.changed[max(0, y):max(0, y + h), max(0, x):max(0, x + w)]
+        return region.size > 0 and float(region.mean()) >= self.moved_overlap
+
+
+def sharpness(grey: np.ndarray, mask: np.ndarray | None = None) -> float:
+    """Variance of the Laplacian of ``grey`` (over ``mask`` if given and not empty): higher is sharper.
+
+    >>> flat = np.full((20, 20), 100, np.uint8); edge = flat.copy(); edge[:, 10:] = 200
+    >>> sharpness(flat) == 0.0 < sharpness(edge)
+    True
+    """
+    lap = cv2.Laplacian(grey, cv2.CV_32F, ksize=3)
+    if mask is not None and mask.any():
+        lap = lap[mask]
+    return float(lap.var())
+
+
+def skin_mask(bgr: np.ndarray) -> np.ndarray:
+    """Bool mask of skin-coloured pixels (YCrCb box Cr 135..175, Cb 85..135, Y > 40).
+
+    Chai & Ngan, "Face segmentation using skin-color map", IEEE TCSVT 9(4), 1999
+    (Cr 133..173, Cb 77..127, widened for warm light); saturated red dice (Cr > 180) fall outside.
+    """
+    ycc = cv2.cvtColor(bgr, cv2.COLOR_BGR2YCrCb)
+    return cv2.inRange(ycc, (40, 135, 85), (255, 175, 135)) > 0
+
+
+class SettleDetector:
+    """Feed frames in order with :meth:`update`; it returns a :class:`Settle` once per roll.
+
+    :attr:`state` is one of ``starting`` (no baseline yet), ``idle`` (tray at rest, read),
+    ``moving``, ``settling`` (still, waiting ``settle_s``), ``hand`` (a hand in the tray)
+    or ``blurred`` (still but the frame is blurred).
+    """
+
+    def __init__(self, config: SettleConfig = SettleConfig()) -> None:
+        self.config = config
+        self.state = "starting"
+        self._prev: np.ndarray | None = None
+        self._baseline: np.ndarray | None = None
+        self._roll_start = 0.0
+        self._still_since: float | None = None
+        self._best_sharp = 0.0
+        self._kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
+
+    def __repr__(self) -> str:
+        return f"SettleDetector(state={self.state!r}, mode={self.config.mode!r}, settle_s={self.config.settle_s})"
+
+    def _work(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
+        h, w = image.shape[:2]
+        scale = min(1.0, self.config.work_width / w)
+        small = cv2.resize(image, (max(1, round(w * scale)), max(1, round(h * scale))),
+                           interpolation=cv2.INTER_AREA) if scale < 1 else image
+        grey = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (5, 5), 0)
+        return small, grey, scale
+
+    def _diff(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        return cv2.absdiff(a, b) > self.config.pixel_threshold
+
+    def update(self, frame: Frame) -> Settle | None:
+        """Take the next frame; returns the settled roll when this frame completes one."""
+        cfg = self.config
+        small, grey, scale = self._work(frame.image)
+        t = frame.t
+        if frame.cut or self._prev is None or self._prev.shape != grey.shape:
+            fresh_scene = frame.cut or self._prev is not None
+            self._prev = grey
+            self._still_since = t
+            self._best_sharp = 0.0
+            if fresh_scene:  # a new photo (or a new resolution): a roll with every die counted
+                self._baseline = None
+                self._roll_start = t
+                self.state = "settling"
+            else:
+                self.state = "starting"
+        else:
+            moving = float(self._diff(grey, self._prev).mean()) > cfg.motion_fraction
+            self._prev = grey
+            if moving:
+                if self.state in ("idle", "starting"):
+                    self._roll_start = t
+                self.state = "moving"
+                self._still_since = None
+                self._best_sharp = 0.0
+                return None
+            if self._still_since is None:
+                self._still_since = t
+        if self.state == "idle":
+            self._baseline = grey  # follow slow light drift while nothing happens
+            return None
+        changed = None if self._baseline is None else cv2.dilate(
+            self._diff(grey, self._baseline).astype(np.uint8), self._kernel) > 0
+        sharp = sharpness(grey, changed)
+        self._best_sharp = max(self._best_sharp, sharp)
+        if t - self._still_since < cfg.settle_s - 1e-9:
+            if self.state != "starting":
+                self.state = "settling"
+            return None
+        if self.state == "starting":  # first stillness after the camera started: the baseline
+            self._baseline = grey
+            self.state = "idle"
+            if cfg.read_initial:
+                return Settle(frame, self._still_since, self._still_since, None, scale, cfg.mode,
+                              cfg.moved_overlap, sharp)
+            return None
+        if changed is not None and self._is_hand(small, changed):
+            self.state = "hand"
+            return None
+        if sharp < cfg.blur_ratio * self._best_sharp:
+            self.state = "blurred"
+            return None
+        self.state = "idle"
+        self._baseline = grey
+        if changed is not None and float(changed.mean()) < cfg.change_fraction:
+            return None  # something passed over the tray and left it as it was
+        return Settle(frame, self._roll_start, self._still_since, changed, scale, cfg.mode, cfg.moved_overlap, sharp)
+
+    def _is_hand(self, small: np.ndarray, changed: np.ndarray) -> bool:
+        mask = (skin_mask(small) & changed).astype(np.uint8)
+        n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        if n <= 1:
+            return False
+        return stats[1:, cv2.CC_STAT_AREA].max() >= self.config.hand_fraction * mask.size
