@@ -28,3 +28,7 @@ class DiceNotFound(VisionError):
 
 class ModelMissing(VisionError, FileNotFoundError):
     """The shipped dice model weights could not be found or loaded."""
+
+
+class BadFrame(VisionError, ValueError):
+    """A frame passed to a reader is not an HxWx3 uint8 BGR array."""

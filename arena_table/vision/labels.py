@@ -7,6 +7,8 @@ face k+1). This is the layout of the sets in ``../shared/data/dice``.
 
 >>> parse_values("1 6  3")
 (1, 6, 3)
+>>> [i for i in range(7) if is_held_out(i, 5)]
+[0, 5]
 """
 
 from __future__ import annotations
@@ -39,8 +41,10 @@ class LabelledImage:
     """Image file."""
     values: tuple[int, ...]
     """Faces showing, as in ``labels.csv`` (the truth for scoring)."""
-    boxes: tuple[LabelledBox, ...] | None
-    """YOLO boxes if ``labels_yolo/`` has a file for the image, else ``None``."""
+    yolo: Path | None
+    """``labels_yolo/<stem>.txt`` if it exists."""
+    index: int
+    """Position of the image in the set sorted by file name (for hold-out splits)."""
 
 
 def shared_dir() -> Path:
@@ -53,6 +57,20 @@ def shared_dir() -> Path:
     if env:
         return Path(env)
     return (Path(__file__).resolve().parents[2] / ".." / "shared").resolve()
+
+
+def dice_set_dir(name: str) -> Path:
+    """Folder of a shared labelled dice set, e.g. ``dice_set_dir("byler_d6")``."""
+    return shared_dir() / "data" / "dice" / name
+
+
+def is_held_out(index: int, every: int) -> bool:
+    """Whether the image at ``index`` (sorted by name) is in the hold-out split.
+
+    Every ``every``-th image, starting with the first, is held out of training;
+    ``every <= 0`` holds out nothing.
+    """
+    return every > 0 and index % every == 0
 
 
 def parse_values(text: str) -> tuple[int, ...]:
@@ -69,9 +87,12 @@ def parse_values(text: str) -> tuple[int, ...]:
     return tuple(out)
 
 
-def _read_yolo(path: Path, width: int, height: int) -> tuple[LabelledBox, ...]:
+def read_boxes(item: LabelledImage, width: int, height: int) -> tuple[LabelledBox, ...] | None:
+    """The YOLO boxes of ``item`` in pixels of a ``width`` x ``height`` image, or ``None``."""
+    if item.yolo is None:
+        return None
     boxes = []
-    for line in path.read_text().splitlines():
+    for line in item.yolo.read_text().splitlines():
         parts = line.split()
         if len(parts) != 5:
             continue
@@ -80,18 +101,15 @@ def _read_yolo(path: Path, width: int, height: int) -> tuple[LabelledBox, ...]:
     return tuple(boxes)
 
 
-def load_set(directory: str | Path, labels_csv: str | Path | None = None,
-             image_size=None) -> list[LabelledImage]:
-    """Read a labelled set.
+def load_set(directory: str | Path, labels_csv: str | Path | None = None) -> list[LabelledImage]:
+    """Read a labelled set's CSV.
 
     Args:
         directory: the set folder; image paths in the CSV are relative to it.
         labels_csv: the CSV file (default ``directory/labels.csv``).
-        image_size: callable ``path -> (width, height)`` used to scale YOLO
-            boxes to pixels; without it boxes are not loaded.
 
     Returns:
-        One :class:`LabelledImage` per CSV row, in file order.
+        One :class:`LabelledImage` per CSV row, sorted by file name.
 
     Raises:
         FileNotFoundError: the CSV does not exist.
@@ -99,17 +117,10 @@ def load_set(directory: str | Path, labels_csv: str | Path | None = None,
     """
     directory = Path(directory)
     labels_csv = Path(labels_csv) if labels_csv else directory / "labels.csv"
-    items = []
+    rows = []
     with open(labels_csv, newline="") as fh:
         for row in csv.DictReader(fh):
-            path = directory / row["image"]
             yolo = directory / "labels_yolo" / (Path(row["image"]).stem + ".txt")
-            boxes = None
-            if image_size is not None and yolo.is_file():
-                try:
-                    w, h = image_size(path)
-                    boxes = _read_yolo(yolo, w, h)
-                except (OSError, ValueError):
-                    boxes = None
-            items.append(LabelledImage(path, parse_values(row["values"]), boxes))
-    return items
+            rows.append((directory / row["image"], parse_values(row["values"]), yolo if yolo.is_file() else None))
+    rows.sort(key=lambda r: r[0].name)
+    return [LabelledImage(p, v, y, i) for i, (p, v, y) in enumerate(rows)]

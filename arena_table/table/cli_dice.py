@@ -1,0 +1,127 @@
+"""``arena-table dice read|eval`` and ``arena-table bench dice``.
+
+The top-level CLI calls :func:`register` with its subparsers; every leaf sets
+``func`` to a handler ``(args) -> exit code``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import sys
+from pathlib import Path
+
+from arena_table.table.cli_common import bench_subparsers
+from arena_table.vision.errors import UnreadableImage, VisionError
+
+
+def register(sub) -> None:
+    """Add ``dice`` (``read``, ``eval``) and ``bench dice`` to the top-level subparsers."""
+    dice = sub.add_parser("dice", help="read dice from photos, score the reader")
+    dsub = dice.add_subparsers(dest="dice_cmd", metavar="WHAT", required=True)
+    read = dsub.add_parser("read", help="read the dice in image files")
+    read.add_argument("images", nargs="+", metavar="IMAGE")
+    read.add_argument("--json", action="store_true", help="print one JSON list")
+    read.set_defaults(func=cmd_read)
+    ev = dsub.add_parser("eval", help="score the reader on a labelled folder")
+    ev.add_argument("directory", metavar="DIR")
+    ev.add_argument("--labels", metavar="CSV", help="labels file (default DIR/labels.csv)")
+    ev.add_argument("--holdout-every", type=int, default=0, metavar="N",
+                    help="score only the training hold-out split (every N-th image by name)")
+    ev.add_argument("--json", action="store_true", help="print the metrics as JSON")
+    ev.set_defaults(func=cmd_eval)
+    bench = bench_subparsers(sub).add_parser("dice", help="dice reader accuracy, speed and memory")
+    bench.add_argument("--json", action="store_true", help="print one JSON object")
+    bench.add_argument("--stress-frames", type=int, default=20, help="rendered frames per stress set")
+    bench.add_argument("--timing-frames", type=int, default=40, help="1280x720 frames timed")
+    bench.set_defaults(func=cmd_bench)
+
+
+def _quiet_opencv() -> None:
+    import cv2
+
+    # Decoder warnings would interleave with our own one-line error per file.
+    cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
+
+
+def _die_text(d) -> str:
+    x, y = d.center
+    what = str(d.value) if d.status == "ok" else d.status
+    tail = f" ({d.reason})" if d.reason else ""
+    return f"  {what:<10} at ({x:.0f}, {y:.0f}) conf {d.confidence:.2f}{tail}"
+
+
+def cmd_read(args: argparse.Namespace) -> int:
+    """Print the dice of each image; a bad file gets one error line and the rest continue."""
+    from arena_table.vision.dice import DiceConfig, read_dice
+    from arena_table.vision.dice_io import load_image
+
+    _quiet_opencv()
+    cfg = DiceConfig()
+    failed = 0
+    results = []
+    for path in args.images:
+        try:
+            reading = read_dice(cfg, load_image(path))
+        except (UnreadableImage, VisionError) as exc:
+            failed += 1
+            print(f"error: {exc}", file=sys.stderr)
+            results.append({"image": path, "error": str(exc)})
+            continue
+        if args.json:
+            results.append({"image": path, "width": reading.width, "height": reading.height,
+                            "values": list(reading.values),
+                            "dice": [dataclasses.asdict(d) for d in reading.dice]})
+        else:
+            print(f"{path}: {' '.join(map(str, reading.values)) or '-'}  ({len(reading.dice)} dice)")
+            for d in reading.dice:
+                print(_die_text(d))
+    if args.json:
+        print(json.dumps(results, indent=1))
+    return 1 if failed else 0
+
+
+def cmd_eval(args: argparse.Namespace) -> int:
+    """Score the reader on a labelled folder."""
+    from arena_table.vision.bench import format_metrics
+    from arena_table.vision.evaluate import evaluate_set
+
+    _quiet_opencv()
+    labels = Path(args.labels) if args.labels else Path(args.directory) / "labels.csv"
+    if not labels.is_file():
+        print(f"error: {labels}: labels file not found", file=sys.stderr)
+        return 1
+    try:
+        m = evaluate_set(args.directory, labels, holdout_every=args.holdout_every)
+    except VisionError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    if args.json:
+        print(json.dumps(m, indent=1))
+    else:
+        print(format_metrics(Path(args.directory).name, m))
+        for t, row in m["confusion"].items():
+            print(f"  true {t}: " + ", ".join(f"{k}={v}" for k, v in row.items()))
+        for e in m["errors"]:
+            print(f"  error: {e}")
+    return 0
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    """Run the dice benchmark."""
+    from arena_table.vision.bench import format_metrics, run_bench
+
+    _quiet_opencv()
+    out = run_bench(stress_frames=args.stress_frames, timing_frames=args.timing_frames)
+    if args.json:
+        print(json.dumps(out, indent=1))
+        return 0
+    for name, m in out["sets"].items():
+        print(format_metrics(name, m))
+    for reason in out["skipped"]:
+        print(f"skipped {reason}")
+    print(f"speed: median {out['median_ms']:.1f} ms, p95 {out['p95_ms']:.1f} ms per "
+          f"{out['frame'][0]}x{out['frame'][1]} frame with {out['dice_per_frame']} dice, one core; "
+          f"peak RSS {out['rss_mb']:.0f} MB")
+    return 0

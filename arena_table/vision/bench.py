@@ -1,0 +1,114 @@
+"""Benchmark of the dice reader (``arena-table bench dice``).
+
+Reports, with the keys of ``arena-table dice eval``:
+
+* the shared labelled photo sets (``../shared/data/dice/*``), when present;
+* rendered stress sets (``render.py``): touching dice, glare, 40 % darker and
+  brighter exposure, colour cast, motion blur;
+
+and the speed of :func:`~arena_table.vision.dice.read_dice` on 1280x720
+frames with 10 dice on one core (OpenCV limited to one thread and the process
+pinned to one CPU while timing), plus the process's peak resident memory.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import resource
+import time
+from dataclasses import replace
+
+import cv2
+import numpy as np
+
+from .dice import DiceConfig, read_dice
+from .evaluate import evaluate_set, score_samples
+from .labels import LabelledBox, dice_set_dir
+from .render import random_table, render_table
+
+REAL_SETS = ("byler_d6", "matteo_d6")
+FRAME_SIZE = (1280, 720)
+DICE_PER_FRAME = 10
+STRESS = {
+    "touching": dict(touching_pairs=3),
+    "glare": dict(glare=True),
+    "dark_40": dict(exposure=0.6),
+    "bright_40": dict(exposure=1.4),
+    "colour_cast": dict(cast=(1.35, 1.0, 0.7)),
+    "motion_blur": dict(motion_blur=6.0, blur_angle=30.0),
+}
+"""Stress set name -> :func:`random_table` / :class:`TableSpec` options."""
+
+
+def stress_samples(name: str, frames: int, seed: int = 0):
+    """Rendered labelled frames of one stress set: ``(name, frame, values, boxes)``."""
+    opts = dict(STRESS[name])
+    glare = opts.pop("glare", False)
+    rng = np.random.default_rng(seed)
+    for i in range(frames):
+        spec = random_table(rng, *FRAME_SIZE, n_dice=8, size=float(rng.uniform(50, 80)), **opts)
+        if glare:
+            spec = replace(spec, dice=tuple(
+                replace(d, glare=(float(rng.uniform(-0.3, 0.3)), float(rng.uniform(-0.3, 0.3)), 0.18))
+                for d in spec.dice))
+        frame, truth = render_table(spec, rng)
+        values = tuple(t.value for t in truth if t.status == "ok")
+        boxes = tuple(LabelledBox(t.value, t.center, (t.box[2], t.box[3])) for t in truth)
+        yield f"{name}_{i}", frame, values, boxes
+
+
+def time_frames(cfg: DiceConfig, frames: int = 40, seed: int = 1) -> dict:
+    """Median and p95 ms of ``read_dice`` on 1280x720 frames with 10 dice, one thread."""
+    rng = np.random.default_rng(seed)
+    imgs = [render_table(random_table(rng, *FRAME_SIZE, n_dice=DICE_PER_FRAME, touching_pairs=1), rng)[0]
+            for _ in range(frames)]
+    threads = cv2.getNumThreads()
+    cv2.setNumThreads(1)
+    affinity = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else None
+    if affinity:
+        os.sched_setaffinity(0, {min(affinity)})
+    try:
+        read_dice(cfg, imgs[0])  # warm-up: model load
+        ms = []
+        for img in imgs:
+            t0 = time.perf_counter()
+            read_dice(cfg, img)
+            ms.append((time.perf_counter() - t0) * 1000.0)
+    finally:
+        cv2.setNumThreads(threads)
+        if affinity:
+            os.sched_setaffinity(0, affinity)
+    return {"median_ms": float(np.median(ms)), "p95_ms": float(np.percentile(ms, 95)), "frames": frames}
+
+
+def run_bench(cfg: DiceConfig | None = None, stress_frames: int = 20, timing_frames: int = 40) -> dict:
+    """Run the whole benchmark.
+
+    Returns:
+        ``{"median_ms", "p95_ms", "rss_mb", "frame": [w, h], "dice_per_frame",
+        "sets": {set name: eval metrics}, "skipped": [reasons]}``.
+    """
+    cfg = cfg or DiceConfig()
+    sets, skipped = {}, []
+    for name in REAL_SETS:
+        d = dice_set_dir(name)
+        if (d / "labels.csv").is_file():
+            sets[name] = evaluate_set(d, cfg=cfg)
+        else:
+            skipped.append(f"{name}: {d} not found")
+    for name in STRESS:
+        sets[name] = score_samples(stress_samples(name, stress_frames), cfg)
+    out = time_frames(cfg, timing_frames)
+    out.update(rss_mb=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0,
+               frame=list(FRAME_SIZE), dice_per_frame=DICE_PER_FRAME, sets=sets, skipped=skipped)
+    return out
+
+
+def format_metrics(name: str, m: dict) -> str:
+    """One summary line of eval metrics."""
+    recall = " ".join(f"{f}:{r:.3f}" if r is not None else f"{f}:-" for f, r in m["per_face_recall"].items())
+    ms = m["ms_per_image"]
+    return (f"{name:<12} images {m['images']:>4}  dice {m['dice_true']:>5}  acc {m['per_die_accuracy']:.3f}  "
+            f"prec {m['precision']:.3f}  abst {m['abstention_rate']:.3f}  recall {recall}  "
+            f"{'-' if ms is None or math.isnan(ms) else f'{ms:.1f}'} ms")

@@ -1,0 +1,204 @@
+"""Read standard pip d6 dice from one camera frame: a pure function on arrays.
+
+Pipeline (all thresholds are fields of :class:`DiceConfig`):
+
+1. **Scale** the frame so the expected die side becomes ``nets.WORK_DIE`` px
+   (from ``DiceConfig.die_size_px``, or a range relative to the frame size).
+2. **Detect** die centres with a small CenterNet-style CNN (``nets.detect_map``):
+   a heat-map peak per die, so touching or clustered dice give separate peaks.
+3. **Classify** a crop around each centre with a small CNN (``nets.classify``):
+   not-a-die or face 1..6. Both nets see per-channel standardised pixels, so
+   exposure and colour cast do not shift any threshold.
+4. **Check** each die: cut by the frame border -> ``partial``; top face not
+   square to the camera, or its pips not a valid 1..6 layout -> ``cocked`` /
+   ``unreadable`` (``pips.inspect_face``); low confidence -> ``unreadable``.
+
+>>> import numpy as np
+>>> reading = read_dice(DiceConfig(), np.full((240, 320, 3), 128, np.uint8))
+>>> reading.dice, reading.values
+((), ())
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Mapping
+
+import cv2
+import numpy as np
+
+from . import nets
+from .errors import BadFrame
+from .pips import PipConfig, inspect_face
+
+STATUSES = ("ok", "unreadable", "cocked", "partial")
+
+
+@dataclass(frozen=True)
+class DiceConfig:
+    """Documented thresholds of the dice reader (defaults measured on the shared sets)."""
+
+    min_confidence: float = 0.6
+    """Classifier probability of the best face below which a die is ``unreadable``."""
+    detect_threshold: float = 0.3
+    """Detector heat-map peak (0..1) above which a spot is a die candidate."""
+    not_a_die: float = 0.5
+    """Classifier probability of "no die centred here" above which a candidate is dropped."""
+    die_size_px: tuple[float, float] | None = None
+    """(min, max) die side in frame pixels; ``None`` = ``auto_size_fraction`` of the long side."""
+    auto_size_fraction: tuple[float, float] = (0.025, 0.16)
+    """Automatic die side range as fractions of the frame's long side."""
+    duplicate_distance: float = 0.55
+    """Two candidates closer than this many die sides are one die (the stronger is kept)."""
+    border_tolerance: float = 0.08
+    """A die whose box, grown by this fraction of its side, leaves the frame is ``partial``."""
+    logo_faces: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
+    """Logo face name -> value it stands for, e.g. ``{"logo": 1}`` for dice whose 1 is a
+    maker's logo. Empty: a logo face is ``unreadable``."""
+    pips: PipConfig = field(default_factory=PipConfig)
+    """Thresholds of the pip-layout and squareness check."""
+
+
+@dataclass(frozen=True)
+class DieReading:
+    """One die found in a frame."""
+
+    value: int | None
+    """Face 1..6 when ``status == "ok"``, else ``None``."""
+    status: str
+    """``"ok"``, ``"unreadable"``, ``"cocked"`` or ``"partial"``."""
+    reason: str
+    """Short human explanation (empty when ok)."""
+    confidence: float
+    """0..1: classifier probability of the face read (or of the best face)."""
+    center: tuple[float, float]
+    """Top-face centre (x, y) in frame pixels."""
+    box: tuple[int, int, int, int]
+    """(x, y, w, h) of the die in frame pixels, clipped to the frame."""
+
+
+@dataclass(frozen=True)
+class DiceReading:
+    """All dice found in one frame, sorted top-to-bottom then left-to-right."""
+
+    dice: tuple[DieReading, ...]
+    """Every die found, including refused ones."""
+    width: int
+    """Frame width in px."""
+    height: int
+    """Frame height in px."""
+
+    @property
+    def values(self) -> tuple[int, ...]:
+        """Values of the dice read ``ok``, in ``dice`` order."""
+        return tuple(d.value for d in self.dice if d.status == "ok")
+
+
+def _size_range(cfg: DiceConfig, height: int, width: int) -> tuple[float, float]:
+    if cfg.die_size_px is not None:
+        return float(cfg.die_size_px[0]), float(cfg.die_size_px[1])
+    long_side = max(height, width)
+    return cfg.auto_size_fraction[0] * long_side, cfg.auto_size_fraction[1] * long_side
+
+
+def _candidates(cfg: DiceConfig, frame: np.ndarray, lo: float, hi: float):
+    """Detector peaks as (score, cx, cy, side) in frame px, strongest first."""
+    h, w = frame.shape[:2]
+    scale = nets.WORK_DIE / math.sqrt(lo * hi)
+    ww, wh = max(8, round(w * scale)), max(8, round(h * scale))
+    work = cv2.resize(frame, (ww, wh), interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
+    pad_w, pad_h = -ww % 8, -wh % 8
+    if pad_w or pad_h:
+        work = cv2.copyMakeBorder(work, 0, pad_h, 0, pad_w, cv2.BORDER_REPLICATE)
+    out = nets.detect_map(work)
+    heat = 1.0 / (1.0 + np.exp(-out[0]))
+    peaks = (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat > cfg.detect_threshold)
+    sx, sy = ww / w, wh / h
+    found = []
+    for iy, ix in zip(*np.nonzero(peaks)):
+        cx = (ix + 0.5 + out[2, iy, ix]) * nets.STRIDE / sx
+        cy = (iy + 0.5 + out[3, iy, ix]) * nets.STRIDE / sy
+        side = math.exp(float(np.clip(out[1, iy, ix], 0.0, 6.0))) / scale
+        if cx < 0 or cy < 0 or cx >= w or cy >= h or not lo <= side <= hi:
+            continue
+        found.append((float(heat[iy, ix]), float(cx), float(cy), side))
+    found.sort(key=lambda c: -c[0])
+    kept: list[tuple[float, float, float, float]] = []
+    for c in found:
+        if all(math.hypot(c[1] - k[1], c[2] - k[2]) >= cfg.duplicate_distance * max(c[3], k[3]) for k in kept):
+            kept.append(c)
+    return kept
+
+
+def crop_die(frame: np.ndarray, cx: float, cy: float, side: float, size: int, span: float) -> np.ndarray:
+    """Axis-aligned ``size``x``size`` crop centred on (cx, cy), ``span`` die sides wide."""
+    s = size / (span * side)
+    m = np.array([[s, 0, size / 2 - s * cx], [0, s, size / 2 - s * cy]], np.float64)
+    flags = cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR
+    return cv2.warpAffine(frame, m, (size, size), flags=flags, borderMode=cv2.BORDER_REPLICATE)
+
+
+def _is_partial(cfg: DiceConfig, cx: float, cy: float, side: float, w: int, h: int) -> bool:
+    half = side * (0.5 + cfg.border_tolerance)
+    return cx - half < 0 or cy - half < 0 or cx + half > w or cy + half > h
+
+
+def _box(cx: float, cy: float, side: float, w: int, h: int) -> tuple[int, int, int, int]:
+    x0, y0 = max(0, int(round(cx - side / 2))), max(0, int(round(cy - side / 2)))
+    x1, y1 = min(w, int(round(cx + side / 2))), min(h, int(round(cy + side / 2)))
+    return x0, y0, max(0, x1 - x0), max(0, y1 - y0)
+
+
+def read_dice(cfg: DiceConfig, frame: np.ndarray) -> DiceReading:
+    """Read every d6 in a camera frame.
+
+    Args:
+        cfg: thresholds, see :class:`DiceConfig`.
+        frame: HxWx3 uint8 BGR image (any size; dice seen roughly top-down).
+
+    Returns:
+        A :class:`DiceReading`; refused dice carry ``value=None`` and a reason.
+
+    Raises:
+        BadFrame: ``frame`` is not an HxWx3 uint8 array.
+        ModelMissing: the shipped CNN weights are missing.
+    """
+    if not isinstance(frame, np.ndarray) or frame.dtype != np.uint8 or frame.ndim != 3 or frame.shape[2] != 3:
+        raise BadFrame(f"frame must be an HxWx3 uint8 BGR array, got {getattr(frame, 'shape', type(frame))}")
+    h, w = frame.shape[:2]
+    lo, hi = _size_range(cfg, h, w)
+    cands = _candidates(cfg, frame, lo, hi)
+    crops = np.stack([crop_die(frame, cx, cy, s, nets.CROP, nets.CROP_SPAN) for _, cx, cy, s in cands]) \
+        if cands else np.zeros((0, nets.CROP, nets.CROP, 3), np.uint8)
+    probs = nets.classify(crops)
+    dice = []
+    for (score, cx, cy, side), p in zip(cands, probs):
+        if p[0] > cfg.not_a_die:
+            continue
+        best = int(np.argmax(p[1:])) + 1
+        conf = float(p[best])
+        box = _box(cx, cy, side, w, h)
+        if _is_partial(cfg, cx, cy, side, w, h):
+            dice.append(DieReading(None, "partial", "die cut by the frame border", conf, (cx, cy), box))
+            continue
+        face = inspect_face(cfg.pips, frame, cx, cy, side, best)
+        if face.status == "cocked":
+            dice.append(DieReading(None, "cocked", face.reason, conf, (cx, cy), box))
+        elif face.status == "logo":
+            value = cfg.logo_faces.get("logo")
+            if value is None:
+                dice.append(DieReading(None, "unreadable", "logo face (no value set in logo_faces)", conf,
+                                       (cx, cy), box))
+            else:
+                dice.append(DieReading(value, "ok", "logo face", conf, (cx, cy), box))
+        elif face.status == "invalid":
+            dice.append(DieReading(None, "unreadable", face.reason, conf, (cx, cy), box))
+        elif conf < cfg.min_confidence:
+            dice.append(DieReading(None, "unreadable", f"face unclear (best guess {best} at {conf:.2f})", conf,
+                                   (cx, cy), box))
+        else:
+            dice.append(DieReading(best, "ok", "", conf, (cx, cy), box))
+    dice.sort(key=lambda d: (d.center[1], d.center[0]))
+    return DiceReading(tuple(dice), w, h)

@@ -1,0 +1,153 @@
+"""Score the dice reader on a labelled set of photos (``arena-table dice eval``).
+
+Scoring is per image by multiset match: the faces read ``ok`` are matched
+against the labelled faces regardless of position, so a die read as the
+wrong face costs one true die and one read die. Dice the reader refuses
+(``unreadable``/``cocked``/``partial``) are abstentions, not reads.
+
+>>> score_multiset((1, 2, 2, 6), (2, 6, 6))
+2
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Callable, Iterable
+
+import numpy as np
+
+from .dice import DiceConfig, DiceReading, read_dice
+from .dice_io import load_image
+from .errors import UnreadableImage
+from .labels import LabelledImage, is_held_out, load_set, read_boxes
+
+FACES = range(1, 7)
+PAIR_DISTANCE = 0.75
+"""A read die pairs with a labelled box when its centre is within this many box sides."""
+
+
+def score_multiset(truth, read) -> int:
+    """Number of read faces that match a labelled face (multiset intersection size)."""
+    return sum((Counter(truth) & Counter(read)).values())
+
+
+def _pair(item_boxes, reading: DiceReading):
+    """Greedy nearest pairing of labelled boxes with read dice: list of (true, read-label)."""
+    pairs = []
+    cand = []
+    for i, b in enumerate(item_boxes):
+        limit = PAIR_DISTANCE * max(b.size)
+        for j, d in enumerate(reading.dice):
+            dist = math.hypot(b.center[0] - d.center[0], b.center[1] - d.center[1])
+            if dist <= max(limit, PAIR_DISTANCE * max(d.box[2], d.box[3])):
+                cand.append((dist, i, j))
+    used_b, used_d = set(), set()
+    for _, i, j in sorted(cand):
+        if i in used_b or j in used_d:
+            continue
+        used_b.add(i)
+        used_d.add(j)
+        d = reading.dice[j]
+        pairs.append((item_boxes[i].value, str(d.value) if d.status == "ok" else d.status))
+    pairs += [(b.value, "missed") for i, b in enumerate(item_boxes) if i not in used_b]
+    return pairs
+
+
+def _disk_samples(items: list[LabelledImage]):
+    for item in items:
+        try:
+            frame = load_image(item.path)
+        except UnreadableImage as exc:
+            yield item.path.name, exc, item.values, None
+            continue
+        yield item.path.name, frame, item.values, read_boxes(item, frame.shape[1], frame.shape[0])
+
+
+def score_samples(samples: Iterable, cfg: DiceConfig | None = None,
+                  reader: Callable[[DiceConfig, np.ndarray], DiceReading] = read_dice) -> dict:
+    """Score ``reader`` on labelled frames; see :func:`evaluate_set` for the keys.
+
+    Args:
+        samples: iterable of ``(name, frame, values, boxes)``: frame is an HxWx3
+            uint8 array (or an exception, counted in ``errors``), values the true
+            faces, boxes a sequence of ``labels.LabelledBox`` or ``None``.
+        cfg: reader thresholds.
+        reader: the function under test.
+    """
+    cfg = cfg or DiceConfig()
+    images = dice_true = dice_read = matched = abstained = 0
+    true_f, match_f = Counter(), Counter()
+    confusion: dict[str, Counter] = {str(f): Counter() for f in FACES}
+    times, errors, misreads = [], [], []
+    for name, frame, values, boxes in samples:
+        if isinstance(frame, Exception):
+            errors.append(str(frame))
+            continue
+        images += 1
+        t0 = time.perf_counter()
+        reading = reader(cfg, frame)
+        times.append((time.perf_counter() - t0) * 1000.0)
+        read = reading.values
+        hit = Counter(values) & Counter(read)
+        m = sum(hit.values())
+        dice_true += len(values)
+        dice_read += len(read)
+        matched += m
+        abstained += sum(1 for d in reading.dice if d.status != "ok")
+        true_f.update(values)
+        match_f.update(hit)
+        if m != len(values) or m != len(read):
+            misreads.append({"image": name, "true": sorted(values), "read": sorted(read),
+                             "refused": sorted(d.status for d in reading.dice if d.status != "ok")})
+        if boxes is not None:
+            for t, r in _pair(boxes, reading):
+                confusion[str(t)][r] += 1
+        else:
+            for f in FACES:
+                confusion[str(f)][str(f)] += hit[f]
+    return {
+        "images": images,
+        "dice_true": dice_true,
+        "dice_read": dice_read,
+        "matched": matched,
+        "per_die_accuracy": matched / dice_true if dice_true else 0.0,
+        "precision": matched / dice_read if dice_read else 0.0,
+        "abstention_rate": abstained / dice_true if dice_true else 0.0,
+        "per_face_recall": {str(f): (match_f[f] / true_f[f] if true_f[f] else None) for f in FACES},
+        "confusion": {t: dict(sorted(c.items())) for t, c in confusion.items()},
+        "ms_per_image": float(np.median(times)) if times else None,
+        "errors": errors,
+        "misreads": misreads,
+    }
+
+
+def evaluate_set(directory: str | Path, labels_csv: str | Path | None = None, cfg: DiceConfig | None = None,
+                 holdout_every: int = 0) -> dict:
+    """Run :func:`~arena_table.vision.dice.read_dice` over a labelled set and score it.
+
+    Args:
+        directory: set folder with images and ``labels.csv`` (see ``labels.py``).
+        labels_csv: CSV path (default ``directory/labels.csv``).
+        cfg: reader thresholds (default ``DiceConfig()``).
+        holdout_every: score only the hold-out split used by
+            ``tools/train_dice.py`` (every n-th image by name); 0 = all images.
+
+    Returns:
+        A dict with ``images`` (scored; unreadable files are in ``errors``), ``dice_true``, ``dice_read`` (dice read
+        ok), ``matched``, ``per_die_accuracy`` (matched/true), ``precision``
+        (matched/read), ``abstention_rate`` (refused dice/true),
+        ``per_face_recall`` (face -> matched/true), ``confusion`` (true face ->
+        read face or status or ``missed`` -> count, paired by position with the
+        YOLO boxes), ``ms_per_image`` (median read_dice wall time), ``errors``
+        (one line per image that could not be loaded) and ``misreads``.
+
+    Raises:
+        FileNotFoundError: the labels CSV does not exist.
+    """
+    items = load_set(directory, labels_csv)
+    if holdout_every:
+        items = [it for it in items if is_held_out(it.index, holdout_every)]
+    return score_samples(_disk_samples(items), cfg)

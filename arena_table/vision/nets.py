@@ -1,0 +1,92 @@
+"""The two shipped CNNs (die detector, face classifier) run through ``cv2.dnn``.
+
+Both were trained by ``tools/train_dice.py`` on the labelled photos in
+``../shared/data/dice`` only, and ship as ONNX in ``arena_table/vision/models``.
+Inputs are standardised per colour channel (mean 0, unit spread) so global
+exposure and colour cast do not change what the nets see.
+
+Shapes:
+    detector: ``1x3xHxW`` float32 (H, W multiples of 8) -> ``1x4x(H/4)x(W/4)``:
+    centre logit, log die side (working px), x and y offset in cells.
+    classifier: ``Nx3xCROPxCROP`` -> ``Nx7`` logits: 0 = no die centred here,
+    1..6 = face value.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from .errors import ModelMissing
+
+STRIDE = 4
+"""Detector output stride in working pixels."""
+WORK_LONG = 320
+"""Long side (px) a frame is scaled to for the detector when no die size is configured."""
+WORK_DIE = 20.0
+"""Die side (working px) the detector sees best; used to pick the scale from ``DiceConfig.die_size_px``."""
+CROP = 32
+"""Classifier input side (px)."""
+CROP_SPAN = 1.45
+"""Classifier crop side as a multiple of the die side."""
+STD_FLOOR = 8.0
+"""Added to the channel spread so flat images are not blown up to noise."""
+MODEL_DIR = Path(__file__).resolve().parent / "models"
+
+
+def standardise(img: np.ndarray) -> np.ndarray:
+    """HxWx3 image -> 3xHxW float32 with per-channel mean 0 and ~unit spread."""
+    x = img.astype(np.float32)
+    flat = x.reshape(-1, 3)
+    x = (x - flat.mean(0)) / (flat.std(0) + STD_FLOOR)
+    return x.transpose(2, 0, 1)
+
+
+@lru_cache(maxsize=4)
+def _load(name: str):
+    path = MODEL_DIR / name
+    try:
+        return cv2.dnn.readNetFromONNX(str(path))
+    except cv2.error as exc:
+        raise ModelMissing(f"{path}: cannot load dice model ({str(exc).strip().splitlines()[-1]})") from exc
+
+
+def detect_map(work: np.ndarray) -> np.ndarray:
+    """Run the detector on a working-scale BGR image.
+
+    Args:
+        work: HxWx3 uint8 image with H and W multiples of 8.
+
+    Returns:
+        4x(H/4)x(W/4) float32: centre logit, log side, dx, dy.
+
+    Raises:
+        ModelMissing: the weights are not installed.
+    """
+    net = _load("dice_det.onnx")
+    net.setInput(standardise(work)[None])
+    return net.forward()[0]
+
+
+def classify(crops: np.ndarray) -> np.ndarray:
+    """Face probabilities for a stack of die crops.
+
+    Args:
+        crops: Nx CROP x CROP x3 uint8 BGR crops centred on candidate dice.
+
+    Returns:
+        Nx7 float32 softmax probabilities (column 0: not a die, k: face k).
+
+    Raises:
+        ModelMissing: the weights are not installed.
+    """
+    if len(crops) == 0:
+        return np.zeros((0, 7), np.float32)
+    net = _load("dice_face.onnx")
+    net.setInput(np.stack([standardise(c) for c in crops]))
+    logits = net.forward().reshape(len(crops), 7)
+    e = np.exp(logits - logits.max(1, keepdims=True))
+    return e / e.sum(1, keepdims=True)
