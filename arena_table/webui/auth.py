@@ -1,0 +1,199 @@
+"""The control page's lock: a PIN login, a session cookie, CSRF tokens, a PIN rate limit.
+
+* The PIN is the table's (``config.pin``), printed on the Pi's console and by
+  ``arena-table doctor``; it is compared in constant time.
+* The session is Flask's signed cookie, ``HttpOnly`` and ``SameSite=Strict``, signed with a
+  key made at start (a restart logs everyone out).
+* Every state-changing request (POST/PUT/PATCH/DELETE) needs the session — else **401** — and
+  the session's CSRF token in the ``X-CSRF-Token`` header or a ``csrf_token`` form field —
+  else **403** (OWASP CSRF Prevention Cheat Sheet, "synchronizer token pattern"). The login
+  itself needs the token of the session that showed the form.
+* Wrong PINs are limited per client address (:data:`MAX_FAILURES` in :data:`WINDOW_S`) and
+  for the whole table (:data:`MAX_FAILURES_ALL`), answered **429** with ``Retry-After``.
+"""
+
+from __future__ import annotations
+
+import functools
+import hmac
+import secrets
+import threading
+import time
+from collections import deque
+from typing import Any, Callable
+
+from flask import Flask, jsonify, redirect, render_template, request, session, url_for
+
+MAX_FAILURES = 5
+"""Wrong PINs one address may try in :data:`WINDOW_S` seconds."""
+MAX_FAILURES_ALL = 30
+"""Wrong PINs the whole table accepts in :data:`WINDOW_S` (a guesser with many addresses)."""
+WINDOW_S = 60.0
+MUTATING = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+PUBLIC_MUTATING = frozenset({"auth.login"})
+"""Endpoints that take a POST without a session (they still need the CSRF token)."""
+
+
+class RateLimiter:
+    """Sliding-window failure counter per key and overall (thread-safe).
+
+    >>> rl = RateLimiter(max_per_key=2, max_all=10, window=60, clock=lambda: 100.0)
+    >>> rl.retry_after("a"), rl.fail("a"), rl.fail("a"), rl.retry_after("a") > 0, rl.retry_after("b")
+    (0.0, None, None, True, 0.0)
+    """
+
+    def __init__(self, max_per_key: int = MAX_FAILURES, max_all: int = MAX_FAILURES_ALL,
+                 window: float = WINDOW_S, clock: Callable[[], float] = time.monotonic) -> None:
+        self.max_per_key, self.max_all, self.window, self.clock = max_per_key, max_all, window, clock
+        self._lock = threading.Lock()
+        self._keys: dict[str, deque[float]] = {}
+        self._all: deque[float] = deque()
+
+    def _trim(self, q: deque[float], now: float) -> None:
+        while q and q[0] <= now - self.window:
+            q.popleft()
+
+    def retry_after(self, key: str) -> float:
+        """Seconds until ``key`` may try again; 0 when it may now."""
+        now = self.clock()
+        with self._lock:
+            q = self._keys.get(key, deque())
+            self._trim(q, now)
+            self._trim(self._all, now)
+            waits = [0.0]
+            if len(q) >= self.max_per_key:
+                waits.append(q[0] + self.window - now)
+            if len(self._all) >= self.max_all:
+                waits.append(self._all[0] + self.window - now)
+            return max(waits)
+
+    def fail(self, key: str) -> None:
+        now = self.clock()
+        with self._lock:
+            self._keys.setdefault(key, deque()).append(now)
+            self._all.append(now)
+            if len(self._keys) > 10_000:  # keep memory bounded under a flood of addresses
+                for k in [k for k, q in self._keys.items() if not q or q[-1] <= now - self.window]:
+                    del self._keys[k]
+
+    def remaining(self, key: str) -> int:
+        now = self.clock()
+        with self._lock:
+            q = self._keys.get(key, deque())
+            self._trim(q, now)
+            return max(0, self.max_per_key - len(q))
+
+
+def csrf_token() -> str:
+    """The session's CSRF token (made on first use)."""
+    token = session.get("csrf")
+    if not token:
+        token = session["csrf"] = secrets.token_urlsafe(32)
+    return token
+
+
+def is_authenticated() -> bool:
+    return bool(session.get("auth"))
+
+
+def _wants_json() -> bool:
+    return request.path.startswith("/api/") or request.is_json or \
+        request.accept_mimetypes.best == "application/json"
+
+
+def _refuse(status: int, message: str, headers: dict[str, str] | None = None) -> Any:
+    if _wants_json():
+        resp = jsonify({"error": message, "status": status})
+    else:
+        resp = render_template("message.html", title=f"{status}", message=message), status
+        from flask import make_response
+        resp = make_response(resp)
+    resp.status_code = status
+    for k, v in (headers or {}).items():
+        resp.headers[k] = v
+    return resp
+
+
+def login_required(view: Callable) -> Callable:
+    """For GET routes of the control page: 401 JSON for ``/api/``, else the login page."""
+    @functools.wraps(view)
+    def wrapped(*args: Any, **kwargs: Any) -> Any:
+        if not is_authenticated():
+            if _wants_json():
+                return _refuse(401, "log in with the table's PIN first")
+            return redirect(url_for("auth.login", next=request.path))
+        return view(*args, **kwargs)
+    return wrapped
+
+
+def _guard() -> Any:
+    """``before_request``: sessions and CSRF tokens for every state-changing request."""
+    if request.method not in MUTATING:
+        return None
+    if request.endpoint not in PUBLIC_MUTATING and not is_authenticated():
+        return _refuse(401, "log in with the table's PIN first")
+    sent = request.headers.get("X-CSRF-Token") or request.form.get("csrf_token") or ""
+    expected = session.get("csrf") or ""
+    if not expected or not hmac.compare_digest(sent.encode(), expected.encode()):
+        return _refuse(403, "missing or wrong CSRF token: reload the page and try again")
+    return None
+
+
+def init_auth(app: Flask, pin: str, limiter: RateLimiter | None = None) -> None:
+    """Install the session settings, the CSRF guard and the login/logout routes on ``app``."""
+    from flask import Blueprint
+
+    if not pin or not str(pin).isdigit():
+        raise ValueError("the table's PIN must be digits")
+    app.secret_key = secrets.token_bytes(32)
+    app.config.update(SESSION_COOKIE_NAME="arena_session", SESSION_COOKIE_HTTPONLY=True,
+                      SESSION_COOKIE_SAMESITE="Strict")
+    limiter = limiter or RateLimiter()
+    app.extensions["arena_rate_limiter"] = limiter
+    app.before_request(_guard)
+    app.jinja_env.globals["csrf_token"] = csrf_token
+    app.jinja_env.globals["is_authenticated"] = is_authenticated
+    bp = Blueprint("auth", __name__)
+
+    @bp.route("/login", methods=["GET", "POST"])
+    def login() -> Any:
+        """The PIN form (GET) and its check (POST: form field or JSON ``pin``)."""
+        nxt = request.args.get("next") or "/control"
+        if not nxt.startswith("/") or nxt.startswith("//"):
+            nxt = "/control"  # no open redirect
+        if request.method == "GET":
+            return render_template("login.html", next=nxt, error=None)
+        who = request.remote_addr or "?"
+        wait = limiter.retry_after(who)
+        if wait > 0:
+            return _refuse(429, f"too many wrong PINs: try again in {int(wait) + 1} s",
+                           {"Retry-After": str(int(wait) + 1)})
+        data = request.get_json(silent=True) if request.is_json else request.form
+        given = str((data or {}).get("pin", "")).strip()
+        if not hmac.compare_digest(given.encode(), str(pin).encode()):
+            limiter.fail(who)
+            msg = f"wrong PIN ({limiter.remaining(who)} tries left this minute)"
+            if _wants_json():
+                return _refuse(401, msg)
+            return render_template("login.html", next=nxt, error=msg), 401
+        session.clear()
+        session["auth"] = True
+        token = csrf_token()
+        if _wants_json():
+            return jsonify({"authenticated": True, "csrf": token})
+        return redirect(nxt, code=303)
+
+    @bp.route("/logout", methods=["POST"])
+    def logout() -> Any:
+        """End the control session."""
+        session.clear()
+        if _wants_json():
+            return jsonify({"authenticated": False})
+        return redirect("/", code=303)
+
+    @bp.route("/api/session", methods=["GET"])
+    def session_info() -> Any:
+        """Whether this browser is logged in, and the CSRF token its POSTs must carry."""
+        return jsonify({"authenticated": is_authenticated(), "csrf": csrf_token()})
+
+    app.register_blueprint(bp)

@@ -1,0 +1,180 @@
+"""The OpenAPI 3.1 description of the JSON API, served at ``/api/openapi.json``.
+
+Written out by hand (the routes are few and their shapes matter more than their code),
+with each operation's summary taken from the view function's docstring so the two
+cannot drift apart in wording; a test checks that every ``/api/`` route is described.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Flask
+
+_ERROR = {"$ref": "#/components/schemas/Error"}
+_ACCEPTED = {"$ref": "#/components/schemas/Accepted"}
+
+
+def _json(schema: dict[str, Any], description: str = "OK") -> dict[str, Any]:
+    return {"description": description, "content": {"application/json": {"schema": schema}}}
+
+
+def _errors(*codes: int) -> dict[str, Any]:
+    text = {400: "Bad input (the message names the field)", 401: "Not logged in",
+            403: "Missing or wrong CSRF token", 404: "Not found", 409: "Conflict (the message says with what)",
+            422: "The rules refuse the event (reason and event named)", 429: "Too many wrong PINs",
+            501: "Not available on this table", 503: "Busy or full"}
+    return {str(c): _json(_ERROR, text[c]) for c in codes}
+
+
+def _body(schema: dict[str, Any]) -> dict[str, Any]:
+    return {"required": True, "content": {"application/json": {"schema": schema}}}
+
+
+_CONTROL = [{"session": [], "csrf": []}]
+_OBJECT = {"type": "object"}
+
+OPERATIONS: dict[tuple[str, str], dict[str, Any]] = {
+    ("/api/state", "get"): {
+        "parameters": [{"name": "viewer", "in": "query", "schema": {"enum": ["spectator", "control"]}}],
+        "responses": {"200": _json({"$ref": "#/components/schemas/StateEnvelope"}), **_errors(401)}},
+    ("/api/events", "get"): {
+        "parameters": [{"name": "since", "in": "query", "schema": {"type": "integer", "minimum": 0}},
+                       {"name": "limit", "in": "query", "schema": {"type": "integer", "maximum": 1000}},
+                       {"name": "viewer", "in": "query", "schema": {"enum": ["spectator", "control"]}}],
+        "responses": {"200": _json({"type": "object", "properties": {
+            "since": {"type": "integer"}, "events": {"type": "array", "items": {"$ref": "#/components/schemas/LogRow"}}}}),
+            **_errors(400)}},
+    ("/api/events", "post"): {
+        "security": _CONTROL,
+        "requestBody": _body({"type": "object", "properties": {
+            "notation": {"type": "string", "examples": ["roll die=d6 faces=[3,5]"]},
+            "event": {"type": "object", "properties": {"kind": {"type": "string"}}, "required": ["kind"]},
+            "keep_time": {"type": "boolean"}}}),
+        "responses": {"201": _json(_ACCEPTED, "Stored and applied"), **_errors(400, 401, 403, 422, 503)}},
+    ("/api/stream", "get"): {
+        "parameters": [{"name": "Last-Event-ID", "in": "header", "schema": {"type": "string"},
+                        "description": "EPOCH:VERSION of the last message seen"}],
+        "responses": {"200": {"description": "Server-Sent Events: snapshot, update, heartbeat",
+                              "content": {"text/event-stream": {"schema": {"type": "string"}}}},
+                      **_errors(503)}},
+    ("/api/status", "get"): {
+        "responses": {"200": _json({"type": "object", "properties": {
+            "devices": {"type": "object", "additionalProperties": _OBJECT},
+            "streams": {"type": "object"}, "epoch": {"type": "string"}, "version": {"type": "integer"}}})}},
+    ("/api/games", "get"): {
+        "responses": {"200": _json({"type": "object", "properties": {
+            "games": {"type": "array", "items": {"type": "object", "properties": {
+                "name": {"type": "string"}, "title": {"type": "string"},
+                "aliases": {"type": "array", "items": {"type": "string"}}, "form": {}}}},
+            "event_kinds": {"type": "array", "items": _OBJECT}, "running": {"type": "string"}}})}},
+    ("/api/openapi.json", "get"): {"responses": {"200": _json(_OBJECT)}},
+    ("/api/session", "get"): {
+        "responses": {"200": _json({"type": "object", "properties": {
+            "authenticated": {"type": "boolean"}, "csrf": {"type": "string"}}})}},
+    ("/api/start", "post"): {
+        "security": _CONTROL,
+        "requestBody": _body({"type": "object", "required": ["game"], "properties": {
+            "game": {"type": "string"}, "options": {"oneOf": [_OBJECT, {"type": "string"}]}}}),
+        "responses": {"201": _json(_ACCEPTED), **_errors(400, 401, 403, 422)}},
+    ("/api/correct", "post"): {
+        "security": _CONTROL,
+        "requestBody": _body({"type": "object", "required": ["roll", "index", "value"], "properties": {
+            "roll": {"type": "integer"}, "index": {"type": "integer", "minimum": 0}, "value": {"type": "integer"}}}),
+        "responses": {"201": _json(_ACCEPTED), **_errors(400, 401, 403, 422)}},
+    ("/api/undo", "get"): {
+        "security": [{"session": []}],
+        "responses": {"200": _json({"type": "object", "properties": {
+            "seq": {"type": "integer"}, "event": {"type": "string"}, "kind": {"type": "string"},
+            "question": {"type": "string"}}}), **_errors(401, 409)}},
+    ("/api/undo", "post"): {
+        "security": _CONTROL,
+        "requestBody": _body({"type": "object", "required": ["seq"], "properties": {"seq": {"type": "integer"}}}),
+        "responses": {"200": _json({"type": "object", "properties": {
+            "undone": {"type": "integer"}, "event": {"type": "string"}, "version": {"type": "integer"}}}),
+            **_errors(400, 401, 403, 409)}},
+    ("/api/tags/enroll", "post"): {
+        "security": _CONTROL,
+        "requestBody": _body({"type": "object", "required": ["uid", "object"], "properties": {
+            "uid": {"type": "string"}, "object": {"type": "string"}}}),
+        "responses": {"200": _json(_OBJECT), **_errors(400, 401, 403, 501)}},
+    ("/api/tokens", "get"): {
+        "security": [{"session": []}],
+        "responses": {"200": _json({"type": "object", "properties": {
+            "sim": {"type": "boolean"}, "pads": {"type": "array", "items": {"type": "integer"}},
+            "last_unknown_uid": {"type": ["string", "null"]}}}), **_errors(401)}},
+    ("/api/tokens/place", "post"): {
+        "security": _CONTROL,
+        "requestBody": _body({"$ref": "#/components/schemas/PadTag"}),
+        "responses": {"200": _json(_OBJECT), **_errors(400, 401, 403, 409)}},
+    ("/api/tokens/remove", "post"): {
+        "security": _CONTROL,
+        "requestBody": _body({"$ref": "#/components/schemas/PadTag"}),
+        "responses": {"200": _json(_OBJECT), **_errors(400, 401, 403, 409)}},
+    ("/api/camera/frame.jpg", "get"): {
+        "security": [{"session": []}],
+        "responses": {"200": {"description": "JPEG of the latest frame with detections drawn",
+                              "content": {"image/jpeg": {"schema": {"type": "string", "format": "binary"}}}},
+                      **_errors(401, 404)}},
+}
+
+COMPONENTS: dict[str, Any] = {
+    "schemas": {
+        "Error": {"type": "object", "required": ["error", "status"], "properties": {
+            "error": {"type": "string"}, "status": {"type": "integer"}, "reason": {"type": "string"},
+            "event": {"type": "string"}}},
+        "Accepted": {"type": "object", "required": ["seq", "event"], "properties": {
+            "seq": {"type": "integer", "description": "sequence number the event was stored under"},
+            "event": {"type": "string", "description": "the event in notation"}}},
+        "StateEnvelope": {"type": "object", "required": ["epoch", "version", "state"], "properties": {
+            "epoch": {"type": "string"}, "version": {"type": "integer"}, "rev": {"type": "integer"},
+            "state": {"$ref": "#/components/schemas/TableView"}}},
+        "TableView": {"type": "object", "description": "rules.table_view plus svg (docs/view-schema.md)",
+                      "properties": {"game": {"type": "string"}, "title": {"type": "string"},
+                                     "seq": {"type": "integer"}, "view": _OBJECT, "tray": _OBJECT,
+                                     "outcome": {"type": ["object", "null"]},
+                                     "log": {"type": "array", "items": _OBJECT},
+                                     "tags": {"type": "array", "items": _OBJECT}, "svg": _OBJECT,
+                                     "status": _OBJECT}},
+        "LogRow": {"type": "object", "properties": {
+            "seq": {"type": "integer"}, "status": {"enum": ["ok", "rejected"]}, "text": {"type": "string"},
+            "event": _OBJECT, "recorded": {"type": "number"}, "reason": {"type": "string"}}},
+        "PadTag": {"type": "object", "required": ["pad", "uid"], "properties": {
+            "pad": {"type": "integer"}, "uid": {"type": "string"}}},
+    },
+    "securitySchemes": {
+        "session": {"type": "apiKey", "in": "cookie", "name": "arena_session",
+                    "description": "set by POST /login with the table's PIN"},
+        "csrf": {"type": "apiKey", "in": "header", "name": "X-CSRF-Token",
+                 "description": "the token from GET /api/session"},
+    },
+}
+
+
+def flask_path(rule: str) -> str:
+    """``/media/<path:ref>`` -> ``/media/{ref}``.
+
+    >>> flask_path("/media/<path:ref>")
+    '/media/{ref}'
+    """
+    import re
+
+    return re.sub(r"<(?:[^:<>]+:)?([^<>]+)>", r"{\1}", rule)
+
+
+def spec(app: Flask) -> dict[str, Any]:
+    """The OpenAPI document for ``app`` (summaries from the view functions' docstrings)."""
+    paths: dict[str, dict[str, Any]] = {}
+    summaries = {}
+    for rule in app.url_map.iter_rules():
+        doc = (app.view_functions[rule.endpoint].__doc__ or "").strip().split("\n")[0]
+        for method in rule.methods or ():
+            summaries[(flask_path(rule.rule), method.lower())] = doc
+    for (path, method), op in OPERATIONS.items():
+        item = {"operationId": f"{method}_{path.strip('/').replace('/', '_').replace('.', '_')}",
+                "summary": summaries.get((path, method), ""), **op}
+        paths.setdefault(path, {})[method] = item
+    return {"openapi": "3.1.0",
+            "info": {"title": "arena-table", "version": "1",
+                     "description": "The table's spectator view, event log and control commands."},
+            "paths": paths, "components": COMPONENTS}

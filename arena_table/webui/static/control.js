@@ -1,0 +1,288 @@
+// The control page: every action is a POST with the session's CSRF token; the server turns
+// it into an event for the rules and answers with the sequence number or what was wrong.
+(function () {
+  'use strict';
+  const $ = (id) => document.getElementById(id);
+  const csrf = document.querySelector('meta[name="csrf-token"]').content;
+  let state = null;
+  let gamesInfo = null;
+  let selectedDie = null;
+  window.control = { lastSubmitAt: null, lastResult: null };
+
+  function el(tag, attrs, ...children) {
+    const node = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v === null || v === undefined || v === false) continue;
+      if (k === 'class') node.className = v;
+      else if (k === 'text') node.textContent = v;
+      else node.setAttribute(k, v === true ? '' : v);
+    }
+    for (const c of children.flat()) if (c !== null && c !== undefined) node.append(c instanceof Node ? c : String(c));
+    return node;
+  }
+
+  function toast(text, isError) {
+    const t = $('toast');
+    t.textContent = text;
+    t.className = 'toast show' + (isError ? ' err' : '');
+    clearTimeout(toast.timer);
+    toast.timer = setTimeout(() => { t.className = 'toast'; }, isError ? 9000 : 3500);
+  }
+
+  async function api(method, url, body) {
+    const opts = { method, headers: { 'X-CSRF-Token': csrf, Accept: 'application/json' }, credentials: 'same-origin' };
+    if (body !== undefined) { opts.headers['Content-Type'] = 'application/json'; opts.body = JSON.stringify(body); }
+    if (method !== 'GET') window.control.lastSubmitAt = Date.now();
+    const r = await fetch(url, opts);
+    let data = null;
+    try { data = await r.json(); } catch (e) { data = { error: r.status + ' ' + r.statusText }; }
+    window.control.lastResult = { status: r.status, data };
+    if (r.status === 401) { location.href = '/login?next=/control'; }
+    if (!r.ok) throw new Error(data.error || (r.status + ' ' + r.statusText));
+    return data;
+  }
+
+  async function act(method, url, body, okText) {
+    try {
+      const d = await api(method, url, body);
+      toast(okText ? okText(d) : 'Done', false);
+      return d;
+    } catch (e) {
+      toast(e.message, true);
+      return null;
+    }
+  }
+
+  // ---- start a game ----------------------------------------------------------------------------
+  function fieldsOf(form) {
+    if (!form) return null;
+    if (Array.isArray(form)) return form;
+    if (Array.isArray(form.fields)) return form.fields;
+    return null;
+  }
+
+  function renderStartFields() {
+    const box = $('start-fields');
+    const g = gamesInfo.games.find((x) => x.name === $('start-game').value);
+    const fields = fieldsOf(g && g.form);
+    const nodes = [];
+    (fields || []).forEach((f, i) => {
+      const id = 'opt-' + i;
+      const label = el('label', { for: id, text: f.label || f.name });
+      let input;
+      const opts = (f.options || f.choices || []).map((o) => (typeof o === 'object' ? o : { value: o, label: String(o) }));
+      if (opts.length) {
+        input = el('select', { id, name: f.name, multiple: f.type === 'multiselect' || f.multiple ? true : null },
+          opts.map((o) => el('option', { value: JSON.stringify(o.value), text: o.label || String(o.value) })));
+        const defaults = [].concat(f.default === undefined ? [] : f.default).map((d) => JSON.stringify(d));
+        for (const option of input.options) option.selected = defaults.includes(option.value);
+      } else if (f.type === 'checkbox' || f.type === 'boolean') {
+        input = el('input', { id, name: f.name, type: 'checkbox', checked: f.default ? true : null });
+      } else {
+        input = el('input', { id, name: f.name, type: f.type === 'number' || f.type === 'integer' ? 'number' : 'text',
+          value: f.default === undefined ? '' : (Array.isArray(f.default) ? f.default.join(', ') : f.default),
+          min: f.min, max: f.max });
+      }
+      input.dataset.kind = f.type || '';
+      nodes.push(label, input);
+      if (f.help) nodes.push(el('div', { class: 'field-help', text: f.help }));
+    });
+    nodes.push(el('label', { for: 'start-options', text: fields ? 'More options (JSON, optional)' : 'Options (JSON object)' }),
+      el('textarea', { id: 'start-options', rows: 4, spellcheck: 'false', placeholder: '{"mode": "duel", "players": ["Ann", "Bob"]}' }));
+    box.replaceChildren(...nodes);
+  }
+
+  function collectOptions() {
+    const options = {};
+    for (const input of $('start-fields').querySelectorAll('input[name], select[name]')) {
+      if (input.tagName === 'SELECT') {
+        const vals = [...input.selectedOptions].map((o) => JSON.parse(o.value));
+        options[input.name] = input.multiple ? vals : vals[0];
+      } else if (input.type === 'checkbox') options[input.name] = input.checked;
+      else if (input.type === 'number') { if (input.value !== '') options[input.name] = Number(input.value); }
+      else if (input.dataset.kind === 'list') options[input.name] = input.value.split(',').map((s) => s.trim()).filter(Boolean);
+      else if (input.value !== '') options[input.name] = input.value;
+    }
+    const raw = $('start-options').value.trim();
+    if (raw) {
+      let extra;
+      try { extra = JSON.parse(raw); } catch (e) { throw new Error('Options are not valid JSON: ' + e.message); }
+      if (typeof extra !== 'object' || extra === null || Array.isArray(extra)) throw new Error('Options must be a JSON object {…}');
+      Object.assign(options, extra);
+    }
+    return options;
+  }
+
+  $('start-form').addEventListener('submit', async (e) => {
+    e.preventDefault();
+    let options;
+    try { options = collectOptions(); } catch (err) { toast(err.message, true); return; }
+    await act('POST', '/api/start', { game: $('start-game').value, options }, (d) => 'Started: event #' + d.seq);
+  });
+
+  // ---- events in notation ----------------------------------------------------------------------
+  function renderKindHelp() {
+    const k = gamesInfo.event_kinds.find((x) => x.kind === $('event-kind').value);
+    if (!k) return;
+    $('event-help').textContent = k.doc + ' Fields: ' + k.fields.map((f) => f.name + (f.required ? '' : '?')).join(', ');
+    const text = $('event-text');
+    if (!text.value || text.dataset.auto === '1') {
+      text.value = k.kind + ' ' + k.fields.filter((f) => f.required).map((f) => f.name + '=').join(' ');
+      text.dataset.auto = '1';
+    }
+  }
+  $('event-text').addEventListener('input', (e) => { e.target.dataset.auto = '0'; });
+  $('event-form').addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const d = await act('POST', '/api/events', { notation: $('event-text').value }, (x) => 'Recorded #' + x.seq + ': ' + x.event);
+    if (d) { $('event-text').value = ''; $('event-text').dataset.auto = '1'; }
+  });
+
+  // ---- correct a die ---------------------------------------------------------------------------
+  function sidesOf(die) { const m = /^d(\d+)$/i.exec(die || ''); return m ? Number(m[1]) : 6; }
+
+  function renderCorrect() {
+    const last = state && state.tray && state.tray.last;
+    const box = $('correct-dice');
+    if (!last) { box.replaceChildren(el('p', { class: 'muted', text: 'No roll yet.' })); $('correct-values').hidden = true; return; }
+    box.replaceChildren(el('span', { class: 'muted', text: 'Roll #' + last.seq + ':' }), ...last.faces.map((f, i) =>
+      el('button', { type: 'button', 'aria-pressed': selectedDie && selectedDie.seq === last.seq && selectedDie.index === i ? 'true' : 'false',
+        'aria-label': 'Die ' + (i + 1) + ' shows ' + f + ': correct it', 'data-index': i, text: String(f) })));
+    for (const b of box.querySelectorAll('button')) {
+      b.addEventListener('click', () => { selectedDie = { seq: last.seq, index: Number(b.dataset.index), die: last.die }; renderCorrect(); });
+    }
+    const vals = $('correct-values');
+    if (selectedDie && selectedDie.seq === last.seq) {
+      vals.hidden = false;
+      const n = sidesOf(selectedDie.die);
+      vals.replaceChildren(...Array.from({ length: n }, (_, k) => {
+        const b = el('button', { type: 'button', 'aria-label': 'Set die ' + (selectedDie.index + 1) + ' to ' + (k + 1), text: String(k + 1) });
+        b.addEventListener('click', async () => {
+          const sel = selectedDie;
+          selectedDie = null;
+          await act('POST', '/api/correct', { roll: sel.seq, index: sel.index, value: k + 1 }, (d) => 'Corrected (#' + d.seq + ')');
+          renderCorrect();
+        });
+        return b;
+      }));
+    } else vals.hidden = true;
+  }
+
+  // ---- undo --------------------------------------------------------------------------------------
+  let undoSeq = null;
+  $('undo-button').addEventListener('click', async () => {
+    try {
+      const p = await api('GET', '/api/undo');
+      undoSeq = p.seq;
+      $('undo-question').textContent = p.question;
+      $('undo-dialog').showModal();
+    } catch (e) { toast(e.message, true); }
+  });
+  $('undo-dialog').addEventListener('close', async () => {
+    if ($('undo-dialog').returnValue !== 'confirm' || undoSeq === null) return;
+    await act('POST', '/api/undo', { seq: undoSeq }, (d) => 'Undone #' + d.undone + ': ' + d.event);
+    undoSeq = null;
+  });
+
+  async function refreshUndoWhat() {
+    try {
+      const r = await fetch('/api/undo', { headers: { Accept: 'application/json' } });
+      const d = await r.json();
+      $('undo-what').textContent = r.ok ? 'Would undo #' + d.seq + ': ' + d.event : d.error;
+    } catch (e) { /* shown on click */ }
+  }
+
+  // ---- tags and the simulated reader -------------------------------------------------------
+  $('enroll-form').addEventListener('submit', async (e) => {
+    e.preventDefault();
+    await act('POST', '/api/tags/enroll', { uid: $('enroll-uid').value, object: $('enroll-object').value },
+      (d) => 'Enrolled ' + d.uid + ' as ' + d.object);
+  });
+  async function refreshTokens() {
+    try {
+      const t = await api('GET', '/api/tokens');
+      $('tokens-sim').hidden = !t.sim;
+      const pad = $('sim-pad');
+      if (t.sim && pad.options.length !== t.pads.length) {
+        pad.replaceChildren(...t.pads.map((p) => el('option', { value: p, text: 'Pad ' + p })));
+      }
+      if (t.last_unknown_uid && !$('enroll-uid').value) $('enroll-uid').value = t.last_unknown_uid;
+    } catch (e) { /* toast already shown */ }
+  }
+  for (const action of ['place', 'remove']) {
+    $('sim-' + action).addEventListener('click', () => act('POST', '/api/tokens/' + action,
+      { pad: Number($('sim-pad').value), uid: $('sim-uid').value }, (d) => d.action + ' ' + d.uid + ' on pad ' + d.pad));
+  }
+
+  // ---- camera ----------------------------------------------------------------------------------
+  let frameUrl = null;
+  async function refreshCamera() {
+    const r = await fetch('/api/camera/frame.jpg', { cache: 'no-store' });
+    if (!r.ok) {
+      let msg = r.status + '';
+      try { msg = (await r.json()).error; } catch (e) { /* keep status */ }
+      $('camera-note').textContent = 'Camera view unavailable: ' + msg;
+      $('camera-frame').hidden = true;
+      return false;
+    }
+    const blob = await r.blob();
+    if (frameUrl) URL.revokeObjectURL(frameUrl);
+    frameUrl = URL.createObjectURL(blob);
+    $('camera-frame').src = frameUrl;
+    $('camera-frame').hidden = false;
+    $('camera-note').textContent = 'Live frame, detected dice outlined. Move the camera until every die is found.';
+    return true;
+  }
+  async function cameraLoop() {
+    let ok = false;
+    try { ok = await refreshCamera(); } catch (e) { ok = false; }
+    setTimeout(cameraLoop, ok ? 1000 : 10000);
+  }
+
+  // ---- log and live state ------------------------------------------------------------------
+  async function refreshLog() {
+    try {
+      const d = await api('GET', '/api/events?viewer=control&since=' + Math.max(0, (state ? state.seq : 0) - 40));
+      $('control-log').replaceChildren(...d.events.slice().reverse().map((r) =>
+        el('li', { value: r.seq, class: r.status === 'rejected' ? 'rejected' : null,
+          text: r.text + (r.status === 'rejected' ? '  — rejected: ' + r.reason : '') })));
+    } catch (e) { /* shown */ }
+  }
+
+  function onState() {
+    $('running').textContent = state ? 'Running: ' + state.title + ' · event ' + state.seq : '';
+    renderCorrect();
+    refreshLog();
+    refreshUndoWhat();
+  }
+
+  function connect() {
+    const es = new EventSource('/api/stream');
+    es.addEventListener('snapshot', (e) => { state = JSON.parse(e.data).state; onState(); });
+    es.addEventListener('update', (e) => {
+      const d = JSON.parse(e.data);
+      if (!state) return;
+      Object.assign(state, d.set || {});
+      for (const k of d.unset || []) delete state[k];
+      onState();
+    });
+    es.addEventListener('error', () => { if (es.readyState === EventSource.CLOSED) setTimeout(connect, 3000); });
+  }
+
+  async function init() {
+    gamesInfo = await api('GET', '/api/games');
+    $('start-game').replaceChildren(...gamesInfo.games.map((g) => el('option', { value: g.name, text: g.title + ' (' + g.name + ')' })));
+    $('start-game').value = gamesInfo.running;
+    $('start-game').addEventListener('change', renderStartFields);
+    renderStartFields();
+    $('event-kind').replaceChildren(...gamesInfo.event_kinds.map((k) => el('option', { value: k.kind, text: k.kind })));
+    $('event-kind').addEventListener('change', () => { $('event-text').dataset.auto = '1'; renderKindHelp(); });
+    $('event-kind').value = 'roll';
+    renderKindHelp();
+    refreshTokens();
+    setInterval(refreshTokens, 5000);
+    cameraLoop();
+    connect();
+  }
+  init();
+})();

@@ -1,0 +1,261 @@
+// The spectator screen: renders the table's state (docs/view-schema.md) and keeps it live
+// over Server-Sent Events (/api/stream). Every render rebuilds the page from the state,
+// so a reconnect's snapshot can never leave duplicated log lines behind.
+(function () {
+  'use strict';
+  const ICONS = new Set(['flame', 'snowflake', 'skull', 'shield', 'sword', 'heart', 'eye-off', 'bolt', 'drop',
+    'star', 'chain', 'clock', 'arrow-down', 'arrow-up', 'sparkle']);
+  const STALE_MS = 40000;  // no message (not even a heartbeat, every 15 s) for this long: reconnect
+  const $ = (id) => document.getElementById(id);
+  window.ArenaGames = window.ArenaGames || {};
+  const loadedGameScripts = {};
+
+  const initial = JSON.parse($('initial').textContent);
+  const cur = { epoch: initial.epoch, version: initial.version, rev: initial.rev, state: initial.state };
+  // Exposed for the browser tests and for anyone poking at the page.
+  window.arena = { cur, renders: 0, renderedAt: {}, snapshots: [], connected: false };
+
+  function el(tag, attrs, ...children) {
+    const node = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v === null || v === undefined || v === false) continue;
+      if (k === 'class') node.className = v;
+      else if (k === 'text') node.textContent = v;
+      else node.setAttribute(k, v === true ? '' : v);
+    }
+    for (const c of children.flat()) {
+      if (c === null || c === undefined || c === false) continue;
+      node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+    }
+    return node;
+  }
+
+  function icon(name) {
+    const ns = 'http://www.w3.org/2000/svg';
+    const svg = document.createElementNS(ns, 'svg');
+    svg.setAttribute('aria-hidden', 'true');
+    svg.setAttribute('viewBox', '0 0 24 24');
+    const use = document.createElementNS(ns, 'use');
+    use.setAttribute('href', '/static/icons.svg#' + (ICONS.has(name) ? name : 'marker'));
+    svg.append(use);
+    return svg;
+  }
+
+  function fmtValue(v) {
+    if (v === null || v === undefined) return '—';
+    if (Array.isArray(v)) return v.map(fmtValue).join(', ');
+    if (typeof v === 'object') return Object.entries(v).map(([k, x]) => k + ': ' + fmtValue(x)).join('; ');
+    return String(v);
+  }
+
+  // ---- the game's own view -----------------------------------------------------------------
+  function renderOrder(view) {
+    const order = view.order || [];
+    $('order-title').textContent = order.length ? (view.order_title || 'Order') : '';
+    const items = order.map((o, i) => {
+      const acting = o.acting || (view.acting && view.acting === o.id);
+      const li = el('li', { class: [acting ? 'acting' : '', o.out ? 'out' : ''].join(' ').trim() || null,
+        'data-id': o.id });
+      li.append(el('span', { class: 'rank', text: o.rank !== undefined && o.rank !== null ? o.rank : i + 1 }));
+      li.append(el('span', { class: 'name' }, o.name || o.id, o.side ? el('span', { class: 'side', text: o.side }) : null));
+      const tags = el('span', { class: 'tags' });
+      if (acting) tags.append(el('span', { class: 'tag acting-tag', text: 'Acting' }));
+      else if (o.next) tags.append(el('span', { class: 'tag next-tag', text: 'Next' }));
+      if (o.out) tags.append(el('span', { class: 'tag out-tag', text: 'Out' }));
+      li.append(tags);
+      const body = el('div', { class: 'body' });
+      if (o.health !== undefined && o.health !== null) {
+        const max = o.health_max || Math.max(o.health, 1);
+        const pct = Math.max(0, Math.min(100, 100 * o.health / max));
+        body.append(el('div', { class: 'health' },
+          el('span', { class: 'sr-only', text: 'Health' }),
+          el('div', { class: 'bar' + (pct <= 25 ? ' low' : ''), role: 'meter', 'aria-valuemin': 0,
+            'aria-valuemax': max, 'aria-valuenow': o.health, 'aria-label': (o.name || o.id) + ' health' },
+          el('span', { style: 'width:' + pct + '%' })),
+          el('span', { class: 'num', text: o.health + ' / ' + max })));
+      }
+      if (o.resources && Object.keys(o.resources).length) {
+        body.append(el('div', { class: 'resources', text: Object.entries(o.resources).map(([k, v]) => k + ' ' + v).join(' · ') }));
+      }
+      if (o.conditions && o.conditions.length) {
+        body.append(el('ul', { class: 'conditions' }, o.conditions.map((c) => el('li', { class: c.kind || null },
+          icon(c.icon),
+          el('span', { class: 'cname', text: c.name + (c.kind ? ' (' + c.kind + ')' : '') }),
+          c.turns_left !== undefined && c.turns_left !== null
+            ? el('span', { class: 'turns', text: '· ' + c.turns_left + (c.turns_left === 1 ? ' turn left' : ' turns left') }) : null,
+          c.text ? el('span', { class: 'ctext', text: '— ' + c.text }) : null))));
+      }
+      if (body.childNodes.length) li.append(body);
+      return li;
+    });
+    $('order').replaceChildren(...items);
+    const actingEntry = order.find((o) => o.acting || (view.acting && view.acting === o.id));
+    return actingEntry || null;
+  }
+
+  function renderGame(state) {
+    const view = state.view || {};
+    $('title').textContent = state.title || state.game || 'Arena table';
+    document.title = (state.title || 'Arena table') + ' · live';
+    $('phase').textContent = view.phase || (state.game === 'dice-tray' ? (state.tray.rolls || 0) + ' rolls' : '');
+    $('prompt').textContent = view.prompt || '';
+    const acting = renderOrder(view);
+    const actingBox = $('acting');
+    if (acting) {
+      actingBox.replaceChildren(el('div', { class: 'label', text: 'Acting now' }),
+        el('div', { class: 'who', text: acting.name || acting.id }),
+        acting.side ? el('div', { class: 'side', text: acting.side }) : null);
+    } else if (state.tray && state.tray.last) {
+      actingBox.replaceChildren(el('div', { class: 'label', text: 'Last total' }),
+        el('div', { class: 'who', text: String(state.tray.last.total) }));
+    } else {
+      actingBox.replaceChildren();
+    }
+    const outcome = $('outcome');
+    if (state.outcome) {
+      const o = state.outcome;
+      outcome.hidden = false;
+      outcome.textContent = o.draw ? 'Draw — ' + o.reason
+        : 'Winner: ' + (o.winners || []).join(', ') + ' — ' + o.reason;
+    } else outcome.hidden = true;
+    $('scores').replaceChildren(...(view.scores || []).map((s) => el('div', { class: 'score' },
+      el('strong', { text: s.side + ' ' }), s.label + ': ' + s.value + (s.max !== undefined ? ' / ' + s.max : ''))));
+    const la = $('last-action');
+    if (view.last_action) {
+      la.hidden = false;
+      la.replaceChildren(el('div', { class: 'title', text: view.last_action.title || '' }),
+        ...(view.last_action.lines || []).map((l) => el('div', { text: l })),
+        view.last_action.result ? el('div', { class: 'result', text: view.last_action.result }) : null);
+    } else la.hidden = true;
+    const svg = state.svg || {};
+    $('board').innerHTML = svg.board || '';
+    $('health').innerHTML = svg.health || '';
+    renderExtra(state.game, view.extra);
+    document.body.classList.toggle('no-game', !(view.order && view.order.length) && !svg.board && !(view.extra && Object.keys(view.extra).length) && !view.prompt && !state.outcome);
+  }
+
+  function renderExtra(game, extra) {
+    const box = $('extra');
+    if (!extra || (typeof extra === 'object' && !Object.keys(extra).length)) { box.replaceChildren(); return; }
+    const renderer = window.ArenaGames[game];
+    if (renderer) {
+      try { renderer(extra, box, el); return; } catch (e) { console.error('game panel failed', e); }
+    } else if (!(game in loadedGameScripts)) {
+      loadedGameScripts[game] = true;
+      const s = el('script', { src: '/static/games/' + encodeURIComponent(game) + '.js' });
+      s.onload = () => render();
+      document.head.append(s);
+    }
+    box.replaceChildren(el('table', {}, el('tbody', {}, Object.entries(extra).map(([k, v]) =>
+      el('tr', {}, el('th', { scope: 'row', text: k.replace(/_/g, ' ') }), el('td', { text: fmtValue(v) }))))));
+  }
+
+  // ---- the dice tray -------------------------------------------------------------------------
+  function renderDice(tray) {
+    const last = tray && tray.last;
+    if (last) {
+      const dice = last.faces.map((f, i) => {
+        const corrected = last.sensed && last.sensed[i] !== f;
+        const conf = last.confidence && last.confidence[i] !== undefined ? Math.round(100 * last.confidence[i]) + '%' : null;
+        return el('div', { class: 'die' + (corrected ? ' corrected' : '') },
+          last.crops && last.crops[i] ? el('img', { src: '/media/' + last.crops[i], alt: 'die ' + (i + 1) + ' showing ' + f }) : null,
+          el('div', { class: 'value', text: f }),
+          conf ? el('div', { class: 'conf', text: 'conf. ' + conf }) : null,
+          corrected ? el('div', { class: 'conf', text: 'read ' + last.sensed[i] + ', corrected' }) : null);
+      });
+      $('last-roll').replaceChildren(...dice, el('div', { class: 'total', text: last.faces.length + last.die + ' = ' + last.total }));
+    } else {
+      $('last-roll').replaceChildren(el('p', { class: 'muted', text: 'No roll yet.' }));
+    }
+    $('history').replaceChildren(...((tray && tray.history) || []).map((r) =>
+      el('li', { 'data-seq': r.seq }, el('span', { class: 'muted', text: '#' + r.seq + ' ' }),
+        r.faces.length + r.die + ': ' + r.faces.join(', ') + ' = ' + r.total)));
+  }
+
+  function renderHistograms(svg) {
+    const box = $('histograms');
+    const entries = Object.entries((svg && svg.histograms) || {});
+    box.innerHTML = entries.map(([, s]) => s).join('') || '<p class="muted">No dice yet.</p>';
+  }
+
+  function renderLog(lines) {
+    $('log').replaceChildren(...(lines || []).slice(-30).map((l) =>
+      el('li', { 'data-seq': l.seq }, el('span', { class: 'seq', text: '#' + l.seq }), l.text)));
+  }
+
+  function renderDevices(status) {
+    const items = Object.entries(status || {}).map(([name, info]) => {
+      const bad = info.ok === false || !!info.error || ['down', 'error', 'disconnected', 'lost'].includes(info.state);
+      const word = info.state || info.link || (bad ? 'error' : 'ok');
+      const detail = info.error || info.detail || '';
+      return el('li', { class: bad ? 'bad' : 'ok' }, name + ': ', el('span', { class: 'state', text: word }),
+        detail ? ' — ' + detail : '');
+    });
+    $('devices').replaceChildren(...(items.length ? items : [el('li', { class: 'muted', text: 'No devices' })]));
+  }
+
+  function render() {
+    const s = cur.state || {};
+    try {
+      renderGame(s);
+      renderDice(s.tray || {});
+      renderHistograms(s.svg);
+      renderLog(s.log);
+      renderDevices(s.status);
+    } catch (e) {
+      console.error('render failed', e);
+    }
+    $('version').textContent = 'event ' + cur.version;
+    window.arena.renders += 1;
+    if (!(cur.version in window.arena.renderedAt)) window.arena.renderedAt[cur.version] = Date.now();
+  }
+
+  // ---- the stream ----------------------------------------------------------------------------
+  let es = null;
+  let lastMessage = Date.now();
+
+  function setConnected(ok) {
+    window.arena.connected = ok;
+    $('conn').hidden = ok;
+  }
+
+  function connect() {
+    if (es) es.close();
+    es = new EventSource('/api/stream');
+    es.addEventListener('open', () => { lastMessage = Date.now(); });
+    es.addEventListener('snapshot', (e) => {
+      const d = JSON.parse(e.data);
+      lastMessage = Date.now();
+      window.arena.snapshots.push({ epoch: d.epoch, version: d.version, reason: d.reason });
+      cur.epoch = d.epoch; cur.version = d.version; cur.rev = d.rev; cur.state = d.state;
+      setConnected(true);
+      render();
+    });
+    es.addEventListener('update', (e) => {
+      const d = JSON.parse(e.data);
+      lastMessage = Date.now();
+      if (d.epoch !== cur.epoch || d.base !== cur.rev) {
+        if (d.rev <= cur.rev && d.epoch === cur.epoch) return;  // already have it
+        connect();  // a gap: a fresh snapshot puts us right
+        return;
+      }
+      for (const [k, v] of Object.entries(d.set || {})) cur.state[k] = v;
+      for (const k of d.unset || []) delete cur.state[k];
+      cur.version = d.version; cur.rev = d.rev;
+      setConnected(true);
+      render();
+    });
+    es.addEventListener('heartbeat', () => { lastMessage = Date.now(); setConnected(true); });
+    es.addEventListener('error', () => {
+      setConnected(false);
+      if (es.readyState === EventSource.CLOSED) setTimeout(connect, 3000);  // e.g. 503: the browser gave up
+    });
+  }
+
+  setInterval(() => {
+    if (Date.now() - lastMessage > STALE_MS) { setConnected(false); lastMessage = Date.now(); connect(); }
+  }, 5000);
+
+  render();
+  connect();
+})();

@@ -1,0 +1,263 @@
+"""Pictures for the spectator screen, as SVG text: the board, dice histograms, health over time.
+
+Pure functions of the view JSON (``docs/view-schema.md``); no I/O. Colours come from the
+Okabe–Ito palette (safe for the common colour-vision deficiencies) and nothing is told by
+colour alone: figures carry their initials and side, chart lines their names and dash
+patterns, bars their counts.
+
+Board geometry follows Red Blob Games' "Hexagonal Grids" (axial coordinates, pointy-top):
+centre of hex ``(q, r)`` is ``(size·√3·(q + r/2), size·1.5·r)``; ``facing`` ``0..5`` is the
+index of the neighbour direction E, NE, NW, W, SW, SE. On a square board ``cell`` is
+``[col, row]`` and ``facing`` ``0..3`` is N, E, S, W.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Iterable, Mapping, Sequence
+from xml.sax.saxutils import escape, quoteattr
+
+PALETTE = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000")
+"""Okabe & Ito (2008), "Color Universal Design": one colour per side, in order of appearance."""
+DASHES = ("", "8 4", "2 4", "12 4 2 4", "4 4", "16 6")
+"""Line patterns that tell chart series apart without colour."""
+HEX_DIRECTIONS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
+"""Axial neighbour directions E, NE, NW, W, SW, SE: ``facing`` indexes this."""
+
+
+def _num(x: float) -> str:
+    return f"{x:.1f}".rstrip("0").rstrip(".")
+
+
+def initials(name: str) -> str:
+    """Up to two letters for a figure's token.
+
+    >>> initials("Rochon"), initials("Blood Hunter"), initials("")
+    ('RO', 'BH', '?')
+    """
+    words = [w for w in name.replace("-", " ").split() if w]
+    if not words:
+        return "?"
+    if len(words) == 1:
+        return words[0][:2].upper()
+    return (words[0][0] + words[1][0]).upper()
+
+
+def side_colours(sides: Iterable[str]) -> dict[str, str]:
+    """A palette colour per side, in order of first appearance."""
+    out: dict[str, str] = {}
+    for s in sides:
+        if s not in out:
+            out[s] = PALETTE[len(out) % len(PALETTE)]
+    return out
+
+
+def hex_cells(radius: int) -> list[tuple[int, int]]:
+    """Every axial cell within ``radius`` of the centre (``3r² + 3r + 1`` cells).
+
+    >>> len(hex_cells(0)), len(hex_cells(1)), len(hex_cells(4))
+    (1, 7, 61)
+    """
+    return [(q, r) for q in range(-radius, radius + 1) for r in range(-radius, radius + 1)
+            if abs(q + r) <= radius]
+
+
+def hex_center(q: int, r: int, size: float) -> tuple[float, float]:
+    """Pixel centre of axial hex ``(q, r)`` (pointy-top).
+
+    >>> tuple(round(v, 2) for v in hex_center(1, 0, 10))
+    (17.32, 0.0)
+    """
+    return size * math.sqrt(3) * (q + r / 2), size * 1.5 * r
+
+
+def board_svg(board: Mapping[str, Any], title: str = "Board") -> str:
+    """The board of a view (``view["board"]``) as an SVG document.
+
+    Raises:
+        ValueError: an unknown ``kind`` (the message names it).
+    """
+    kind = board.get("kind", "hex")
+    figures = list(board.get("figures") or [])
+    colours = side_colours(str(f.get("side", "")) for f in figures)
+    if kind == "hex":
+        return _hex_board(board, figures, colours, title)
+    if kind == "square":
+        return _square_board(board, figures, colours, title)
+    if kind == "areas":
+        return _area_board(board, figures, colours, title)
+    raise ValueError(f"unknown board kind {kind!r} (expected hex, square or areas)")
+
+
+def _svg(width: float, height: float, body: list[str], title: str, view_box: str | None = None) -> str:
+    vb = view_box or f"0 0 {_num(width)} {_num(height)}"
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{vb}" role="img" '
+            f'aria-label={quoteattr(title)} class="chart"><title>{escape(title)}</title>'
+            + "".join(body) + "</svg>")
+
+
+def _figure(x: float, y: float, size: float, fig: Mapping[str, Any], colour: str, direction: tuple[float, float] | None) -> str:
+    name = str(fig.get("name") or fig.get("id") or "?")
+    out = [f'<g class="figure"><title>{escape(name)} ({escape(str(fig.get("side", "")))})</title>']
+    if direction is not None:
+        dx, dy = direction
+        tip = (x + dx * size * 0.95, y + dy * size * 0.95)
+        px, py = -dy * size * 0.3, dx * size * 0.3
+        base = (x + dx * size * 0.45, y + dy * size * 0.45)
+        out.append(f'<polygon points="{_num(tip[0])},{_num(tip[1])} {_num(base[0] + px)},{_num(base[1] + py)} '
+                   f'{_num(base[0] - px)},{_num(base[1] - py)}" fill="#111" stroke="#fff" stroke-width="1.5"/>')
+    out.append(f'<circle cx="{_num(x)}" cy="{_num(y)}" r="{_num(size * 0.55)}" fill="{colour}" '
+               f'stroke="#111" stroke-width="2"/>')
+    out.append(f'<text x="{_num(x)}" y="{_num(y + size * 0.2)}" text-anchor="middle" font-size="{_num(size * 0.55)}" '
+               f'font-weight="700" fill="#fff" stroke="#000" stroke-width="0.6" paint-order="stroke">'
+               f'{escape(initials(name))}</text>')
+    out.append("</g>")
+    return "".join(out)
+
+
+def _hex_board(board: Mapping[str, Any], figures: list, colours: dict[str, str], title: str) -> str:
+    size = 30.0
+    cells = [tuple(c) for c in board.get("cells") or []] or hex_cells(int(board.get("radius", 3)))
+    centres = {c: hex_center(c[0], c[1], size) for c in cells}
+    xs = [p[0] for p in centres.values()] or [0.0]
+    ys = [p[1] for p in centres.values()] or [0.0]
+    pad = size * 1.2
+    vb = f"{_num(min(xs) - pad)} {_num(min(ys) - pad)} {_num(max(xs) - min(xs) + 2 * pad)} {_num(max(ys) - min(ys) + 2 * pad)}"
+    body = []
+    for (q, r), (x, y) in centres.items():
+        pts = " ".join(f"{_num(x + size * math.cos(math.radians(60 * i - 30)))},"
+                       f"{_num(y + size * math.sin(math.radians(60 * i - 30)))}" for i in range(6))
+        body.append(f'<polygon class="cell" points="{pts}" fill="#f4f1e8" stroke="#6b6b6b" stroke-width="1.5">'
+                    f'<title>{q},{r}</title></polygon>')
+    for fig in figures:
+        cell = tuple(fig.get("cell") or ())
+        if len(cell) != 2:
+            continue
+        x, y = hex_center(cell[0], cell[1], size)
+        direction = None
+        if fig.get("facing") is not None:
+            dq, dr = HEX_DIRECTIONS[int(fig["facing"]) % 6]
+            nx, ny = hex_center(dq, dr, 1.0)
+            norm = math.hypot(nx, ny)
+            direction = (nx / norm, ny / norm)
+        body.append(_figure(x, y, size, fig, colours.get(str(fig.get("side", ""))), direction))
+    return _svg(0, 0, body, title, view_box=vb)
+
+
+def _square_board(board: Mapping[str, Any], figures: list, colours: dict[str, str], title: str) -> str:
+    size = 50.0
+    cells = [tuple(c) for c in board.get("cells") or []]
+    if not cells:
+        cols, rows = int(board.get("cols", 8)), int(board.get("rows", 8))
+        cells = [(c, r) for r in range(rows) for c in range(cols)]
+    width = (max(c for c, _ in cells) + 1) * size
+    height = (max(r for _, r in cells) + 1) * size
+    body = [f'<rect class="cell" x="{_num(c * size)}" y="{_num(r * size)}" width="{_num(size)}" height="{_num(size)}" '
+            f'fill="{"#f4f1e8" if (c + r) % 2 else "#e3ddcb"}" stroke="#6b6b6b"><title>{c},{r}</title></rect>'
+            for c, r in cells]
+    dirs = ((0, -1), (1, 0), (0, 1), (-1, 0))
+    for fig in figures:
+        cell = tuple(fig.get("cell") or ())
+        if len(cell) != 2:
+            continue
+        direction = dirs[int(fig["facing"]) % 4] if fig.get("facing") is not None else None
+        body.append(_figure((cell[0] + 0.5) * size, (cell[1] + 0.5) * size, size * 0.7, fig,
+                            colours.get(str(fig.get("side", ""))), direction))
+    return _svg(width, height, body, title)
+
+
+def _area_board(board: Mapping[str, Any], figures: list, colours: dict[str, str], title: str) -> str:
+    areas = [str(a) for a in board.get("cells") or board.get("areas") or []]
+    for fig in figures:
+        if str(fig.get("cell")) not in areas:
+            areas.append(str(fig.get("cell")))
+    per_row = max(1, min(4, len(areas)))
+    w, h = 220.0, 150.0
+    body = []
+    for i, area in enumerate(areas):
+        x, y = (i % per_row) * w, (i // per_row) * h
+        body.append(f'<rect x="{_num(x + 4)}" y="{_num(y + 4)}" width="{_num(w - 8)}" height="{_num(h - 8)}" rx="10" '
+                    f'fill="#f4f1e8" stroke="#6b6b6b" stroke-width="2"/>'
+                    f'<text x="{_num(x + 14)}" y="{_num(y + 30)}" font-size="20" fill="#222">{escape(area)}</text>')
+        here = [f for f in figures if str(f.get("cell")) == area]
+        for j, fig in enumerate(here):
+            body.append(_figure(x + 40 + (j % 4) * 48, y + 70 + (j // 4) * 44, 36, fig,
+                                colours.get(str(fig.get("side", ""))), None))
+    rows = (len(areas) + per_row - 1) // per_row
+    return _svg(per_row * w, max(1, rows) * h, body, title)
+
+
+def histogram_svg(die: str, counts: Mapping[str, int], chi2: float | None = None,
+                  p_value: float | None = None) -> str:
+    """Per-face counts of one die kind as a bar chart, with the fair-die expectation dashed.
+
+    >>> s = histogram_svg("d6", {"1": 2, "2": 0, "3": 1, "4": 0, "5": 0, "6": 3})
+    >>> s.count('class="bar"'), ">3</text>" in s
+    (6, True)
+    """
+    faces = list(counts.items())
+    total = sum(counts.values())
+    peak = max([c for _, c in faces] + [1])
+    expected = total / len(faces) if faces else 0
+    peak = max(peak, expected)
+    bar_w, gap, height, top, bottom, left = 44.0, 10.0, 220.0, 40.0, 44.0, 10.0
+    width = left * 2 + len(faces) * (bar_w + gap)
+    plot_h = height - top - bottom
+    label = f"{die}: {total} dice"
+    if chi2 is not None and p_value is not None:
+        label += f" · χ² {chi2:.2f}, p {p_value:.3f}"
+    body = [f'<text x="{_num(left)}" y="26" font-size="22" fill="currentColor">{escape(label)}</text>']
+    for i, (face, count) in enumerate(faces):
+        x = left + i * (bar_w + gap) + gap / 2
+        h = plot_h * count / peak if peak else 0
+        y = top + plot_h - h
+        body.append(f'<rect class="bar" x="{_num(x)}" y="{_num(y)}" width="{_num(bar_w)}" height="{_num(h)}" '
+                    f'fill="{PALETTE[0]}"><title>face {escape(str(face))}: {count}</title></rect>')
+        body.append(f'<text x="{_num(x + bar_w / 2)}" y="{_num(y - 6)}" text-anchor="middle" font-size="20" '
+                    f'fill="currentColor">{count}</text>')
+        body.append(f'<text x="{_num(x + bar_w / 2)}" y="{_num(height - 14)}" text-anchor="middle" font-size="22" '
+                    f'font-weight="700" fill="currentColor">{escape(str(face))}</text>')
+    if total:
+        ey = top + plot_h - plot_h * expected / peak
+        body.append(f'<line x1="{_num(left)}" x2="{_num(width - left)}" y1="{_num(ey)}" y2="{_num(ey)}" '
+                    f'stroke="{PALETTE[5]}" stroke-width="3" stroke-dasharray="8 6"><title>fair die: '
+                    f'{expected:.1f} a face</title></line>')
+    return _svg(width, height, body, f"Per-face counts, {label}")
+
+
+def health_svg(series: Mapping[str, Sequence[tuple[int, int]]], maxima: Mapping[str, int] | None = None,
+               title: str = "Health over the game") -> str:
+    """One line per hero: ``series[name] = [(step, health), ...]`` with ``step`` 0, 1, 2...
+
+    Lines differ by dash pattern and carry their name at the end, not colour alone.
+
+    >>> s = health_svg({"Rochon": [(0, 9), (1, 7), (2, 7)], "Salazar": [(0, 9), (2, 3)]})
+    >>> s.count("<polyline"), "Salazar 3" in s
+    (2, True)
+    """
+    width, height, left, right, top, bottom = 900.0, 380.0, 56.0, 190.0, 20.0, 40.0
+    steps = max([s for pts in series.values() for s, _ in pts] + [1])
+    hmax = max([h for pts in series.values() for _, h in pts] + list((maxima or {}).values()) + [1])
+    pw, ph = width - left - right, height - top - bottom
+
+    def xy(step: int, health: float) -> tuple[float, float]:
+        return left + pw * step / steps, top + ph * (1 - health / hmax)
+
+    body = [f'<line x1="{_num(left)}" y1="{_num(top + ph)}" x2="{_num(left + pw)}" y2="{_num(top + ph)}" stroke="currentColor"/>',
+            f'<line x1="{_num(left)}" y1="{_num(top)}" x2="{_num(left)}" y2="{_num(top + ph)}" stroke="currentColor"/>',
+            f'<text x="{_num(left - 8)}" y="{_num(top + 8)}" text-anchor="end" font-size="18" fill="currentColor">{hmax}</text>',
+            f'<text x="{_num(left - 8)}" y="{_num(top + ph)}" text-anchor="end" font-size="18" fill="currentColor">0</text>',
+            f'<text x="{_num(left + pw / 2)}" y="{_num(height - 8)}" text-anchor="middle" font-size="18" '
+            f'fill="currentColor">events</text>']
+    for i, (name, pts) in enumerate(series.items()):
+        if not pts:
+            continue
+        colour, dash = PALETTE[i % len(PALETTE)], DASHES[i % len(DASHES)]
+        coords = " ".join(f"{_num(x)},{_num(y)}" for x, y in (xy(s, h) for s, h in pts))
+        dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
+        body.append(f'<polyline points="{coords}" fill="none" stroke="{colour}" stroke-width="4"{dash_attr}>'
+                    f'<title>{escape(name)}</title></polyline>')
+        x, y = xy(*pts[-1])
+        body.append(f'<text x="{_num(x + 8)}" y="{_num(y + 6)}" font-size="18" fill="currentColor">'
+                    f'{escape(name)} {pts[-1][1]}</text>')
+    return _svg(width, height, body, title)

@@ -1,0 +1,109 @@
+"""The JSON the spectator page renders: the rules' table view plus its pictures.
+
+``rules.table_view`` gives ``game``, ``title``, ``seq``, ``view`` (the game's own view,
+``docs/view-schema.md``), ``tray``, ``outcome``, ``log`` and ``tags``; this module adds
+``svg`` (board, per-die-kind histograms and, once the game is over, health over time),
+built once per change by the SSE hub and shared by every client.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from arena_table.rules import (IllegalEvent, TableState, Undone, apply, find_game, new_table, table_view,
+                               to_jsonable, undone_seqs)
+
+from . import svg
+from .service import TableService
+
+log = logging.getLogger(__name__)
+
+
+def spectator_state(ts: TableState, service: TableService | None = None, viewer: str = "spectator") -> dict[str, Any]:
+    """``table_view(ts, viewer)`` with an ``svg`` key: ``board``, ``histograms`` {die: svg}, ``health``."""
+    view = table_view(ts, viewer)
+    pictures: dict[str, Any] = {"histograms": {}}
+    board = (view.get("view") or {}).get("board")
+    if board:
+        try:
+            pictures["board"] = svg.board_svg(board, title=f"{view['title']} board")
+        except (ValueError, TypeError, KeyError, IndexError) as exc:
+            log.warning("cannot draw the board of %s: %s", view["game"], exc)
+    for die, s in (view.get("tray") or {}).get("stats", {}).items():
+        pictures["histograms"][die] = svg.histogram_svg(die, s["counts"], s.get("chi2"), s.get("p_value"))
+    if view.get("outcome") and service is not None:
+        series, maxima = health_series(service, ts)
+        if series:
+            pictures["health"] = svg.health_svg(series, maxima)
+    view["svg"] = pictures
+    return view
+
+
+def health_series(service: TableService, ts: TableState) -> tuple[dict[str, list[tuple[int, int]]], dict[str, int]]:
+    """Health of every character in the running game after each of its events.
+
+    Replays the game's part of the log (from its ``start`` event, honouring undo) and reads
+    ``health`` from each ``order`` entry of the game's view. Returns ``(series, maxima)``:
+    ``series[name] = [(step, health), ...]`` with a point where health changed, and the
+    ``health_max`` of each name. Empty when the running game was not begun by a ``start``.
+    """
+    if not ts.started_seq:
+        return {}, {}
+    rows = [r for r in service.rows(since=ts.started_seq - 1) if r.status == "ok" and r.seq <= ts.seq]
+    records = [(r.seq, r.event) for r in rows]
+    skip = undone_seqs(records)
+    cur = new_table()
+    series: dict[str, list[tuple[int, int]]] = {}
+    maxima: dict[str, int] = {}
+    step = 0
+    for seq, ev in records:
+        if isinstance(ev, Undone) or seq in skip:
+            continue
+        try:
+            cur = apply(cur, ev, seq)
+        except IllegalEvent:
+            continue
+        order = (find_game(cur.game).view(cur.state, "spectator") or {}).get("order") or []
+        for entry in order:
+            if entry.get("health") is None:
+                continue
+            name = str(entry.get("name") or entry.get("id"))
+            pts = series.setdefault(name, [])
+            if not pts or pts[-1][1] != entry["health"]:
+                pts.append((step, int(entry["health"])))
+            if entry.get("health_max") is not None:
+                maxima[name] = int(entry["health_max"])
+        step += 1
+    for pts in series.values():  # carry each line to the end of the game
+        if pts and pts[-1][0] != step - 1:
+            pts.append((step - 1, pts[-1][1]))
+    return series, maxima
+
+
+def log_rows(service: TableService, since: int, limit: int, viewer: str = "spectator") -> list[dict[str, Any]]:
+    """The log after ``since`` as JSON rows; spectators get applied events only, with
+    any field an event class lists in ``PRIVATE_FIELDS`` (sealed bids, hands) left out."""
+    out = []
+    for row in service.rows(since=since, limit=limit):
+        if viewer == "spectator" and row.status != "ok":
+            continue
+        ev = row.event
+        data = to_jsonable({"kind": ev.KIND, **{k: getattr(ev, k) for k in _fields(ev)}})
+        text = str(ev)
+        if viewer == "spectator":
+            private = set(getattr(type(ev), "PRIVATE_FIELDS", ()) or ())
+            if private:
+                data = {k: ("hidden" if k in private else v) for k, v in data.items()}
+                text = ev.KIND + " (details hidden)"
+        item = {"seq": row.seq, "status": row.status, "text": text, "event": data, "recorded": row.recorded}
+        if viewer != "spectator":
+            item["reason"] = row.reason
+        out.append(item)
+    return out
+
+
+def _fields(ev: Any) -> list[str]:
+    import dataclasses
+
+    return [f.name for f in dataclasses.fields(ev)]
