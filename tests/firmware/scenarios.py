@@ -1,0 +1,333 @@
+"""Firmware scenarios that run unchanged under CPython and under MicroPython.
+
+Each ``scenario_*`` function takes ``fw``, an object whose attributes are the
+firmware modules (``protocol``, ``uid``, ``debounce``, ``scanner``, ``sim``,
+``pn532``, ``mfrc522``) plus ``golden`` (the text of firmware/golden_frames.txt),
+and raises AssertionError on failure. test_firmware.py runs them under CPython,
+run_micropython.mjs under the MicroPython WebAssembly port. Only the language
+subset both share is used here (no pytest, no f-string conversions, no typing).
+"""
+
+
+class FakeClock:
+    """Milliseconds that advance only when told; wraps like MicroPython's ticks_ms."""
+
+    def __init__(self, start=0):
+        self.now = start
+
+    def __call__(self):
+        return self.now
+
+    def advance(self, ms):
+        self.now = (self.now + ms) % (1 << 30)
+
+
+class Rig:
+    """A Scanner over ``n`` simulated pads, a fake clock, and the lines it wrote (decoded)."""
+
+    def __init__(self, fw, n=4, miss_limit=3, start=0):
+        self.fw = fw
+        self.clock = FakeClock(start)
+        self.readers = [fw.sim.SimReader("pad%d" % i) for i in range(n)]
+        self.raw = []
+        self.scanner = fw.scanner.Scanner(self.readers, self.raw.append, self.clock, backend="sim",
+                                          boot_id="BEEF", miss_limit=miss_limit)
+        self.seen = 0
+
+    def run(self, ms, every=20):
+        """Step the scanner every ``every`` ms for ``ms`` ms."""
+        for _ in range(ms // every):
+            self.clock.advance(every)
+            self.scanner.step()
+
+    def take(self, skip_hb=True):
+        """The lines written since the last call, as ``(verb, {key: value})``."""
+        out = []
+        for line in self.raw[self.seen:]:
+            seq, verb, fields = self.fw.protocol.decode(line)
+            if skip_hb and verb == "HB":
+                continue
+            out.append((verb, dict(fields)))
+        self.seen = len(self.raw)
+        return out
+
+    def seqs(self):
+        return [self.fw.protocol.decode(line)[0] for line in self.raw]
+
+
+def _eq(got, want):
+    assert got == want, "got %r, want %r" % (got, want)
+
+
+def _raises(fn, *args):
+    try:
+        fn(*args)
+    except ValueError as exc:
+        return str(exc)
+    raise AssertionError("%r%r did not raise ValueError" % (fn, args))
+
+
+# --- protocol ---------------------------------------------------------------------------
+
+def scenario_crc_check_value(fw):
+    _eq(fw.protocol.crc16(b"123456789"), 0x29B1)  # CRC-16/CCITT-FALSE check value
+
+
+def scenario_golden_frames(fw):
+    n_ok = n_bad = 0
+    for raw in fw.golden.split("\n"):
+        if not raw or raw.startswith("#"):
+            continue
+        tag, _, rest = raw.partition(" ")
+        if tag == "ok":
+            seq, verb, fields = fw.protocol.decode(rest)
+            _eq(fw.protocol.encode(seq, verb, fields), rest + "\n")
+            n_ok += 1
+        else:
+            reason, _, line = rest.partition(" ")
+            msg = _raises(fw.protocol.decode, line)
+            assert reason in msg, "%r rejected for %r, want %r" % (line, msg, reason)
+            n_bad += 1
+    _eq((n_ok, n_bad), (16, 8))
+
+
+def scenario_encode_refuses_bad_values(fw):
+    _raises(fw.protocol.encode, 1, "PLACED", (("uid", "04 A1"),))
+    _raises(fw.protocol.encode, 0, "HB", ())
+    _raises(fw.protocol.encode, 1, "PLACED", (("uid", "A=B"),))
+    _raises(fw.protocol.encode, 1, "X", (("k", "v" * 120),))
+
+
+# --- UIDs ---------------------------------------------------------------------------------
+
+def scenario_uid_text(fw):
+    _eq(fw.uid.uid_hex(b"\x04\xa1\xb2\xc3"), "04A1B2C3")
+    _eq(fw.uid.uid_hex(bytes([4, 0xA1, 0xB2, 0xC3, 0xD4, 0xE5, 0xF6])), "04A1B2C3D4E5F6")
+    _raises(fw.uid.uid_hex, b"\x04\xa1\xb2\xc3\xd4")
+    _eq(fw.uid.uid_bytes("04A1B2C3"), b"\x04\xa1\xb2\xc3")
+
+
+def scenario_uid_cascade(fw):
+    u = fw.uid
+    # 7-byte UID 04 A1 B2 C3 D4 E5 F6: level 1 = CT 04 A1 B2 BCC, level 2 = C3 D4 E5 F6 BCC
+    l1 = bytes([0x88, 0x04, 0xA1, 0xB2, 0x88 ^ 0x04 ^ 0xA1 ^ 0xB2])
+    l2 = bytes([0xC3, 0xD4, 0xE5, 0xF6, 0xC3 ^ 0xD4 ^ 0xE5 ^ 0xF6])
+    _eq(u.from_cascade([l1, l2]), bytes([0x04, 0xA1, 0xB2, 0xC3, 0xD4, 0xE5, 0xF6]))
+    single = bytes([0x04, 0xA1, 0xB2, 0xC3, 0x04 ^ 0xA1 ^ 0xB2 ^ 0xC3])
+    _eq(u.from_cascade([single]), b"\x04\xa1\xb2\xc3")
+    assert "BCC" in _raises(u.from_cascade, [bytes([0x04, 0xA1, 0xB2, 0xC3, 0x00])])
+    assert "cascade tag" in _raises(u.from_cascade, [l1])  # a fragment is no UID
+    _eq(u.crc_a(b"\x00\x00"), b"\xa0\x1e")  # ISO/IEC 14443-3 Annex B example
+    _eq(u.crc_a(b"\x12\x34"), b"\x26\xcf")
+
+
+# --- debounce -----------------------------------------------------------------------------------
+
+def scenario_debounce_counts_misses(fw):
+    d = fw.debounce.PadDebounce(miss_limit=3)
+    _eq(d.update("04A1B2C3"), [("placed", "04A1B2C3")])
+    _eq(d.update("04A1B2C3"), [])
+    _eq(d.update(None), [])
+    _eq(d.update(None), [])
+    _eq(d.update("04A1B2C3"), [])  # two misses then back: a flicker, no event
+    _eq([d.update(None) for _ in range(3)], [[], [], [("removed", "04A1B2C3")]])
+    _eq(d.update("11223344"), [("placed", "11223344")])
+    _eq(d.update("55667788"), [("removed", "11223344"), ("placed", "55667788")])
+
+
+# --- scanner ---------------------------------------------------------------------------------------
+
+def scenario_boot_reports_banner_and_reader_health(fw):
+    rig = Rig(fw)
+    rig.readers[2].fail("no-chip")
+    rig.scanner.boot()
+    _eq(rig.take(), [
+        ("HELLO", {"fw": fw.scanner.FIRMWARE_VERSION, "proto": "1", "pads": "4", "backend": "sim", "boot": "BEEF"}),
+        ("READER_OK", {"pad": "0", "chip": "sim"}),
+        ("READER_OK", {"pad": "1", "chip": "sim"}),
+        ("READER_FAIL", {"pad": "2", "why": "no-chip"}),
+        ("READER_OK", {"pad": "3", "chip": "sim"}),
+    ])
+    _eq(rig.seqs(), [1, 2, 3, 4, 5])
+
+
+def scenario_resting_tag_is_one_placed(fw):
+    rig = Rig(fw)
+    rig.scanner.boot()
+    rig.take()
+    rig.readers[1].place("04A1B2C3D4E5F6")
+    rig.run(10000)  # 10 s on the fake clock, 500 polls of every pad
+    lines = rig.take(skip_hb=False)
+    _eq([v for v, f in lines if v != "HB"], ["PLACED"])
+    _eq(lines[0], ("PLACED", {"pad": "1", "uid": "04A1B2C3D4E5F6"}))
+    hbs = [f for v, f in lines if v == "HB"]
+    _eq(len(hbs), 10)
+    _eq(hbs[-1], {"up": "10", "tags": "1"})
+
+
+def scenario_flicker_within_debounce_is_silent(fw):
+    rig = Rig(fw, miss_limit=3)
+    rig.scanner.boot()
+    rig.take()
+    pad = rig.readers[0]
+    pad.place("04A1B2C3")
+    rig.run(20)
+    _eq(rig.take(), [("PLACED", {"pad": "0", "uid": "04A1B2C3"})])
+    pad.remove()
+    rig.run(40)  # two empty polls (< 3)
+    pad.place("04A1B2C3")
+    rig.run(200)
+    pad.drop(2)
+    rig.run(200)
+    _eq(rig.take(), [])
+    pad.remove()
+    rig.run(60)
+    _eq(rig.take(), [("REMOVED", {"pad": "0", "uid": "04A1B2C3"})])
+
+
+def scenario_swap_on_one_pad(fw):
+    rig = Rig(fw)
+    rig.scanner.boot()
+    rig.take()
+    rig.readers[3].place("04A1B2C3")
+    rig.run(20)
+    rig.readers[3].place("0A0B0C0D")
+    rig.run(20)
+    _eq(rig.take(), [("PLACED", {"pad": "3", "uid": "04A1B2C3"}),
+                     ("REMOVED", {"pad": "3", "uid": "04A1B2C3"}),
+                     ("PLACED", {"pad": "3", "uid": "0A0B0C0D"})])
+
+
+def scenario_hello_answers_banner_status_snapshot(fw):
+    rig = Rig(fw, n=2)
+    rig.scanner.boot()
+    rig.readers[1].place("04A1B2C3")
+    rig.run(20)
+    rig.take()
+    cmd = fw.protocol.encode(7, "HELLO").encode()
+    rig.scanner.receive(cmd[:3])  # a command split across reads
+    _eq(rig.take(), [])
+    rig.scanner.receive(cmd[3:])
+    _eq(rig.take(), [
+        ("HELLO", {"fw": fw.scanner.FIRMWARE_VERSION, "proto": "1", "pads": "2", "backend": "sim", "boot": "BEEF"}),
+        ("READER_OK", {"pad": "0", "chip": "sim"}),
+        ("READER_OK", {"pad": "1", "chip": "sim"}),
+        ("PRESENT", {"pad": "1", "uid": "04A1B2C3"}),
+        ("SNAPSHOT", {"tags": "1"}),
+    ])
+
+
+def scenario_commands_and_errors(fw):
+    rig = Rig(fw, n=2)
+    rig.scanner.boot()
+    rig.take()
+    rig.scanner.receive(b"pads\r\n")  # a person at a terminal
+    _eq(rig.take(), [("PAD", {"pad": "0", "reader": "sim", "where": "pad0"}),
+                     ("PAD", {"pad": "1", "reader": "sim", "where": "pad1"}),
+                     ("PADS", {"n": "2"})])
+    rig.scanner.receive(b"3 STATUS*0000\n")
+    _eq(rig.take(), [("ERR", {"why": "checksum"})])
+    rig.scanner.receive(fw.protocol.encode(9, "FLY").encode())
+    _eq(rig.take(), [("ERR", {"why": "unknown-command", "re": "9"})])
+    rig.scanner.receive(fw.protocol.encode(10, "STATUS").encode())
+    _eq([v for v, f in rig.take(skip_hb=False)], ["READER_OK", "READER_OK", "HB"])
+    rig.scanner.receive(b"x" * 200)
+    _eq(rig.take(), [("ERR", {"why": "too-long"})])
+
+
+def scenario_reader_fails_and_recovers(fw):
+    rig = Rig(fw, n=2)
+    rig.scanner.boot()
+    rig.take()
+    rig.readers[1].fail("spi-timeout")
+    rig.run(20)
+    _eq(rig.take(), [("READER_FAIL", {"pad": "1", "why": "spi-timeout"})])
+    rig.run(3000)
+    _eq(rig.take(), [])  # retries every 2 s, still failing: no repeated lines
+    rig.readers[1].fail(None)
+    rig.readers[1].place("04A1B2C3")
+    rig.run(2000)
+    _eq(rig.take(), [("READER_OK", {"pad": "1", "chip": "sim"}), ("PLACED", {"pad": "1", "uid": "04A1B2C3"})])
+
+
+def scenario_sequence_wraps_and_clock_wraps(fw):
+    rig = Rig(fw, n=1, start=(1 << 30) - 500)  # ticks_ms wraps during the run
+    rig.scanner.boot()
+    rig.scanner.seq = 65534
+    rig.run(1000)  # one heartbeat although ticks_ms wrapped from 2**30-1 to 0
+    rig.readers[0].place("04A1B2C3")
+    rig.run(20)
+    _eq([fw.protocol.decode(line)[1:] for line in rig.raw[-2:]],
+        [("HB", [("up", "1"), ("tags", "0")]), ("PLACED", [("pad", "0"), ("uid", "04A1B2C3")])])
+    _eq(rig.seqs()[-2:], [65535, 1])
+
+
+# --- drivers' pure parts ----------------------------------------------------------------------------
+
+def scenario_pn532_frames(fw):
+    p = fw.pn532
+    _eq(p.frame(0x02), bytes([0x00, 0x00, 0xFF, 0x02, 0xFE, 0xD4, 0x02, 0x2A, 0x00]))
+    # GetFirmwareVersion answer of a PN532 v1.6 (UM0701 7.2.2)
+    answer = bytes([0x00, 0x00, 0xFF, 0x06, 0xFA, 0xD5, 0x03, 0x32, 0x01, 0x06, 0x07, 0xE8, 0x00])
+    _eq(p.parse_frame(answer, 0x02), bytes([0x32, 0x01, 0x06, 0x07]))
+    assert "checksum" in _raises(p.parse_frame, answer[:11] + b"\xe9\x00", 0x02)
+    _eq(p.frame(0x14, b"\x01\x14\x01")[5:8], bytes([0xD4, 0x14, 0x01]))
+    data = bytes([0x01, 0x01, 0x00, 0x44, 0x00, 0x07, 0x04, 0xA1, 0xB2, 0xC3, 0xD4, 0xE5, 0xF6])
+    _eq(p.target_uid(data), bytes([0x04, 0xA1, 0xB2, 0xC3, 0xD4, 0xE5, 0xF6]))
+    _eq(p.target_uid(b"\x00"), None)
+
+
+class _FakeRc522Bus:
+    """Answers register reads of an MFRC522 from a table; records writes."""
+
+    def __init__(self, version):
+        self.regs = {0x37: version}
+        self.writes = []
+        self._pending = None
+
+    def value(self, v=None):  # the CS pin
+        return 1
+
+    def write(self, data):
+        if data[0] & 0x80:
+            self._pending = (data[0] >> 1) & 0x3F
+        else:
+            reg = (data[0] >> 1) & 0x3F
+            self.regs[reg] = data[1]
+            self.writes.append((reg, data[1]))
+
+    def read(self, n):
+        return bytes([self.regs.get(self._pending, 0)])
+
+
+def scenario_mfrc522_init(fw):
+    bus = _FakeRc522Bus(0x92)
+    reader = fw.mfrc522.MFRC522(bus, bus, where="cs:GP17")
+    _eq(reader.init(), "mfrc522-v2")
+    assert (0x01, 0x0F) in bus.writes  # soft reset first
+    _eq(bus.regs[0x14] & 0x03, 0x03)  # antenna on
+    absent = _FakeRc522Bus(0x00)
+    try:
+        fw.mfrc522.MFRC522(absent, absent).init()
+    except OSError as exc:
+        _eq(exc.args[0], "no-chip")
+    else:
+        raise AssertionError("an absent chip was accepted")
+
+
+def all_scenarios():
+    """``(name, function)`` of every scenario, in file order."""
+    names = sorted(k for k in globals() if k.startswith("scenario_"))
+    return [(k, globals()[k]) for k in names]
+
+
+def run_all(fw):
+    """Run every scenario; returns ``[(name, error_or_None), ...]`` (used by the MicroPython runner)."""
+    out = []
+    for name, fn in all_scenarios():
+        try:
+            fn(fw)
+            out.append((name, None))
+        except Exception as exc:  # report, keep going
+            out.append((name, "%s: %s" % (type(exc).__name__, exc)))
+    return out
