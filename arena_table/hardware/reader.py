@@ -1,0 +1,443 @@
+"""The token reader's host driver: a pyserial reader thread speaking firmware/PROTOCOL.md.
+
+:class:`SerialTokenReader` finds the port (a path, or ``usb:VID:PID[:SERIAL]``),
+opens it, waits out the reset an open may cause, shakes hands (``HELLO`` until
+the banner and presence snapshot arrive), then turns ``PLACED``/``REMOVED``
+lines into :class:`TagChange` callbacks. It keeps its own byte buffer (a line
+split across reads is joined, never parsed half), counts and logs garbage and
+boot noise instead of failing on it, drops lines it has already seen (sequence
+numbers), asks for a snapshot after a gap, and after an unplug reconnects with
+back-off, finding the device again by USB VID:PID and serial number when its
+tty name changed. Link state and reader health go to ``on_status``.
+
+Callbacks run on the reader thread and must not block; an exception in one is
+logged and never stops the reader.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+import time
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable, Iterable, Mapping
+
+import serial
+import serial.tools.list_ports
+
+from .errors import BadUid, ProtocolError, ReaderDisconnected, ReaderNotFound
+from .protocol import MAX_LINE, PROTOCOL_VERSION, SEQ_MAX, Frame, encode, parse_line, seq_distance
+from .uid import canonical_uid
+
+log = logging.getLogger(__name__)
+
+DEDUP_WINDOW = 1024
+"""A line up to this many sequence numbers behind the last one is a repeat, not a jump ahead."""
+
+
+@dataclass(frozen=True)
+class TagChange:
+    """A tag arrived on (``placed``) or left a pad, as the host learnt it."""
+
+    pad: int
+    uid: str
+    """Canonical UID (upper-case hex, two digits a byte)."""
+    placed: bool
+    snapshot: bool = False
+    """True when learnt from a presence snapshot after a (re)connect, not from a live line."""
+    at: float = 0.0
+    """Wall-clock time the line was read, seconds since the epoch (the injected clock)."""
+    received: float = 0.0
+    """``time.monotonic()`` when the line was decoded (latency measurements)."""
+
+
+@dataclass(frozen=True)
+class LinkStatus:
+    """What the dashboard shows about the reader."""
+
+    state: str
+    """``searching``, ``handshaking``, ``up``, ``stale``, ``down`` or ``closed``."""
+    port: str = ""
+    detail: str = ""
+    firmware: str = ""
+    backend: str = ""
+    boot: str = ""
+    readers: Mapping[int, str] = field(default_factory=dict)
+    """Pad -> ``ok:<chip>`` or ``fail:<why>`` (from READER_OK / READER_FAIL)."""
+    counters: Mapping[str, int] = field(default_factory=dict)
+    """``lines``, ``garbage_lines``, ``noise_bytes``, ``duplicates``, ``gaps``, ``errors``, ``reconnects``."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"state": self.state, "port": self.port, "detail": self.detail, "firmware": self.firmware,
+                "backend": self.backend, "boot": self.boot,
+                "readers": {str(k): v for k, v in sorted(self.readers.items())}, "counters": dict(self.counters)}
+
+
+PortLister = Callable[[], Iterable[Any]]
+"""Returns objects with ``device``, ``vid``, ``pid``, ``serial_number`` (pyserial's ``ListPortInfo``)."""
+
+
+class PortLocator:
+    """Finds the reader's port from its spec and recognises it again under a new name.
+
+    Args:
+        spec: a device path (``/dev/ttyACM0``) or ``usb:VID:PID[:SERIAL]`` (hex VID/PID).
+        list_ports: pyserial's ``serial.tools.list_ports.comports`` or a test double.
+
+    Raises:
+        ValueError: a ``usb:`` spec that is not ``usb:VID:PID[:SERIAL]`` with hex ids.
+    """
+
+    def __init__(self, spec: str, list_ports: PortLister = serial.tools.list_ports.comports) -> None:
+        self.spec = spec
+        self.list_ports = list_ports
+        self.identity: tuple[int, int, str | None] | None = None
+        self.path: str | None = None
+        if spec.startswith("usb:"):
+            parts = spec.split(":")
+            try:
+                vid, pid = int(parts[1], 16), int(parts[2], 16)
+            except (IndexError, ValueError):
+                raise ValueError(f"port spec {spec!r}: want usb:VID:PID[:SERIAL] with hex ids") from None
+            if len(parts) > 4:
+                raise ValueError(f"port spec {spec!r}: want usb:VID:PID[:SERIAL]")
+            self.identity = (vid, pid, parts[3] if len(parts) == 4 else None)
+        else:
+            self.path = spec
+
+    def _match(self) -> str | None:
+        vid, pid, serial_no = self.identity  # type: ignore[misc]
+        for info in self.list_ports():
+            if info.vid == vid and info.pid == pid and (serial_no is None or info.serial_number == serial_no):
+                return info.device
+        return None
+
+    def find(self) -> str:
+        """The device path to open now.
+
+        Raises:
+            ReaderNotFound: the path is gone and no port has the remembered USB identity.
+        """
+        if self.path and os.path.exists(self.path):
+            return self.path
+        if self.identity is not None:
+            found = self._match()
+            if found:
+                if self.path and found != self.path:
+                    log.info("token reader %s found again as %s", self.describe(), found)
+                self.path = found
+                return found
+        raise ReaderNotFound(f"no port for token reader {self.describe()}")
+
+    def learn(self, path: str) -> None:
+        """Remember the USB identity of ``path`` (if the lister knows it) for finding it again."""
+        real = os.path.realpath(path)
+        for info in self.list_ports():
+            if (info.device == path or os.path.realpath(info.device) == real) and info.vid is not None:
+                self.identity = (info.vid, info.pid, info.serial_number or None)
+                return
+
+    def describe(self) -> str:
+        if self.identity is None:
+            return self.spec
+        vid, pid, serial_no = self.identity
+        return f"{self.path or ''} usb:{vid:04X}:{pid:04X}" + (f":{serial_no}" if serial_no else "")
+
+
+def _open_serial(path: str) -> serial.Serial:
+    return serial.Serial(path, baudrate=115200, timeout=0.1, write_timeout=1.0)
+
+
+class SerialTokenReader:
+    """Reads the token-reader firmware over USB serial on its own thread.
+
+    Args:
+        spec: port path or ``usb:VID:PID[:SERIAL]`` (see :class:`PortLocator`).
+        on_tag: called with each :class:`TagChange`.
+        on_status: called with a :class:`LinkStatus` whenever state or reader health changes.
+        list_ports: port lister for finding the device again (injectable for tests).
+        open_port: ``path -> serial.Serial``-like (read/write/in_waiting/close).
+        clock: wall clock that stamps ``TagChange.at``.
+        settle: seconds to wait after opening before the first ``HELLO`` (boards that reset on open).
+        hello_every: seconds between ``HELLO`` retries until the handshake completes.
+        handshake_timeout: seconds without a completed handshake before the port is reopened.
+        stale_after, dead_after: seconds of silence (heartbeats come every second) before the link
+            is shown ``stale`` (and ``STATUS`` is asked) and before the port is reopened.
+        backoff: first and longest wait between reconnect attempts, seconds (doubling).
+    """
+
+    def __init__(self, spec: str, on_tag: Callable[[TagChange], None],
+                 on_status: Callable[[LinkStatus], None] | None = None, *,
+                 list_ports: PortLister = serial.tools.list_ports.comports,
+                 open_port: Callable[[str], Any] = _open_serial, clock: Callable[[], float] = time.time,
+                 settle: float = 0.2, hello_every: float = 0.5, handshake_timeout: float = 5.0,
+                 stale_after: float = 3.0, dead_after: float = 6.0, backoff: tuple[float, float] = (0.1, 2.0)):
+        self.locator = PortLocator(spec, list_ports)
+        self.on_tag = on_tag
+        self.on_status = on_status or (lambda status: None)
+        self.open_port = open_port
+        self.clock = clock
+        self.settle, self.hello_every, self.handshake_timeout = settle, hello_every, handshake_timeout
+        self.stale_after, self.dead_after, self.backoff = stale_after, dead_after, backoff
+        self.present: dict[int, str] = {}
+        """Pad -> UID the host believes is resting there (kept across reconnects)."""
+        self.counters = dict.fromkeys(("lines", "garbage_lines", "noise_bytes", "duplicates", "gaps", "errors",
+                                       "reconnects", "ignored"), 0)
+        self._status = LinkStatus("searching", port=spec)
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._ser: Any = None
+        self._write_lock = threading.Lock()
+        self._host_seq = 0
+        self._last_seq: int | None = None
+        self._collecting: dict[int, str] | None = None
+        self._handshaken = False
+        self._last_rx = 0.0
+
+    # -- lifecycle -------------------------------------------------------------------------
+    def start(self) -> "SerialTokenReader":
+        if self._thread is None:
+            self._stop.clear()
+            self._thread = threading.Thread(target=self._run, name="token-reader", daemon=True)
+            self._thread.start()
+        return self
+
+    def close(self) -> None:
+        self._stop.set()
+        ser = self._ser
+        if ser is not None:
+            try:
+                ser.cancel_read()
+            except Exception:  # not every port object can cancel; the read timeout ends the wait
+                pass
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+            self._thread = None
+        self._set_status(state="closed", detail="")
+
+    def __enter__(self) -> "SerialTokenReader":
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"<SerialTokenReader {self.locator.describe()} {self._status.state} present={self.present}>"
+
+    @property
+    def status(self) -> LinkStatus:
+        return self._status
+
+    def request(self, verb: str) -> bool:
+        """Send a command (``STATUS``, ``PADS``, ``SNAPSHOT``, ``HELLO``); False when not connected."""
+        ser = self._ser
+        if ser is None:
+            return False
+        with self._write_lock:
+            self._host_seq = 1 if self._host_seq >= SEQ_MAX else self._host_seq + 1
+            try:
+                ser.write(encode(self._host_seq, verb))
+            except (serial.SerialException, OSError) as exc:
+                log.debug("writing %s failed: %s", verb, exc)
+                return False
+        return True
+
+    # -- the thread ----------------------------------------------------------------------------
+    def _run(self) -> None:
+        delay = self.backoff[0]
+        first = True
+        while not self._stop.is_set():
+            try:
+                path = self.locator.find()
+            except ReaderNotFound as exc:
+                self._set_status(state="searching", detail=str(exc))
+            else:
+                if not first:
+                    self.counters["reconnects"] += 1
+                first = False
+                if self._session(path):
+                    delay = self.backoff[0]
+            if self._stop.wait(delay):
+                break
+            delay = min(delay * 2, self.backoff[1])
+
+    def _session(self, path: str) -> bool:
+        """One open port, until it fails; True when the handshake had completed."""
+        self._set_status(state="handshaking", port=path, detail="opening")
+        try:
+            ser = self.open_port(path)
+        except (serial.SerialException, OSError) as exc:
+            self._set_status(state="down", port=path, detail=f"cannot open: {exc}")
+            return False
+        self.locator.learn(path)
+        self._ser = ser
+        self._handshaken = False
+        self._collecting = None
+        buf = bytearray()
+        opened = time.monotonic()
+        next_hello = opened + self.settle
+        try:
+            while not self._stop.is_set():
+                data = ser.read(ser.in_waiting or 1)
+                now = time.monotonic()
+                if data:
+                    buf += data
+                    self._drain(buf)
+                if not self._handshaken:
+                    if now >= next_hello:
+                        self.request("HELLO")
+                        next_hello = now + self.hello_every
+                    if now - opened > self.handshake_timeout:
+                        raise ReaderDisconnected(f"no banner from {path} in {self.handshake_timeout:.0f} s")
+                else:
+                    quiet = now - self._last_rx
+                    if quiet > self.dead_after:
+                        raise ReaderDisconnected(f"{path} silent for {quiet:.1f} s")
+                    if quiet > self.stale_after and self._status.state == "up":
+                        self._set_status(state="stale", detail=f"silent for {quiet:.1f} s")
+                        self.request("STATUS")
+            return self._handshaken
+        except (serial.SerialException, OSError) as exc:  # includes ReaderDisconnected
+            log.warning("token reader on %s lost: %s", path, exc)
+            self._set_status(state="down", detail=str(exc))
+            return self._handshaken
+        finally:
+            self._ser = None
+            try:
+                ser.close()
+            except Exception:
+                log.debug("closing %s failed", path, exc_info=True)
+
+    # -- bytes -> lines -> frames ------------------------------------------------------------------
+    def _drain(self, buf: bytearray) -> None:
+        while True:
+            nl = buf.find(b"\n")
+            if nl < 0:
+                if len(buf) > 2 * MAX_LINE:  # no newline in sight: noise, not a line
+                    self._garbage(bytes(buf[:40]), f"{len(buf)} bytes without a newline")
+                    self.counters["noise_bytes"] += len(buf)
+                    del buf[:]
+                return
+            raw = bytes(buf[:nl])
+            del buf[:nl + 1]
+            self._line(raw)
+
+    def _line(self, raw: bytes) -> None:
+        start = 0
+        while start < len(raw) and not 0x20 <= raw[start] < 0x7F:
+            start += 1
+        if start:
+            self.counters["noise_bytes"] += start
+        raw = raw[start:].rstrip(b"\r")
+        if not raw:
+            return
+        try:
+            frame = parse_line(raw)
+        except ProtocolError as exc:
+            self._garbage(raw, str(exc))
+            return
+        self.counters["lines"] += 1
+        self._last_rx = time.monotonic()
+        try:
+            self._frame(frame)
+        except (ProtocolError, BadUid) as exc:
+            self._garbage(raw, str(exc))
+
+    def _garbage(self, raw: bytes, why: str) -> None:
+        n = self.counters["garbage_lines"] = self.counters["garbage_lines"] + 1
+        if n <= 5 or n % 100 == 0:
+            log.warning("token reader: ignored line #%d %r: %s", n, raw[:60], why)
+
+    def _frame(self, f: Frame) -> None:
+        if f.verb == "HELLO":
+            boot = f.fields.get("boot", "")
+            if boot != self._status.boot:
+                self._last_seq = None  # a reboot restarts the sequence
+            proto = f.int("proto")
+            if proto != PROTOCOL_VERSION:
+                why = f"firmware speaks protocol {proto}, this host {PROTOCOL_VERSION}: update one of them"
+                self._set_status(detail=why)
+                raise ProtocolError(why)
+        if self._last_seq is not None:
+            d = seq_distance(f.seq, self._last_seq)
+            if d == 0 or d > SEQ_MAX - DEDUP_WINDOW:
+                self.counters["duplicates"] += 1
+                return
+            if d > 1:
+                self.counters["gaps"] += 1
+                log.warning("token reader: %d line(s) lost before seq %d; asking for a snapshot", d - 1, f.seq)
+                if self._handshaken:
+                    self.request("SNAPSHOT")
+        self._last_seq = f.seq
+        verb = f.verb
+        if verb == "HELLO":
+            self._collecting = {}
+            self._set_status(firmware=f.text("fw"), backend=f.fields.get("backend", ""),
+                             boot=f.fields.get("boot", ""))
+            if self._handshaken:  # unasked banner: the device rebooted under us
+                self.request("SNAPSHOT")
+        elif verb in ("READER_OK", "READER_FAIL"):
+            pad = f.int("pad")
+            health = f"ok:{f.fields.get('chip', '')}" if verb == "READER_OK" else f"fail:{f.fields.get('why', '')}"
+            if self._status.readers.get(pad) != health:
+                self._set_status(readers={**self._status.readers, pad: health})
+        elif verb == "PRESENT":
+            if self._collecting is None:
+                self._collecting = {}
+            self._collecting[f.int("pad")] = canonical_uid(f.text("uid"))
+        elif verb == "SNAPSHOT":
+            self._reconcile(self._collecting or {})
+            self._collecting = None
+            if not self._handshaken:
+                self._handshaken = True
+                self._set_status(state="up", detail="")
+        elif verb == "ERR":
+            self.counters["errors"] += 1
+            log.warning("token reader reports an error: %s", " ".join(f"{k}={v}" for k, v in f.fields.items()))
+        elif not self._handshaken:
+            self.counters["ignored"] += 1  # the snapshot that completes the handshake covers it
+        elif verb in ("PLACED", "REMOVED"):
+            self._transition(f.int("pad"), canonical_uid(f.text("uid")), verb == "PLACED")
+        if self._status.state == "stale":
+            self._set_status(state="up", detail="")
+
+    # -- presence -----------------------------------------------------------------------------------
+    def _transition(self, pad: int, uid: str, placed: bool) -> None:
+        old = self.present.get(pad)
+        if placed:
+            if old == uid:
+                return
+            if old is not None:
+                self._emit(pad, old, False, False)
+            self.present[pad] = uid
+            self._emit(pad, uid, True, False)
+        elif old == uid:
+            del self.present[pad]
+            self._emit(pad, uid, False, False)
+
+    def _reconcile(self, snap: dict[int, str]) -> None:
+        for pad in sorted(set(self.present) | set(snap)):
+            old, new = self.present.get(pad), snap.get(pad)
+            if old == new:
+                continue
+            if old is not None:
+                del self.present[pad]
+                self._emit(pad, old, False, True)
+            if new is not None:
+                self.present[pad] = new
+                self._emit(pad, new, True, True)
+
+    def _emit(self, pad: int, uid: str, placed: bool, snapshot: bool) -> None:
+        change = TagChange(pad, uid, placed, snapshot, at=self.clock(), received=time.monotonic())
+        try:
+            self.on_tag(change)
+        except Exception:
+            log.exception("token reader: on_tag failed for %r", change)
+
+    def _set_status(self, **changes: Any) -> None:
+        self._status = replace(self._status, counters=dict(self.counters), **changes)
+        try:
+            self.on_status(self._status)
+        except Exception:
+            log.exception("token reader: on_status failed")
