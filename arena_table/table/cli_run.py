@@ -1,0 +1,227 @@
+"""``arena-table run`` (the table service with its dashboard) and ``arena-table doctor``.
+
+``run`` builds a :class:`~arena_table.table.app.TableConfig`, starts the
+:class:`~arena_table.table.app.Table`, serves the web app (``arena_table.webui``) until
+SIGINT/SIGTERM and closes everything in order. The control page's PIN lives in the data
+folder (``pin.txt``, mode 0600) so it survives restarts and ``doctor`` can show it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import os
+import platform
+import secrets
+import signal
+import sys
+from pathlib import Path
+from typing import Any
+
+DEFAULT_DB = Path("var/arena-table.db")
+PIN_FILE = "pin.txt"
+
+
+# --- the PIN -----------------------------------------------------------------------------------
+
+def read_pin(data_dir: Path) -> str | None:
+    """The stored PIN of the table whose data folder is ``data_dir``, or ``None``."""
+    try:
+        pin = (Path(data_dir) / PIN_FILE).read_text(encoding="ascii").strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+    return pin if pin.isdigit() else None
+
+
+def load_or_create_pin(data_dir: Path, given: str | None = None) -> str:
+    """The PIN to use: ``given`` (stored for next time), else the stored one, else a new
+    random 6-digit PIN (stored). The file is created with mode 0600.
+
+    Raises:
+        ValueError: ``given`` is not 4 to 12 digits.
+    """
+    if given is not None:
+        given = given.strip()
+        if not (given.isdigit() and 4 <= len(given) <= 12):
+            raise ValueError(f"the PIN must be 4 to 12 digits, got {given!r}")
+        pin = given
+    else:
+        stored = read_pin(data_dir)
+        if stored:
+            return stored
+        pin = f"{secrets.randbelow(10**6):06d}"
+    data_dir = Path(data_dir)
+    data_dir.mkdir(parents=True, exist_ok=True)
+    path = data_dir / PIN_FILE
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="ascii") as fp:
+        fp.write(pin + "\n")
+    os.chmod(path, 0o600)
+    return pin
+
+
+# --- devices ----------------------------------------------------------------------------------
+
+def picamera2_available() -> bool:
+    try:
+        importlib.import_module("picamera2")
+    except Exception:  # ImportError, or a broken install that raises on import
+        return False
+    return True
+
+
+def default_camera() -> str:
+    """``picamera2`` if it imports, ``0`` if ``/dev/video0`` exists, else ``sim``."""
+    if picamera2_available():
+        return "picamera2"
+    if Path("/dev/video0").exists():
+        return "0"
+    return "sim"
+
+
+def _camera_arg(value: str | None) -> str | None:
+    if value is None:
+        return default_camera()
+    return None if value.lower() == "none" else value
+
+
+def _tokens_arg(value: str | None) -> str | None:
+    return None if value is None or value.lower() == "none" else value
+
+
+# --- run ----------------------------------------------------------------------------------------
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from arena_table.webui.app import WebConfig, create_app
+    from arena_table.webui.server import make_server, stop_server
+
+    from .app import Table, TableConfig
+
+    try:
+        options = json.loads(args.options) if args.options else {}
+        if not isinstance(options, dict):
+            raise ValueError("--options must be a JSON object")
+    except ValueError as exc:
+        print(f"error: --options: {exc}", file=sys.stderr)
+        return 2
+    db = Path(args.db)
+    data_dir = Path(args.data_dir) if args.data_dir else db.parent
+    try:
+        pin = load_or_create_pin(data_dir, args.pin)
+    except (ValueError, OSError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    camera = _camera_arg(args.camera)
+    config = TableConfig(db=db, data_dir=data_dir, game=args.game, options=options, camera=camera,
+                         tokens=_tokens_arg(args.tokens), host=args.host, port=args.port, pin=pin)
+    table = Table(config)
+    try:
+        table.start()
+    except ModuleNotFoundError as exc:
+        table.close()
+        print(f"error: cannot start the devices: module {exc.name} is missing "
+              f"(try --camera none / --tokens none)", file=sys.stderr)
+        return 1
+    except Exception as exc:
+        table.close()
+        print(f"error: cannot start the table: {exc}", file=sys.stderr)
+        return 1
+    app = create_app(table, WebConfig(pin=pin, max_clients=args.max_clients, host=args.host))
+    try:
+        server = make_server(app, args.host, args.port, clients=args.max_clients)
+    except OSError as exc:
+        from arena_table.webui.app import shutdown
+
+        shutdown(app)
+        table.close()
+        print(f"error: cannot listen on {args.host}:{args.port}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    url = f"http://{args.host}:{server.effective_port}/"
+    print(f"arena-table: {table.state.game} · camera {camera or 'none'} · tokens {config.tokens or 'none'} · "
+          f"log {db}", flush=True)
+    print(f"arena-table: spectator screen {url}", flush=True)
+    print(f"arena-table: control page {url}control   PIN {pin}", flush=True)
+
+    def on_term(signum: int, frame: Any) -> None:
+        raise SystemExit(0)
+
+    old = signal.signal(signal.SIGTERM, on_term)
+    try:
+        server.run()
+    except (KeyboardInterrupt, SystemExit):
+        pass
+    finally:
+        signal.signal(signal.SIGTERM, old)
+        stop_server(app, server)
+        table.close()
+        print("arena-table: stopped", flush=True)
+    return 0
+
+
+# --- doctor -------------------------------------------------------------------------------------
+
+def _version(module: str) -> str:
+    try:
+        from importlib.metadata import version
+
+        return version(module)
+    except Exception:
+        return "not installed"
+
+
+def cmd_doctor(args: argparse.Namespace) -> int:
+    db = Path(args.db)
+    data_dir = db.parent
+    pin = read_pin(data_dir)
+    print(f"table data     {data_dir.resolve()}")
+    print(f"control PIN    {pin if pin else '(none yet: `arena-table run` makes one)'}")
+    if db.exists():
+        try:
+            from .log import EventLog
+
+            with EventLog(db) as elog:
+                rows = elog.rows()
+            rejected = sum(1 for r in rows if r.status == "rejected")
+            print(f"event log      {db}: {len(rows)} events ({rejected} rejected)")
+        except Exception as exc:
+            print(f"event log      {db}: UNREADABLE: {exc}")
+    else:
+        print(f"event log      {db}: not created yet")
+    videos = sorted(str(p) for p in Path("/dev").glob("video*"))
+    print(f"cameras        {', '.join(videos) if videos else 'no /dev/video* device'}; "
+          f"picamera2 {'available' if picamera2_available() else 'not available'}; "
+          f"default --camera {default_camera()}")
+    try:
+        from serial.tools import list_ports
+
+        ports = [f"{p.device} ({p.description}" + (f", {p.vid:04X}:{p.pid:04X}" if p.vid else "") + ")"
+                 for p in list_ports.comports()]
+    except Exception as exc:
+        ports = [f"cannot list serial ports: {exc}"]
+    print(f"token readers  {'; '.join(ports) if ports else 'no serial port found'}")
+    print(f"python         {platform.python_version()} on {platform.platform()}")
+    for dist in ("arena-table", "flask", "waitress", "numpy", "opencv-python-headless", "segno", "pyserial",
+                 "gpiozero"):
+        print(f"{dist:<14} {_version(dist)}")
+    return 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("run", help="run the table: sensors, rules engine, spectator screen and control page")
+    p.add_argument("--game", default="dice-tray", help="game to run until the control page starts another")
+    p.add_argument("--options", help="the game's setup options as a JSON object")
+    p.add_argument("--camera", help="sim, a device index or path, a video file, a folder of stills, picamera2 "
+                                    "or none (default: a camera if one is found, else sim)")
+    p.add_argument("--tokens", help="sim, a serial port, or none (default: none)")
+    p.add_argument("--db", default=str(DEFAULT_DB), help=f"the event log (default: {DEFAULT_DB})")
+    p.add_argument("--data-dir", help="media and PIN folder (default: the folder of --db)")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (0.0.0.0: the whole network)")
+    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--pin", help="the control page's PIN (default: the stored one, else a new random one)")
+    p.add_argument("--max-clients", type=int, default=200, help="spectator streams served at once")
+    p.set_defaults(func=cmd_run)
+
+    p = sub.add_parser("doctor", help="print the table's PIN, cameras, token readers and versions")
+    p.add_argument("--db", default=str(DEFAULT_DB), help=f"the event log (default: {DEFAULT_DB})")
+    p.set_defaults(func=cmd_doctor)

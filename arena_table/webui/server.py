@@ -1,0 +1,108 @@
+"""Serving the app: waitress with one thread per spectator stream, plus room for everyone else.
+
+Why waitress with many threads (and not gevent or Flask's development server): every SSE
+stream holds one WSGI thread while it waits on its queue, so the pool is sized
+``clients + spare``; waitress's own event loop does the socket I/O, so a thread that waits
+costs a small stack and no CPU, and the ``spare`` threads keep ``/api/state`` and the
+control page answering while the streams are full. gevent would need monkey-patching
+that also changes the engine's and the devices' threads; the development server has no
+bound at all. ``arena-table bench web --clients 200`` measures the result (the README
+has the figures): p99 event-to-client latency and ``/api/state`` latency under load.
+
+waitress details that matter here: ``send_bytes=1`` (the default in 3.x) so each SSE
+message is flushed at once; ``channel_request_lookahead=1`` so the app sees
+``waitress.client_disconnected`` and drops a vanished client without waiting for a
+write; ``connection_limit`` above the stream cap so the 503 page can still be sent.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from typing import Any
+
+from flask import Flask
+
+log = logging.getLogger(__name__)
+
+SPARE_THREADS = 16
+"""Threads beyond the stream cap for ``/api/state``, the pages, media and the control page."""
+
+
+def make_server(app: Flask, host: str = "127.0.0.1", port: int = 8000, *, clients: int | None = None,
+                threads: int | None = None) -> Any:
+    """A bound (not yet running) waitress server for ``app``; ``port=0`` picks a free port
+    (read it back from ``server.effective_port``).
+
+    Raises:
+        OSError: the address is in use or not available.
+    """
+    from waitress import create_server
+
+    hub = app.extensions.get("arena_hub")
+    clients = clients if clients is not None else (hub.max_clients if hub is not None else 200)
+    return create_server(app, host=host, port=port, threads=threads or clients + SPARE_THREADS,
+                         connection_limit=clients + 4 * SPARE_THREADS, channel_request_lookahead=1,
+                         asyncore_use_poll=True, ident="arena-table", clear_untrusted_proxy_headers=True)
+
+
+class ServerThread:
+    """The server on a background thread (benchmarks and browser tests); :meth:`stop` ends it."""
+
+    def __init__(self, app: Flask, host: str = "127.0.0.1", port: int = 0, **kw: Any) -> None:
+        self.app = app
+        self.server = make_server(app, host, port, **kw)
+        self.host = host
+        self.port = int(self.server.effective_port)
+        self._thread = threading.Thread(target=self.server.run, name="waitress", daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://{self.host}:{self.port}"
+
+    def start(self) -> "ServerThread":
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        stop_server(self.app, self.server)
+        self._thread.join(timeout=10)
+
+    def __enter__(self) -> "ServerThread":
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+def stop_server(app: Flask, server: Any) -> None:
+    """End the streams first (their threads return), then the workers, then the sockets."""
+    from waitress import wasyncore
+
+    from .app import shutdown
+
+    shutdown(app)
+    server.task_dispatcher.shutdown(timeout=5)
+    wasyncore.close_all(server._map)
+
+
+def serve(app: Flask, host: str = "127.0.0.1", port: int = 8000, *, clients: int | None = None,
+          threads: int | None = None, stop: threading.Event | None = None) -> None:
+    """Serve ``app`` until ``stop`` is set (or KeyboardInterrupt/SystemExit), then close cleanly.
+
+    Raises:
+        OSError: the address is in use or not available.
+    """
+    server = make_server(app, host, port, clients=clients, threads=threads)
+    log.info("serving on http://%s:%s", host, server.effective_port)
+    if stop is not None:
+        def watch() -> None:
+            stop.wait()
+            stop_server(app, server)
+        threading.Thread(target=watch, name="serve-stop", daemon=True).start()
+    try:
+        server.run()
+    except (KeyboardInterrupt, SystemExit):
+        pass
+    finally:
+        stop_server(app, server)
