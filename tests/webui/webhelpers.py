@@ -1,0 +1,58 @@
+"""Helpers for the web app tests: log in, read an SSE stream."""
+
+from __future__ import annotations
+
+import json
+
+PIN = "246810"
+
+
+def login(client, pin: str = PIN) -> str:
+    """Log ``client`` in; returns the CSRF token its POSTs must carry."""
+    token = client.get("/api/session").get_json()["csrf"]
+    resp = client.post("/login", json={"pin": pin}, headers={"X-CSRF-Token": token})
+    assert resp.status_code == 200, resp.get_json()
+    return resp.get_json()["csrf"]
+
+
+class SSEReader:
+    """Reads messages from a streaming Flask test response: ``next()`` -> (event, data, id)."""
+
+    def __init__(self, response) -> None:
+        self.response = response
+        self._it = iter(response.response)
+        self._buf = ""
+
+    def next(self) -> tuple[str, dict, str | None]:
+        while "\n\n" not in self._buf:
+            self._buf += next(self._it).decode()
+        block, self._buf = self._buf.split("\n\n", 1)
+        fields: dict[str, str] = {}
+        for line in block.split("\n"):
+            if line.startswith(":"):
+                continue
+            name, _, value = line.partition(": ")
+            fields[name] = value
+        return fields.get("event", "message"), json.loads(fields.get("data", "null")), fields.get("id")
+
+    def until(self, pred, limit: int = 50) -> tuple[str, dict, str | None]:
+        for _ in range(limit):
+            msg = self.next()
+            if pred(msg):
+                return msg
+        raise AssertionError("stream never sent the expected message")
+
+    def close(self) -> None:
+        self.response.close()
+
+
+def settle(app, version: int, timeout: float = 3.0) -> None:
+    """Wait until the app's SSE hub has broadcast ``version`` (its thread runs behind the engine)."""
+    import time
+
+    hub = app.extensions["arena_hub"]
+    end = time.monotonic() + timeout
+    while hub.snapshot()[2] < version:
+        if time.monotonic() > end:
+            raise AssertionError(f"hub stuck at version {hub.snapshot()[2]}, expected {version}")
+        time.sleep(0.005)
