@@ -1,0 +1,220 @@
+"""The JSON API: reads, commands turned into events, errors that name what was wrong, OpenAPI."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from webhelpers import login, settle
+
+from arena_table.rules import DiceRolled, TagPlaced, TagRemoved
+from arena_table.webui.openapi import flask_path
+
+
+@pytest.fixture
+def ctl(client):
+    token = login(client)
+
+    def post(url, body):
+        return client.post(url, json=body, headers={"X-CSRF-Token": token})
+    return post
+
+
+def test_openapi_is_valid_and_covers_every_api_route(app, client):
+    from openapi_spec_validator import validate
+
+    spec = client.get("/api/openapi.json").get_json()
+    validate(spec)
+    described = {(p, m) for p, ops in spec["paths"].items() for m in ops}
+    routes = {(flask_path(r.rule), m.lower()) for r in app.url_map.iter_rules() if r.rule.startswith("/api/")
+              for m in (r.methods or ()) if m not in ("HEAD", "OPTIONS")}
+    assert routes - described == set()
+    assert described - routes == set()  # and nothing described that does not exist
+    assert spec["paths"]["/api/events"]["post"]["summary"].startswith("Submit one event")
+
+
+def test_state_is_the_spectator_view(app, client, table):
+    table.submit(DiceRolled(faces=(2, 2, 5)))
+    settle(app, 1)
+    body = client.get("/api/state").get_json()
+    assert body["epoch"] == table.epoch and body["version"] == 1
+    state = body["state"]
+    assert state["game"] == "dice-tray" and state["title"] == "Dice tray"
+    assert state["tray"]["last"]["total"] == 9
+    assert state["tray"]["stats"]["d6"]["counts"]["2"] == 2
+    assert state["log"][0]["text"] == "Rolled 3d6: 2, 2, 5 (total 9)"
+    assert state["svg"]["histograms"]["d6"].startswith("<svg")
+
+
+def test_submit_in_notation_and_json(ctl, table):
+    r = ctl("/api/events", {"notation": "roll die=d8 faces=[8,1]"})
+    assert r.status_code == 201 and r.get_json() == {"seq": 1, "event": "roll die=d8 faces=[8,1]"}
+    r = ctl("/api/events", {"event": {"kind": "note", "text": "Ann arrives"}})
+    assert r.status_code == 201 and r.get_json()["seq"] == 2
+    assert [line.text for line in table.state.log] == ["Rolled 2d8: 8, 1 (total 9)", "Ann arrives"]
+
+
+def test_bad_notation_names_the_problem_and_stores_nothing(ctl, table):
+    r = ctl("/api/events", {"notation": "roll faces=[3] colour=red"})
+    assert r.status_code == 400 and "no field 'colour'" in r.get_json()["error"]
+    r = ctl("/api/events", {"notation": "fly to=moon"})
+    assert r.status_code == 400 and "unknown event kind 'fly'" in r.get_json()["error"]
+    r = ctl("/api/events", {})
+    assert r.status_code == 400
+    assert table.rows() == []
+
+
+def test_illegal_event_is_422_with_reason_and_recorded_as_rejected(ctl, client, table):
+    r = ctl("/api/events", {"notation": "roll die=d4 faces=[5]"})
+    assert r.status_code == 422
+    body = r.get_json()
+    assert body["reason"] == "face(s) [5] impossible on a d4"
+    assert body["event"].startswith("roll die=d4 faces=[5]")
+    rows = table.rows()
+    assert [(row.seq, row.status) for row in rows] == [(1, "rejected")]
+    # spectators never see rejected rows; the operator does, with the reason
+    assert client.get("/api/events").get_json()["events"] == []
+    ctl_rows = client.get("/api/events?viewer=control").get_json()["events"]
+    assert ctl_rows[0]["status"] == "rejected" and "impossible on a d4" in ctl_rows[0]["reason"]
+
+
+def test_events_since(ctl, client):
+    for f in (1, 2, 3):
+        ctl("/api/events", {"notation": f"roll faces=[{f}]"})
+    rows = client.get("/api/events?since=1").get_json()["events"]
+    assert [r["seq"] for r in rows] == [2, 3]
+    assert rows[0]["event"]["faces"] == [2] and rows[0]["text"].startswith("roll faces=[2]")
+    assert client.get("/api/events?since=x").status_code == 400
+
+
+def test_start_game(ctl, table):
+    r = ctl("/api/start", {"game": "nope"})
+    assert r.status_code == 400 and "unknown game 'nope'" in r.get_json()["error"]
+    r = ctl("/api/start", {"game": "dice", "options": {"speed": 2}})
+    assert r.status_code == 422 and "takes no options" in r.get_json()["reason"]
+    r = ctl("/api/start", {"game": "dice", "options": "{not json"})
+    assert r.status_code == 400 and "not valid JSON" in r.get_json()["error"]
+    r = ctl("/api/start", {"game": "tray", "options": ""})
+    assert r.status_code == 201 and r.get_json()["event"] == "start game=dice-tray"
+    assert table.state.started_seq == r.get_json()["seq"]
+
+
+def test_correct_a_die(ctl, table):
+    ctl("/api/events", {"notation": "roll faces=[1,6]"})
+    r = ctl("/api/correct", {"roll": 1, "index": 0, "value": 4})
+    assert r.status_code == 201
+    assert table.state.tray.rolls[0].faces == (4, 6) and table.state.tray.rolls[0].sensed == (1, 6)
+    r = ctl("/api/correct", {"roll": 1, "index": 2, "value": 4})
+    assert r.status_code == 422 and r.get_json()["reason"] == "roll 1 has no die #2 (it has 2)"
+    r = ctl("/api/correct", {"roll": 1, "index": "first", "value": 4})
+    assert r.status_code == 400 and "index must be a whole number" in r.get_json()["error"]
+
+
+def test_undo_says_what_it_undoes_and_needs_the_seq(ctl, client, table):
+    assert client.get("/api/undo").status_code == 409  # nothing to undo yet
+    ctl("/api/events", {"notation": "roll faces=[3,4]"})
+    ctl("/api/events", {"notation": "roll faces=[5]"})
+    preview = client.get("/api/undo").get_json()
+    assert preview["seq"] == 2 and preview["question"] == "Undo event #2: Rolled 1d6: 5 (total 5)?"
+    r = ctl("/api/undo", {"seq": 1})
+    assert r.status_code == 409 and "is now #2" in r.get_json()["error"]
+    assert len(table.state.tray.rolls) == 2
+    r = ctl("/api/undo", {"seq": 2})
+    assert r.status_code == 200 and r.get_json()["undone"] == 2
+    assert [roll.faces for roll in table.state.tray.rolls] == [(3, 4)]
+
+
+class FakeReaderSim:
+    """A device double with the tokens simulator's surface; it submits what a real one would."""
+
+    def __init__(self, table):
+        self.table = table
+
+    def pads(self):
+        return [0, 1, 2, 3]
+
+    def last_unknown_uid(self):
+        return "04A1B2C3"
+
+    def place(self, pad, uid):
+        if pad not in self.pads():
+            raise ValueError(f"no pad {pad}")
+        self.table.submit(TagPlaced(pad=pad, uid=uid))
+
+    def remove(self, pad, uid):
+        self.table.submit(TagRemoved(pad=pad, uid=uid))
+
+
+def test_tokens_sim_buttons(ctl, client, table):
+    r = ctl("/api/tokens/place", {"pad": 1, "uid": "04A1B2C3"})
+    assert r.status_code == 409 and "--tokens sim" in r.get_json()["error"]
+    table.devices.append(FakeReaderSim(table))
+    info = client.get("/api/tokens").get_json()
+    assert info == {"sim": True, "pads": [0, 1, 2, 3], "last_unknown_uid": "04A1B2C3"}
+    assert ctl("/api/tokens/place", {"pad": 1, "uid": "04A1B2C3"}).status_code == 200
+    assert table.state.tags == ((1, "04A1B2C3", ""),)
+    r = ctl("/api/tokens/place", {"pad": 9, "uid": "04A1B2C3"})
+    assert r.status_code == 400 and r.get_json()["error"] == "no pad 9"
+    assert ctl("/api/tokens/remove", {"pad": 1, "uid": "04A1B2C3"}).status_code == 200
+    assert table.state.tags == ()
+
+
+def test_enroll_without_registry_says_so(ctl, table):
+    if callable(getattr(table, "enroll_tag", None)):
+        pytest.skip("this Table has a tag registry")
+    r = ctl("/api/tags/enroll", {"uid": "04A1B2C3", "object": "theosis:hero:rochon"})
+    assert r.status_code == 501 and "no tag registry" in r.get_json()["error"]
+    assert ctl("/api/tags/enroll", {"uid": "04A1B2C3"}).status_code == 400
+
+
+class FakeCamera:
+    def latest_frame(self):
+        return np.full((48, 64, 3), 200, np.uint8)
+
+    def overlay(self):
+        img = self.latest_frame()
+        img[10:20, 10:20] = (0, 0, 255)
+        return img
+
+
+def test_camera_frame(client, table):
+    login(client)
+    r = client.get("/api/camera/frame.jpg")
+    assert r.status_code == 404 and "no camera" in r.get_json()["error"]
+    table.devices.append(FakeCamera())
+    r = client.get("/api/camera/frame.jpg")
+    assert r.status_code == 200 and r.mimetype == "image/jpeg" and r.data[:2] == b"\xff\xd8"
+    import cv2
+
+    img = cv2.imdecode(np.frombuffer(r.data, np.uint8), cv2.IMREAD_COLOR)
+    assert img.shape == (48, 64, 3) and img[15, 15, 2] > 200 and img[15, 15, 0] < 60
+
+
+def test_media_and_qr(client, table):
+    ref = table.media.save(np.zeros((8, 8, 3), np.uint8), "crop")
+    r = client.get(f"/media/{ref}")
+    assert r.status_code == 200 and r.mimetype == "image/jpeg"
+    assert client.get("/media/../../etc/passwd").status_code == 404
+    assert client.get("/media/2026-01-01/none.jpg").status_code == 404
+    qr = client.get("/qr.svg", base_url="http://table.local:8000")
+    assert qr.status_code == 200 and qr.mimetype == "image/svg+xml" and b"<svg" in qr.data
+
+
+def test_status_lists_devices_and_streams(client, table):
+    table.status_board.set("camera", state="running", detail="sim 30 fps")
+    body = client.get("/api/status").get_json()
+    assert body["devices"]["camera"]["state"] == "running"
+    assert body["streams"]["max_clients"] == 200 and body["streams"]["clients"] == 0
+
+
+def test_games_lists_forms_and_event_kinds(client):
+    body = client.get("/api/games").get_json()
+    assert "dice-tray" in [g["name"] for g in body["games"]]
+    kinds = {k["kind"]: k for k in body["event_kinds"]}
+    assert [f["name"] for f in kinds["correct"]["fields"]] == ["roll", "index", "value"]
+    assert all(f["required"] for f in kinds["correct"]["fields"])
+    assert body["running"] == "dice-tray"
+
+
+def test_spectator_page_embeds_the_state(client):
+    page = client.get("/").get_data(as_text=True)
+    assert 'id="initial"' in page and "Dice tray" in page and "/static/spectator.js" in page
