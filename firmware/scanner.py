@@ -104,11 +104,22 @@ class Scanner:
 
     # -- polling -------------------------------------------------------------------------
     def boot(self):
-        """Banner, then bring up every reader and report its health."""
-        self.banner()
+        """Bring up every reader, poll each once, then banner, health and a presence snapshot.
+
+        Tags already lying on the pads at boot are reported as ``PRESENT`` (a snapshot), not as
+        new placements, so the host's picture survives a reboot of the reader.
+        """
         for pad in range(len(self.readers)):
             self._init_reader(pad)
-            self.report_reader(pad)
+            if self.ok[pad]:
+                try:
+                    raw = self.readers[pad].poll()
+                    self.pads[pad].update(uid_hex(raw) if raw else None)
+                except (OSError, ValueError):
+                    pass  # the first step() retries and reports
+        self.banner()
+        self.status()
+        self.snapshot()
 
     def _init_reader(self, pad):
         try:

@@ -272,6 +272,7 @@ class SerialTokenReader:
             return False
         self.locator.learn(path)
         self._ser = ser
+        self._set_status(state="handshaking", port=path, detail="waiting for the banner")
         self._handshaken = False
         self._collecting = None
         buf = bytearray()

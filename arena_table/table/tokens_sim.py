@@ -27,6 +27,8 @@ import types
 from pathlib import Path
 from typing import Callable
 
+from arena_table.hardware.uid import canonical_uid
+
 PACKAGE = "arena_table_firmware"
 """Name the firmware folder is imported under (its modules import each other relatively)."""
 MODULES = ("protocol", "uid", "debounce", "scanner", "sim", "pn532", "mfrc522")
@@ -73,11 +75,13 @@ class SimFirmware:
 
     Args:
         pads: number of simulated reader pads.
-        poll_ms: interval between polls (the Pico's main loop uses 20 ms).
+        poll_ms: interval between polls (the Pico's main loop uses 20 ms); 0 polls only when
+            :meth:`step` is called (tests driving a fake ``clock``).
         miss_limit: the firmware's debounce (empty polls before a removal).
         on_write: called with ``(line_bytes, monotonic_time)`` after each line is written
             (benchmarks measure latency from there).
         boot_id: the banner's boot id (random when not given).
+        clock: the firmware's millisecond clock (default: monotonic, wrapping like ``ticks_ms``).
 
     ``place``/``remove`` take effect at once: they wake the poll loop, so a placement
     is written within a fraction of a millisecond.
@@ -85,12 +89,12 @@ class SimFirmware:
 
     def __init__(self, pads: int = 4, poll_ms: int = 20, miss_limit: int = 3,
                  on_write: Callable[[bytes, float], None] | None = None, boot_id: str | None = None,
-                 firmware: types.SimpleNamespace | None = None) -> None:
+                 firmware: types.SimpleNamespace | None = None, clock: Callable[[], int] = None) -> None:
         self.fw = firmware or load_firmware()
         self.poll_ms = poll_ms
         self.on_write = on_write
         self.readers = [self.fw.sim.SimReader(f"sim{i}") for i in range(pads)]
-        self.scanner = self.fw.scanner.Scanner(self.readers, self._write, ticks_ms, backend="sim",
+        self.scanner = self.fw.scanner.Scanner(self.readers, self._write, clock or ticks_ms, backend="sim",
                                                boot_id=boot_id or os.urandom(2).hex().upper(),
                                                miss_limit=miss_limit)
         self._master, self._slave = os.openpty()
@@ -109,18 +113,39 @@ class SimFirmware:
 
     # -- the table's sim controls ----------------------------------------------------------
     def place(self, pad: int, uid: str) -> None:
-        """Lay the tag ``uid`` (canonical hex) on ``pad``."""
+        """Lay the tag ``uid`` (any spelling :func:`canonical_uid` reads) on ``pad``.
+
+        Raises:
+            BadUid: ``uid`` is no tag UID.
+            IndexError: no such pad.
+        """
+        uid = canonical_uid(uid)
         with self._lock:
             self.readers[pad].place(uid)
-        os.write(self._wake_w, b"!")
+        self._wake()
 
     def remove(self, pad: int, uid: str | None = None) -> None:
         """Take the tag off ``pad`` (only if it is ``uid``, when given)."""
         with self._lock:
             reader = self.readers[pad]
-            if uid is None or (reader.uid is not None and reader.uid.hex().upper() == uid):
+            if uid is None or (reader.uid is not None and reader.uid.hex().upper() == canonical_uid(uid)):
                 reader.remove()
-        os.write(self._wake_w, b"!")
+        self._wake()
+
+    def step(self, n: int = 1, advance: Callable[[], None] | None = None) -> None:
+        """Poll every pad ``n`` times now, calling ``advance()`` (a fake clock's tick) before each."""
+        with self._lock:
+            for _ in range(n):
+                if advance is not None:
+                    advance()
+                self.scanner.step()
+
+    def _wake(self) -> None:
+        if self.poll_ms:
+            try:
+                os.write(self._wake_w, b"!")
+            except OSError:
+                pass  # closed: nothing to wake
 
     def tags(self) -> dict[int, str]:
         """Pad -> UID of the tags lying on the simulated pads now."""
@@ -196,14 +221,16 @@ class SimFirmware:
                     data = os.read(self._master, 4096)
                 except (BlockingIOError, OSError):
                     data = b""
-                    time.sleep(period)  # nobody holds the slave (EIO): wait for the host to reopen
+                    time.sleep(max(period, 0.02))  # nobody holds the slave (EIO): wait for the host to reopen
             if time.monotonic() < self.silent_until:
-                next_poll = time.monotonic() + period
+                next_poll = time.monotonic() + max(period, 0.02)
                 continue
             with self._lock:
                 if data:
                     self.scanner.receive(data)
-                if woken or time.monotonic() >= next_poll:
+                if not period:
+                    next_poll = time.monotonic() + 0.05
+                elif woken or time.monotonic() >= next_poll:
                     self.scanner.step()
                     next_poll = time.monotonic() + period
 

@@ -147,8 +147,23 @@ def scenario_boot_reports_banner_and_reader_health(fw):
         ("READER_OK", {"pad": "1", "chip": "sim"}),
         ("READER_FAIL", {"pad": "2", "why": "no-chip"}),
         ("READER_OK", {"pad": "3", "chip": "sim"}),
+        ("SNAPSHOT", {"tags": "0"}),
     ])
-    _eq(rig.seqs(), [1, 2, 3, 4, 5])
+    _eq(rig.seqs(), [1, 2, 3, 4, 5, 6])
+
+
+def scenario_tags_on_the_pads_at_boot_are_a_snapshot(fw):
+    rig = Rig(fw, n=3)
+    rig.readers[0].place("04A1B2C3")
+    rig.readers[2].place("04A1B2C3D4E5F6")
+    rig.scanner.boot()
+    _eq([v for v, f in rig.take()], ["HELLO", "READER_OK", "READER_OK", "READER_OK", "PRESENT", "PRESENT",
+                                     "SNAPSHOT"])
+    rig.run(1000)
+    _eq(rig.take(), [])  # no PLACED for tags that were already there
+    rig.readers[0].remove()
+    rig.run(60)
+    _eq(rig.take(), [("REMOVED", {"pad": "0", "uid": "04A1B2C3"})])
 
 
 def scenario_resting_tag_is_one_placed(fw):

@@ -1,0 +1,282 @@
+"""The token reader's host driver against the real firmware logic over real pty pairs.
+
+Each test asserts the exact sequence of tag changes the driver reports and that
+nothing crashed (the reader thread is alive, no error was logged). Where time
+matters the firmware runs on a fake clock stepped by the test (SimFirmware with
+``poll_ms=0``) instead of sleeping.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from dataclasses import dataclass
+
+import pytest
+
+from arena_table.hardware.protocol import encode
+from arena_table.hardware.reader import SerialTokenReader, TagChange
+from arena_table.table.tokens_sim import SimFirmware
+
+PICO_VID, PICO_PID, SERIAL_NO = 0x2E8A, 0x0005, "E6614C311B4A8E2C"
+A, B, C, D, E = "04A1B2C3", "04A1B2C3D4E5F6", "0A0B0C0D", "04112233445566", "1A2B3C4D"
+
+
+class FakeClock:
+    """The firmware's ticks_ms, advanced 20 ms (one poll period) per tick."""
+
+    def __init__(self) -> None:
+        self.now = 0
+
+    def __call__(self) -> int:
+        return self.now
+
+    def tick(self) -> None:
+        self.now = (self.now + 20) % (1 << 30)
+
+
+@dataclass
+class PortInfo:
+    """What pyserial's ``list_ports.comports()`` reports about a port."""
+
+    device: str
+    vid: int | None = PICO_VID
+    pid: int | None = PICO_PID
+    serial_number: str | None = SERIAL_NO
+
+
+class Recorder:
+    """Collects the driver's callbacks; ``wait`` polls a predicate with a deadline."""
+
+    def __init__(self) -> None:
+        self.changes: list[TagChange] = []
+        self.states: list[str] = []
+        self.status = None
+        self._cv = threading.Condition()
+
+    def on_tag(self, change: TagChange) -> None:
+        with self._cv:
+            self.changes.append(change)
+            self._cv.notify_all()
+
+    def on_status(self, status) -> None:
+        with self._cv:
+            self.status = status
+            if not self.states or self.states[-1] != status.state:
+                self.states.append(status.state)
+            self._cv.notify_all()
+
+    def wait(self, pred, timeout: float = 5.0, what: str = "") -> None:
+        with self._cv:
+            assert self._cv.wait_for(pred, timeout), f"timed out waiting for {what or pred}: {self.summary()}"
+
+    def wait_up(self, timeout: float = 5.0) -> None:
+        self.wait(lambda: self.status is not None and self.status.state == "up", timeout, "link up")
+
+    def summary(self) -> str:
+        return f"states={self.states} changes={self.seq()} status={self.status}"
+
+    def seq(self) -> list[tuple]:
+        return [(c.pad, c.uid, "placed" if c.placed else "removed", "snapshot" if c.snapshot else "live")
+                for c in self.changes]
+
+
+@pytest.fixture
+def no_errors(caplog):
+    caplog.set_level(logging.WARNING)
+    yield caplog
+    errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert not errors, [r.getMessage() for r in errors]
+
+
+def reader_for(port: str, rec: Recorder, ports=None, **kw) -> SerialTokenReader:
+    kw.setdefault("settle", 0.05)
+    kw.setdefault("hello_every", 0.2)
+    return SerialTokenReader(port, rec.on_tag, rec.on_status, list_ports=ports or (lambda: [PortInfo(port)]),
+                             backoff=(0.05, 0.2), **kw)
+
+
+def inject(sim: SimFirmware, verb: str, **fields) -> bytes:
+    """A line numbered as the firmware's next, not written (for tearing it up by hand)."""
+    with sim._lock:
+        sim.scanner.seq += 1
+        return encode(sim.scanner.seq, verb, fields)
+
+
+def test_garbage_and_bootloader_line_before_the_banner(no_errors):
+    rec = Recorder()
+    sim = SimFirmware(pads=2, boot_id="BEEF")
+    with reader_for(sim.port, rec) as reader:
+        rec.wait(lambda: rec.status and rec.status.detail == "waiting for the banner", what="port open")
+        sim.write_raw(b"\x00\xff\x00\xffMPY: soft reboot\r\n")  # what a Pico prints on a soft reset
+        sim.write_raw(b"\x00\xff")  # line noise glued to the banner
+        sim.start()
+        rec.wait_up()
+        sim.place(0, A)
+        rec.wait(lambda: len(rec.changes) == 1)
+        time.sleep(0.1)
+        assert rec.seq() == [(0, A, "placed", "live")]
+        assert reader.counters["garbage_lines"] == 1
+        assert reader.counters["noise_bytes"] == 6
+        assert rec.status.firmware == sim.fw.scanner.FIRMWARE_VERSION and rec.status.boot == "BEEF"
+        assert rec.status.readers == {0: "ok:sim", 1: "ok:sim"}
+        assert reader._thread.is_alive()
+    sim.close()
+
+
+def test_uid_split_across_three_reads(no_errors):
+    rec = Recorder()
+    with SimFirmware(pads=2) as sim, reader_for(sim.port, rec) as reader:
+        rec.wait_up()
+        line = inject(sim, "PLACED", pad=1, uid=B)
+        for part in (line[:9], line[9:22], line[22:]):  # the UID itself is torn in two
+            sim.write_raw(part)
+            time.sleep(0.05)
+        rec.wait(lambda: len(rec.changes) == 1)
+        assert rec.seq() == [(1, B, "placed", "live")]
+        assert reader.counters["garbage_lines"] == 0 and reader.counters["duplicates"] == 0
+
+
+def test_two_seconds_of_silence_after_open(no_errors):
+    rec = Recorder()
+    sim = SimFirmware(pads=1)
+    sim.silent_until = time.monotonic() + 2.0  # still booting: reads nothing, says nothing
+    sim.start(boot=False)
+    t0 = time.monotonic()
+    with reader_for(sim.port, rec, handshake_timeout=5.0) as reader:
+        rec.wait_up(timeout=6)
+        assert time.monotonic() - t0 >= 1.9
+        assert rec.states == ["handshaking", "up"]
+        sim.place(0, C)
+        rec.wait(lambda: len(rec.changes) == 1)
+        assert rec.seq() == [(0, C, "placed", "live")]
+        assert reader.counters["reconnects"] == 0
+    sim.close()
+
+
+def test_tag_resting_ten_seconds_is_one_placed_event(no_errors):
+    rec, clock = Recorder(), FakeClock()
+    with SimFirmware(pads=4, poll_ms=0, clock=clock) as sim, reader_for(sim.port, rec) as reader:
+        rec.wait_up()
+        sim.place(2, B)
+        sim.step(500, clock.tick)  # 10 s of polls at 20 ms on the firmware's clock
+        rec.wait(lambda: reader.counters["lines"] >= 6 + 1 + 10, what="placed and ten heartbeats")
+        time.sleep(0.1)
+        assert rec.seq() == [(2, B, "placed", "live")]
+        assert rec.status.state == "up"
+
+
+def test_remove_and_replace_within_the_debounce_time(no_errors):
+    rec, clock = Recorder(), FakeClock()
+    with SimFirmware(pads=1, poll_ms=0, clock=clock) as sim, reader_for(sim.port, rec):
+        rec.wait_up()
+        sim.place(0, A)
+        sim.step(1, clock.tick)
+        sim.remove(0)
+        sim.step(2, clock.tick)  # two empty polls: less than the firmware's 3
+        sim.place(0, A)
+        sim.step(5, clock.tick)
+        sim.readers[0].drop(2)  # the tag at the field's edge: two missed reads
+        sim.step(5, clock.tick)
+        sim.remove(0)
+        sim.step(3, clock.tick)
+        rec.wait(lambda: len(rec.changes) == 2)
+        time.sleep(0.1)
+        assert rec.seq() == [(0, A, "placed", "live"), (0, A, "removed", "live")]
+
+
+def test_unplug_after_five_reads_and_return_under_another_tty(no_errors):
+    rec = Recorder()
+    sim1 = SimFirmware(pads=4, boot_id="0001").start()
+    visible = [PortInfo(sim1.port)]
+    reader = reader_for(sim1.port, rec, ports=lambda: list(visible)).start()
+    try:
+        rec.wait_up()
+        for action in ((sim1.place, 0, A), (sim1.place, 1, B), (sim1.remove, 0, A), (sim1.place, 2, C),
+                       (sim1.place, 3, D)):
+            action[0](*action[1:])
+            time.sleep(0.15)
+        rec.wait(lambda: len(rec.changes) == 5)
+        # The Pico is unplugged; on the table B, D stay, C is taken away, E is laid down; it comes
+        # back (rebooted) as another tty, found by its VID:PID and serial number.
+        sim2 = SimFirmware(pads=4, boot_id="0002")
+        assert sim2.port != sim1.port
+        sim1.unplug()
+        visible[:] = []
+        rec.wait(lambda: rec.states[-1] in ("down", "searching"), what="link lost")
+        for pad, uid in ((1, B), (3, D), (0, E)):
+            sim2.readers[pad].place(uid)
+        sim2.start()
+        visible[:] = [PortInfo("/dev/ttyS0", vid=None, pid=None, serial_number=None),
+                      PortInfo(sim2.port, serial_number="OTHER"), PortInfo(sim2.port)]
+        rec.wait(lambda: rec.status.state == "up" and rec.status.boot == "0002", timeout=8, what="back up")
+        sim2.remove(1)
+        rec.wait(lambda: len(rec.changes) == 8)
+        time.sleep(0.1)
+        assert rec.seq() == [
+            (0, A, "placed", "live"), (1, B, "placed", "live"), (0, A, "removed", "live"),
+            (2, C, "placed", "live"), (3, D, "placed", "live"),
+            (0, E, "placed", "snapshot"), (2, C, "removed", "snapshot"),
+            (1, B, "removed", "live"),
+        ]
+        assert rec.status.port == sim2.port
+        assert reader.counters["reconnects"] >= 1
+        assert reader._thread.is_alive()
+        sim2.close()
+    finally:
+        reader.close()
+        sim1.close()
+
+
+def test_reconnect_to_a_running_device_reports_no_new_placements(no_errors):
+    rec = Recorder()
+    with SimFirmware(pads=2) as sim:
+        sim.place(0, A)
+        time.sleep(0.1)
+        with reader_for(sim.port, rec) as reader:
+            rec.wait_up()
+            rec.wait(lambda: len(rec.changes) == 1)
+            reader._ser.close()  # the link drops under the reader; the device keeps running
+            rec.wait(lambda: rec.states.count("up") == 2, what="second handshake")
+            time.sleep(0.2)
+            assert rec.states == ["handshaking", "up", "down", "handshaking", "up"]
+            assert reader.counters["reconnects"] == 1
+    assert rec.seq() == [(0, A, "placed", "snapshot")]  # the resting tag, once
+
+
+def test_repeated_and_missing_lines(no_errors):
+    rec, written = Recorder(), []
+    with SimFirmware(pads=2, on_write=lambda data, t: written.append(data)) as sim, \
+            reader_for(sim.port, rec) as reader:
+        rec.wait_up()
+        sim.place(0, A)
+        rec.wait(lambda: len(rec.changes) == 1)
+        sim.write_raw(written[-1])  # the PLACED line again, same seq: dropped
+        rec.wait(lambda: reader.counters["duplicates"] == 1)
+        with sim._lock:  # the firmware sees C, but its PLACED line never arrives:
+            sim.readers[1].place(C)
+            sim.scanner.pads[1].update(C)
+            sim.scanner.seq += 1
+        sim.write_raw(inject(sim, "HB", up=1, tags=2))  # the next line shows the gap
+        rec.wait(lambda: len(rec.changes) == 2)
+        time.sleep(0.1)
+        assert rec.seq() == [(0, A, "placed", "live"), (1, C, "placed", "snapshot")]
+        assert reader.counters["gaps"] == 1 and reader.counters["duplicates"] == 1
+
+
+@pytest.mark.parametrize("spelling, canonical", [
+    ("04:a1:b2:c3", A), ("04-A1-B2-C3", A), ("0x04a1b2c3", A), ("04 A1 B2 C3", A), ("04a1b2c3d4", A),
+    ("04:A1:B2:C3:D4:E5:F6", B), ("04a1b2c3d4e5f6", B), ("0x04A1B2C3D4E5F6", B), ("04 a1 b2 c3 d4 e5 f6", B),
+    ("04-a1-b2-c3-d4-e5-f6-%02x" % (0x04 ^ 0xA1 ^ 0xB2 ^ 0xC3 ^ 0xD4 ^ 0xE5 ^ 0xF6), B),
+])
+def test_uid_spellings_reach_the_host_canonical(spelling, canonical, no_errors):
+    rec, clock = Recorder(), FakeClock()
+    with SimFirmware(pads=1, poll_ms=0, clock=clock) as sim, reader_for(sim.port, rec):
+        rec.wait_up()
+        sim.place(0, spelling)
+        sim.step(1, clock.tick)
+        sim.remove(0, spelling)
+        sim.step(3, clock.tick)
+        rec.wait(lambda: len(rec.changes) == 2)
+        assert rec.seq() == [(0, canonical, "placed", "live"), (0, canonical, "removed", "live")]
