@@ -1,0 +1,223 @@
+"""Demigods Evolution (rulebook: ``../shared/rulebooks/demigods-evolution.txt``).
+
+The engine keeps every number the table used to keep by hand: the Demigod
+and initiative order with its tie-break dice, AP, rage/focus/mana, morale and
+links, wounds, buff/debuff tokens and item cooldowns, tactical points and the
+victory conditions. Modules: ``setup`` (options, selection), ``formation``
+(links), ``rounds`` (phases, activation order), ``actions``/``combat``
+(declaring and resolving attacks), ``damage`` (arithmetic), ``divine``,
+``buffs``, ``positions``/``moves`` (fields, facing, line of sight),
+``victory``, ``view``.
+
+>>> from arena_table.rules import find_game
+>>> find_game("demigods-evolution").title
+'Demigods Evolution'
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Mapping
+
+from arena_table.rules.errors import IllegalEvent
+from arena_table.rules.events import DiceRolled, DieCorrected, Event, Note, TagPlaced, TagRemoved
+from arena_table.rules.game import Outcome, register_game
+
+from . import actions, combat, data, divine, moves, rounds, setup, victory
+from . import events as ev
+from .buffs import add, make, remove
+from .state import DemigodsState, char, put, side_name
+from .view import describe as _describe
+from .view import view as _view
+
+Illegal = actions.Illegal
+
+
+def _order_roll(state: DemigodsState, faces: tuple[int, ...]) -> DemigodsState:
+    """Demigod dice for the Demigod order or an initiative tie (one die per contender, seat order)."""
+    if state.stage != "play" or state.pending is not None:
+        raise Illegal("no Demigod dice roll is awaited")
+    values = data.demigod_die()["values"]
+    if any(not 1 <= f <= len(values) for f in faces):
+        raise Illegal(f"Demigod die faces are 1..{len(values)}, got {list(faces)}")
+    needs: tuple[str, ...] = ()
+    if state.phase == "demigod" and state.acting is None:
+        key, (_, needs) = "demigods", rounds.demigod_ranking(state)
+    elif state.phase == "hero" and state.acting is None:
+        nh = rounds.next_hero(state)
+        key, needs = nh.key, nh.contenders
+    if not needs:
+        raise Illegal("no Demigod dice roll is awaited")
+    if len(faces) != len(needs):
+        raise Illegal(f"{len(needs)} Demigod dice expected, one each for {', '.join(needs)} in seat order")
+    contenders = dict(state.contenders)
+    contenders.setdefault(key, needs)
+    rolls = {**state.rolls, key: state.rolls.get(key, ()) + (tuple(values[f - 1] for f in faces),)}
+    return rounds.advance(dataclasses.replace(state, rolls=rolls, contenders=contenders))
+
+
+def _checked(err: str) -> None:
+    if err:
+        raise Illegal(err)
+
+
+def _apply(state: DemigodsState, e: Event) -> DemigodsState:  # noqa: C901 - one dispatch table
+    if isinstance(e, (Note, TagRemoved)):
+        return state
+    if isinstance(e, TagPlaced):
+        hero = e.object.removeprefix("demigods:hero:") if e.object.startswith("demigods:hero:") else ""
+        if hero and rounds.is_choice_legal(state, hero):
+            return rounds.start_turn(state, hero)
+        return state
+    if isinstance(e, DiceRolled):
+        if e.die == data.demigod_die()["kind"]:
+            return _order_roll(state, e.faces)
+        if e.die.startswith("dg-"):
+            if e.die[3:] not in state.dice:
+                raise Illegal(f"unknown Demigods die {e.die!r}; dice: dg-demigod, "
+                              + ", ".join(f"dg-{t}" for t in state.dice))
+            return combat.take_roll(state, e.die[3:], e.faces)
+        return state
+    if isinstance(e, DieCorrected):
+        raise Illegal("Demigods uses each die when it is read: undo the roll and enter it again")
+    if state.stage == "over" and not isinstance(e, (ev.DivineRead,)):
+        raise Illegal("the game is over")
+    if isinstance(e, ev.Pick):
+        _checked(setup.pick_error(state, e.player, e.hero))
+        return setup.pick(state, e.player, e.hero)
+    if isinstance(e, ev.ChooseDemigod):
+        _checked(setup.choose_demigod_error(state, e.player, e.demigod))
+        return setup.choose_demigod(state, e.player, e.demigod)
+    if isinstance(e, ev.Equip):
+        _checked(setup.equip_error(state, e.player, e.item, e.slot, e.hero))
+        return setup.equip(state, e.player, e.item, e.slot, e.hero)
+    if isinstance(e, ev.Formation):
+        _checked(setup.formation_error(state, e.player, e.heroes))
+        return setup.set_formation(state, e.player, e.heroes)
+    if isinstance(e, ev.Begin):
+        _checked(setup.begin_error(state))
+        return rounds.start_round(setup.begin(state))
+    if state.stage != "play":
+        raise Illegal(f"{e.KIND} needs a game in play; finish the selection first (dg-begin)")
+    if isinstance(e, ev.Activate):
+        if state.acting == e.who:
+            return state
+        if not rounds.is_choice_legal(state, e.who):
+            raise Illegal(f"{e.who} cannot be chosen to act now")
+        return rounds.start_turn(state, e.who)
+    if isinstance(e, ev.Use):
+        return actions.declare(state, e)
+    if isinstance(e, ev.Reroll):
+        return combat.reroll(state, e.index)
+    if isinstance(e, ev.Resolve):
+        return combat.confirm(state)
+    if isinstance(e, ev.EndTurn):
+        if state.pending is not None:
+            raise Illegal("the attack must be resolved before the turn ends")
+        if state.acting is None:
+            raise Illegal("nobody is acting")
+        if e.who and e.who not in (state.acting, state.acting.split(":", 1)[-1]):
+            raise Illegal(f"it is {state.acting}'s turn, not {e.who}'s")
+        return rounds.end_turn(state)
+    if isinstance(e, ev.Enter):
+        return moves.enter(state, e)
+    if isinstance(e, ev.Move):
+        return moves.move(state, e)
+    if isinstance(e, ev.Place):
+        return moves.place(state, e)
+    if isinstance(e, ev.MinionEnter):
+        return moves.minion_enter(state, e)
+    if isinstance(e, ev.MinionExit):
+        return moves.minion_exit(state, e)
+    if isinstance(e, ev.DivineRead):
+        ch = char(state, e.who)
+        if not ch.power or not 0 <= e.value <= 6:
+            raise Illegal(f"{ch.name} has no divine die showing {e.value}")
+        return dataclasses.replace(state, reads={**state.reads, e.who: e.value})
+    if isinstance(e, ev.SetDivine):
+        ch = char(state, e.who)
+        if not ch.power:
+            raise Illegal(f"{ch.name} has no divine power")
+        return put(state, dataclasses.replace(ch, divine=divine.clamp(e.value)))
+    if isinstance(e, ev.Wound):
+        return victory.wound(state, char(state, e.who).id, e.amount, e.reason or "by hand")
+    if isinstance(e, ev.AddCondition):
+        ch = char(state, e.who)
+        spec = {f.name: getattr(e, f.name) for f in dataclasses.fields(e) if f.name not in ("at", "who")}
+        cond = make(spec, target=ch)
+        if e.scope == "global":
+            side = side_name(state, ch.player)
+            conds = tuple(c for c in state.global_conditions.get(side, ()) if c.name != e.name) + (cond,)
+            return dataclasses.replace(state, global_conditions={**state.global_conditions, side: conds})
+        return put(state, add(ch, cond))
+    if isinstance(e, ev.ClearCondition):
+        ch = char(state, e.who)
+        if not any(c.name == e.name for c in ch.conditions):
+            raise Illegal(f"{ch.name} has no {e.name!r} token")
+        return put(state, remove(ch, e.name))
+    raise Illegal(f"{e.KIND} is not an event of Demigods Evolution")
+
+
+class Demigods:
+    """The ``demigods`` game (``Game`` protocol of :mod:`arena_table.rules.game`)."""
+
+    name = "demigods"
+    aliases = ("demigods-evolution", "demigods evolution", "dg")
+    title = "Demigods Evolution"
+
+    def setup(self, options: Mapping[str, Any]) -> DemigodsState:
+        """Initial state; with a ``lineup`` option play starts at round 1 (see :mod:`.setup`).
+
+        Raises:
+            ValueError: bad options (the message names the option and the rule).
+        """
+        state = setup.new_game(options)
+        if options.get("lineup"):
+            state = rounds.start_round(setup.apply_lineup(state, options["lineup"]))
+        return state
+
+    def apply(self, state: DemigodsState, event: Event) -> DemigodsState:
+        """The state after ``event``.
+
+        Raises:
+            IllegalEvent: the rules forbid it now; the reason says why.
+        """
+        try:
+            return _apply(state, event)
+        except Illegal as exc:
+            raise IllegalEvent(event, str(exc), self.summary(state)) from None
+        except (KeyError, ValueError) as exc:
+            raise IllegalEvent(event, str(exc.args[0] if exc.args else exc), self.summary(state)) from None
+
+    def outcome(self, state: DemigodsState) -> Outcome | None:
+        if state.result is None:
+            return None
+        winners, reason = state.result
+        return Outcome(winners=tuple(winners), reason=reason, draw=not winners)
+
+    def view(self, state: DemigodsState, viewer: str = "spectator") -> dict[str, Any]:
+        return _view(state, viewer)
+
+    def describe(self, state: DemigodsState, event: Event) -> str:
+        try:
+            after = _apply(state, event)
+        except (Illegal, KeyError, ValueError):
+            after = None
+        return _describe(state, after, event)
+
+    def objects(self) -> list[str]:
+        """Taggable objects for the NFC tag registry: heroes, Demigods, items."""
+        out = [f"demigods:hero:{h}" for h in data.hero_ids()]
+        out += [f"demigods:demigod:{d}" for d in data.demigod_ids()]
+        out += [f"demigods:item:{i}" for i in data.item_ids()]
+        out += [f"demigods:item:{data.demigod(d)['primary']['id']}" for d in data.demigod_ids()]
+        return out
+
+    @staticmethod
+    def summary(state: DemigodsState) -> str:
+        if state.stage != "play":
+            return f"demigods {state.stage}"
+        return f"round {state.round}, {state.phase} phase, acting {state.acting or 'nobody'}"
+
+
+DEMIGODS = register_game(Demigods())

@@ -1,0 +1,186 @@
+"""Entering, moving and placing figures; minions ('Movement' p.21, 'First Round' p.26,
+'Place Obstacles' p.9, 'Minions' p.20).
+
+Moving one field in a direction the class allows, or turning 90°, costs 1 AP;
+entering high ground 1 more; entering the battlefield 1. With a board and known
+positions the engine works the cost out (cheapest path); otherwise the event
+gives it. Leaving a pit costs all remaining AP. Fields with obstacles act on a
+figure that moves or is moved onto them: spike pit 5 wounds, magma 1 wound and
+Burn, flash freeze 3 wounds and Freeze.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from . import buffs, data, positions
+from .actions import Illegal, blocked_fields, knows
+from .rounds import entered_this_round_limit, minion_turn_id
+from .state import Character, DemigodsState, char, put, team_index
+from .victory import score_minion, wound
+
+ENTER_AP = 1
+FIELD_EFFECTS = {"spike-pit": (5, None), "magma": (1, {"name": "Burn", "stat": "burn", "text": "3 wounds a turn"}),
+                 "flash-freeze": (3, {"name": "Freeze", "stat": "freeze", "text": "-2 AP"})}
+"""Obstacle -> (wounds, debuff) on entering it (p.9)."""
+
+
+def enter_field(state: DemigodsState, cid: str, source: str = "") -> DemigodsState:
+    """Apply the obstacle on ``cid``'s new field."""
+    ch = char(state, cid)
+    kind = state.board.obstacle(ch.cell) if state.board else ""
+    if kind not in FIELD_EFFECTS:
+        return state
+    wounds, debuff = FIELD_EFFECTS[kind]
+    if debuff:
+        state = put(state, buffs.add(ch, buffs.make(debuff, target=ch)))
+    return wound(state, cid, wounds, kind.replace("-", " "), source=source)
+
+
+def _mover(state: DemigodsState, who: str) -> Character:
+    if state.stage != "play":
+        raise Illegal("the game is not being played")
+    if state.pending is not None:
+        raise Illegal("an attack is still waiting for its dice")
+    ch = char(state, who)
+    if ch.kind == "minion":
+        if state.acting != minion_turn_id(ch.player):
+            raise Illegal(f"{ch.name} moves in its player's minion turn")
+    elif state.acting != who:
+        raise Illegal(f"it is {state.acting or 'nobody'}'s turn, not {who}'s")
+    if not ch.alive:
+        raise Illegal(f"{ch.name} is out of the game")
+    return ch
+
+
+def _cell_free(state: DemigodsState, cell: tuple[int, int], who: str) -> str:
+    if state.board is None:
+        return ""
+    b = state.board
+    if not (0 <= cell[0] < b.cols and 0 <= cell[1] < b.rows):
+        return f"{tuple(cell)} is off the {b.cols}x{b.rows} board"
+    if tuple(cell) in blocked_fields(state, who):
+        return f"{tuple(cell)} is occupied or blocked"
+    return ""
+
+
+def enter(state: DemigodsState, ev: Any) -> DemigodsState:
+    """``dg-enter``: 1 AP, the figure is now on the battlefield (at ``cell`` if given)."""
+    ch = _mover(state, ev.who)
+    if ch.on_board:
+        raise Illegal(f"{ch.name} is already on the battlefield")
+    if ch.ap < ENTER_AP:
+        raise Illegal(f"entering costs {ENTER_AP} AP, {ch.name} has {ch.ap}")
+    if ev.cell is not None:
+        why = _cell_free(state, ev.cell, ch.id)
+        if why:
+            raise Illegal(why)
+    state = put(state, dataclasses.replace(ch, on_board=True, ap=ch.ap - ENTER_AP, cell=ev.cell,
+                                           facing=ev.facing if ev.facing is not None else ch.facing))
+    return _spent(state, ch.id)
+
+
+def move(state: DemigodsState, ev: Any) -> DemigodsState:
+    """``dg-move``: pay the AP of the move/rotation and put the figure on its new field."""
+    ch = _mover(state, ev.who)
+    if not ch.on_board:
+        raise Illegal(f"{ch.name} has not entered the battlefield (dg-enter)")
+    to = tuple(ev.to) if ev.to is not None else ch.cell
+    facing = ev.facing if ev.facing is not None else ch.facing
+    if ch.kind == "minion" and facing != ch.facing:
+        raise Illegal("minions cannot rotate (p.20)")
+    if to != ch.cell and (buffs.has(state, ch, "immobilize") or buffs.has(state, ch, "banish")):
+        raise Illegal(f"{ch.name} cannot leave its field")
+    cost = ev.ap
+    if knows(state, ch) and to is not None and facing is not None:
+        why = _cell_free(state, to, ch.id) if to != ch.cell else ""
+        if why:
+            raise Illegal(why)
+        if state.board.obstacle(ch.cell) in ("pitfall", "spike-pit") and to != ch.cell:
+            if to not in positions.adjacent_fields(ch.cell):
+                raise Illegal("from a pit a figure may only move to an adjacent field (p.9)")
+            measured = ch.ap
+        else:
+            moves = (data.minion_data()["movement"] if ch.kind == "minion" else data.demigod_movement()
+                     if ch.kind == "demigod" else data.classes()[ch.klass]["movement"])
+            high = [(c, r) for c, r, k in state.board.obstacles if k == "high-ground"]
+            measured = positions.move_cost(ch.cell, ch.facing, to, facing, moves=moves, cols=state.board.cols,
+                                           rows=state.board.rows, blocked=blocked_fields(state, ch.id),
+                                           high_ground=high, can_rotate=ch.kind != "minion")
+            if measured is None:
+                raise Illegal(f"{ch.name} cannot reach {to} facing {facing}")
+        if cost is not None and cost != measured:
+            raise Illegal(f"that move costs {measured} AP, not {cost}")
+        cost = measured
+    if cost is None:
+        raise Illegal("positions are not known: give the AP spent (ap=...)")
+    if cost < 0 or cost > ch.ap:
+        raise Illegal(f"{cost} AP asked, {ch.name} has {ch.ap}")
+    state = put(state, dataclasses.replace(ch, ap=ch.ap - cost, cell=to, facing=facing))
+    if to != ch.cell:
+        state = enter_field(state, ch.id)
+    return _spent(state, ch.id)
+
+
+def _spent(state: DemigodsState, cid: str) -> DemigodsState:
+    from .combat import finish
+
+    ch = char(state, cid)
+    if ch.kind == "minion":
+        return state
+    return finish(state, ends_turn=False)
+
+
+def place(state: DemigodsState, ev: Any) -> DemigodsState:
+    """``dg-place``: a figure's position as read from the table (no AP)."""
+    ch = char(state, ev.who)
+    if ev.cell is not None:
+        why = _cell_free(state, ev.cell, ch.id)
+        if why:
+            raise Illegal(why)
+    return put(state, dataclasses.replace(ch, cell=tuple(ev.cell) if ev.cell is not None else None,
+                                          facing=ev.facing if ev.facing is not None else ch.facing,
+                                          on_board=ch.on_board or ev.cell is not None))
+
+
+def minion_enter(state: DemigodsState, ev: Any) -> DemigodsState:
+    """``dg-minion-enter``: two in round 1, one a round after; destroyed minions come back (p.20)."""
+    if state.acting != minion_turn_id(ev.player):
+        raise Illegal(f"minions enter in {ev.player}'s minion turn (end of the Hero Phase)")
+    if state.minions_entered.get(ev.player, 0) >= entered_this_round_limit(state):
+        raise Illegal(f"{ev.player} already entered {entered_this_round_limit(state)} minion(s) this round")
+    mine = [c for c in state.chars.values() if c.kind == "minion" and c.player == ev.player]
+    spare = [m for m in mine if m.out == "slain"]
+    if not spare and len(mine) >= data.minion_data()["per_player"]:
+        raise Illegal(f"{ev.player} has no minion left to enter")
+    if ev.cell is not None:
+        why = _cell_free(state, ev.cell, "")
+        if why:
+            raise Illegal(why)
+    md = data.minion_data()
+    facing = 0 if team_index(state, ev.player) == 0 else 2
+    if spare:
+        m = dataclasses.replace(spare[0], out="", wounds=0, conditions=())
+    else:
+        k = len(mine) + 1
+        m = Character(id=f"minion-{k}-{ev.player}", name=f"{ev.player}'s minion {k}", player=ev.player,
+                      kind="minion", klass="minion", health=md["health"], ap_max=md["ap"])
+    m = dataclasses.replace(m, on_board=True, cell=tuple(ev.cell) if ev.cell else None, facing=facing, ap=m.ap_max)
+    state = put(state, m)
+    return dataclasses.replace(state, minions_entered={**state.minions_entered,
+                                                       ev.player: state.minions_entered.get(ev.player, 0) + 1})
+
+
+def minion_exit(state: DemigodsState, ev: Any) -> DemigodsState:
+    """``dg-minion-exit``: the minion leaves on the opponent's side and scores (p.20)."""
+    m = char(state, ev.who)
+    if m.kind != "minion" or not m.alive:
+        raise Illegal(f"{ev.who} is not a minion in play")
+    if state.acting != minion_turn_id(m.player):
+        raise Illegal(f"{m.name} moves in {m.player}'s minion turn")
+    if state.board is not None and m.cell is not None:
+        far = 0 if team_index(state, m.player) == 0 else state.board.rows - 1
+        if m.cell[1] != far:
+            raise Illegal(f"{m.name} at {m.cell} is not on the far edge (row {far})")
+    return score_minion(state, m.id)
