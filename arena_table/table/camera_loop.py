@@ -1,0 +1,280 @@
+"""The camera loop: frames -> settle detector -> dice reader -> ``roll`` events.
+
+:func:`build_camera` gives the table a :class:`CameraLoop` device. Its thread
+reads frames from the source named by the ``--camera`` spec, feeds the settle
+detector, reads the dice of each settled frame, stores the frame and each die's
+crop in the media store and submits ``DiceRolled`` through the engine. Dice the
+reader refuses (``unreadable``, ``cocked``, ``partial``) are not put in
+``faces``; they are named in the ``camera`` entry of the status board (and the
+log) so the page can ask for a re-roll. Nothing here stops the table: a bad
+file, a missing camera or a rejected event is reported and the loop goes on.
+
+Settings come from ``TableConfig.extra`` (all optional, defaults in
+``docs/camera.md``): ``settle_s``, ``settle_mode`` (``moved``/``whole``),
+``still_frames``, ``camera_fps``, ``camera_realtime``, ``camera_seed``,
+``camera_size`` ([w, h]), ``warmup_s``, ``lock_exposure``, ``camera_calibration``
+(a JSON file, see :class:`~arena_table.vision.frames.Calibration`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import threading
+import time
+from pathlib import Path
+from typing import Any, Callable, Mapping
+
+import numpy as np
+
+from arena_table.rules import DiceRolled, IllegalEvent
+from arena_table.vision.capture import (CameraStatus, FolderSource, FrameSource, GrabberSource, VideoFileSource,
+                                       open_source)
+from arena_table.vision.frames import (Calibration, CalibrationMismatch, CameraError, CameraUnavailable, EndOfStream,
+                                       Frame)
+from arena_table.vision.settle import Settle, SettleConfig, SettleDetector
+
+log = logging.getLogger(__name__)
+
+Reader = Callable[[np.ndarray], Any]
+"""``BGR frame -> DiceReading`` (``arena_table.vision.dice.read_dice`` with its config bound)."""
+CROP_MARGIN = 0.15
+"""Each stored die crop is the die's box grown by this share of its size on every side."""
+
+
+def default_reader() -> Reader:
+    """The shipped dice reader with its default configuration."""
+    from arena_table.vision.dice import DiceConfig, read_dice
+
+    cfg = DiceConfig()
+    return lambda image: read_dice(cfg, image)
+
+
+def settle_config(extra: Mapping[str, Any]) -> SettleConfig:
+    """The :class:`SettleConfig` the ``extra`` settings ask for.
+
+    Raises:
+        ValueError: a bad ``settle_mode`` or ``settle_s``.
+    """
+    cfg = SettleConfig()
+    if "settle_s" in extra:
+        cfg = dataclasses.replace(cfg, settle_s=float(extra["settle_s"]))
+    if "settle_mode" in extra:
+        cfg = dataclasses.replace(cfg, mode=str(extra["settle_mode"]))
+    return cfg
+
+
+def source_options(extra: Mapping[str, Any]) -> dict[str, Any]:
+    """:func:`~arena_table.vision.capture.open_source` options from the ``extra`` settings."""
+    names = {"still_frames": "still_frames", "camera_fps": "fps", "camera_realtime": "realtime",
+             "camera_seed": "seed", "camera_size": "size", "warmup_s": "warmup_s", "lock_exposure": "lock_exposure",
+             "camera_backoff": "backoff"}
+    return {opt: extra[key] for key, opt in names.items() if key in extra}
+
+
+def crop_box(image: np.ndarray, box: tuple[int, int, int, int], margin: float = CROP_MARGIN) -> np.ndarray:
+    """The part of ``image`` around ``box`` (x, y, w, h px) grown by ``margin``, clipped to the image."""
+    h, w = image.shape[:2]
+    x, y, bw, bh = box
+    mx, my = int(round(bw * margin)), int(round(bh * margin))
+    x0, y0 = max(0, x - mx), max(0, y - my)
+    x1, y1 = min(w, x + bw + mx), min(h, y + bh + my)
+    return image[y0:max(y1, y0 + 1), x0:max(x1, x0 + 1)]
+
+
+class CameraLoop:
+    """The table's camera device: one thread from frames to ``roll`` events.
+
+    Args:
+        table: the :class:`~arena_table.table.app.Table` (uses ``submit``, ``media``,
+            ``status_board`` and ``clock``).
+        spec: the ``--camera`` spec (``sim``, ``0``, a video file, a folder, ``picamera2``).
+        settle: settle parameters.
+        reader: frame -> ``DiceReading``; default the shipped reader.
+        calibration: refused (camera ``failed``) if frames come at another resolution; its
+            ``tray`` limits motion and reading to that part of the frame.
+        options: source options (see :func:`source_options`).
+        source_factory: builds the source (tests); default :func:`open_source`.
+        read_timeout: seconds a read may wait before the loop checks for close.
+    """
+
+    def __init__(self, table: Any, spec: str, *, settle: SettleConfig = SettleConfig(), reader: Reader | None = None,
+                 calibration: Calibration | None = None, options: Mapping[str, Any] | None = None,
+                 source_factory: Callable[..., FrameSource] | None = None, read_timeout: float = 1.0) -> None:
+        self.table = table
+        self.spec = spec
+        self.detector = SettleDetector(settle)
+        self.reader = reader
+        self.calibration = calibration
+        self.options = dict(options or {})
+        self.source_factory = source_factory or open_source
+        self.read_timeout = read_timeout
+        self.source: FrameSource | None = None
+        self.rolls = 0
+        """Roll events accepted by the engine."""
+        self.errors: list[str] = []
+        """One line per problem met (bad files, refused dice, rejected events), newest last."""
+        self._status: dict[str, Any] = {"state": "starting", "detail": f"camera {spec}: starting", "source": spec}
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._calibration_checked = False
+
+    def __repr__(self) -> str:
+        return f"CameraLoop({self.spec!r}, state={self._status.get('state')!r}, rolls={self.rolls})"
+
+    # -- lifecycle ----------------------------------------------------------------------------------
+    def start(self) -> "CameraLoop":
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name=f"camera-{self.spec}", daemon=True)
+            self._thread.start()
+        return self
+
+    def close(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=10)
+            self._thread = None
+
+    def __enter__(self) -> "CameraLoop":
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def join(self, timeout: float | None = None) -> None:
+        """Wait for the loop to end by itself (a finite source ran out); for tools and tests."""
+        if self._thread is not None:
+            self._thread.join(timeout)
+
+    # -- status -------------------------------------------------------------------------------------
+    def _set_status(self, **info: Any) -> None:
+        self._status.update(info)
+        self._status["settle"] = self.detector.state
+        self._status["rolls"] = self.rolls
+        self.table.status_board.set("camera", **self._status)
+
+    def _on_source_status(self, st: CameraStatus) -> None:
+        fields = st.to_dict()
+        fields["settings"] = dict(fields["settings"])
+        self._set_status(**fields)
+
+    def _problem(self, message: str) -> None:
+        log.error("camera %s: %s", self.spec, message)
+        self.errors.append(message)
+        del self.errors[:-20]
+        self._set_status(last_error=message, errors=len(self.errors))
+
+    # -- the loop -----------------------------------------------------------------------------------
+    def _run(self) -> None:
+        try:
+            self.source = self.source_factory(self.spec, clock=time.monotonic, on_status=self._on_source_status,
+                                              on_error=self._problem, options=self.options)
+        except (ValueError, CameraError, OSError) as exc:
+            self._problem(str(exc))
+            self._set_status(state="failed", detail=f"camera {self.spec}: {exc}")
+            return
+        if not isinstance(self.source, GrabberSource):  # live cameras report through _on_source_status
+            self._set_status(state="ok", detail=f"camera {self.spec}: running", exposure_locked=None,
+                             white_balance_locked=None)
+        try:
+            while not self._stop.is_set():
+                try:
+                    frame = self.source.read(timeout=self.read_timeout)
+                except CameraUnavailable:
+                    continue  # the source retries and reports; keep waiting
+                except EndOfStream as exc:
+                    self._set_status(state="ended", detail=f"camera {self.spec}: {exc}")
+                    return
+                if not self._step(frame):
+                    return
+        except Exception as exc:  # the loop must never take the table down
+            log.exception("camera loop %s failed", self.spec)
+            self._set_status(state="failed", detail=f"camera {self.spec}: {type(exc).__name__}: {exc}")
+        finally:
+            self.source.close()
+
+    def _step(self, frame: Frame) -> bool:
+        """One frame; False stops the loop (calibration refused)."""
+        if self.calibration is not None:
+            if not self._calibration_checked:
+                try:
+                    self.calibration.check_frame(frame)
+                except CalibrationMismatch as exc:
+                    self._problem(str(exc))
+                    self._set_status(state="failed", detail=f"camera {self.spec}: {exc}")
+                    return False
+                self._calibration_checked = True
+            if self.calibration.tray:
+                x, y, w, h = self.calibration.tray
+                frame = dataclasses.replace(frame, image=frame.image[y:y + h, x:x + w])
+        before = self.detector.state
+        settled = self.detector.update(frame)
+        if self.detector.state != before:
+            self._set_status()
+        if settled is not None:
+            self._read(settled)
+        return True
+
+    def _source_name(self, frame: Frame) -> str:
+        if isinstance(self.source, FolderSource):
+            return f"dir:{frame.name}"
+        if isinstance(self.source, VideoFileSource):
+            return f"video:{frame.name}"
+        return frame.name
+
+    def _read(self, settled: Settle) -> None:
+        if self.reader is None:
+            self.reader = default_reader()
+        frame = settled.frame
+        try:
+            reading = self.reader(frame.image)
+        except Exception as exc:
+            self._problem(f"{frame.name}: dice reader failed ({type(exc).__name__}: {exc})")
+            return
+        dice = [d for d in reading.dice if settled.counts(d.box)]
+        good = [d for d in dice if d.status == "ok"]
+        refused = [d for d in dice if d.status != "ok"]
+        if not dice:
+            self._set_status(last_settle=frame.name, detail=f"camera {self.spec}: settled, no dice moved")
+            return
+        media = self.table.media
+        image_ref = media.save(frame.image, "frame")
+        if refused:
+            words = "; ".join(f"die at ({d.center[0]:.0f}, {d.center[1]:.0f}) {d.status}"
+                              + (f" ({d.reason})" if d.reason else "") for d in refused)
+            self._problem(f"{frame.name}: {len(refused)} of {len(dice)} dice not read, please re-roll them: {words}")
+            self._set_status(reroll=[{"status": d.status, "reason": d.reason, "center": list(d.center),
+                                      "box": list(d.box)} for d in refused], reroll_image=image_ref)
+        else:
+            self._set_status(reroll=[], reroll_image="")
+        if not good:
+            return
+        crops = tuple(media.save(crop_box(frame.image, d.box), f"die{i}") for i, d in enumerate(good))
+        event = DiceRolled(die="d6", faces=tuple(int(d.value) for d in good), source=self._source_name(frame),
+                           image=image_ref, crops=crops, confidence=tuple(round(float(d.confidence), 3) for d in good),
+                           at=self.table.clock())
+        try:
+            seq = self.table.submit(event)
+        except IllegalEvent as exc:
+            self._problem(f"roll refused by the rules: {exc}")
+            return
+        except Exception as exc:  # engine busy or closing: report, keep the camera running
+            self._problem(f"roll not recorded ({type(exc).__name__}: {exc})")
+            return
+        self.rolls += 1
+        self._set_status(last_roll={"seq": seq, "faces": list(event.faces), "source": event.source},
+                         detail=f"camera {self.spec}: rolled {', '.join(map(str, event.faces))}")
+
+
+def build_camera(table: Any, spec: str) -> CameraLoop:
+    """The camera device for ``table`` (called by ``Table`` when ``config.camera`` is set).
+
+    Raises:
+        ValueError: bad settle settings in ``table.config.extra``.
+        CameraError / OSError: ``camera_calibration`` names a missing or bad file.
+    """
+    extra = dict(getattr(table.config, "extra", {}) or {})
+    calib = extra.get("camera_calibration")
+    calibration = calib if isinstance(calib, Calibration) else Calibration.load(Path(calib)) if calib else None
+    return CameraLoop(table, str(spec), settle=settle_config(extra), calibration=calibration,
+                      options=source_options(extra))
