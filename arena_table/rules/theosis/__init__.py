@@ -1,0 +1,180 @@
+"""Theosis (Dreamcraft Games): Hierapolis preparation, Hero Ranking, nine Arena turns, monsters.
+
+The engine keeps every number players would otherwise track on mats and boards and computes
+every combat the rules define (see the modules: :mod:`.setup`, :mod:`.preparation`,
+:mod:`.ranking`, :mod:`.arena`, :mod:`.fight`, :mod:`.combat`, :mod:`.monsters`, :mod:`.view`).
+Section references are to ``../shared/rulebooks/theosis.txt``; its FAQ and errata win.
+
+>>> from arena_table.rules import find_game
+>>> find_game("theosis").title
+'Theosis'
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Mapping
+
+from ..errors import IllegalEvent
+from ..events import DiceRolled, Event, TagPlaced
+from ..game import Outcome, register_game
+from . import arena, catalog, fight, monsters, preparation, ranking
+from .events import (Adjust, Allocate, ArtifactRevealed, Attack, Bid, Bless, CastRitual, Draft, Equip, Gem,
+                     MonsterAction, Move, Next, Pass, Place, SetRanking, Stamina, UseSkill)
+from .mats import Rejected, add_gems, damage, equip, heal, name, remove_gems
+from .state import MAX_HEALTH, ThState, replace_hero, replace_monster, replace_player
+from .view import final_line, view as _view
+
+SKULL_DICE = ("skull", "skullduggery", "d6")
+"""Die kinds accepted for the skullduggery die (faces 1-6 = dash, two pips, four pips, sword, lightning, spade)."""
+
+
+class Theosis:
+    """The Theosis game for the table (``Game`` protocol of :mod:`arena_table.rules.game`)."""
+
+    name = "theosis"
+    aliases = ("th", "theosis-arena")
+    title = "Theosis"
+
+    def setup(self, options: Mapping[str, Any]) -> ThState:
+        from .setup import setup
+        return setup(options)
+
+    def objects(self) -> list[str]:
+        """Taggable objects: ``theosis:hero:<id>``, ``theosis:power:<id>``, ``theosis:artifact:<id>`` ..."""
+        return catalog.object_ids()
+
+    def apply(self, state: ThState, event: Event) -> ThState:
+        """The state after ``event``.
+
+        Raises:
+            IllegalEvent: the rules forbid the event now; the reason names what was wrong.
+        """
+        try:
+            return check_over(_apply(state, event))
+        except Rejected as exc:
+            raise IllegalEvent(event, str(exc), state.summary()) from None
+
+    def outcome(self, state: ThState) -> Outcome | None:
+        if state.result is None:
+            return None
+        winners, reason, draw = state.result
+        return Outcome(winners=tuple(winners), reason=reason, draw=draw)
+
+    def view(self, state: ThState, viewer: str = "spectator") -> dict[str, Any]:
+        return _view(state, viewer)
+
+    def describe(self, state: ThState, event: Event) -> str:
+        from .describe import describe
+        return describe(self, state, event)
+
+
+def _apply(state: ThState, ev: Event) -> ThState:
+    if isinstance(ev, DiceRolled):
+        return _dice(state, ev)
+    if isinstance(ev, TagPlaced):
+        return _tag(state, ev)
+    if not ev.KIND.startswith("th-"):
+        return state  # kernel events the game has no use for (tag-off, note, correct)
+    if state.phase == "over":
+        raise Rejected("the game is over")
+    if isinstance(ev, Adjust):
+        return adjust(state, ev)
+    if state.pending and not isinstance(ev, (CastRitual, MonsterAction, Move, Stamina, Equip, Gem)):
+        raise Rejected(f"waiting for {state.pending.kind} first")
+    handlers = {Place: preparation.place, ArtifactRevealed: preparation.reveal, Next: preparation.end_turn,
+                Draft: preparation.draft, Allocate: ranking.allocate, SetRanking: ranking.set_ranking,
+                Move: arena.move, CastRitual: arena.cast_ritual, Pass: arena.pass_turn, Bless: arena.bless,
+                UseSkill: arena.use_skill, Attack: fight.attack, Stamina: monsters.reveal,
+                MonsterAction: monsters.monster_action}
+    if isinstance(ev, Bid):
+        return preparation.bid(state, ev)[0]
+    if isinstance(ev, Equip):
+        return equip(state, ev.hero, ev.item, ev.drop)
+    if isinstance(ev, Gem):
+        h = state.heroes.get(ev.hero)
+        if h is None or (ev.skill and ev.skill in h.mana):
+            raise Rejected(f"no empty skill {ev.skill or ''} on {ev.hero}")
+        return add_gems(state, ev.hero, 1, ev.skill)
+    return handlers[type(ev)](state, ev)
+
+
+def _dice(state: ThState, ev: DiceRolled) -> ThState:
+    """Dice matter only where the rules wait for one; any other roll is just recorded by the tray."""
+    p = state.pending
+    if p is None or not ev.faces:
+        return state
+    if p.kind in ("thieves-d6",) and ev.die == "d6" or p.kind == "mercenary-d4" and ev.die == "d4":
+        return preparation.on_die(state, ev.faces)[0]
+    if p.kind == "defence-d4" and ev.die == "d4":
+        return monsters.on_defence_roll(state, ev.faces)
+    if p.kind == "skull" and ev.die in SKULL_DICE:
+        return monsters.on_skull(state, ev.faces[0])
+    if p.kind == "monster-d4" and ev.die == "d4":
+        return monsters.on_monster_roll(state, ev.faces)
+    return state
+
+
+def _tag(state: ThState, ev: TagPlaced) -> ThState:
+    """A Power card laid on the attacker's or defender's pad is the Power played; other tags are ignored."""
+    kind, _, oid = ev.object.removeprefix("theosis:").partition(":")
+    if not ev.object.startswith("theosis:") or kind != "power" or oid not in catalog.powers():
+        return state
+    role = {state.config.attacker_pad: "attacker", state.config.defender_pad: "defender"}.get(ev.pad)
+    if role is None or state.phase not in ("combat", "monsters"):
+        return state
+    return dataclasses.replace(state, pad_powers={**state.pad_powers, role: oid})
+
+
+def adjust(state: ThState, ev: Adjust) -> ThState:
+    """Apply a correction: Health (+heal/-damage, 0 removes), Mana gems, gold (hero mat or player)."""
+    if ev.target in state.heroes:
+        state = heal(state, ev.target, ev.health) if ev.health > 0 else damage(state, ev.target, -ev.health)
+        state = add_gems(state, ev.target, ev.mana) if ev.mana > 0 else remove_gems(state, ev.target, -ev.mana)
+        h = state.heroes[ev.target]
+        return replace_hero(state, dataclasses.replace(h, gold=max(0, h.gold + ev.gold)))
+    if any(p.id == ev.target for p in state.players):
+        p = state.player(ev.target)
+        return replace_player(state, dataclasses.replace(p, gold=max(0, p.gold + ev.gold)))
+    if any(m.id == ev.target for m in state.monsters):
+        m = state.monster(ev.target)
+        return replace_monster(state, dataclasses.replace(m, tokens=max(0, m.tokens + ev.health),
+                                                          top=m.top if ev.health == 0 else None))
+    raise Rejected(f"no hero, player or monster {ev.target!r}")
+
+
+def check_over(state: ThState) -> ThState:
+    """Victory (p.5, errata p.5, p.20): last team standing; monster modes win when every monster falls."""
+    if state.phase not in ("combat", "monsters") or state.result:
+        return state
+    alive = {state.team_of(h) for h, x in state.heroes.items() if x.alive}
+    if state.monsters and not state.competitive:
+        if not alive:
+            return _over(state, (), "every hero has fallen", False)
+        if any(m.alive for m in state.monsters):
+            return state
+        if state.config.mode == "heavy":
+            players = tuple(dataclasses.replace(p, team=p.id) for p in state.players)
+            state = dataclasses.replace(state, players=players, competitive=True)
+            return check_over(state)
+        everyone = tuple(p.id for p in state.players)
+        reason = "every monster is defeated"
+        if state.config.mode == "light":
+            top = max(p.stamina_taken for p in state.players)
+            mvp = [p.id for p in state.players if p.stamina_taken == top]
+            reason += f"; MVP: {', '.join(mvp)} ({top} Stamina Tokens)"
+        return _over(state, everyone, reason, False)
+    if len(alive) == 1:
+        return _over(state, (alive.pop(),), "last team standing", False)
+    if not alive:
+        return _over(state, (), "no hero is left standing", True)
+    return state
+
+
+def _over(state: ThState, winners: tuple[str, ...], reason: str, draw: bool) -> ThState:
+    return dataclasses.replace(state, phase="over", pending=None, result=(winners, reason, draw))
+
+
+GAME = register_game(Theosis())
+
+__all__ = ["GAME", "Theosis", "ThState", "MAX_HEALTH", "final_line", "name"]

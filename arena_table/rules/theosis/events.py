@@ -1,0 +1,214 @@
+"""Theosis events (kinds prefixed ``th-``), each one decision the table cannot sense.
+
+Dice reach the game as the kernel's ``roll`` events and tokens as ``tag-on``;
+everything else a player decides (where a Hero goes, which Power is played,
+the target, the Skill) is one of these, entered at the control page or built
+from tags on the attacker/defender pads. Section references are to the
+Theosis rulebook.
+"""
+
+from __future__ import annotations
+
+from dataclasses import field
+from typing import Any
+
+from ..events import Event, event
+
+
+@event("th-place")
+class Place(Event):
+    """A Hero is assigned to a Hierapolis location (p.10 Assigning Heroes to Locations).
+
+    >>> str(Place(hero="rochon", location="warmonger", golden=True, target="rac"))
+    'th-place hero=rochon location=warmonger golden=true target=rac'
+    """
+
+    hero: str
+    location: str
+    """A quest alignment (``warmonger`` ... ``merciful``) or a location (``tavern``, ``cathedral``,
+    ``thieves-guild``, ``mercenary-camp``, ``market``, ``mage-tower``)."""
+    golden: bool = False
+    """On the quest's golden slot: gains the Power, the quest reward and moves the track."""
+    target: str = ""
+    """Enemy hero (Warmonger damage, Thieves' Guild) or player (Deceitful steal)."""
+    amount: int = -1
+    """Gold to steal (Deceitful: up to 3); -1 = as much as allowed."""
+    power: str = ""
+    """Expansion choice: the expansion card instead of the basic one (errata p.4)."""
+    item: str = ""
+    """Item taken (Righteous pouch draw, Vengeful/Market steal)."""
+    equip: str = ""
+    """Hero equipping ``item`` (default: the placed hero)."""
+    mana: tuple[str, ...] = ()
+    """Mana gems gained, each ``hero`` or ``hero:skill`` (Merciful quest, Cathedral)."""
+    heal: str = ""
+    """Hero fully healed at the Cathedral."""
+    ritual: str = ""
+    """Ritual prepared at the Mage Tower (face down)."""
+    ritual_turn: int = 0
+
+
+@event("th-artifact")
+class ArtifactRevealed(Event):
+    """The turn's face-down Artifact is revealed for bidding (p.12 Artifacts)."""
+
+    artifact: str
+
+
+@event("th-bid")
+class Bid(Event):
+    """A player's sealed bid (0 = not bidding); all bids resolve together (p.12)."""
+
+    player: str
+    amount: int
+    hero: str = ""
+    """Hero who equips the Artifact if this bid wins."""
+
+
+@event("th-next")
+class Next(Event):
+    """Ends the Hierapolis turn (all Heroes placed, bidding done) or Fast Action Preparation."""
+
+
+@event("th-allocate")
+class Allocate(Event):
+    """A player puts gold on their Heroes' mats (p.13 Step 2)."""
+
+    player: str
+    gold: dict[str, int] = field(default_factory=dict)
+
+
+@event("th-rank")
+class SetRanking(Event):
+    """Co-operating players set their Hero Ranking as they prefer (p.21 monster modes)."""
+
+    order: tuple[str, ...]
+
+
+@event("th-draft")
+class Draft(Event):
+    """Fast Action Preparation: a player drafts a Power card (p.21)."""
+
+    player: str
+    power: str
+
+
+@event("th-equip")
+class Equip(Event):
+    """A Hero equips an item (fast preparation offers, won Artifact, corrections)."""
+
+    hero: str
+    item: str
+    drop: str = ""
+    """Item discarded to the pouch to make room."""
+
+
+@event("th-gem")
+class Gem(Event):
+    """A Mana gem placed in a Skill outside an action (fast preparation, Ritual, corrections)."""
+
+    hero: str
+    skill: str = ""
+
+
+@event("th-move")
+class Move(Event):
+    """A Hero stands on a hex (entering the Arena, moving, pushed or pulled), axial ``[q, r]``."""
+
+    hero: str
+    cell: tuple[int, int]
+
+
+@event("th-stamina")
+class Stamina(Event):
+    """The top Stamina Token of a monster is revealed: damage needed and defences (p.22)."""
+
+    monster: str
+    threshold: int
+    resist: tuple[str, ...] = ()
+    protect: tuple[str, ...] = ()
+
+
+@event("th-ritual")
+class CastRitual(Event):
+    """A player casts the Ritual whose turn marker matches the turn (p.14, pp.44-45)."""
+
+    player: str
+    target: tuple[str, ...] = ()
+    cells: tuple[tuple[int, int], ...] = ()
+    mana: tuple[str, ...] = ()
+
+
+@event("th-pass")
+class Pass(Event):
+    """Actions 1-2 (p.14): discard a Power face down; with ``skill``, also place a Mana gem
+    in that Skill and take one Damage."""
+
+    hero: str
+    power: str = ""
+    skill: str = ""
+
+
+@event("th-bless")
+class Bless(Event):
+    """Action 3 (p.14): a Blessing Power face up on an allied Hero (p.15)."""
+
+    hero: str
+    power: str
+    target: str
+
+
+@event("th-attack")
+class Attack(Event):
+    """Actions 4-6 (p.14): attack with a Power face down, a Skill, or a Spell face up.
+
+    ``defend`` lists one Power per target in the same order (area attacks: each a
+    different card of that player, p.16). Against monsters the defence d4 is read
+    from the next ``roll``.
+    """
+
+    hero: str
+    target: tuple[str, ...] = ()
+    power: str = ""
+    defend: tuple[str, ...] = ()
+    skill: str = ""
+    spell: bool = False
+    defense_skill: tuple[str, ...] = ()
+    """Defence Skill per target ('' for none), same order as ``target``."""
+    choice: dict[str, Any] = field(default_factory=dict)
+    """Optional texts taken: ``bloodthirst``, ``remainder`` (dual wield type), ``raise`` (Raise the
+    Dead card), ``discard`` (Blind/Neutralize), ``banner``/``fortified`` (Ritual tokens)."""
+
+
+@event("th-skill")
+class UseSkill(Event):
+    """Action 6 with a Skill that does not attack (heals, automatic damage, Mana)."""
+
+    hero: str
+    skill: str
+    power: str = ""
+    target: tuple[str, ...] = ()
+
+
+@event("th-monster")
+class MonsterAction(Event):
+    """Targets and defence Powers for the monster action the skullduggery die picked (p.23)."""
+
+    monster: str
+    target: tuple[str, ...] = ()
+    defend: tuple[str, ...] = ()
+
+
+@event("th-adjust")
+class Adjust(Event):
+    """A correction from the control page for a card text the engine leaves to the table."""
+
+    target: str
+    health: int = 0
+    mana: int = 0
+    gold: int = 0
+    reason: str = ""
+
+
+THEOSIS_EVENTS = (Place, ArtifactRevealed, Bid, Next, Allocate, SetRanking, Draft, Equip, Gem, Move, Stamina,
+                  CastRitual, Pass, Bless, Attack, UseSkill, MonsterAction, Adjust)

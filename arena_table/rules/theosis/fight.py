@@ -1,0 +1,325 @@
+"""A Hero's attack (actions 4-6, pp.14-19): building both sides' numbers from cards, items, tokens
+and Rituals, resolving with :mod:`.combat`, and applying the Power and Skill texts that change
+numbers or state (pp.32-43, errata).
+
+A Power used face down for combat activates its text when it is Common or a Curse; a Spell
+face up activates its text; a Power played under a Skill gives only its values (p.18).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from . import catalog
+from .arena import allies, area_safe, finish, require_actor, spend_gem
+from .combat import Result, Side, resolve
+from .events import Attack
+from .mats import (Rejected, add_gems, alive_hero, clear_tokens, damage, equipped, heal, mitigation, name,
+                   place_token, play_card, power, power_values, remove, remove_gems, tokens_on)
+from .ranking import move_up, swap_down
+from .state import MAX_HEALTH, ThState, replace_hero
+
+AREA_SKILLS = ("ring", "line", "cone", "all")
+HEAL_SPELLS = ("healing", "cleansing-rain", "resurrection", "ungrave")
+
+
+def text_active(pid: str, *, skill: str = "", spell: bool = False) -> bool:
+    kind = power(pid)["type"]
+    return not skill and (kind in ("common", "curse") or (kind == "spell" and spell))
+
+
+def skill_effects(skill: str) -> list[str]:
+    return list(catalog.skills()[skill].get("effects", ())) if skill else []
+
+
+def has_shield(state: ThState, hero_id: str) -> bool:
+    return any(i["kind"] == "shield" for i in equipped(state, hero_id))
+
+
+def attack_side(state: ThState, ev: Attack, card: str, target: str, *, vs_monster: bool = False,
+                defender_card: str = "", defender_skill: str = "") -> tuple[ThState, Side, dict[str, Any]]:
+    """The attacker's total Attack (p.16, p.23) and what the texts decided on the way."""
+    a_val, d_val = power_values(state, card)
+    notes: dict[str, Any] = {}
+    active = text_active(card, skill=ev.skill, spell=ev.spell)
+    raised = ev.choice.get("raise")
+    if card == "raise-the-dead" and active and raised:
+        if raised not in state.player(state.heroes[ev.hero].player).discard:
+            raise Rejected(f"{name(state, raised)} is not in the discard pile")
+        a_val, d_val = power_values(state, raised)
+    rec = power(card)
+    if vs_monster and rec.get("monster_values") and (active or card == "warcraft"):
+        a_val = rec["monster_values"][0]
+    if active and rec.get("boost_hero") == ev.hero and ev.spell:
+        a_val = 4
+    if card == "bloodthirst" and active and ev.choice.get("bloodthirst"):
+        a_val = 5
+        notes["bloodthirst"] = True
+    if card == "lightning-strike" and active and not vs_monster and any(
+            i.get("metal") and "physical" in i.get("protection", ()) for i in equipped(state, target)):
+        a_val = 5
+    value = d_val if "use-defense-value" in skill_effects(ev.skill) else a_val
+    if defender_card and not defender_skill and defender_card == "equalize":
+        value = 1
+    bonuses: list[tuple[str, int]] = []
+    art = sum(int(i.get("attack", 0)) for i in equipped(state, ev.hero) if i["kind"] == "weapon" and i.get("artifact"))
+    if art:
+        bonuses.append(("artifact", art))
+    if ev.skill:
+        bonus = int(catalog.skills()[ev.skill]["bonus"])
+        for eff in skill_effects(ev.skill):
+            if eff.startswith("bonus-if-no-shield") and not vs_monster and not has_shield(state, target):
+                bonus += int(eff.split(":")[1])
+        if bonus:
+            bonuses.append(("skill", bonus))
+    if "valor" in tokens_on(state, ev.hero):
+        bonuses.append(("Valor", 1))
+    h = state.heroes[ev.hero]
+    if ev.choice.get("banner") or (h.cell and h.cell in state.ritual_cells.get("banner-of-victory", ())):
+        bonuses.append(("Banner of Victory", 1))
+    if "terror" in tokens_on(state, ev.hero):
+        bonuses.append(("Terror", -1))
+    return state, Side(name(state, ev.hero), value, tuple(bonuses), state.rank_of(ev.hero)), notes
+
+
+def defense_side(state: ThState, target: str, card: str, dskill: str, attacker_card: str, attacker_active: bool,
+                 *, vs_monster: bool = False) -> Side:
+    """The defender's total Defense (p.16): Power, artifacts, Aegis, Fortifications, Poison."""
+    a_val, d_val = power_values(state, card)
+    active = text_active(card, skill=dskill)
+    rec = power(card)
+    if vs_monster and active and rec.get("monster_values"):
+        d_val = rec["monster_values"][1]
+    value = a_val if "defend-with-attack-value" in skill_effects(dskill) else d_val
+    if attacker_active and attacker_card == "equalize":
+        value = 1
+    bonuses: list[tuple[str, int]] = []
+    art = sum(int(i.get("defense", 0)) for i in equipped(state, target)
+              if i["kind"] in ("armor", "shield") and i.get("artifact"))
+    if art:
+        bonuses.append(("artifact", art))
+    if "aegis" in tokens_on(state, target):
+        bonuses.append(("Aegis", 1))
+    h = state.heroes[target]
+    if h.cell and h.cell in state.ritual_cells.get("fortifications", ()):
+        bonuses.append(("Fortifications", 1))
+    if "poison" in tokens_on(state, target):
+        bonuses.append(("Poison", -1))
+    return Side(name(state, target), value, tuple(bonuses), state.rank_of(target))
+
+
+def weapons_of(state: ThState, hero_id: str) -> tuple[tuple[int, str | None], ...]:
+    return tuple((int(i.get("damage", 0)), i.get("damage_type")) for i in equipped(state, hero_id)
+                 if i["kind"] == "weapon")
+
+
+def attack_type(state: ThState, ev: Attack, card: str, target: str | None = None) -> str:
+    from .mats import damage_type
+    if ev.skill:
+        sk = catalog.skills()[ev.skill]
+        if "fire-if-no-shield" in sk.get("effects", ()) and target in state.heroes and not has_shield(state, target):
+            return "fire"
+        return sk["type"] or "physical"
+    return damage_type(state, card)
+
+
+def attack(state: ThState, ev: Attack) -> ThState:
+    """Resolve a Hero's attack on heroes (monsters: :func:`.monsters.hero_attacks_monsters`)."""
+    require_actor(state, ev.hero)
+    me = state.heroes[ev.hero]
+    card = ev.power or state.pad_powers.get("attacker", "")
+    if not card:
+        raise Rejected("name the Power played for the attack (or lay it on the attacker pad)")
+    rec = power(card)
+    if ev.spell and rec["type"] != "spell":
+        raise Rejected(f"{rec['name']} is not a Spell")
+    if ev.spell and card in HEAL_SPELLS:
+        return heal_spell(state, ev, card)
+    if "pacify" in tokens_on(state, ev.hero):
+        raise Rejected(f"{name(state, ev.hero)} is Pacified and cannot attack (p.39)")
+    if not ev.target:
+        raise Rejected("an attack needs a target")
+    area = ev.spell or (ev.skill and catalog.skills()[ev.skill]["area"] in AREA_SKILLS)
+    if len(ev.target) > 1 and not area:
+        raise Rejected("only Spells and Ring, Line or Cone Skills attack more than one target")
+    if ev.skill:
+        sk = catalog.skills().get(ev.skill)
+        if not sk or sk["kind"] != "attack":
+            raise Rejected(f"{ev.skill!r} is not an attack skill")
+        state = spend_gem(state, ev.hero, ev.skill)
+    mons = [t for t in ev.target if t not in state.heroes]
+    if mons:
+        if len(mons) != len(ev.target):
+            raise Rejected("attack heroes and monsters separately")
+        from .monsters import hero_attacks_monsters
+        return hero_attacks_monsters(state, ev, card)
+    for t in ev.target:
+        alive_hero(state, t)
+        if area and area_safe(state, t):
+            raise Rejected(f"{name(state, t)} stands on a starting triad: safe from area attacks on turn 1 "
+                           "(errata p.14)")
+        if ev.spell and state.player(state.heroes[t].player).spell_ward and state.team_of(t) != state.team_of(ev.hero):
+            raise Rejected(f"{name(state, t)} is warded against enemy Spells (Spell Ward)")
+        if state.heroes[t].stealth and not area:
+            raise Rejected(f"{name(state, t)} is in Stealth: only area attacks reach her")
+    defend = ev.defend or ((state.pad_powers["defender"],) if "defender" in state.pad_powers else ())
+    if len(defend) != len(ev.target):
+        raise Rejected(f"each target defends with one Power: {len(ev.target)} target(s), {len(defend)} defence(s)")
+    by_player: dict[str, list[str]] = {}
+    for t, d in zip(ev.target, defend):
+        by_player.setdefault(state.heroes[t].player, []).append(d)
+    for pid, cards in by_player.items():
+        if len(set(cards)) != len(cards):
+            raise Rejected(f"{pid}'s heroes must defend with different Powers (p.16)")
+        hand = state.player(pid).hand
+        missing = [c for c in cards if c not in hand or (pid == me.player and c == card)]
+        if missing:
+            raise Rejected(f"{pid} does not hold {', '.join(name(state, c) for c in missing)}")
+    dskills = ev.defense_skill or ("",) * len(ev.target)
+    if me.stealth:
+        state = replace_hero(state, dataclasses.replace(me, stealth=False))
+    order = sorted(range(len(ev.target)), key=lambda i: state.rank_of(ev.target[i]))
+    lines, results, extra = [], [], False
+    for i in order:
+        state, res, result_text = one_attack(state, ev, card, ev.target[i], defend[i], dskills[i])
+        prefix = f"{name(state, ev.target[i])}: " if len(ev.target) > 1 else ""
+        lines.append(prefix + res.text)
+        results.append(result_text)
+    state = play_card(state, me.player, card)
+    for t, d in zip(ev.target, defend):
+        state = play_card(state, state.heroes[t].player, d)
+    if "extra-turn" in skill_effects(ev.skill):
+        extra = True
+    for eff in skill_effects(ev.skill):
+        if eff.startswith("gain-mana:"):
+            state = add_gems(state, ev.hero, 1, eff.split(":")[1])
+    title = f"{name(state, ev.hero)} attacks {', '.join(name(state, t) for t in ev.target)}"
+    with_what = catalog.skills()[ev.skill]["name"] if ev.skill else power(card)["name"]
+    state = dataclasses.replace(state, last_action={
+        "title": f"{title} with {with_what}", "lines": lines, "result": "; ".join(r for r in results if r)})
+    return finish(state, ev.hero, extra_turn=extra)
+
+
+def one_attack(state: ThState, ev: Attack, card: str, target: str, dcard: str, dskill: str
+               ) -> tuple[ThState, Result, str]:
+    """One attacker-defender combat with every text applied; returns (state, result, 'X 9 → 8')."""
+    active = text_active(card, skill=ev.skill, spell=ev.spell)
+    d_active = text_active(dcard, skill=dskill)
+    state, a_side, notes = attack_side(state, ev, card, target, defender_card=dcard if d_active else "",
+                                       defender_skill=dskill)
+    if notes.get("bloodthirst"):
+        state = damage(state, ev.hero, 3)  # the attack continues even below one Health (p.38)
+    d_side = defense_side(state, target, dcard, dskill, card, active)
+    prot, res = mitigation(state, target)
+    if d_active:
+        prot |= set(power(dcard).get("defense_protection", ()))
+    for eff in skill_effects(dskill):
+        if eff.startswith("protect:"):
+            prot |= set(eff.split(":")[1].split(","))
+    effects = skill_effects(ev.skill)
+    me = state.heroes[ev.hero]
+    fixed = (MAX_HEALTH - me.health) if "damage-taken" in effects else None
+    result = resolve(a_side, d_side, weapons=weapons_of(state, ev.hero), damage_type=attack_type(state, ev, card, target),
+                     protect=prot, resist=res, remainder=ev.choice.get("remainder"),
+                     weapon_factor=2 if "double-weapon" in effects else 1,
+                     unmitigated={"physical"} if "unmitigated" in effects else set(),
+                     despair=d_active and dcard == "despair", fixed=fixed)
+    before = state.heroes[target].health
+    if result.hit and "negate-curse-attack" in skill_effects(dskill) and active and power(card)["type"] == "curse":
+        result = dataclasses.replace(result, hit=False, damage=0, lines=result.lines + ("negated by Crystal Soul",))
+    if not result.hit:
+        if d_active and dcard == "last-stand":
+            state = move_up(state, target)
+        if "burn-attacker-mana:2" in skill_effects(dskill):
+            state = remove_gems(state, ev.hero, 2)
+        return state, result, ""
+    dmg = result.damage
+    kill = "kill" in effects or ("kill-if-stealth" in effects and me.stealth)
+    if kill:
+        state = remove(state, target)
+        return state, dataclasses.replace(result, lines=result.lines + ("killed instead of damaged",)), \
+            f"{name(state, target)} {before} → slain"
+    if (active and card == "lifeswap") or (d_active and dcard == "lifeswap"):
+        a, t = state.heroes[ev.hero], state.heroes[target]
+        state = replace_hero(replace_hero(state, dataclasses.replace(a, health=t.health)),
+                             dataclasses.replace(t, health=a.health))
+        result = dataclasses.replace(result, lines=result.lines + ("Lifeswap exchanges Health first",))
+        before = state.heroes[target].health
+    state = damage(state, target, dmg)
+    after = state.heroes[target].health
+    if d_active and dcard == "pain-spike":
+        state = damage(state, ev.hero, dmg // 2)
+    for eff in skill_effects(dskill):
+        if eff.startswith("regenerate") and state.heroes[target].alive:
+            state = heal(state, target, int(eff.split(":")[1]))
+        if eff.startswith("reflect-half"):
+            from .arena import auto_damage
+            state = auto_damage(state, ev.hero, dmg // 2, "void")
+    if "heal-dealt" in effects:
+        state = heal(state, ev.hero, before - after)
+    if "remove-blessings" in effects or (active and card == "damnation"):
+        state = clear_tokens(state, target, "blessing")
+    if "steal-mana-on-hit" in effects and state.heroes[target].mana:
+        state = add_gems(remove_gems(state, target, 1), ev.hero, 1)
+    if "flip-weapons" in effects or "flip-armor" in effects:
+        state = replace_hero(state, dataclasses.replace(state.heroes[target], items_off=True))
+    if "swap-positions" in effects:
+        a, t = state.heroes[ev.hero], state.heroes[target]
+        state = replace_hero(replace_hero(state, dataclasses.replace(a, cell=t.cell)),
+                             dataclasses.replace(t, cell=a.cell))
+    if active and state.heroes[target].alive:
+        state = power_text_on_hit(state, ev, card, target)
+    return state, result, f"{name(state, target)} {before} → {after}"
+
+
+def power_text_on_hit(state: ThState, ev: Attack, card: str, target: str) -> ThState:
+    """Texts of a victorious attacking Power (pp.38-43)."""
+    if power(card)["type"] == "curse":
+        return place_token(state, card, target)
+    if card == "warcraft":
+        return swap_down(state, target)
+    if card == "enervation":
+        return remove_gems(state, target, 99)
+    if card in ("blind", "neutralize") and ev.choice.get("discard"):
+        from .mats import discard_from_hand
+        return discard_from_hand(state, state.heroes[target].player, ev.choice["discard"])
+    if card == "spell-ward":
+        from .state import replace_player
+        p = state.player(state.heroes[ev.hero].player)
+        return replace_player(state, dataclasses.replace(p, spell_ward=True))
+    return state
+
+
+def heal_spell(state: ThState, ev: Attack, card: str) -> ThState:
+    """Healing, Cleansing Rain, Resurrection and Ungrave used face up as Spells (pp.39-42)."""
+    me = state.heroes[ev.hero]
+    friends = allies(state, ev.hero)
+    if card == "healing":
+        for t in friends:
+            state = heal(state, t, 4)
+    elif card == "cleansing-rain":
+        for t in friends:
+            state = clear_tokens(heal(state, t, 1), t, "curse")
+    elif card == "resurrection":
+        t = ev.target[0] if ev.target else ""
+        h = state.heroes.get(t)
+        if h is None:
+            raise Rejected("Resurrection names a hero (fallen: back at 4 Health; living ally: one Mana gem)")
+        if not h.alive:
+            if h.no_resurrect:
+                raise Rejected(f"{name(state, t)} cannot be resurrected")
+            state = replace_hero(state, dataclasses.replace(h, alive=True, health=4, mana=(), flipped=False))
+            if t not in state.ranking:
+                state = dataclasses.replace(state, ranking=state.ranking + (t,))
+        else:
+            state = add_gems(state, t, 1)
+    elif card == "ungrave":
+        from .mats import take_back
+        pick = ev.choice.get("take")
+        if pick:
+            state = take_back(state, me.player, pick)
+    state = play_card(state, me.player, card)
+    state = dataclasses.replace(state, last_action={"title": f"{name(state, ev.hero)} casts {power(card)['name']}",
+                                                    "lines": [power(card)["text"]], "result": ""})
+    return finish(state, ev.hero)

@@ -1,0 +1,147 @@
+"""The spectator/control view (docs/view-schema.md) and the plain-words log line of each event.
+
+The spectator view hides what lies face down: Power hands and discard piles, sealed bids
+until they are revealed, prepared Rituals (only their turn tokens show), the Power discarded
+by actions 1-2. ``control`` sees everything.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import catalog
+from .mats import name, tokens_on
+from .preparation import next_placer
+from .ranking import allocation_order, describe_ranking
+from .state import ARENA_TURNS, MAX_HEALTH, PREP_TURNS, ThState
+
+ICONS = {"fiery-purge": "flame", "poison": "drop", "terror": "skull", "pacify": "chain", "entangling-roots": "chain",
+         "tentacles-black": "chain", "valor": "sword", "aegis": "shield", "rejuvenation": "heart",
+         "thalassic-favour": "sparkle"}
+"""Icon names from webui/static/icons.svg for each Blessing/Curse token."""
+EFFECT_TEXT = {"fiery-purge": "-1 Health at the end of their turn", "poison": "-1 Defense", "terror": "-1 Attack",
+               "pacify": "cannot attack", "entangling-roots": "speed 1", "valor": "+1 Attack", "aegis": "+1 Defense",
+               "rejuvenation": "+1 Health at the end of their turn", "tentacles-black": "enemy moves this hero",
+               "thalassic-favour": "+1 Mana at the end of their turn"}
+
+
+def phase_line(state: ThState) -> str:
+    if state.phase == "preparation":
+        return f"Preparation · Hierapolis turn {state.prep_turn}/{PREP_TURNS}"
+    if state.phase == "fast":
+        return "Fast Action Preparation"
+    if state.phase == "ranking":
+        return "Hero Ranking · gold allocation"
+    if state.phase == "over":
+        return f"Game over · turn {state.turn}/{ARENA_TURNS}"
+    return f"{'Monsters' if state.phase == 'monsters' else 'Combat'} · turn {state.turn}/{ARENA_TURNS}"
+
+
+def _conditions(state: ThState, hid: str) -> list[dict[str, Any]]:
+    out = []
+    for token in tokens_on(state, hid):
+        kind = catalog.powers()[token]["type"]
+        out.append({"name": catalog.powers()[token]["name"], "icon": ICONS.get(token, "star"),
+                    "kind": "buff" if kind == "blessing" else "debuff",
+                    "text": EFFECT_TEXT.get(token, catalog.powers()[token]["text"])})
+    h = state.heroes[hid]
+    if h.flipped:
+        out.append({"name": "Ranking token flipped", "icon": "eye-off", "kind": "debuff", "text": "skips its next turn"})
+    if h.items_off:
+        out.append({"name": "Items face down", "icon": "arrow-down", "kind": "debuff", "text": "no items this turn"})
+    if h.stealth:
+        out.append({"name": "Stealth", "icon": "eye-off", "kind": "buff", "text": "only area attacks reach her"})
+    return out
+
+
+def prompt(state: ThState) -> str:
+    p = state.pending
+    if p:
+        return {"thieves-d6": f"{p.actor}: roll the d6 at the Thieves' Guild",
+                "mercenary-d4": f"{p.actor}: roll the d4 at the Mercenary Camp",
+                "defence-d4": "roll the monster's Defence d4",
+                "skull": f"{name(state, p.actor)}: roll the skullduggery die",
+                "monster-targets": f"{name(state, p.actor)}: choose targets; heroes lay their defence Powers",
+                "monster-d4": f"{name(state, p.actor)}: roll the attack d4",
+                "ritual": f"cast the Ritual due on turn {state.turn}: {', '.join(p.data.get('due', []))}",
+                }.get(p.kind, p.kind)
+    if state.phase == "preparation":
+        who = next_placer(state)
+        if who:
+            return f"{who}: place a hero" + (" on a golden quest slot" if not any(
+                state.heroes[h].placed for h in state.player(who).heroes) else "")
+        if state.artifact:
+            return "sealed bids for " + name(state, state.artifact)
+        return "reveal the Artifact or end the turn (then refresh the Market)"
+    if state.phase == "fast":
+        return "draft Powers, place one Mana gem per hero, share Artifacts and items"
+    if state.phase == "ranking":
+        todo = [x for x in allocation_order(state) if not state.player(x).allocated]
+        return f"{todo[0]}: allocate gold to your heroes" if todo else "set the Ranking"
+    hid = state.acting_hero()
+    if hid:
+        return f"{name(state, hid)}: move, then act (Power, Skill, Blessing or Spell)"
+    return ""
+
+
+def view(state: ThState, viewer: str = "spectator") -> dict[str, Any]:
+    """JSON-ready view for ``viewer`` (``spectator`` or ``control``), see docs/view-schema.md."""
+    secret = viewer != "control"
+    acting = state.acting_hero()
+    ranked = list(state.ranking) or [h for pid in state.initiative_order() for h in state.player(pid).heroes]
+    upcoming = [h for h in state.ranking if h not in state.acted and state.heroes[h].alive and h != acting]
+    nxt = upcoming[0] if state.phase == "combat" and upcoming else None
+    order = []
+    for i, hid in enumerate(ranked, 1):
+        h = state.heroes[hid]
+        entry = {"id": hid, "name": name(state, hid), "side": h.player, "acting": hid == acting, "next": hid == nxt,
+                 "out": not h.alive, "health": h.health, "health_max": MAX_HEALTH,
+                 "resources": {"mana": len(h.mana), "gold": h.gold}, "conditions": _conditions(state, hid)}
+        if state.ranking:
+            entry["rank"] = i
+        if not secret:
+            entry["mana_skills"] = list(h.mana)
+        order.append(entry)
+    players = []
+    for p in state.players:
+        row = {"id": p.id, "team": p.team, "gold": p.gold, "hand": len(p.hand), "discard": len(p.discard),
+               "rituals": [{"turn": t, "cast": r in p.cast, **({} if secret and r not in p.cast else {"ritual": r})}
+                           for r, t in p.rituals],
+               "bid": (p.bid is not None) if secret else p.bid, "stamina_taken": p.stamina_taken}
+        if not secret:
+            row["hand_cards"], row["discard_cards"] = list(p.hand), list(p.discard)
+        players.append(row)
+    monsters = [{"id": m.id, "name": name(state, m.id), "tokens": m.tokens,
+                 "top": None if m.top is None else {"threshold": m.top.threshold, "resist": list(m.top.resist),
+                                                    "protect": list(m.top.protect)},
+                 "guard": list(m.guard), "fiery_purge": m.fiery_purge} for m in state.monsters]
+    out: dict[str, Any] = {
+        "phase": phase_line(state), "round": state.turn if state.turn else state.prep_turn,
+        "round_max": ARENA_TURNS if state.turn else PREP_TURNS,
+        "order_title": "Hero Ranking" if state.ranking else "Initiative", "order": order, "acting": acting,
+        "last_action": state.last_action, "prompt": prompt(state),
+        "extra": {"initiative": state.initiative, "initiative_next": state.initiative_next,
+                  "alignment": {f"{a}/{b}": state.alignment[a] for a, b in catalog.TRACKS},
+                  "artifact": state.artifact, "players": players, "monsters": monsters,
+                  "pads": dict(state.pad_powers)},
+    }
+    if state.monsters and state.config.mode == "light":
+        out["scores"] = [{"side": p.id, "label": "Stamina Tokens", "value": p.stamina_taken} for p in state.players]
+    else:
+        out["scores"] = [{"side": p.id, "label": "Gold", "value": p.gold} for p in state.players]
+    figures = [{"id": h, "name": name(state, h), "side": x.player, "cell": list(x.cell)}
+               for h, x in state.heroes.items() if x.alive and x.cell]
+    figures += [{"id": m.id, "name": name(state, m.id), "side": "monsters", "cell": list(m.cell)}
+                for m in state.monsters if m.alive and m.cell]
+    if figures:
+        cells = {tuple(f["cell"]) for f in figures} | {c for cs in state.ritual_cells.values() for c in cs} | {(0, 0)}
+        out["board"] = {"kind": "hex", "cells": sorted([list(c) for c in cells]), "figures": figures,
+                        "tokens": {r: [list(c) for c in cs] for r, cs in state.ritual_cells.items()}}
+    return out
+
+
+def final_line(state: ThState) -> str:
+    """Final ranking with Health, and the winner (shown when the game ends)."""
+    winners, reason, draw = state.result
+    head = "tie, no winner" if draw else (f"winner: {', '.join(winners)}" if winners else "no winner")
+    return f"Game over ({reason}): {head}. Final ranking: {describe_ranking(state)}"
