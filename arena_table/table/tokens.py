@@ -1,0 +1,189 @@
+"""Wiring of the token reader: driver events -> ``TagPlaced``/``TagRemoved`` kernel events.
+
+``build_tokens(table, spec)`` is called by :class:`~arena_table.table.app.Table`
+when ``TableConfig.tokens`` is set. ``spec`` picks the backend in this one place
+(STYLE.md §7):
+
+* ``sim`` — the real firmware logic under CPython behind a pseudo-terminal
+  (:class:`~arena_table.table.tokens_sim.SimFirmware`), read by the real driver;
+  the control page lays simulated tags with :meth:`TokenDevice.place`/``remove``;
+* a port path (``/dev/ttyACM0``) or ``usb:VID:PID[:SERIAL]`` — the Pico firmware;
+* ``pn532:/dev/serial0`` — a PN532 on the Pi's own UART.
+
+Each tag change becomes one event submitted to the engine, with the game object
+the tag registry (``<data_dir>/tags.db``) binds to its UID; the link and reader
+health go to the status board under ``tokens``.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from arena_table.hardware.pn532_uart import Pn532TokenReader
+from arena_table.hardware.reader import LinkStatus, SerialTokenReader, TagChange
+from arena_table.hardware.registry import Binding, TagRegistry
+from arena_table.hardware.uid import canonical_uid
+from arena_table.rules import RulesError, TagPlaced, TagRemoved
+
+log = logging.getLogger(__name__)
+
+SIM_PADS = 4
+
+
+def registry_path(table: Any):
+    """Where the table keeps its tag registry."""
+    return table.config.data_dir / "tags.db"
+
+
+class TokenDevice:
+    """The table's token reader (see the module docstring for ``spec``).
+
+    Args:
+        table: the :class:`~arena_table.table.app.Table` (``submit``, ``status_board``,
+            ``config.data_dir``, ``clock``).
+        spec: ``sim``, a port path, ``usb:VID:PID[:SERIAL]`` or ``pn532:PATH``.
+        pads: simulated pads (``sim`` only); ``table.config.extra["token_pads"]`` overrides.
+
+    Raises:
+        ValueError: an empty spec or a malformed ``usb:`` spec.
+    """
+
+    name = "tokens"
+
+    def __init__(self, table: Any, spec: str, pads: int = SIM_PADS) -> None:
+        if not spec:
+            raise ValueError("token reader spec is empty; use sim, a port, usb:VID:PID[:SERIAL] or pn532:PATH")
+        self.table = table
+        self.spec = spec
+        extra = getattr(table.config, "extra", {}) or {}
+        self.n_pads = int(extra.get("token_pads", pads))
+        self.sim = None
+        self.reader: SerialTokenReader | Pn532TokenReader | None = None
+        self.registry: TagRegistry | None = None
+        self.submitted = 0
+        self.rejected = 0
+        self._last_unknown: str | None = None
+        if spec.startswith("usb:"):
+            from arena_table.hardware.reader import PortLocator
+
+            PortLocator(spec)  # validates the spec now, not on the reader thread
+
+    def __repr__(self) -> str:
+        state = self.reader.status.state if self.reader else "not started"
+        return f"<TokenDevice {self.spec} {state}>"
+
+    # -- lifecycle ------------------------------------------------------------------------
+    def start(self) -> "TokenDevice":
+        self.registry = TagRegistry(registry_path(self.table))
+        clock = getattr(self.table, "clock", None)
+        kw = {"clock": clock} if clock else {}
+        if self.spec == "sim":
+            from .tokens_sim import SimFirmware
+
+            self.sim = SimFirmware(pads=self.n_pads).start()
+            self.reader = SerialTokenReader(self.sim.port, self._on_tag, self._on_status, settle=0.0, **kw)
+        elif self.spec.startswith("pn532:"):
+            self.reader = Pn532TokenReader(self.spec[len("pn532:"):], self._on_tag, self._on_status, **kw)
+        else:
+            self.reader = SerialTokenReader(self.spec, self._on_tag, self._on_status, **kw)
+        self.reader.start()
+        return self
+
+    def close(self) -> None:
+        if self.reader is not None:
+            self.reader.close()
+        if self.sim is not None:
+            self.sim.close()
+        if self.registry is not None:
+            self.registry.close()
+
+    def __enter__(self) -> "TokenDevice":
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- driver callbacks (reader thread) -----------------------------------------------------
+    def _on_tag(self, change: TagChange) -> None:
+        obj = self.registry.lookup(change.uid) if self.registry else ""
+        if change.placed and not obj:
+            self._last_unknown = change.uid
+        cls = TagPlaced if change.placed else TagRemoved
+        self._submit(cls(pad=change.pad, uid=change.uid, object=obj, at=change.at or None))
+
+    def _submit(self, event) -> None:
+        try:
+            self.table.submit(event)
+            self.submitted += 1
+        except RulesError as exc:  # the engine has stored it as rejected
+            self.rejected += 1
+            log.warning("tag event refused: %s", exc)
+        except TimeoutError:
+            log.error("engine did not take %s in time", event)
+
+    def _on_status(self, status: LinkStatus) -> None:
+        self.table.status_board.set("tokens", **status.to_json(), spec=self.spec, sim=self.spec == "sim")
+
+    # -- what the control page calls ------------------------------------------------------------
+    def place(self, pad: int, uid: str) -> None:
+        """Lay a simulated tag on ``pad`` (``sim`` only).
+
+        Raises:
+            RuntimeError: the table reads real pads.
+            IndexError: no such pad. BadUid: not a UID.
+        """
+        self._need_sim().place(pad, uid)
+
+    def remove(self, pad: int, uid: str | None = None) -> None:
+        """Take the simulated tag off ``pad`` (``sim`` only; only if it is ``uid``, when given)."""
+        self._need_sim().remove(pad, uid)
+
+    def pads(self) -> list[dict[str, Any]]:
+        """Each pad as ``{"pad", "uid", "object", "health"}`` (uid/object empty when nothing lies there).
+
+        The UIDs are those the host has received (not the simulator's own notion), so the
+        page shows what the rules see.
+        """
+        present = dict(self.reader.present) if self.reader else {}
+        readers = dict(self.reader.status.readers) if self.reader else {}
+        n = max([self.n_pads if self.sim else 0, *(p + 1 for p in readers), *(p + 1 for p in present)])
+        out = []
+        for pad in range(n):
+            uid = present.get(pad, "")
+            obj = self.registry.lookup(uid) if uid and self.registry else ""
+            out.append({"pad": pad, "uid": uid, "object": obj, "health": readers.get(pad, "")})
+        return out
+
+    def last_unknown_uid(self) -> str | None:
+        """UID of the most recent tag placed that the registry does not know (for enrolment)."""
+        return self._last_unknown
+
+    def enroll(self, uid: str, obj: str) -> Binding:
+        """Bind ``uid`` to ``obj`` in the registry; a tag of that UID lying on a pad now is
+        announced again (``TagPlaced`` with the object) so the game sees it at once.
+
+        Raises:
+            BadUid, RegistryError: see :meth:`TagRegistry.bind`.
+        """
+        binding = self.registry.bind(uid, obj)
+        if self._last_unknown == binding.uid:
+            self._last_unknown = None
+        present = dict(self.reader.present) if self.reader else {}
+        for pad, on_pad in sorted(present.items()):
+            if on_pad == binding.uid:
+                self._submit(TagPlaced(pad=pad, uid=binding.uid, object=binding.object))
+        return binding
+
+    def _need_sim(self):
+        if self.sim is None:
+            raise RuntimeError(f"tokens are read from {self.spec}; only --tokens sim can lay tags by hand")
+        return self.sim
+
+
+def build_tokens(table: Any, spec: str) -> TokenDevice:
+    """The token device for ``spec`` (not started; the table starts it)."""
+    return TokenDevice(table, spec)
+
+
+__all__ = ["TokenDevice", "build_tokens", "canonical_uid", "registry_path"]
