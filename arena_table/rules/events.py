@@ -193,6 +193,17 @@ def _build(cls: type[Event], raw: Mapping[str, Any], text: str) -> Event:
         raise NotationError(f"{text!r}: {exc}") from exc
 
 
+def _lookup(kind: str) -> type[Event] | None:
+    """The class of ``kind``; games register their own kinds when imported, so load them once."""
+    cls = _REGISTRY.get(kind)
+    if cls is None:
+        from .game import games  # lazy: game.py imports this module
+
+        games()
+        cls = _REGISTRY.get(kind)
+    return cls
+
+
 # --- notation ----------------------------------------------------------------------
 
 def to_notation(ev: Event) -> str:
@@ -226,7 +237,7 @@ def parse(text: str) -> Event:
     if not line:
         raise NotationError("empty event line")
     kind, _, rest = line.partition(" ")
-    cls = _REGISTRY.get(kind)
+    cls = _lookup(kind)
     if cls is None:
         raise NotationError(f"{text!r}: unknown event kind {kind!r}")
     raw: dict[str, Any] = {}
@@ -283,7 +294,7 @@ def from_json(obj: Mapping[str, Any]) -> Event:
     """
     if not isinstance(obj, Mapping) or "kind" not in obj:
         raise NotationError(f"not an event object (no 'kind'): {obj!r:.80}")
-    cls = _REGISTRY.get(obj["kind"])
+    cls = _lookup(obj["kind"])
     if cls is None:
         raise NotationError(f"unknown event kind {obj['kind']!r}")
     raw = {k: v for k, v in obj.items() if k != "kind"}
