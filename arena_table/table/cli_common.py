@@ -31,10 +31,21 @@ def bench_subparsers(sub) -> argparse._SubParsersAction:
     Returns:
         The ``bench`` command's subparsers; add one leaf per benchmark.
     """
-    parser = sub.choices.get("bench")
+    return subcommand_group(sub, "bench", "benchmarks that print figures (accuracy, speed, memory)")
+
+
+def subcommand_group(sub, name: str, help: str) -> argparse._SubParsersAction:
+    """The subparsers of command ``name`` (``log``, ``tags``...) under ``sub``, created on first use.
+
+    >>> import argparse
+    >>> sub = argparse.ArgumentParser().add_subparsers(dest="cmd")
+    >>> subcommand_group(sub, "log", "the log") is subcommand_group(sub, "log", "the log")
+    True
+    """
+    parser = sub.choices.get(name)
     if parser is None:
-        parser = sub.add_parser("bench", help="benchmarks (accuracy, speed, memory)")
+        parser = sub.add_parser(name, help=help)
     existing = _subparsers_of(parser)
     if existing is not None:
         return existing
-    return parser.add_subparsers(dest="bench_cmd", metavar="WHAT", required=True)
+    return parser.add_subparsers(dest=f"{name}_cmd", metavar="WHAT" if name == "bench" else "ACTION", required=True)
