@@ -108,6 +108,8 @@ def _check_targets(state: DemigodsState, ch: Character, s: dict[str, Any], targe
     for t in targets:
         if not t.alive:
             raise Illegal(f"{t.name} is out of the game ({t.out})")
+        if not t.on_board:
+            raise Illegal(f"{t.name} is not on the battlefield")
         if buffs.has(state, t, "banish"):
             raise Illegal(f"{t.name} is banished and cannot be attacked")
         if ch.kind == "demigod" and t.kind == "demigod" and t.id != ch.id:

@@ -97,12 +97,14 @@ class Move(Event):
 class Place(Event):
     """Where a figure is now, from the board markers or the control page (costs nothing).
 
-    ``cell=null`` takes the figure off the board.
+    Without ``cell`` the figure is on the battlefield at an unknown field;
+    ``off=true`` takes it off the board.
     """
 
     who: str
     cell: tuple[int, int] | None = None
     facing: int | None = None
+    off: bool = False
 
 
 @event("dg-use")

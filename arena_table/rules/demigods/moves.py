@@ -135,13 +135,16 @@ def _spent(state: DemigodsState, cid: str) -> DemigodsState:
 def place(state: DemigodsState, ev: Any) -> DemigodsState:
     """``dg-place``: a figure's position as read from the table (no AP)."""
     ch = char(state, ev.who)
+    if not ch.alive:
+        raise Illegal(f"{ch.name} is out of the game ({ch.out})")
+    if ev.off:
+        return put(state, dataclasses.replace(ch, cell=None, on_board=False))
     if ev.cell is not None:
         why = _cell_free(state, ev.cell, ch.id)
         if why:
             raise Illegal(why)
     return put(state, dataclasses.replace(ch, cell=tuple(ev.cell) if ev.cell is not None else None,
-                                          facing=ev.facing if ev.facing is not None else ch.facing,
-                                          on_board=ch.on_board or ev.cell is not None))
+                                          facing=ev.facing if ev.facing is not None else ch.facing, on_board=True))
 
 
 def minion_enter(state: DemigodsState, ev: Any) -> DemigodsState:
