@@ -52,7 +52,8 @@ def _line(before: ThState, after: ThState, ev: Event) -> str:
         return f"{ev.player} bids (sealed)"
     if isinstance(ev, Next):
         if after.phase == "ranking" and before.phase != "ranking":
-            return "Hierapolis is over: Alignment bonuses paid; allocate gold"
+            return ("Preparation is over" if before.phase == "fast" else
+                    "Hierapolis is over: Alignment bonuses paid") + "; allocate gold"
         return f"Hierapolis turn {before.prep_turn} ends; refresh the Market (six new Weapons and Armor). " \
                f"{after.initiative} holds the Initiative Marker"
     if isinstance(ev, Allocate):
@@ -87,7 +88,7 @@ def _line(before: ThState, after: ThState, ev: Event) -> str:
     if isinstance(ev, (Attack, MonsterAction)) or (after.last_action is not before.last_action and after.last_action):
         la = after.last_action
         if la is not before.last_action and la:
-            return f"{la['title']}: " + " | ".join(la["lines"]) + (f" ({la['result']})" if la.get("result") else "")
+            return f"{la['title']}: " + " → ".join(la["lines"]) + (f" ({la['result']})" if la.get("result") else "")
         return "attack declared: roll the d4"
     if isinstance(ev, UseSkill):
         return f"{n(ev.hero)} uses {catalog.skills()[ev.skill]['name']}" + _health_changes(before, after)
@@ -115,7 +116,7 @@ def _dice_line(before: ThState, after: ThState, ev: DiceRolled) -> str:
             _health_changes(before, after)
     la = after.last_action
     if la and la is not before.last_action:
-        return f"{la['title']}: " + " | ".join(la["lines"]) + (f" ({la['result']})" if la.get("result") else "")
+        return f"{la['title']}: " + " → ".join(la["lines"]) + (f" ({la['result']})" if la.get("result") else "")
     return ""
 
 

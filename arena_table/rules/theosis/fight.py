@@ -183,8 +183,10 @@ def attack(state: ThState, ev: Attack) -> ThState:
     lines, results, extra = [], [], False
     for i in order:
         state, res, result_text = one_attack(state, ev, card, ev.target[i], defend[i], dskills[i])
-        prefix = f"{name(state, ev.target[i])}: " if len(ev.target) > 1 else ""
-        lines.append(prefix + res.text)
+        if len(ev.target) > 1:
+            lines.append(f"{name(state, ev.target[i])}: {res.text}")
+        else:
+            lines.extend(res.lines)
         results.append(result_text)
     state = play_card(state, me.player, card)
     for t, d in zip(ev.target, defend):

@@ -86,21 +86,24 @@ def on_defence_roll(state: ThState, faces: tuple[int, ...]) -> ThState:
         res = resolve(a_side, d_side, weapons=weapons, damage_type=attack_type(state, ev, card), protect=protect,
                       resist=set(m.top.resist), weapon_factor=factor, extra=1 if m.fiery_purge else 0,
                       attacker_wins_ties=True)
-        text = res.text
+        suffix = ""
         if res.hit:
             m = dataclasses.replace(m, fiery_purge=False)
             if active and card == "fiery-purge":
                 m = dataclasses.replace(m, fiery_purge=True)
             if res.damage >= m.top.threshold:
-                text += f" ≥ {m.top.threshold}: Stamina Token removed"
+                suffix = f" ≥ {m.top.threshold}: Stamina Token removed"
                 m = dataclasses.replace(m, tokens=m.tokens - 1, top=None)
                 p = state.player(state.heroes[hero].player)
                 state = replace_player(state, dataclasses.replace(p, stamina_taken=p.stamina_taken + 1))
                 results.append(f"{name(state, mid)} {m.tokens + 1} → {m.tokens} Stamina")
             else:
-                text += f" < {m.top.threshold}: the Stamina Token stays"
+                suffix = f" < {m.top.threshold}: the Stamina Token stays"
         state = replace_monster(state, m)
-        lines.append((f"{name(state, mid)}: " if len(targets) > 1 else "") + text)
+        if len(targets) > 1:
+            lines.append(f"{name(state, mid)}: {res.text}{suffix}")
+        else:
+            lines.extend(res.lines[:-1] + (res.lines[-1] + suffix,))
     state = play_card(state, state.heroes[hero].player, card)
     with_what = catalog.skills()[ev.skill]["name"] if ev.skill else power(card)["name"]
     state = dataclasses.replace(state, last_action={

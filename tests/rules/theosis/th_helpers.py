@@ -1,0 +1,34 @@
+"""Helpers for the Theosis tests: play a transcript written in event notation."""
+
+from __future__ import annotations
+
+
+from arena_table.rules import parse, replay
+
+BLITZ_FAST = """
+start game=theosis options={"mode":"blitz","fast":true,"players":["Ann","Bo"],"heroes":{"Ann":["rochon","norn"],"Bo":["rac","aer"]}}
+th-draft player=Ann power=fiery-purge
+th-draft player=Ann power=fireball
+th-draft player=Ann power=bloodthirst
+th-draft player=Ann power=tactics
+th-draft player=Ann power=pain-spike
+th-draft player=Ann power=spell-ward
+th-draft player=Bo power=warcraft
+th-draft player=Bo power=nova
+th-draft player=Bo power=confusion
+th-draft player=Bo power=valor
+th-draft player=Bo power=lifeswap
+th-draft player=Bo power=frigid-night
+"""
+"""Two players, blitz, Fast Action Preparation: Ann (Rochon, Norn) and Bo (Rac, Aer)."""
+
+
+def lines_of(text: str) -> list[str]:
+    return [ln.strip() for ln in text.strip().splitlines() if ln.strip() and not ln.strip().startswith("#")]
+
+
+def play(*texts: str):
+    """Replay transcripts (event notation, one a line) and return the table state."""
+    return replay([parse(ln) for t in texts for ln in lines_of(t)])
+
+
