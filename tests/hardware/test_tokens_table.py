@@ -1,0 +1,72 @@
+"""``--tokens sim`` through the composition root: sim firmware -> pty -> driver -> engine."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from arena_table.hardware.registry import TagRegistry
+from arena_table.table.app import Table, TableConfig
+from arena_table.table.tokens import TokenDevice, build_tokens
+
+
+def wait(pred, timeout=5.0):
+    deadline = time.monotonic() + timeout
+    while not pred():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.005)
+
+
+@pytest.fixture
+def table(tmp_path):
+    with TagRegistry(tmp_path / "tags.db") as reg:
+        reg.bind("04:a1:b2:c3", "theosis:hero:rochon")
+    with Table(TableConfig(db=tmp_path / "log.db", camera=None, tokens="sim", pin="123456")) as t:
+        wait(lambda: t.status().get("tokens", {}).get("state") == "up")
+        yield t
+
+
+def tag_events(table):
+    return [(r.event.KIND, r.event.pad, r.event.uid, r.event.object) for r in table.rows()
+            if r.event.KIND in ("tag-on", "tag-off")]
+
+
+def test_placing_a_known_token_reaches_the_rules_with_its_object(table):
+    dev = next(d for d in table.devices if isinstance(d, TokenDevice))
+    dev.place(2, "04-A1-B2-C3")
+    wait(lambda: table.state.tags)
+    assert table.state.tags == ((2, "04A1B2C3", "theosis:hero:rochon"),)
+    dev.remove(2)
+    wait(lambda: not table.state.tags)
+    assert tag_events(table) == [("tag-on", 2, "04A1B2C3", "theosis:hero:rochon"),
+                                 ("tag-off", 2, "04A1B2C3", "theosis:hero:rochon")]
+    status = table.status()["tokens"]
+    assert status["sim"] is True and status["backend"] == "sim"
+    assert status["readers"] == {"0": "ok:sim", "1": "ok:sim", "2": "ok:sim", "3": "ok:sim"}
+
+
+def test_unknown_tag_is_offered_for_enrolment_and_announced_once_bound(table):
+    dev = next(d for d in table.devices if isinstance(d, TokenDevice))
+    assert dev.last_unknown_uid() is None
+    dev.place(0, "0A0B0C0D")
+    wait(lambda: table.state.tags)
+    assert dev.last_unknown_uid() == "0A0B0C0D"
+    assert table.state.tags == ((0, "0A0B0C0D", ""),)
+    assert dev.pads()[0] == {"pad": 0, "uid": "0A0B0C0D", "object": "", "health": "ok:sim"}
+    dev.enroll(dev.last_unknown_uid(), "theosis:power:fiery-purge")
+    assert dev.last_unknown_uid() is None
+    assert table.state.tags == ((0, "0A0B0C0D", "theosis:power:fiery-purge"),)
+    assert dev.pads()[0]["object"] == "theosis:power:fiery-purge"
+    assert len(dev.pads()) == 4
+    assert tag_events(table) == [("tag-on", 0, "0A0B0C0D", ""), ("tag-on", 0, "0A0B0C0D", "theosis:power:fiery-purge")]
+
+
+def test_real_port_refuses_simulated_placing(tmp_path):
+    t = Table(TableConfig(db=tmp_path / "log.db", camera=None, pin="1"))
+    dev = build_tokens(t, "/dev/does-not-exist")
+    with pytest.raises(RuntimeError, match="only --tokens sim"):
+        dev.place(0, "04A1B2C3")
+    with pytest.raises(ValueError, match="usb:VID:PID"):
+        build_tokens(t, "usb:pico")
+    t.log.close()
