@@ -1,0 +1,276 @@
+"""The camera loop inside a real Table: frames -> settle -> reader -> roll events -> tray."""
+
+from __future__ import annotations
+
+import logging
+import shutil
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from arena_table.rules import DiceRolled
+from arena_table.table import camera_loop
+from arena_table.table.app import Table, TableConfig
+from arena_table.table.camera_loop import CameraLoop, crop_box
+from arena_table.vision.capture import Backoff, SimSource
+from arena_table.vision.dice import DiceReading, DieReading
+from arena_table.vision.frames import Calibration, EndOfStream
+from arena_table.vision.render import DieSpec, TableSpec, render_table
+from arena_table.vision.settle import SettleConfig
+from arena_table.vision.sim import SimTable
+
+PHOTOS = ("dice_5.jpg", "five_9.jpg", "four_13.jpg", "six_17.jpg", "three_21.jpg", "two_25.jpg")
+"""Real photos of ../shared/data/dice/matteo_d6 (labels: 1 | 5 | 4 4 | 6 6 | 3 3 3 | 2 2 2)."""
+
+
+def wait_for(pred, timeout: float = 30.0) -> bool:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if pred():
+            return True
+        time.sleep(0.01)
+    return False
+
+
+def matteo() -> Path:
+    from arena_table.vision.labels import dice_set_dir
+
+    return dice_set_dir("matteo_d6")
+
+
+def yolo_reader(folder: Path):
+    """A reader that answers from the set's YOLO labels (matched by pixels): tests the loop, not the reader."""
+    truth = {}
+    for img_path in (folder / "images").glob("*.jpg"):
+        img = cv2.imread(str(img_path))
+        h, w = img.shape[:2]
+        dice = []
+        for line in (folder / "labels_yolo" / f"{img_path.stem}.txt").read_text().split("\n"):
+            if line.strip():
+                c, cx, cy, bw, bh = line.split()
+                cx, cy, bw, bh = float(cx) * w, float(cy) * h, float(bw) * w, float(bh) * h
+                dice.append(DieReading(int(c) + 1, "ok", "", 0.97, (cx, cy),
+                                       (int(cx - bw / 2), int(cy - bh / 2), int(bw), int(bh))))
+        truth[img.tobytes()[::997]] = DiceReading(tuple(dice), w, h)
+    return lambda image: truth[image.tobytes()[::997]]
+
+
+def copy_photos(dst: Path, names=PHOTOS) -> Path:
+    dst.mkdir()
+    for name in names:
+        shutil.copy(matteo() / "images" / name, dst / name)
+    return dst
+
+
+def run_folder(tmp_path: Path, photos: Path, **extra) -> Table:
+    table = Table(TableConfig(db=tmp_path / "t.db", camera=str(photos), extra=extra))
+    table.start()
+    table.devices[0].join(60)
+    return table
+
+
+@pytest.mark.shared
+def test_each_real_photo_is_one_roll_in_the_tray(tmp_path, monkeypatch):
+    monkeypatch.setattr(camera_loop, "default_reader", lambda: yolo_reader(matteo()))
+    photos = copy_photos(tmp_path / "photos")
+    table = run_folder(tmp_path, photos)
+    try:
+        rolls = table.state.tray.rolls
+        assert [r.source for r in rolls] == [f"dir:{n}" for n in PHOTOS]
+        assert [sorted(r.faces) for r in rolls] == [[1], [5], [4, 4], [6, 6], [3, 3, 3], [2, 2, 2]]
+        for r in rolls:
+            assert r.die == "d6" and len(r.crops) == len(r.faces) and r.confidence == (0.97,) * len(r.faces)
+            frame = cv2.imread(str(table.media_path(r.image)))
+            assert frame.shape == (480, 640, 3)
+            for ref in r.crops:
+                crop = cv2.imread(str(table.media_path(ref)))
+                assert 15 < crop.shape[0] < 200 and 15 < crop.shape[1] < 200
+        cam = table.status()["camera"]
+        assert cam["state"] == "ended" and cam["rolls"] == len(PHOTOS)
+    finally:
+        table.close()
+    with Table(TableConfig(db=tmp_path / "t.db", camera=None)) as again:  # durable: replayed from the log
+        assert [r.faces for r in again.state.tray.rolls] == [r.faces for r in rolls]
+
+
+@pytest.mark.shared
+def test_real_reader_turns_each_real_photo_into_one_roll(tmp_path):
+    """The acceptance path with the shipped reader: ``--camera DIR`` -> one roll per photo."""
+    photos = copy_photos(tmp_path / "photos")
+    table = run_folder(tmp_path, photos)
+    try:
+        rolls = table.state.tray.rolls
+        assert [r.source for r in rolls] == [f"dir:{n}" for n in PHOTOS], table.status()["camera"].get("last_error")
+        assert all(len(r.crops) == len(r.faces) == len(r.confidence) >= 1 for r in rolls)
+    finally:
+        table.close()
+
+
+@pytest.mark.shared
+def test_corrupt_file_in_the_folder_is_one_error_line_and_the_loop_goes_on(tmp_path, monkeypatch, caplog):
+    monkeypatch.setattr(camera_loop, "default_reader", lambda: yolo_reader(matteo()))
+    photos = copy_photos(tmp_path / "photos", PHOTOS[:3])
+    (photos / "dice_6.jpg").write_bytes(b"\xff\xd8\xff\xe0garbage, not a photo")  # between dice_5 and five_9
+    caplog.set_level(logging.ERROR, logger="arena_table.table.camera_loop")
+    table = run_folder(tmp_path, photos)
+    try:
+        assert [r.source for r in table.state.tray.rolls] == [f"dir:{n}" for n in PHOTOS[:3]]
+        cam = table.status()["camera"]
+        assert cam["errors"] == 1 and "dice_6.jpg" in cam["last_error"] and "\n" not in cam["last_error"]
+        lines = [r.getMessage() for r in caplog.records]
+        assert len(lines) == 1 and "dice_6.jpg" in lines[0]
+    finally:
+        table.close()
+
+
+# --- synthetic frames: refusals, rules errors, status -------------------------------------------------------
+
+def write_rendered(folder: Path, scenes: list[tuple[tuple[int, float, float], ...]]) -> Path:
+    folder.mkdir()
+    for i, dice in enumerate(scenes):
+        spec = TableSpec(320, 240, tuple(DieSpec(v, (x, y), 40.0) for v, x, y in dice))
+        cv2.imwrite(str(folder / f"s{i:02d}.png"), render_table(spec, np.random.default_rng(i))[0])
+    return folder
+
+
+def scripted_reader(answers):
+    """Reader returning the given dice per call: each die is (value, status) at a fixed spot."""
+    answers = list(answers)
+
+    def read(image):
+        dice = tuple(DieReading(v if st == "ok" else None, st, "" if st == "ok" else "tilted", 0.9,
+                                (60.0 + 80 * i, 120.0), (40 + 80 * i, 100, 40, 40))
+                     for i, (v, st) in enumerate(answers.pop(0)))
+        return DiceReading(dice, image.shape[1], image.shape[0])
+    return read
+
+
+def test_refused_dice_are_not_in_faces_and_are_named_for_a_reroll(tmp_path, monkeypatch):
+    answers = [[(3, "ok"), (None, "cocked")], [(None, "unreadable")], [(7, "ok")], [(2, "ok"), (2, "ok")]]
+    monkeypatch.setattr(camera_loop, "default_reader", lambda: scripted_reader(answers))
+    photos = write_rendered(tmp_path / "p", [((1, 60, 120),)] * 4)
+    table = run_folder(tmp_path, photos)
+    try:
+        rolls = table.state.tray.rolls
+        assert [r.faces for r in rolls] == [(3,), (2, 2)]  # the cocked die left out; 7 refused by the rules
+        assert [r.source for r in rolls] == ["dir:s00.png", "dir:s03.png"]
+        cam = table.status()["camera"]
+        assert cam["rolls"] == 2 and cam["errors"] == 3
+        assert cam["reroll"] == []  # the last roll read every die
+        rejected = [row for row in table.rows() if row.status == "rejected"]
+        assert len(rejected) == 1 and "7" in rejected[0].reason
+    finally:
+        table.close()
+
+
+def test_status_asks_for_a_reroll_when_no_die_can_be_read(tmp_path, monkeypatch):
+    monkeypatch.setattr(camera_loop, "default_reader", lambda: scripted_reader([[(None, "cocked"), (None, "partial")]]))
+    table = run_folder(tmp_path, write_rendered(tmp_path / "p", [((1, 60, 120),)]))
+    try:
+        assert table.state.tray.rolls == ()
+        cam = table.status()["camera"]
+        assert [d["status"] for d in cam["reroll"]] == ["cocked", "partial"]
+        assert "please re-roll" in cam["last_error"] and table.media_path(cam["reroll_image"]).is_file()
+    finally:
+        table.close()
+
+
+def test_missing_camera_is_reported_and_retried_not_a_crash(tmp_path):
+    table = Table(TableConfig(db=tmp_path / "t.db", camera="99",
+                              extra={"camera_backoff": Backoff(0.01, 2.0, 0.05)}))
+    with table:
+        assert wait_for(lambda: table.status().get("camera", {}).get("attempt", 0) >= 3, 5)
+        cam = table.status()["camera"]
+        assert cam["state"] == "retrying" and "cannot open camera 99" in cam["detail"]
+        assert cam["retry_in"] == 0.05 or cam["retry_in"] == pytest.approx(0.04)
+        table.submit(DiceRolled(faces=(4,), source="control"))  # the table works on
+        assert table.state.tray.rolls[-1].faces == (4,)
+    assert table.devices == []
+
+
+def test_calibration_at_another_resolution_stops_the_camera_with_a_reason(tmp_path, monkeypatch):
+    monkeypatch.setattr(camera_loop, "default_reader", lambda: scripted_reader([[(1, "ok")]] * 3))
+    calib = tmp_path / "calib.json"
+    Calibration((1280, 720)).save(calib)
+    table = run_folder(tmp_path, write_rendered(tmp_path / "p", [((1, 60, 120),)]),
+                       camera_calibration=str(calib))
+    try:
+        cam = table.status()["camera"]
+        assert cam["state"] == "failed" and "1280x720 cannot be used with 320x240" in cam["detail"]
+        assert table.state.tray.rolls == ()
+    finally:
+        table.close()
+
+
+def test_calibration_tray_limits_reading_to_the_tray(tmp_path, monkeypatch):
+    seen = []
+
+    def reader(image):
+        seen.append(image.shape)
+        return DiceReading((), image.shape[1], image.shape[0])
+
+    monkeypatch.setattr(camera_loop, "default_reader", lambda: reader)
+    calib = tmp_path / "calib.json"
+    Calibration((320, 240), tray=(20, 10, 200, 180)).save(calib)
+    table = run_folder(tmp_path, write_rendered(tmp_path / "p", [((1, 60, 120),)]), camera_calibration=str(calib))
+    table.close()
+    assert seen == [(180, 200, 3)]
+
+
+def test_crop_box_grows_and_clips():
+    img = np.arange(100 * 100 * 3, dtype=np.uint8).reshape(100, 100, 3)
+    assert crop_box(img, (10, 20, 40, 20)).shape == (26, 52, 3)
+    assert crop_box(img, (90, 90, 20, 20)).shape == (13, 13, 3)  # 87..100: grown by 3, cut at the edge
+
+
+# --- the simulated table end to end ----------------------------------------------------------------------
+
+class EndingSim(SimSource):
+    """The sim as fast as it renders, ending after ``end`` seconds of frames."""
+
+    def __init__(self, sim: SimTable, end: float) -> None:
+        super().__init__(sim, fps=12.0, realtime=False)
+        self.end = end
+        self.last = None
+
+    def read(self, timeout=2.0):
+        frame = super().read(timeout)
+        if frame.t > self.end:
+            raise EndOfStream("sim script over")
+        self.last = frame
+        return frame
+
+
+def test_simulated_throws_become_rolls_of_the_thrown_dice(tmp_path):
+    sim = SimTable(seed=1, size=(320, 240), p_hand=0.4, p_keep=0.4)
+    src = EndingSim(sim, 30.0)
+    read_at = []
+
+    def truth_reader(image):
+        """The sim's ground truth for the frame being read (every die lying in the tray)."""
+        t = src.last.t
+        read_at.append(t)
+        dice, _ = sim.state_at(t)
+        s = sim.die_side
+        return DiceReading(tuple(DieReading(d.value, "ok", "", 0.9, d.center,
+                                            (int(d.center[0] - s / 2), int(d.center[1] - s / 2), int(s), int(s)))
+                                 for d, _u in dice), 320, 240)
+
+    with Table(TableConfig(db=tmp_path / "t.db", camera=None)) as table:
+        loop = CameraLoop(table, "sim", settle=SettleConfig(mode="moved"), reader=truth_reader,
+                          source_factory=lambda spec, **kw: src)
+        loop.start()
+        loop.join(120)
+        loop.close()
+        throws = [th for th in sim.throws_until(30.0) if th.settled + 0.6 < 30.0]
+        rolls = table.state.tray.rolls
+        assert any(th.kept for th in throws) and any(th.hand for th in throws)
+        assert [sorted(r.faces) for r in rolls] == [sorted(th.values) for th in throws]  # kept dice not again
+        assert all(r.source == "sim" for r in rolls)
+        for t in read_at:  # the reader never saw a moving die or a hand
+            dice, hand = sim.state_at(t)
+            assert hand is None and all(u >= 1.0 for _, u in dice)
+        assert table.status()["camera"]["rolls"] == len(throws)

@@ -1,0 +1,72 @@
+"""The simulated table: deterministic, moving then still, touching dice, glare and hands."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from arena_table.vision.sim import SimTable
+from arena_table.vision.settle import skin_mask
+
+
+def test_same_seed_same_frames_any_order():
+    a, b = SimTable(seed=5, size=(320, 240)), SimTable(seed=5, size=(320, 240))
+    late = b.render(12.3)  # b is asked out of order
+    assert np.array_equal(a.render(3.1), b.render(3.1))
+    assert np.array_equal(a.render(12.3), late)
+    assert [th.values for th in a.throws_until(30)] == [th.values for th in b.throws_until(30)]
+    assert [th.values for th in SimTable(seed=6).throws_until(30)] != [th.values for th in a.throws_until(30)]
+
+
+def test_throw_timeline_moving_then_still():
+    sim = SimTable(seed=2, size=(320, 240))
+    th = sim.throws_until(10)[0]
+    dice, hand = sim.state_at((th.start + th.settled) / 2)
+    assert dice and all(u < 1 for _, u in dice) and hand is None
+    dice, _ = sim.state_at(th.settled + 0.01)
+    assert [d.value for d, u in dice] == list(th.values) and all(u == 1.0 for _, u in dice)
+    # at rest: frames differ only by sensor noise; in flight: the dice move between frames
+    r1, r2 = sim.render(th.settled + 0.5).astype(int), sim.render(th.settled + 0.6).astype(int)
+    assert np.abs(r1 - r2).max() < 20
+    m1, m2 = sim.render(th.start + 0.3).astype(int), sim.render(th.start + 0.4).astype(int)
+    assert (np.abs(m1 - m2) > 40).sum() > 200
+
+
+def test_rest_dice_are_where_the_truth_says():
+    sim = SimTable(seed=4, size=(640, 480), noise=0.0, p_glare=0.0)
+    th = sim.throws_until(10)[0]
+    img = sim.render(th.settled + 1.0)
+    for d in th.thrown:  # the die's centre pixel is the die body colour, not felt
+        x, y = (int(round(v)) for v in d.center)
+        felt = np.array([60, 95, 45])
+        patch = img[y - 2:y + 3, x - 2:x + 3].reshape(-1, 3).astype(int)
+        assert np.abs(patch - felt).sum(1).max() > 60
+
+
+def test_script_exercises_touching_glare_hands_and_kept_dice():
+    sim = SimTable(seed=0, size=(320, 240))
+    throws = sim.throws_until(120)
+    assert len(throws) >= 20
+    assert sum(th.touching(sim.die_side) for th in throws) >= 5
+    assert sum(d.glare is not None for th in throws for d in th.thrown) >= 5
+    assert sum(th.hand is not None for th in throws) >= 3
+    assert sum(bool(th.kept) for th in throws) >= 2
+    for th in throws:
+        ds = th.thrown + th.kept
+        for i, a in enumerate(ds):  # dice never overlap (touching means about one side apart)
+            for b in ds[i + 1:]:
+                assert math.dist(a.center, b.center) >= 0.98 * sim.die_side
+        assert all(1 <= d.value <= 6 for d in th.thrown)
+
+
+def test_hand_is_skin_coloured_and_takes_the_dice():
+    sim = SimTable(seed=0, size=(320, 240))
+    th = next(t for t in sim.throws_until(200) if t.hand)
+    enter, leave = th.hand
+    img = sim.render(enter + 0.5 * (leave - enter) - 0.05)
+    assert skin_mask(img).mean() > 0.05
+    before, _ = sim.state_at(enter - 0.01)
+    after, hand = sim.state_at(leave - 0.01)
+    assert before and after == [] and hand is not None
+    assert skin_mask(sim.render(leave + 0.1)).mean() < 0.005
