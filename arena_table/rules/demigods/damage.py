@@ -151,6 +151,8 @@ def against(common: Common, situational: Sequence[Term], defense: Sequence[Term]
     >>> c = common_total(("", 10), [("", 3)], [])
     >>> against(c, [("weak spot", 2)], [("magical defense", 1)]).wounds
     14
+    >>> against(c, [], [("physical defense", 3), ("morale", 1)]).line
+    '10 + 3 = 13 - (physical defense 3 + morale 1 = 4) = 9 wounds'
     >>> against(c, [], None).line
     '10 + 3 = 13 pure = 13 wounds'
     """
@@ -165,6 +167,8 @@ def against(common: Common, situational: Sequence[Term], defense: Sequence[Term]
     wounds = max(0, damage - value - sum(v for _, v in reduction))
     dtext = " ".join(f"{label} {v}" if i == 0 else f"{'-' if v < 0 else '+'} {label} {abs(v)}"
                      for i, (label, v) in enumerate(defense))
+    if len(defense) > 1:
+        dtext = f"({dtext} = {value})"
     red = "".join(f" - {label} {v}" for label, v in reduction if v)
     head = f"{head} = {damage}"
     return Hit(damage, value, wounds, f"{head} - {dtext}{red} = {wounds} wounds")

@@ -14,8 +14,9 @@ Options of ``start game=demigods options={...}``:
   sides and distances with each attack);
 * ``hero_stats``: ``{hero: {field: value}}`` values copied from the cards;
 * ``dice_faces``: ``{attack type: [six results]}`` if the reader numbers faces differently;
-* ``lineup``: ``{player: {"demigod": id, "heroes": [formation], "items": [ids], "bind": {item: hero}}}``
-  to skip the guided selection and start playing at once.
+* ``lineup``: ``{player: {"demigod": id, "heroes": [ids], "items": [ids by slot], "bind": {item: hero},
+  "formation": [ids]}}`` to skip the guided selection and start playing at once (the formation
+  defaults to initiative order, ties in the order given).
 """
 
 from __future__ import annotations
@@ -305,10 +306,11 @@ def apply_lineup(state: DemigodsState, lineup: Mapping[str, Mapping[str, Any]]) 
             if err:
                 raise ValueError(f"lineup {player}: {err}")
             state = equip(state, player, item, slot, hero)
-        err = formation_error(state, player, tuple(spec.get("heroes", ())))
-        if err:
-            raise ValueError(f"lineup {player}: {err}")
-        state = set_formation(state, player, tuple(spec["heroes"]))
+        if spec.get("formation"):
+            err = formation_error(state, player, tuple(spec["formation"]))
+            if err:
+                raise ValueError(f"lineup {player}: {err}")
+            state = set_formation(state, player, tuple(spec["formation"]))
     err = begin_error(state)
     if err:
         raise ValueError(f"lineup: {err}")

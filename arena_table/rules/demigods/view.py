@@ -195,7 +195,8 @@ def describe(before: DemigodsState, after: DemigodsState | None, event: Any) -> 
         "dg-begin": lambda e: "Round 1 begins",
         "dg-enter": lambda e: f"{name(e.who)} enters the battlefield",
         "dg-move": lambda e: f"{name(e.who)} moves ({before.chars[e.who].ap - after.chars[e.who].ap} AP)",
-        "dg-place": lambda e: f"{name(e.who)} is at {e.cell}",
+        "dg-place": lambda e: f"{name(e.who)} " + ("leaves the board" if e.off else "is on the battlefield"
+                                                     + (f" at {list(e.cell)}" if e.cell else "")),
         "dg-use": lambda e: f"{name(e.who)} uses {e.use}" + (f" on {', '.join(map(name, e.targets))}" if e.targets else ""),
         "dg-end-turn": lambda e: f"{name(before.acting) if before.acting in before.chars else before.acting} ends the turn",
         "dg-divine-read": lambda e: f"Camera reads {name(e.who)}'s divine die: {e.value}",
