@@ -115,6 +115,7 @@ class CameraLoop:
         self.errors: list[str] = []
         """One line per problem met (bad files, refused dice, rejected events), newest last."""
         self._status: dict[str, Any] = {"state": "starting", "detail": f"camera {spec}: starting", "source": spec}
+        self._status_lock = threading.Lock()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._calibration_checked = False
@@ -148,10 +149,11 @@ class CameraLoop:
 
     # -- status -------------------------------------------------------------------------------------
     def _set_status(self, **info: Any) -> None:
-        self._status.update(info)
-        self._status["settle"] = self.detector.state
-        self._status["rolls"] = self.rolls
-        self.table.status_board.set("camera", **self._status)
+        with self._status_lock:  # the grabber thread reports too
+            self._status.update(info)
+            self._status["settle"] = self.detector.state
+            self._status["rolls"] = self.rolls
+            self.table.status_board.set("camera", **self._status)
 
     def _on_source_status(self, st: CameraStatus) -> None:
         fields = st.to_dict()

@@ -6,11 +6,13 @@ timestamp in seconds, running index, a name). Backends:
 * :class:`OpenCVSource` -- a camera by device index (``cv2.VideoCapture(0)``);
 * :class:`VideoFileSource` -- a video file, every frame in order, timestamped by
   the file's own clock (``CAP_PROP_POS_MSEC``);
-* :class:`FolderSource` -- still photos replayed in order, each held for
-  ``still_frames`` identical frames so each photo settles into exactly one roll;
 * :class:`Picamera2Source` -- the Raspberry Pi camera (``picamera2`` imported
   lazily, only on a Pi);
-* :class:`SimSource` -- the simulated table of :mod:`arena_table.vision.sim`.
+* :class:`~arena_table.vision.replay.FolderSource` -- still photos replayed in
+  order, each held for ``still_frames`` identical frames so each photo settles
+  into exactly one roll, and :class:`~arena_table.vision.replay.SimSource` --
+  the simulated table of :mod:`arena_table.vision.sim` (no camera API: they live
+  in :mod:`arena_table.vision.replay` and are re-exported here).
 
 Live cameras are owned by one long-lived grabber thread (:class:`GrabberSource`)
 that keeps only the newest frame, so :meth:`FrameSource.read` never returns a
@@ -23,7 +25,6 @@ spec to a source. Exposure-lock details per backend: ``docs/camera.md``.
 
 from __future__ import annotations
 
-import re
 import threading
 import time
 from dataclasses import asdict, dataclass, field
@@ -33,16 +34,14 @@ from typing import Any, Callable, Mapping
 import cv2
 import numpy as np
 
-from .dice_io import load_image
-from .errors import UnreadableImage
-from .frames import (PICAMERA2_FORMATS, CalibrationMismatch, CameraError, CameraUnavailable, EndOfStream, Frame,
-                     to_bgr)
+from .frames import (PICAMERA2_FORMATS, CalibrationMismatch, CameraError, CameraUnavailable, Clock, EndOfStream,
+                     ErrorCallback, Frame, FrameSource, ignore, to_bgr)
+from .replay import FolderSource, SimSource
 
 __all__ = ["Backoff", "CalibrationMismatch", "CameraError", "CameraStatus", "CameraUnavailable", "EndOfStream",
            "FolderSource", "Frame", "FrameSource", "GrabberSource", "OpenCVSource", "Picamera2Source", "SimSource",
            "VideoFileSource", "open_source"]
 
-Clock = Callable[[], float]
 
 
 @dataclass(frozen=True)
@@ -71,11 +70,8 @@ class CameraStatus:
 
 
 StatusCallback = Callable[[CameraStatus], None]
-ErrorCallback = Callable[[str], None]
 
 
-def _ignore(*_: object) -> None:
-    pass
 
 
 @dataclass(frozen=True)
@@ -96,40 +92,6 @@ class Backoff:
 
 # --- sources -----------------------------------------------------------------------------------
 
-class FrameSource:
-    """Base of all sources: :meth:`read` the next frame, :meth:`close` when done.
-
-    Context manager. ``read`` may block up to ``timeout`` seconds.
-    """
-
-    name = "source"
-
-    def start(self) -> "FrameSource":
-        """Begin capturing (threaded sources); idempotent. Reading starts it too."""
-        return self
-
-    def read(self, timeout: float | None = 2.0) -> Frame:
-        """The next frame.
-
-        Raises:
-            CameraUnavailable: no frame within ``timeout`` seconds (camera missing/busy/lost).
-            EndOfStream: a finite source is exhausted.
-        """
-        raise NotImplementedError
-
-    def close(self) -> None:
-        pass
-
-    def __enter__(self) -> "FrameSource":
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}({self.name!r})"
-
-
 class GrabberSource(FrameSource):
     """A live camera owned by one grabber thread that keeps only the newest frame.
 
@@ -146,7 +108,7 @@ class GrabberSource(FrameSource):
         lock_exposure: lock exposure and white balance after warm-up.
     """
 
-    def __init__(self, name: str, *, clock: Clock = time.monotonic, on_status: StatusCallback = _ignore,
+    def __init__(self, name: str, *, clock: Clock = time.monotonic, on_status: StatusCallback = ignore,
                  backoff: Backoff = Backoff(), warmup_s: float = 1.0, lock_exposure: bool = True) -> None:
         self.name = name
         self.clock = clock
@@ -450,107 +412,8 @@ class VideoFileSource(FrameSource):
         self._cap.release()
 
 
-def _natural_key(path: Path) -> list:
-    return [int(p) if p.isdigit() else p.lower() for p in re.split(r"(\d+)", path.name)]
-
-
-class FolderSource(FrameSource):
-    """Still photos replayed in natural name order (``dice_2`` before ``dice_10``).
-
-    Each photo gives one frame marked ``cut`` followed by ``still_frames`` identical
-    frames ``1/fps`` s apart, so the settle detector sees it settle exactly once. A
-    file that is not a readable image is reported through ``on_error`` as one line
-    (``name: what is wrong``) and skipped. Hidden files and sub-folders are ignored.
-
-    Args:
-        folder: the directory.
-        still_frames: identical frames after each photo (default 10: 1 s at 10 fps).
-        fps: frame rate of the timestamps.
-        realtime: pace frames at ``fps`` by ``clock`` and ``sleep`` (for a live demo);
-            otherwise frames come as fast as they are read.
-    """
-
-    def __init__(self, folder: str | Path, *, still_frames: int = 10, fps: float = 10.0,
-                 on_error: ErrorCallback = _ignore, clock: Clock = time.monotonic,
-                 sleep: Callable[[float], None] = time.sleep, realtime: bool = False) -> None:
-        self.folder = Path(folder)
-        if not self.folder.is_dir():
-            raise CameraUnavailable(f"{self.folder}: not a folder")
-        self.name = f"dir:{self.folder.name}"
-        self.still_frames = still_frames
-        self.fps = fps
-        self.on_error = on_error
-        self.clock = clock
-        self.sleep = sleep
-        self.realtime = realtime
-        self.files = sorted((p for p in self.folder.iterdir() if p.is_file() and not p.name.startswith(".")),
-                            key=_natural_key)
-        self._next_file = 0
-        self._held: tuple[np.ndarray, str] | None = None
-        self._repeats = 0
-        self._index = 0
-        self._t0 = clock()
-
-    def read(self, timeout: float | None = 2.0) -> Frame:
-        cut = False
-        if self._held is None or self._repeats >= self.still_frames:
-            self._held = None
-            while self._next_file < len(self.files):
-                path = self.files[self._next_file]
-                self._next_file += 1
-                try:
-                    self._held = (load_image(path), path.name)
-                    break
-                except UnreadableImage as exc:
-                    self.on_error(str(exc))
-            if self._held is None:
-                raise EndOfStream(f"{self.folder}: no more images ({len(self.files)} files)")
-            self._repeats = 0
-            cut = True
-        else:
-            self._repeats += 1
-        t = self._t0 + self._index / self.fps
-        if self.realtime:
-            self.sleep(max(0.0, t - self.clock()))
-        image, name = self._held
-        frame = Frame(image, t, self._index, name, cut=cut)
-        self._index += 1
-        return frame
-
-
-class SimSource(FrameSource):
-    """Frames of the simulated table (:class:`arena_table.vision.sim.SimTable`).
-
-    Args:
-        table: the simulation (default: ``SimTable(seed=seed)``).
-        fps: frame rate; frame ``k`` is the table at ``k / fps`` s.
-        realtime: pace frames by ``clock``/``sleep`` (the service); tests pass False.
-    """
-
-    def __init__(self, table: Any = None, *, seed: int = 0, fps: float = 15.0, clock: Clock = time.monotonic,
-                 sleep: Callable[[float], None] = time.sleep, realtime: bool = True) -> None:
-        from .sim import SimTable
-
-        self.table = table if table is not None else SimTable(seed=seed)
-        self.name = "sim"
-        self.fps = fps
-        self.clock = clock
-        self.sleep = sleep
-        self.realtime = realtime
-        self._index = 0
-        self._t0 = clock()
-
-    def read(self, timeout: float | None = 2.0) -> Frame:
-        t = self._index / self.fps
-        if self.realtime:
-            self.sleep(max(0.0, self._t0 + t - self.clock()))
-        frame = Frame(self.table.render(t), t, self._index, self.name)
-        self._index += 1
-        return frame
-
-
-def open_source(spec: str, *, clock: Clock = time.monotonic, on_status: StatusCallback = _ignore,
-                on_error: ErrorCallback = _ignore, options: Mapping[str, Any] | None = None) -> FrameSource:
+def open_source(spec: str, *, clock: Clock = time.monotonic, on_status: StatusCallback = ignore,
+                on_error: ErrorCallback = ignore, options: Mapping[str, Any] | None = None) -> FrameSource:
     """The source a ``--camera`` spec names.
 
     Args:

@@ -18,6 +18,15 @@ import numpy as np
 
 from .errors import VisionError
 
+Clock = Callable[[], float]
+"""Seconds, monotonic (``time.monotonic``); tests inject a fake."""
+ErrorCallback = Callable[[str], None]
+"""Told one line per problem that does not stop a source (a bad file in a folder)."""
+
+
+def ignore(*_: object) -> None:
+    """The default callback: does nothing."""
+
 
 class CameraError(VisionError):
     """Base of the camera edge's failures."""
@@ -180,3 +189,37 @@ class Calibration:
 
     def save(self, path: str | Path) -> None:
         Path(path).write_text(json.dumps(self.to_json(), indent=2))
+
+
+class FrameSource:
+    """Base of all sources: :meth:`read` the next frame, :meth:`close` when done.
+
+    Context manager. ``read`` may block up to ``timeout`` seconds.
+    """
+
+    name = "source"
+
+    def start(self) -> "FrameSource":
+        """Begin capturing (threaded sources); idempotent. Reading starts it too."""
+        return self
+
+    def read(self, timeout: float | None = 2.0) -> Frame:
+        """The next frame.
+
+        Raises:
+            CameraUnavailable: no frame within ``timeout`` seconds (camera missing/busy/lost).
+            EndOfStream: a finite source is exhausted.
+        """
+        raise NotImplementedError
+
+    def close(self) -> None:
+        pass
+
+    def __enter__(self) -> "FrameSource":
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.name!r})"
