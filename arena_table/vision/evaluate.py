@@ -106,8 +106,8 @@ def score_samples(samples: Iterable, cfg: DiceConfig | None = None,
             for t, r in _pair(boxes, reading):
                 confusion[str(t)][r] += 1
         else:
-            for f in FACES:
-                confusion[str(f)][str(f)] += hit[f]
+            for f, n in hit.items():
+                confusion[str(f)][str(f)] += n
     return {
         "images": images,
         "dice_true": dice_true,

@@ -69,6 +69,12 @@ class FaceCheck:
     """Human explanation when not ok."""
     pips: int
     """Number of pips found (-1 when the check abstained)."""
+    residual: float = math.nan
+    """RMS layout-fit residual in die sides (nan when not fitted)."""
+    anisotropy: float = math.nan
+    """Singular-value ratio of the fitted layout map (nan when not fitted)."""
+    elongation: float = math.nan
+    """Median pip axis ratio of the fitted pips (nan when not fitted)."""
 
 
 def canonical(n: int) -> np.ndarray:
@@ -196,11 +202,13 @@ def inspect_face(cfg: PipConfig, frame: np.ndarray, cx: float, cy: float, side: 
     resid, aniso, keep, drop = min(fits)
     if resid > cfg.max_residual:
         if drop == 0 and clean and value >= 2:
-            return FaceCheck("invalid", f"{value} pips not in a d6 layout (fit error {resid:.2f})", len(blobs))
-        return FaceCheck("ok", "", len(blobs))
+            return FaceCheck("invalid", f"{value} pips not in a d6 layout (fit error {resid:.2f})", len(blobs),
+                             residual=resid, anisotropy=aniso)
+        return FaceCheck("ok", "", len(blobs), residual=resid, anisotropy=aniso)
     elong = float(np.median([blobs[i][3] for i in keep]))
+    geo = dict(residual=resid, anisotropy=aniso, elongation=elong)
     if aniso > cfg.max_anisotropy:
-        return FaceCheck("cocked", f"top face not square to the camera (pip grid skew {aniso:.2f})", value)
+        return FaceCheck("cocked", f"top face not square to the camera (pip grid skew {aniso:.2f})", value, **geo)
     if value <= 3 and elong > cfg.max_pip_elongation:
-        return FaceCheck("cocked", f"top face not square to the camera (pips elongated {elong:.2f})", value)
-    return FaceCheck("ok", "", value)
+        return FaceCheck("cocked", f"top face not square to the camera (pips elongated {elong:.2f})", value, **geo)
+    return FaceCheck("ok", "", value, **geo)

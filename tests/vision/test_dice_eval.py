@@ -1,0 +1,35 @@
+"""Scoring rules of evaluate.py, checked with a scripted reader."""
+
+import numpy as np
+
+from arena_table.vision.dice import DiceReading, DieReading
+from arena_table.vision.evaluate import score_multiset, score_samples
+from arena_table.vision.labels import LabelledBox
+
+
+def _die(value, x, y, status="ok"):
+    return DieReading(value if status == "ok" else None, status, "", 0.9, (x, y), (int(x) - 10, int(y) - 10, 20, 20))
+
+
+def test_multiset_match_ignores_order():
+    assert score_multiset((3, 3, 5), (5, 3, 1)) == 2
+
+
+def test_metrics_from_a_scripted_reader():
+    frame = np.zeros((100, 200, 3), np.uint8)
+    script = {
+        # truth 1 2 3: one wrong (3 read as 5), one refused die
+        "a": DiceReading((_die(1, 20, 20), _die(5, 60, 20), _die(None, 100, 20, "cocked")), 200, 100),
+        # truth 6 6: both right plus a phantom die
+        "b": DiceReading((_die(6, 20, 50), _die(6, 60, 50), _die(2, 150, 80)), 200, 100),
+    }
+    boxes_a = (LabelledBox(1, (20, 20), (20, 20)), LabelledBox(3, (60, 20), (20, 20)),
+               LabelledBox(2, (100, 20), (20, 20)))
+    samples = [("a", frame, (1, 3, 2), boxes_a), ("b", frame, (6, 6), None), ("c", OSError("c: missing"), (), None)]
+    calls = iter(["a", "b"])
+    m = score_samples(samples, reader=lambda cfg, f: script[next(calls)])
+    assert (m["images"], m["dice_true"], m["dice_read"], m["matched"]) == (2, 5, 5, 3)
+    assert m["per_die_accuracy"] == 3 / 5 and m["precision"] == 3 / 5 and m["abstention_rate"] == 1 / 5
+    assert m["per_face_recall"]["3"] == 0.0 and m["per_face_recall"]["6"] == 1.0
+    assert m["confusion"]["3"] == {"5": 1} and m["confusion"]["2"] == {"cocked": 1}
+    assert m["errors"] == ["c: missing"] and m["ms_per_image"] is not None

@@ -1,0 +1,54 @@
+"""load_image: typed one-line errors for every way a file can be bad."""
+
+import cv2
+import numpy as np
+import pytest
+
+from arena_table.vision.dice_io import load_image
+from arena_table.vision.errors import UnreadableImage, VisionError
+
+
+@pytest.fixture
+def jpeg_bytes():
+    img = np.zeros((60, 80, 3), np.uint8)
+    cv2.circle(img, (40, 30), 20, (0, 0, 255), -1)
+    ok, buf = cv2.imencode(".jpg", img)
+    assert ok
+    return buf.tobytes()
+
+
+def test_reads_a_good_jpeg_as_bgr(tmp_path, jpeg_bytes):
+    p = tmp_path / "ok.jpg"
+    p.write_bytes(jpeg_bytes)
+    img = load_image(p)
+    assert img.shape == (60, 80, 3) and img.dtype == np.uint8
+    assert img[30, 40, 2] > 200 and img[30, 40, 0] < 60  # red stays in the R channel
+
+
+def test_grey_png_becomes_three_channels(tmp_path):
+    p = tmp_path / "grey.png"
+    cv2.imwrite(str(p), np.full((10, 12), 77, np.uint8))
+    assert load_image(p).shape == (10, 12, 3)
+
+
+@pytest.mark.parametrize("make, words", [
+    (lambda p, j: None, "missing"),
+    (lambda p, j: p.write_bytes(b""), "empty"),
+    (lambda p, j: p.write_text("not a picture at all"), "not an image"),
+    (lambda p, j: p.write_bytes(j[: len(j) // 2]), "truncated"),
+    (lambda p, j: p.write_bytes(j[:-2]), "truncated"),
+    (lambda p, j: p.write_bytes(j[:20] + b"\x00" * 300), "corrupt"),
+])
+def test_bad_files_raise_one_line_naming_the_file(tmp_path, jpeg_bytes, make, words):
+    p = tmp_path / "photo.jpg"
+    make(p, jpeg_bytes)
+    with pytest.raises(UnreadableImage) as err:
+        load_image(p)
+    msg = str(err.value)
+    assert msg.startswith(f"{p}: ") and words in msg and "\n" not in msg
+    assert isinstance(err.value, ValueError) and isinstance(err.value, VisionError)
+
+
+def test_directory_is_not_an_image(tmp_path):
+    with pytest.raises(UnreadableImage, match="directory"):
+        load_image(tmp_path)
