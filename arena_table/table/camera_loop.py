@@ -160,8 +160,8 @@ class CameraLoop:
         fields["settings"] = dict(fields["settings"])
         self._set_status(**fields)
 
-    def _problem(self, message: str) -> None:
-        log.error("camera %s: %s", self.spec, message)
+    def _problem(self, message: str, level: int = logging.ERROR) -> None:
+        log.log(level, "camera %s: %s", self.spec, message)
         self.errors.append(message)
         del self.errors[:-20]
         self._set_status(last_error=message, errors=len(self.errors))
@@ -244,7 +244,8 @@ class CameraLoop:
         if refused:
             words = "; ".join(f"die at ({d.center[0]:.0f}, {d.center[1]:.0f}) {d.status}"
                               + (f" ({d.reason})" if d.reason else "") for d in refused)
-            self._problem(f"{frame.name}: {len(refused)} of {len(dice)} dice not read, please re-roll them: {words}")
+            self._problem(f"{frame.name}: {len(refused)} of {len(dice)} dice not read, please re-roll them: {words}",
+                          logging.WARNING)
             self._set_status(reroll=[{"status": d.status, "reason": d.reason, "center": list(d.center),
                                       "box": list(d.box)} for d in refused], reroll_image=image_ref)
         else:

@@ -25,6 +25,7 @@ spec to a source. Exposure-lock details per backend: ``docs/camera.md``.
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 from dataclasses import asdict, dataclass, field
@@ -417,8 +418,8 @@ def open_source(spec: str, *, clock: Clock = time.monotonic, on_status: StatusCa
     """The source a ``--camera`` spec names.
 
     Args:
-        spec: ``sim``; ``picamera2`` (or ``picamera2:N``); a device index (``0``); a folder of
-            still images; a video file.
+        spec: ``sim``; ``picamera2`` (or ``picamera2:N``); a device index (``0``) or
+            ``/dev/videoN``; a folder of still images; a video file.
         options: backend settings (``still_frames``, ``fps``, ``realtime``, ``seed``,
             ``warmup_s``, ``lock_exposure``, ``size`` (w, h), ``backoff`` (a :class:`Backoff`),
             ``pixel_format``); unknown keys are ignored.
@@ -431,14 +432,14 @@ def open_source(spec: str, *, clock: Clock = time.monotonic, on_status: StatusCa
     live = {k: o[k] for k in ("warmup_s", "lock_exposure", "backoff") if k in o}
     size = tuple(o["size"]) if o.get("size") else None
     if spec == "sim":
-        return SimSource(seed=o.get("seed", 0), fps=o.get("fps", 15.0), clock=clock,
+        return SimSource(seed=o.get("seed", 0), fps=o.get("fps", 12.0), clock=clock,
                          realtime=o.get("realtime", True))
     if spec == "picamera2" or spec.startswith("picamera2:"):
         num = int(spec.partition(":")[2] or 0)
         return Picamera2Source(num, size=size or (1280, 720), pixel_format=o.get("pixel_format", "XRGB8888"),
                                clock=clock, on_status=on_status, **live)
-    if spec.isdigit():
-        return OpenCVSource(int(spec), size=size, clock=clock, on_status=on_status, **live)
+    if spec.isdigit() or re.fullmatch(r"/dev/video\d+", spec):
+        return OpenCVSource(int(spec.removeprefix("/dev/video")), size=size, clock=clock, on_status=on_status, **live)
     path = Path(spec)
     if path.is_dir():
         return FolderSource(path, still_frames=o.get("still_frames", 10), fps=o.get("fps", 10.0),

@@ -98,7 +98,7 @@ class SimSource(FrameSource):
         realtime: pace frames by ``clock``/``sleep`` (the service); tests pass False.
     """
 
-    def __init__(self, table: Any = None, *, seed: int = 0, fps: float = 15.0, clock: Clock = time.monotonic,
+    def __init__(self, table: Any = None, *, seed: int = 0, fps: float = 12.0, clock: Clock = time.monotonic,
                  sleep: Callable[[float], None] = time.sleep, realtime: bool = True) -> None:
         from .sim import SimTable
 

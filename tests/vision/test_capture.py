@@ -414,6 +414,7 @@ def test_open_source_specs(tmp_path):
     assert isinstance(open_source(str(tmp_path)), FolderSource)
     cam = open_source("7", options={"backoff": FAST})
     assert isinstance(cam, OpenCVSource) and cam.device == 7
+    assert open_source("/dev/video2").device == 2
     assert isinstance(open_source("picamera2"), Picamera2Source)
     with pytest.raises(ValueError, match="no-such-thing"):
         open_source(str(tmp_path / "no-such-thing"))
