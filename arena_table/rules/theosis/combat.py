@@ -147,7 +147,7 @@ def resolve(attacker: Side, defender: Side, *, weapons: tuple[tuple[int, str | N
         terms = [str(a - d)] + (["1 Fiery Purge"] if extra else []) + \
             [f"{w}{'×2' if weapon_factor == 2 else ''} {weapon_label}" for w, _ in weapons]
         total = " + ".join(f"{n} {t}" for n, t in raw) or f"0 {damage_type}"
-        lines.append(f"{' + '.join(terms)} = {total}")
+        lines.append(f"{' + '.join(terms)} = {total}" if len(terms) > 1 else total)
     parts, mit_lines = mitigate(raw, set(protect), set(resist), set(unmitigated))
     lines += mit_lines
     dmg = sum(n for n, _ in parts)

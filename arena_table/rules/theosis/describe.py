@@ -89,7 +89,9 @@ def _line(before: ThState, after: ThState, ev: Event) -> str:
         la = after.last_action
         if la is not before.last_action and la:
             return f"{la['title']}: " + " → ".join(la["lines"]) + (f" ({la['result']})" if la.get("result") else "")
-        return "attack declared: roll the d4"
+        if isinstance(ev, Attack):
+            return f"{n(ev.hero)} attacks {', '.join(n(t) for t in ev.target)}: roll the Defence d4"
+        return f"{n(ev.monster)} targets {', '.join(n(t) for t in ev.target) or 'every hero'}: roll the attack d4"
     if isinstance(ev, UseSkill):
         return f"{n(ev.hero)} uses {catalog.skills()[ev.skill]['name']}" + _health_changes(before, after)
     if isinstance(ev, Adjust):

@@ -93,7 +93,7 @@ def on_defence_roll(state: ThState, faces: tuple[int, ...]) -> ThState:
                 m = dataclasses.replace(m, fiery_purge=True)
             if res.damage >= m.top.threshold:
                 suffix = f" ≥ {m.top.threshold}: Stamina Token removed"
-                m = dataclasses.replace(m, tokens=m.tokens - 1, top=None)
+                m = dataclasses.replace(m, tokens=m.tokens - 1, top=None, taken=m.taken + 1)
                 p = state.player(state.heroes[hero].player)
                 state = replace_player(state, dataclasses.replace(p, stamina_taken=p.stamina_taken + 1))
                 results.append(f"{name(state, mid)} {m.tokens + 1} → {m.tokens} Stamina")
@@ -170,8 +170,10 @@ def _effects(state: ThState, mid: str, action: dict) -> tuple[ThState, list[str]
         if key == "cleanse":
             m = dataclasses.replace(m, fiery_purge=False)
         elif key == "restore-stamina":
-            m = dataclasses.replace(m, tokens=m.tokens + int(arg), top=None)
-            lines.append("reveal the new top Stamina Token (th-stamina)")
+            back = min(int(arg), m.taken) if mid.startswith("voax") else int(arg)
+            if back:
+                m = dataclasses.replace(m, tokens=m.tokens + back, top=None, taken=m.taken - min(back, m.taken))
+                lines.append(f"{back} Stamina Token(s) back on top: reveal the top one (th-stamina)")
         elif key == "guard":
             m = dataclasses.replace(m, guard=m.guard + (arg,))
         elif key == "pandemonium":
@@ -205,9 +207,8 @@ def monster_action(state: ThState, ev: MonsterAction) -> ThState:
     action = actions_of(m.kind, pend.data["table"])[pend.data["row"]]
     strikes = []
     for k, atk in enumerate(action["attacks"]):
-        if atk.get("area") in ("all",):
-            targets = [t for t in (ev.target or tuple(state.heroes)) if state.heroes[t].alive
-                       and not area_safe(state, t)]
+        if atk.get("area") == "all":  # every living hero, in Ranking order (p.16)
+            targets = [t for t in state.ranking if state.heroes[t].alive and not area_safe(state, t)]
         elif atk.get("area") in ("spell", "line", "adjacent-all"):
             targets = list(ev.target)
         else:
@@ -218,6 +219,9 @@ def monster_action(state: ThState, ev: MonsterAction) -> ThState:
     need = sum(len(s["targets"]) for s in strikes)
     if len(ev.defend) != need:
         raise Rejected(f"{need} defence Power(s) needed, one per hero per attack, in order")
+    scratch = state
+    for s_, card in zip([t for s in strikes for t in s["targets"]], ev.defend):
+        scratch = play_card(scratch, scratch.heroes[s_].player, card)  # each card must be in hand in turn
     i = 0
     for s in strikes:
         s["defend"] = list(ev.defend[i:i + len(s["targets"])])
@@ -242,9 +246,10 @@ def on_monster_roll(state: ThState, faces: tuple[int, ...]) -> ThState:
         atk = action["attacks"][strike["attack"]]
         for t, card in zip(strike["targets"], strike["defend"]):
             if not state.heroes[t].alive:
+                state = play_card(state, state.heroes[t].player, card)  # laid face down already
                 continue
             bonus = int(atk["bonus"]) + (atk.get("follow_up_bonus", 0) if t in data["hits"] else 0)
-            a_side = Side(name(state, m.id), face, (("attack bonus", bonus),) if bonus else (), rank=99)
+            a_side = Side(name(state, m.id), bonus, (("d4", face),), rank=99)
             d_active = text_active(card)
             d_side = defense_side(state, t, card, "", "", False, vs_monster=True)
             prot, res = mitigation(state, t)
@@ -279,7 +284,9 @@ def on_monster_roll(state: ThState, faces: tuple[int, ...]) -> ThState:
 def _on_hit(state: ThState, mid: str, hero: str, eff: str) -> tuple[ThState, str]:
     key, _, arg = eff.partition(":")
     h = state.heroes[hero]
-    if key == "paralyze" and h.alive:
+    if not h.alive:
+        return state, ""
+    if key == "paralyze":
         return replace_hero(state, dataclasses.replace(h, flipped=True)), "Paralyzed (Ranking token flipped)"
     if key in ("slay", "slay-forever"):
         return remove(state, hero, forever=key == "slay-forever"), "slain"

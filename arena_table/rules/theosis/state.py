@@ -111,6 +111,8 @@ class Monster:
     cell: tuple[int, int] | None = None
     guard: tuple[str, ...] = ()
     """Effects lasting until the monster acts again (Thick Hide, Feel No Pain ...)."""
+    taken: int = 0
+    """Stamina Tokens removed so far (Evolving Skin can put one back)."""
     fiery_purge: bool = False
     """Fiery Purge on a monster adds one damage to the next successful attack (p.24)."""
 

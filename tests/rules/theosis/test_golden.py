@@ -1,0 +1,87 @@
+"""Golden transcripts (perft-style): every file replays to its recorded state digest and outcome,
+and one story per game mode plays from setup to its end through events only, in notation.
+
+The files were written by ``transcripts.py``; regenerate them only when a rules change is
+meant to change the games, and review the diff.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from arena_table.rules import apply, digest, find_game, new_table, parse, replay
+
+GOLDEN = Path(__file__).parent / "golden"
+FILES = sorted(GOLDEN.glob("*.txt"))
+EXAMPLE = Path(__file__).parents[3] / "examples" / "theosis-pvp-12.txt"
+
+
+def load(path: Path):
+    events, meta = [], {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.startswith("# "):
+            key, _, value = line[2:].partition(": ")
+            meta[key] = value
+        elif line.strip():
+            events.append(parse(line))
+    return events, meta
+
+
+@pytest.mark.parametrize("path", FILES + [EXAMPLE], ids=lambda p: p.stem)
+def test_transcript_replays_to_its_digest(path):
+    events, meta = load(path)
+    ts = replay(events)
+    assert digest(ts) == meta["digest"]
+    o = find_game("theosis").outcome(ts.state)
+    assert {"winners": list(o.winners), "reason": o.reason, "draw": o.draw} == json.loads(meta["outcome"])
+
+
+@pytest.mark.parametrize("path", [GOLDEN / "blitz-2p.txt", GOLDEN / "coop-2p.txt"], ids=lambda p: p.stem)
+def test_live_application_equals_replay_and_round_trips(path):
+    events, _ = load(path)
+    ts = new_table()
+    for seq, ev in enumerate(events, 1):
+        assert parse(str(ev)) == ev
+        ts = apply(ts, ev, seq)
+    assert digest(ts) == digest(replay(events))
+
+
+STORIES = {
+    "pvp-3p": (("Cy",), "Sauth holds the centre hex at the end of turn 9"),
+    "blitz-2p": (("Ann",), "last team standing"),
+    "team-2x2": (("Sun",), "Norn holds the centre hex at the end of turn 9"),
+    "solo": (("Ann",), "every monster is defeated"),
+    "coop-3p": (("Ann", "Bo", "Cy"), "every monster is defeated"),
+    "coop-2p": ((), "a monster still stands after the ninth turn"),
+    "light-2p": (("Ann", "Bo"), "every monster is defeated; MVP: Ann (4 Stamina Tokens)"),
+    "heavy-2p": (("Bo",), "Aer holds the centre hex at the end of turn 9"),
+    "coop-boss-12": ((), "every hero has fallen"),
+}
+
+
+@pytest.mark.parametrize("key", STORIES)
+def test_story_per_mode_reaches_its_outcome(key):
+    events, _ = load(GOLDEN / f"{key}.txt")
+    ts = replay(events)
+    s = ts.state
+    winners, reason = STORIES[key]
+    o = find_game("theosis").outcome(s)
+    assert (o.winners, o.reason) == (winners, reason)
+    assert s.phase == "over"
+    if "centre" in reason:
+        assert s.turn == 9
+        assert any(h.alive and h.cell == (0, 0) for h in s.heroes.values())
+    if key == "heavy-2p":
+        assert s.competitive and not any(m.alive for m in s.monsters)
+    if key.startswith("light"):
+        assert max(p.stamina_taken for p in s.players) == s.player("Ann").stamina_taken == 4
+
+
+def test_pvp_story_went_through_hierapolis():
+    events, _ = load(GOLDEN / "pvp-3p.txt")
+    kinds = [e.KIND for e in events]
+    assert kinds.count("th-next") == 6 and kinds.count("th-allocate") == 3
+    assert sum(1 for e in events if e.KIND == "th-place" and e.golden) == 18  # one golden slot a player a turn
