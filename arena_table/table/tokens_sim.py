@@ -236,7 +236,12 @@ class SimFirmware:
 
 
 def _bench_main(argv: list[str] | None = None) -> int:
-    """Firmware half of ``arena-table bench tokens``: prints the port, runs the schedule, prints a JSON log."""
+    """Firmware half of ``arena-table bench tokens``.
+
+    Prints ``{"port": ...}``, waits for the host's handshake, runs the schedule, prints
+    ``{"changes", "dropped", "lines": [[monotonic_time, line], ...]}`` and exits when its
+    standard input closes.
+    """
     ap = argparse.ArgumentParser(description=_bench_main.__doc__)
     ap.add_argument("--pads", type=int, default=4)
     ap.add_argument("--rate", type=float, default=20.0, help="tag changes per second per pad")
@@ -248,9 +253,9 @@ def _bench_main(argv: list[str] | None = None) -> int:
                       on_write=lambda data, t: written.append((t, data.decode().rstrip())))
     print(json.dumps({"port": sim.port}), flush=True)
     sim.start()
-    # Wait for the host's handshake (a HELLO answered) before the schedule starts.
+    # Wait for the host's handshake (its HELLO answered: a second snapshot after the boot's own).
     deadline = time.monotonic() + 20
-    while not any(" SNAPSHOT " in line for _, line in written) and time.monotonic() < deadline:
+    while sum(" SNAPSHOT " in line for _, line in list(written)) < 2 and time.monotonic() < deadline:
         time.sleep(0.01)
     time.sleep(0.2)
     period = 1.0 / args.rate
@@ -274,9 +279,10 @@ def _bench_main(argv: list[str] | None = None) -> int:
             changes += 1
         step += 1
     time.sleep(0.5)  # let the last removals pass the debounce
-    sim.close()
     print(json.dumps({"changes": changes, "dropped": sim.dropped,
-                      "lines": [[t, line] for t, line in written]}), flush=True)
+                      "lines": [[t, line] for t, line in list(written)]}), flush=True)
+    sys.stdin.read()  # the host closes our stdin once it has closed the port
+    sim.close()
     return 0
 
 

@@ -1,0 +1,218 @@
+"""``arena-table tags``: the tag registry (which token or card each NFC UID stands for).
+
+``tags enroll --as OBJECT`` binds the next tag laid on a reader pad (``--port``,
+``--sim``) or a UID given with ``--uid``; ``tags list`` and ``tags forget UID``
+show and drop bindings; ``tags objects GAME`` lists a game's catalogue. The
+registry is ``<data dir>/tags.db``, the data dir of ``arena-table run --db``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import json
+import os
+import queue
+import sys
+from datetime import datetime
+from pathlib import Path
+
+from arena_table.hardware.errors import BadUid, RegistryError
+from arena_table.hardware.registry import TagRegistry, check_object_name
+from arena_table.hardware.uid import canonical_uid
+from arena_table.rules import UnknownGame, find_game
+
+from .cli_common import subcommand_group
+
+DEFAULT_DB = Path("var/arena-table.db")
+
+
+def catalogue(game_name: str) -> list[str]:
+    """The game's taggable objects (empty when the game keeps no catalogue).
+
+    Raises:
+        UnknownGame: no such game.
+    """
+    game = find_game(game_name)
+    return list(getattr(game, "objects", lambda: [])())
+
+
+def check_catalogue(obj: str) -> str | None:
+    """Why ``obj`` cannot be enrolled, or None when it can.
+
+    The game is the first part of the name; a game with a catalogue must list ``obj``
+    (the message offers the closest names), a game without one accepts any well-formed name.
+
+    >>> check_catalogue("dice-tray:die:red") is None
+    True
+    """
+    try:
+        check_object_name(obj)
+    except RegistryError as exc:
+        return str(exc)
+    game_name = obj.split(":", 1)[0]
+    try:
+        known = catalogue(game_name)
+    except UnknownGame as exc:
+        return f"{obj!r}: {exc}"
+    if known and obj not in known:
+        close = difflib.get_close_matches(obj, known, n=5, cutoff=0.6)
+        hint = f"did you mean {', '.join(close)}?" if close else \
+            f"see `arena-table tags objects {game_name}` ({len(known)} objects)"
+        return f"{obj!r} is not in the {game_name} catalogue; {hint}"
+    return None
+
+
+def _registry(args: argparse.Namespace) -> TagRegistry:
+    data_dir = Path(args.data_dir) if args.data_dir else Path(args.db).parent
+    return TagRegistry(data_dir / "tags.db")
+
+
+def _wait_for_tap(args: argparse.Namespace) -> str | None:
+    """Open the reader (or the simulator) and return the UID of the first tag laid down."""
+    from arena_table.hardware.reader import SerialTokenReader
+
+    taps: queue.Queue = queue.Queue()
+    sim = None
+    if args.sim:
+        from .tokens_sim import SimFirmware
+
+        sim = SimFirmware(pads=1).start()
+        port = sim.port
+    else:
+        port = args.port
+
+    def on_tag(change) -> None:
+        if change.placed and not change.snapshot:
+            taps.put(change.uid)
+        elif change.placed:
+            print(f"a tag ({change.uid}) already lies on pad {change.pad}: lift it and lay it down again",
+                  file=sys.stderr)
+
+    reader = SerialTokenReader(port, on_tag, settle=0.0 if sim else 0.2)
+    try:
+        reader.start()
+        if sim:
+            import time
+
+            deadline = time.monotonic() + 5
+            while reader.status.state != "up" and time.monotonic() < deadline:
+                time.sleep(0.01)
+            sim.place(0, args.uid or "04" + os.urandom(6).hex().upper())
+        else:
+            print(f"lay the tag for {args.object} on a reader pad ({port})...", file=sys.stderr)
+        try:
+            return taps.get(timeout=args.timeout)
+        except queue.Empty:
+            print(f"error: no tag laid on a pad within {args.timeout:g} s (reader: {reader.status.state}"
+                  f"{', ' + reader.status.detail if reader.status.detail else ''})", file=sys.stderr)
+            return None
+    finally:
+        reader.close()
+        if sim:
+            sim.close()
+
+
+def _cmd_enroll(args: argparse.Namespace) -> int:
+    why = None if args.force else check_catalogue(args.object)
+    if why:
+        print(f"error: {why} (--force binds it anyway)", file=sys.stderr)
+        return 2
+    if args.uid and not args.sim:
+        uid = args.uid
+    elif args.port or args.sim:
+        uid = _wait_for_tap(args)
+        if uid is None:
+            return 1
+    else:
+        print("error: give --uid UID, or --port PORT / --sim to tap the tag", file=sys.stderr)
+        return 2
+    try:
+        with _registry(args) as reg:
+            old = reg.lookup(uid)
+            binding = reg.bind(uid, args.object)
+    except (BadUid, RegistryError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    note = f" (was {old})" if old and old != binding.object else ""
+    print(f"{binding.uid} -> {binding.object}{note}")
+    return 0
+
+
+def _cmd_list(args: argparse.Namespace) -> int:
+    try:
+        with _registry(args) as reg:
+            rows = reg.bindings()
+    except RegistryError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    if args.json:
+        print(json.dumps([{"uid": b.uid, "object": b.object, "enrolled": b.enrolled} for b in rows], indent=2))
+        return 0
+    if not rows:
+        print("no tags enrolled")
+    for b in rows:
+        when = datetime.fromtimestamp(b.enrolled).strftime("%Y-%m-%d %H:%M")
+        print(f"{b.uid:<20}  {b.object:<40}  {when}")
+    return 0
+
+
+def _cmd_forget(args: argparse.Namespace) -> int:
+    try:
+        with _registry(args) as reg:
+            gone = reg.forget(args.uid)
+    except (BadUid, RegistryError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    if not gone:
+        print(f"error: {args.uid} is not enrolled", file=sys.stderr)
+        return 1
+    print(f"forgot {canonical_uid(args.uid)}")
+    return 0
+
+
+def _cmd_objects(args: argparse.Namespace) -> int:
+    try:
+        names = catalogue(args.game)
+    except UnknownGame as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    if not names:
+        print(f"{args.game} keeps no catalogue of taggable objects")
+    for name in names:
+        print(name)
+    return 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    tags = subcommand_group(sub, "tags", "the tag registry: which token or card each NFC tag is")
+
+    def common(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--db", default=str(DEFAULT_DB), help=f"the table's event log (default: {DEFAULT_DB})")
+        p.add_argument("--data-dir", help="folder of tags.db (default: the folder of --db)")
+
+    p = tags.add_parser("enroll", help="bind a tag to a game object (tap it on a pad, or give --uid)")
+    p.add_argument("--as", dest="object", required=True, metavar="OBJECT",
+                   help="game object, e.g. theosis:hero:rochon")
+    src = p.add_mutually_exclusive_group()
+    src.add_argument("--port", help="the token reader: a serial port or usb:VID:PID[:SERIAL]")
+    src.add_argument("--sim", action="store_true", help="tap a simulated tag (--uid, or a random one)")
+    p.add_argument("--uid", help="the tag's UID in any spelling (04:a1:b2:c3, 0x04A1B2C3, ...)")
+    p.add_argument("--timeout", type=float, default=60.0, help="seconds to wait for the tap (default 60)")
+    p.add_argument("--force", action="store_true", help="bind even if the game's catalogue lacks OBJECT")
+    common(p)
+    p.set_defaults(func=_cmd_enroll)
+
+    p = tags.add_parser("list", help="show every enrolled tag")
+    p.add_argument("--json", action="store_true")
+    common(p)
+    p.set_defaults(func=_cmd_list)
+
+    p = tags.add_parser("forget", help="drop a tag's binding")
+    p.add_argument("uid", metavar="UID")
+    common(p)
+    p.set_defaults(func=_cmd_forget)
+
+    p = tags.add_parser("objects", help="list a game's taggable objects")
+    p.add_argument("game", metavar="GAME")
+    p.set_defaults(func=_cmd_objects)

@@ -1,0 +1,180 @@
+"""``arena-table bench tokens``: the token reader's soak benchmark.
+
+The real firmware logic (``python -m arena_table.table.tokens_sim``, a child
+process so the CPU figure is the host's alone) lays and lifts tags on every pad
+at ``--rate`` changes per second for ``--seconds`` and writes its lines into a
+pty. This process reads them with the real driver and applies every event
+through a real :class:`~arena_table.table.engine.Engine` and
+:class:`~arena_table.table.log.EventLog` (``:memory:`` unless ``--db``).
+It prints events, lost and duplicated events, latency from the firmware
+writing a line to the engine having applied its event (p50/p99/max), and this
+process's CPU use in percent of one core. A second, short phase measures
+``place()`` on a ``--tokens sim`` table to the event applied (what the control
+page's buttons and the 100 ms "hero acting" budget depend on).
+
+Targets: 0 lost, 0 duplicated, CPU < 10 %, p99 < 20 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from .cli_common import bench_subparsers
+
+
+def _pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    s = sorted(values)
+    return s[min(len(s) - 1, int(round(q * (len(s) - 1))))]
+
+
+def _thread_cpu() -> dict[str, float]:
+    """CPU seconds (user + system) of each live thread of this process, by thread name."""
+    import psutil
+
+    names = {t.native_id: t.name for t in threading.enumerate()}
+    out: dict[str, float] = {}
+    for th in psutil.Process().threads():
+        name = names.get(th.id, "other")
+        out[name] = out.get(name, 0.0) + th.user_time + th.system_time
+    return out
+
+
+def soak(pads: int = 4, rate: float = 20.0, seconds: float = 60.0, db: str = ":memory:") -> dict[str, Any]:
+    """Run the soak; returns the figures (see the module docstring)."""
+    from arena_table.hardware.reader import SerialTokenReader
+    from arena_table.rules import TagPlaced, TagRemoved
+
+    from .engine import Engine
+    from .log import EventLog
+
+    child = subprocess.Popen([sys.executable, "-m", "arena_table.table.tokens_sim", "--pads", str(pads),
+                              "--rate", str(rate), "--seconds", str(seconds)],
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        port = json.loads(child.stdout.readline())["port"]
+        applied: dict[tuple[str, int, str], list[float]] = {}
+
+        def on_change(change) -> None:
+            ev = change.event
+            if isinstance(ev, (TagPlaced, TagRemoved)):
+                key = ("PLACED" if isinstance(ev, TagPlaced) else "REMOVED", ev.pad, ev.uid)
+                applied.setdefault(key, []).append(time.monotonic())
+
+        log = EventLog(db)
+        engine = Engine(log).start()
+        engine.subscribe(on_change)
+
+        def on_tag(change) -> None:
+            cls = TagPlaced if change.placed else TagRemoved
+            engine.submit(cls(pad=change.pad, uid=change.uid, at=change.at))
+
+        up = threading.Event()
+        reader = SerialTokenReader(port, on_tag, lambda s: up.set() if s.state == "up" else None)
+        reader.start()
+        if not up.wait(20):
+            raise RuntimeError(f"the simulated reader on {port} never came up: {reader.status}")
+        cpu0, wall0, threads0 = time.process_time(), time.monotonic(), _thread_cpu()
+        out = child.stdout.readline()  # the child's report, once its schedule is over
+        cpu1, wall1, threads1 = time.process_time(), time.monotonic(), _thread_cpu()
+        time.sleep(0.2)  # the last lines' events are applied
+        reader.close()
+        engine.close()
+        log.close()
+        child.stdin.close()
+        child.wait(timeout=10)
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+    if not out:
+        raise RuntimeError(f"the simulated firmware ended without a report (exit {child.returncode})")
+    result = json.loads(out)
+    written: dict[tuple[str, int, str], float] = {}
+    for t, line in result["lines"]:
+        parts = line.split("*")[0].split(" ")
+        if parts[1] in ("PLACED", "REMOVED"):
+            fields = dict(p.split("=", 1) for p in parts[2:])
+            written[(parts[1], int(fields["pad"]), fields["uid"])] = t
+    latencies = [(applied[k][0] - t) * 1000 for k, t in written.items() if k in applied]
+    lost = sum(1 for k in written if k not in applied)
+    duplicated = sum(len(v) - 1 for v in applied.values()) + sum(1 for k in applied if k not in written)
+    return {
+        "pads": pads, "rate_per_pad": rate, "seconds": seconds, "changes": result["changes"],
+        "lines_dropped_by_pty": result["dropped"],
+        "events": sum(len(v) for v in applied.values()), "expected": len(written),
+        "lost": lost, "duplicated": duplicated,
+        "latency_p50_ms": round(_pct(latencies, 0.50), 3), "latency_p99_ms": round(_pct(latencies, 0.99), 3),
+        "latency_max_ms": round(max(latencies), 3) if latencies else None,
+        "cpu_percent": round(100 * (cpu1 - cpu0) / (wall1 - wall0), 2),
+        "cpu_percent_by_thread": {name: round(100 * (t - threads0.get(name, 0.0)) / (wall1 - wall0), 2)
+                                  for name, t in sorted(threads1.items())},
+        "garbage_lines": reader.counters["garbage_lines"], "gaps": reader.counters["gaps"],
+        "duplicate_lines": reader.counters["duplicates"], "db": db,
+    }
+
+
+def place_to_applied(samples: int = 50) -> dict[str, Any]:
+    """``place()`` on a ``--tokens sim`` Table (file log, real registry) until the engine applied it, ms."""
+    from .app import Table, TableConfig
+
+    with tempfile.TemporaryDirectory() as tmp:
+        cfg = TableConfig(db=Path(tmp) / "log.db", camera=None, tokens="sim", pin="0000")
+        times: list[float] = []
+        done = threading.Event()
+        with Table(cfg) as table:
+            table.subscribe(lambda change: done.set() if change.event.KIND == "tag-on" else None)
+            deadline = time.monotonic() + 10
+            while table.status().get("tokens", {}).get("state") != "up":
+                if time.monotonic() > deadline:
+                    raise RuntimeError("the simulated reader never came up")
+                time.sleep(0.01)
+            dev = next(d for d in table.devices if getattr(d, "name", "") == "tokens")
+            for i in range(samples):
+                done.clear()
+                t0 = time.monotonic()
+                dev.place(i % dev.n_pads, "04%012X" % (i + 1))
+                if not done.wait(5):
+                    raise RuntimeError("a placed tag never reached the engine")
+                times.append((time.monotonic() - t0) * 1000)
+                dev.remove(i % dev.n_pads)
+                time.sleep(0.1)
+    return {"place_to_applied_p50_ms": round(_pct(times, 0.5), 3),
+            "place_to_applied_p99_ms": round(_pct(times, 0.99), 3),
+            "place_to_applied_max_ms": round(max(times), 3), "place_samples": samples}
+
+
+def _cmd_bench(args: argparse.Namespace) -> int:
+    figures = soak(args.pads, args.rate, args.seconds, args.db)
+    if args.place_samples:
+        figures.update(place_to_applied(args.place_samples))
+    figures["targets_met"] = (figures["lost"] == 0 and figures["duplicated"] == 0
+                              and figures["cpu_percent"] < 10 and figures["latency_p99_ms"] < 20)
+    if args.json:
+        print(json.dumps(figures, indent=2))
+    else:
+        for key, value in figures.items():
+            print(f"{key:>28}: {value}")
+    return 0 if figures["targets_met"] else 1
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = bench_subparsers(sub).add_parser("tokens", help="soak the token reader: firmware sim -> pty -> driver -> engine")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--seconds", type=float, default=60.0, help="length of the soak (default 60)")
+    p.add_argument("--pads", type=int, default=4, help="reader pads driven at once (default 4)")
+    p.add_argument("--rate", type=float, default=20.0, help="tag changes per second on each pad (default 20)")
+    p.add_argument("--db", default=":memory:", help="event log file (default: in memory)")
+    p.add_argument("--place-samples", type=int, default=50,
+                   help="place() -> applied samples on a --tokens sim table (0: skip)")
+    p.set_defaults(func=_cmd_bench)
