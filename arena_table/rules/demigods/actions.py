@@ -44,7 +44,7 @@ def spec(state: DemigodsState, ch: Character, use: str) -> dict[str, Any]:
                     "ends_turn": kind == "skill" and s.get("ends_turn", True), **{k: v for k, v in s.items()
                                                                                   if k not in ("ap", "ends_turn")}}
     if ch.kind == "demigod":
-        primary = data.demigod(ch.id)["primary"]
+        primary = data.demigod(ch.card_id)["primary"]
         if use == primary["id"]:
             return {"kind": "primary", "ap": 1, "cost": 0, "ends_turn": True, **primary}
         if use in ch.items:

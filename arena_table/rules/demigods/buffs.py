@@ -48,7 +48,7 @@ def make(spec: Mapping[str, Any], *, target: Character, source: Character | None
     demigod_involved = target.kind == "demigod" or (source is not None and source.kind == "demigod")
     if demigod_involved and stat not in FULL_COURSE and name.lower() not in FULL_COURSE:
         turns = min(turns, 1)
-    wounds = int(spec.get("wounds", BURN_WOUNDS if stat == "burn" else 0))
+    wounds = int(spec.get("wounds") or (BURN_WOUNDS if stat == "burn" else 0))
     return Condition(name=name, kind=spec.get("kind", "debuff"), stat=stat, amount=int(spec.get("amount", 0)),
                      turns=0 if spec.get("passive") else turns, passive=bool(spec.get("passive", False)),
                      scope=spec.get("scope", "character"), wounds=wounds,

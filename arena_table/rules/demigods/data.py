@@ -21,6 +21,11 @@ EFFECTS = frozenset({"enrage", "critical", "knockdown", "push", "burn", "failure
 """Named results of the attack dice ('Attack Dice', p.24)."""
 
 
+HERO_FIELDS = ("name", "class", "race", "ap", "health", "initiative", "attack", "attack_type",
+               "physical_defense", "magical_defense")
+"""Fields a hero card must give (setup option ``hero_stats`` may add a hero of another box)."""
+
+
 @lru_cache(maxsize=None)
 def _load(name: str) -> dict[str, Any]:
     text = resources.files(__package__).joinpath("data", f"{name}.json").read_text(encoding="utf-8")
@@ -52,8 +57,13 @@ def hero(hero_id: str, overrides: Mapping[str, Mapping[str, Any]] | None = None)
         KeyError: no such hero (the message lists the known ones).
     """
     table = _index("heroes", "heroes")
+    extra = (overrides or {}).get(hero_id, {})
     if hero_id not in table:
-        raise KeyError(f"unknown hero {hero_id!r}; known: {', '.join(sorted(table))}")
+        missing = [f for f in HERO_FIELDS if f not in extra]
+        if missing:
+            raise KeyError(f"unknown hero {hero_id!r}; known: {', '.join(sorted(table))} "
+                           f"(a hero of another box needs hero_stats with {', '.join(missing)})")
+        return {"id": hero_id, "traits": None, "skills": [], "to_enter": [], **copy.deepcopy(dict(extra))}
     card = copy.deepcopy(table[hero_id])
     for field, value in (overrides or {}).get(hero_id, {}).items():
         card[field] = value

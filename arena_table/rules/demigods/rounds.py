@@ -108,13 +108,16 @@ def predicted_heroes(state: DemigodsState) -> list[tuple[str, bool]]:
     done = list(state.activated)
     if state.acting:
         done.append(state.acting)
-    out = []
+    out, guessed = [], set()
     while True:
         real = next_hero(state, tuple(done))
         nxt = real if real.kind == "hero" else next_hero(state, tuple(done), guess=True)
         if nxt.kind != "hero":
             return out
-        out.append((nxt.ids[0], real.kind == "hero"))
+        init = buffs.initiative(state, state.chars[nxt.ids[0]])
+        if real.kind != "hero":
+            guessed.add(init)
+        out.append((nxt.ids[0], init not in guessed))
         done.append(nxt.ids[0])
 
 

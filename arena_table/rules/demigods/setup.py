@@ -83,7 +83,7 @@ def new_game(options: Mapping[str, Any]) -> DemigodsState:
                       obstacles=tuple((int(c), int(r), str(k)) for c, r, k in b.get("obstacles", ())))
     hero_stats = {h: dict(v) for h, v in options.get("hero_stats", {}).items()}
     for h in hero_stats:
-        data.hero(h)
+        data.hero(h, hero_stats)
     first = options.get("first", players[0])
     if first not in players and first not in names:
         raise ValueError(f"first must name a player or team, got {first!r}")
@@ -169,19 +169,20 @@ def choose_demigod_error(state: DemigodsState, player: str, demigod: str) -> str
         data.demigod(demigod)
     except KeyError as exc:
         return str(exc.args[0])
-    if demigod in state.chars and state.chars[demigod].player != player:
-        return f"{demigod} is already fielded by {state.chars[demigod].player}"
     return ""
 
 
 def choose_demigod(state: DemigodsState, player: str, demigod: str) -> DemigodsState:
     card = data.demigod(demigod)
     chars = {k: v for k, v in state.chars.items() if not (v.kind == "demigod" and v.player == player)}
-    ch = Character(id=demigod, name=card["name"], player=player, kind="demigod", klass="demigod",
+    # The base box holds two Demigod cards; a 4-player table fielding one twice gets a second id.
+    cid = demigod if demigod not in chars else f"{demigod}-{player}"
+    ch = Character(id=cid, card=demigod if cid != demigod else "", name=card["name"] if cid == demigod
+                   else f"{card['name']} ({player})", player=player, kind="demigod", klass="demigod",
                    health=card["health"], ap_max=card["ap"], physical_defense=card["physical_defense"],
                    magical_defense=card["magical_defense"], skills=tuple(card["abilities"]),
                    items=(("",) * len(card["slots"])))
-    return dataclasses.replace(state, chars={**chars, demigod: ch})
+    return dataclasses.replace(state, chars={**chars, cid: ch})
 
 
 def equip_error(state: DemigodsState, player: str, item: str, slot: int, hero: str) -> str:
@@ -194,7 +195,7 @@ def equip_error(state: DemigodsState, player: str, item: str, slot: int, hero: s
         card = data.item(item)
     except KeyError as exc:
         return str(exc.args[0])
-    slots = data.demigod(dg.id)["slots"]
+    slots = data.demigod(dg.card_id)["slots"]
     if not 0 <= slot < len(slots):
         return f"{dg.name} has slots 0..{len(slots) - 1}"
     if card["type"] not in slots[slot]:

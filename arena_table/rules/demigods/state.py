@@ -73,6 +73,8 @@ class Character:
     """Skill definitions (heroes), special abilities (Demigods), as in the data files."""
     items: tuple[str, ...] = ()
     """Equipped item ids, slot order (Demigods); the primary item is not listed."""
+    card: str = ""
+    """Id of the card in the data files when it differs from ``id`` (a Demigod fielded twice)."""
     wounds: int = 0
     ap: int = 0
     """Action points left this turn."""
@@ -93,6 +95,10 @@ class Character:
     """0 north (towards row 0), 1 east, 2 south, 3 west; None when unknown."""
     out: str = ""
     """Why the character left: ``slain``, ``scattered``, ``left in shame``, ``scored``; empty while in play."""
+
+    @property
+    def card_id(self) -> str:
+        return self.card or self.id
 
     @property
     def alive(self) -> bool:

@@ -1,0 +1,195 @@
+"""Damage modifiers, dice effects, divine power, buffs/debuffs durations and Demigod restrictions
+('Attacking' p.23, 'Attack Dice' p.24, 'Class Traits' p.13, 'Divine Power' p.12, 'Buffs' p.25, p.16)."""
+
+import pytest
+
+from arena_table.rules import IllegalEvent
+
+from dg_helpers import Table, lineup_options
+
+
+def at(who: str, **extra) -> Table:
+    t = Table(lineup_options(**extra)).until(who)
+    return t.do(*(f"dg-place who={w}" for w in ("knight", "assassin", "black-wolf", "weaponsmith", "pegasus-knight",
+                                                   "trapper", "blacksmith", "gunner")))
+
+
+def test_hero_tokens_flip_then_go_at_the_end_of_the_bearers_turns():
+    """p.25: flipped after the first turn and removed after the second, at the end of the bearer's turn."""
+    t = at("knight").do('dg-condition who=assassin name=Sharpen kind=buff stat=damage amount=3')
+    assert t.ch("assassin").conditions[0].turns == 2
+    t.do("dg-end-turn")  # the Knight's turn ends: the Assassin's token is untouched
+    assert t.ch("assassin").conditions[0].turns == 2
+    t.do("dg-end-turn")  # the Assassin's turn ends
+    assert t.ch("assassin").conditions[0].turns == 1
+    t.until("assassin").do("dg-end-turn")
+    assert t.ch("assassin").conditions == ()
+
+
+def test_burn_wounds_when_flipped_and_removed_not_when_placed():
+    """p.25: 'This damage is not applied when the token is first placed ... but each time the token is
+    flipped/removed'; Burn is 3 wounds (p.24)."""
+    t = at("knight").do("dg-condition who=assassin name=Burn stat=burn")
+    assert t.ch("assassin").wounds == 0
+    t.do("dg-end-turn", "dg-end-turn")
+    assert t.ch("assassin").wounds == 3
+    t.until("assassin").do("dg-end-turn")
+    assert t.ch("assassin").wounds == 6 and t.ch("assassin").conditions == ()
+
+
+def test_demigod_tokens_last_one_turn_except_bleed_freeze_burn():
+    """p.16/p.25: buffs and debuffs on a Demigod last one turn; Bleed, Freeze and Burn are the exception."""
+    t = at("knight").do("dg-condition who=warlord name=Weak stat=damage amount=-2",
+                        "dg-condition who=warlord name=Burn stat=burn")
+    turns = {c.name: c.turns for c in t.ch("warlord").conditions}
+    assert turns == {"Weak": 1, "Burn": 2}
+    t.until("warlord").do("dg-end-turn")
+    assert [(c.name, c.turns) for c in t.ch("warlord").conditions] == [("Burn", 1)]
+    assert t.ch("warlord").wounds == 3
+
+
+def test_freeze_takes_two_ap():
+    t = at("knight").do("dg-condition who=assassin name=Freeze stat=freeze", "dg-end-turn")
+    assert t.st.acting == "assassin" and t.ch("assassin").ap == 6 - 2
+
+
+def test_knockdown_die_ap_extra_damage_and_no_weak_spot():
+    """p.24: knockdown loses all AP, +3 damage when attacked, no weak spot."""
+    t = at("knight")
+    t.do('dg-use who=knight targets=["pegasus-knight"]', "roll die=dg-bludgeoning faces=[1]")
+    assert any(c.stat == "knockdown" for c in t.ch("pegasus-knight").conditions)
+    assert t.ch("pegasus-knight").ap == 0
+    t2 = at("assassin").do("dg-condition who=trapper name=Knockdown stat=knockdown")
+    t2.do('dg-use who=assassin targets=["trapper"] side=["back"]', "roll die=dg-piercing faces=[4]")
+    # 6 + 1 + 3 knocked down, no weak spot (so no Backstab) - physical defense 1 = 9
+    assert t2.st.last_action.lines[-1] == "Trapper: 6 + 1 + 3 knocked down = 10 - physical defense 1 = 9 wounds"
+
+
+def test_backstab_weak_spot_and_evasion():
+    t = at("assassin")
+    t.do('dg-use who=assassin targets=["trapper"] side=["back"]', "roll die=dg-piercing faces=[4]")
+    assert t.st.last_action.lines[-1] == ("Trapper: 6 + 1 + 2 weak spot + 3 Backstab = 12 - physical defense 1 "
+                                          "= 11 wounds")
+    t = at("gunner").do('dg-use who=gunner targets=["assassin"] distance=2', "roll die=dg-piercing faces=[4]")
+    assert t.st.last_action.lines[-1] == "Assassin: 7 + 1 = 8 - physical defense 2 - Evasion 2 = 4 wounds"
+
+
+def test_archery_penalties_and_marksmen():
+    """p.13: -4 with an opposing figure in melee range, -2 at four or more fields; Critical +6."""
+    t = at("gunner").do('dg-use who=gunner targets=["knight"] distance=4 engaged=true',
+                        "roll die=dg-piercing faces=[1]")
+    assert t.st.last_action.lines[-1] == ("Knight: 7 + 6 Critical - 4 Archery, engaged - 2 Archery, far = 7 "
+                                          "- (physical defense 4 + Deflect 2 = 6) = 1 wounds")
+
+
+def test_deflect_only_from_the_front_and_high_ground():
+    t = at("weaponsmith", board=None).do('dg-use who=weaponsmith targets=["pegasus-knight"] side=["side"] '
+                                         'high_ground=true', "roll die=dg-slashing faces=[4]")
+    assert t.st.last_action.lines[-1] == "Pegasus Knight: 7 + 2 + 2 high ground = 11 - physical defense 5 = 6 wounds"
+
+
+def test_failure_costs_a_mage_two_mana_or_nullifies_the_attack():
+    """p.24: a mana user pays 2 mana on Failure; without it the attack is nullified."""
+    t = at("black-wolf").do('dg-use who=black-wolf targets=["trapper"]', "roll die=dg-fire faces=[2]")
+    assert t.ch("black-wolf").divine == 6 - 2
+    assert t.st.last_action.lines[-1] == "Trapper: 9 = 9 - magical defense 2 = 7 wounds"
+    t = at("black-wolf").do("dg-divine who=black-wolf value=1", 'dg-use who=black-wolf targets=["trapper"]',
+                            "roll die=dg-fire faces=[2]")
+    assert t.st.last_action.result == "attack nullified" and t.ch("trapper").wounds == 0
+    assert t.ch("black-wolf").divine == 1
+
+
+def test_enrage_heals_or_gives_rage():
+    """p.24: Enrage removes two wounds, or for a rage user grants one more rage."""
+    t = at("weaponsmith", hero_stats={"assassin": {"race": "elf", "attack_type": "slashing"}})
+    t.do('dg-use who=weaponsmith targets=["trapper"]', "roll die=dg-slashing faces=[1]")
+    assert t.ch("weaponsmith").divine == 1 + 1 + 1  # start 1, +1 base attack, +1 Enrage
+    t = at("assassin", hero_stats={"assassin": {"race": "elf", "attack_type": "slashing"}})
+    t.do("dg-wound who=assassin amount=5", 'dg-use who=assassin targets=["trapper"]', "roll die=dg-slashing faces=[2]")
+    assert t.ch("assassin").wounds == 3
+
+
+def test_friendly_fire_changes_no_divine_power():
+    """p.23: 'you cannot gain Rage nor lose Focus from friendly fire'."""
+    t = at("weaponsmith", board={"cols": 6, "rows": 6})
+    t.do("dg-place who=weaponsmith cell=[2,3] facing=0", "dg-place who=knight cell=[2,2] facing=0")
+    t.st.chars["knight"]  # noqa: B018 - exists
+    with pytest.raises(IllegalEvent, match="is an ally"):
+        t.do('dg-use who=weaponsmith targets=["knight"]')
+
+
+def test_attack_link_reroll():
+    """p.12: linked heroes may reroll one die; the new result must be used."""
+    t = at("pegasus-knight")
+    assert t.ch("pegasus-knight").rerolls == 1  # piercing next to the piercing Trapper
+    t.do('dg-use who=pegasus-knight targets=["knight"] side=["back"]', "roll die=dg-piercing faces=[6]")
+    assert t.st.pending is not None and t.ch("knight").wounds == 0
+    t.do("dg-reroll index=0", "roll die=dg-piercing faces=[3]")
+    assert t.st.pending is None
+    assert t.st.last_action.lines[-1] == "Knight: 6 + 2 = 8 - physical defense 4 = 4 wounds"
+    with pytest.raises(IllegalEvent, match="no attack to re-roll"):
+        t.do("dg-reroll index=0")
+
+
+def test_links_are_worked_out_again_when_a_hero_dies():
+    """p.12/p.30: a death breaks links and can create new ones."""
+    stats = {"assassin": {"race": "elf"}, "gunner": {"race": "dwarf"}}
+    t = Table(lineup_options(hero_stats=stats))
+    assert (t.ch("blacksmith").link_morale, t.ch("gunner").link_morale) == (1, 1)
+    t.do("dg-wound who=blacksmith amount=40")
+    assert t.ch("gunner").link_morale == 0
+    assert t.ch("trapper").rerolls == 2 - 1 + 1  # Pegasus Knight and now the Gunner, both piercing
+
+
+def test_morale_is_clamped_to_three():
+    t = at("knight").do("dg-condition who=knight name=Rally kind=buff stat=morale amount=5",
+                        'dg-use who=knight targets=["blacksmith"]', "roll die=dg-bludgeoning faces=[5]",
+                        "roll die=dg-piercing faces=[6]")  # the Blacksmith's Master Armor die
+    assert t.st.last_action.lines[-1] == "Blacksmith: 6 + 1 + 3 morale = 10 - physical defense 3 = 7 wounds"
+
+
+def test_demigod_restrictions():
+    t = at("warlord")
+    with pytest.raises(IllegalEvent, match="first round Demigods may only enter and move"):
+        t.do('dg-use who=warlord use=elemental-sword targets=["trapper"]')
+    t.until("blacksmith").until("warlord").do("dg-place who=warlord", "dg-place who=protector")
+    with pytest.raises(IllegalEvent, match="Demigods cannot attack"):
+        t.do('dg-use who=warlord use=elemental-sword targets=["protector"]')
+    t.do("dg-move who=warlord ap=1")
+    with pytest.raises(IllegalEvent, match="before any action point is spent"):
+        t.do('dg-use who=warlord use=enraged targets=["weaponsmith"]')
+
+
+def test_enraged_gives_rage_to_an_allied_tank_or_warrior():
+    t = at("warlord").until("blacksmith").until("warlord").do("dg-place who=warlord")
+    rage = t.ch("weaponsmith").divine
+    with pytest.raises(IllegalEvent, match="targets a tank or warrior"):
+        t.do('dg-use who=warlord use=enraged targets=["black-wolf"]')
+    t.do('dg-use who=warlord use=enraged targets=["weaponsmith"]')
+    assert t.ch("weaponsmith").divine == rage + 1 and t.st.acting == "warlord"
+    with pytest.raises(IllegalEvent, match="already used this turn"):
+        t.do('dg-use who=warlord use=enraged targets=["knight"]')
+
+
+@pytest.mark.parametrize("line,reason", [
+    ('dg-use who=assassin targets=["trapper"]', "it is knight's turn"),
+    ('dg-use who=knight use=star-strike targets=["trapper"]', "costs 3 rage, Knight has 1"),
+    ('dg-use who=knight targets=["trapper","blacksmith"]', "strikes one target"),
+    ("roll die=dg-fire faces=[2]", "no attack is waiting"),
+    ("roll die=dg-lightning faces=[2]", "unknown Demigods die"),
+    ("dg-move who=knight", "give the AP spent"),
+    ("dg-move who=knight ap=9", "9 AP asked, Knight has 7"),
+    ("correct roll=2 index=0 value=2", "undo the roll"),
+])
+def test_illegal_events_say_why(line, reason):
+    t = at("knight")
+    with pytest.raises(IllegalEvent, match=reason.replace("[", r"\[")):
+        t.do(line)
+
+
+def test_divine_die_read_by_the_camera_is_cross_checked():
+    from arena_table.rules import table_view
+    t = at("knight").do("dg-divine-read who=trapper value=3", "dg-divine-read who=knight value=4")
+    order = {e["id"]: e for e in table_view(t.ts)["view"]["order"]}
+    assert "read_mismatch" not in order["trapper"]
+    assert order["knight"]["read_mismatch"] == {"read": 4, "engine": 1}
