@@ -79,16 +79,26 @@ def register_game(game: Game) -> Game:
     return game
 
 
+_BUILTIN = ("dice_tray", "theosis", "demigods")
+_LOAD_ERRORS: dict[str, str] = {}
+"""Game modules that failed to import, ``module -> error``: one broken game must not take
+the table (and the other games) down; ``find_game`` names the error instead."""
+
+
 def _load_builtin_games() -> None:
     # Importing a game module registers it; kept lazy so rules/ has no import cycle.
     from importlib import import_module
 
-    for mod in ("dice_tray", "theosis", "demigods"):
+    for mod in _BUILTIN:
+        if mod in _LOAD_ERRORS:
+            continue
         try:
             import_module(f"arena_table.rules.{mod}")
         except ModuleNotFoundError as exc:
             if exc.name != f"arena_table.rules.{mod}":
-                raise
+                _LOAD_ERRORS[mod] = f"{type(exc).__name__}: {exc}"
+        except Exception as exc:  # noqa: BLE001 - reported through find_game
+            _LOAD_ERRORS[mod] = f"{type(exc).__name__}: {exc}"
 
 
 def find_game(name_or_alias: str) -> Game:
@@ -104,7 +114,8 @@ def find_game(name_or_alias: str) -> Game:
     game = _GAMES.get(name_or_alias.strip().lower())
     if game is None:
         names = sorted({g.name for g in _GAMES.values()})
-        raise UnknownGame(f"unknown game {name_or_alias!r}; known games: {', '.join(names)}")
+        broken = "".join(f"; {m} failed to load ({e})" for m, e in sorted(_LOAD_ERRORS.items()))
+        raise UnknownGame(f"unknown game {name_or_alias!r}; known games: {', '.join(names)}{broken}")
     return game
 
 
