@@ -78,6 +78,8 @@ def _apply(state: ThState, ev: Event) -> ThState:
         return state  # kernel events the game has no use for (tag-off, note, correct)
     if state.phase == "over":
         raise Rejected("the game is over")
+    if state.phase == "idle":
+        raise Rejected("no Theosis game is set up: start one with its players and heroes")
     if isinstance(ev, Adjust):
         return adjust(state, ev)
     if state.pending and not isinstance(ev, (CastRitual, MonsterAction, Move, Stamina, Equip, Gem)):

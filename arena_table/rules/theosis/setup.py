@@ -95,10 +95,15 @@ def setup(options: Mapping[str, Any]) -> ThState:
     >>> s.phase, s.initiative, [p.gold for p in s.players], s.heroes["aer"].health
     ('preparation', 'Ann', [3, 3], 9)
 
+    Empty options give an idle table (phase ``idle``) that waits for a ``start`` event.
+
     Raises:
         ValueError: unknown mode, hero, archetype or monster; wrong number of players or heroes.
     """
     cfg = _config(options)
+    if not options:
+        # The table runs Theosis before its ``start`` event names the players: nothing to play yet.
+        return ThState(config=cfg, players=(), heroes={}, phase="idle")
     if cfg.mode not in PVP_MODES + MONSTER_MODES:
         raise ValueError(f"unknown mode {cfg.mode!r}; modes: {', '.join(PVP_MODES + MONSTER_MODES)}")
     names = [str(p) for p in options.get("players", ())]

@@ -26,6 +26,8 @@ EFFECT_TEXT = {"fiery-purge": "-1 Health at the end of their turn", "poison": "-
 
 
 def phase_line(state: ThState) -> str:
+    if state.phase == "idle":
+        return "Waiting for players"
     if state.phase == "preparation":
         return f"Preparation · Hierapolis turn {state.prep_turn}/{PREP_TURNS}"
     if state.phase == "fast":
