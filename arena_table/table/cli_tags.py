@@ -56,7 +56,9 @@ def check_catalogue(obj: str) -> str | None:
     except UnknownGame as exc:
         return f"{obj!r}: {exc}"
     if known and obj not in known:
-        close = difflib.get_close_matches(obj, known, n=5, cutoff=0.6)
+        # Compare without the shared "game:" prefix, which would make every name look close.
+        tails = {name.split(":", 1)[1]: name for name in known if ":" in name}
+        close = [tails[t] for t in difflib.get_close_matches(obj.split(":", 1)[1], list(tails), n=3, cutoff=0.8)]
         hint = f"did you mean {', '.join(close)}?" if close else \
             f"see `arena-table tags objects {game_name}` ({len(known)} objects)"
         return f"{obj!r} is not in the {game_name} catalogue; {hint}"
