@@ -5,6 +5,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 need_apt=()
 command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
+# Node.js runs the MicroPython WebAssembly port for the firmware tests (tests/firmware).
+command -v node >/dev/null 2>&1 || need_apt+=(nodejs)
+command -v npm >/dev/null 2>&1 || need_apt+=(npm)
 if [ ${#need_apt[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_apt[@]}" >/dev/null
@@ -12,6 +15,7 @@ if [ ${#need_apt[@]} -gt 0 ]; then
     echo "test-deps: missing ${need_apt[*]}; install with: sudo apt-get install ${need_apt[*]}" >&2
   fi
 fi
-if [ -f package.json ] && [ ! -d node_modules ]; then
+# npm packages: (re)install when node_modules is missing or older than the lock file.
+if [ -f package.json ] && { [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; }; then
   npm ci --silent --no-audit --no-fund || npm install --silent --no-audit --no-fund
 fi
