@@ -143,7 +143,8 @@ def _apply(state: DemigodsState, e: Event) -> DemigodsState:  # noqa: C901 - one
         return victory.wound(state, char(state, e.who).id, e.amount, e.reason or "by hand")
     if isinstance(e, ev.AddCondition):
         ch = char(state, e.who)
-        spec = {f.name: getattr(e, f.name) for f in dataclasses.fields(e) if f.name not in ("at", "who")}
+        spec = {f.name: getattr(e, f.name) for f in dataclasses.fields(e) if f.name not in ("at", "who", "buff")}
+        spec["kind"] = "buff" if e.buff else "debuff"
         cond = make(spec, target=ch)
         if e.scope == "global":
             side = side_name(state, ch.player)

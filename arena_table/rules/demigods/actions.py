@@ -159,6 +159,8 @@ def declare(state: DemigodsState, ev: Any) -> DemigodsState:
     if attack and state.board and state.board.obstacle(ch.cell) in PIT:
         raise Illegal(f"{ch.name} stands in a pit and cannot attack (p.9)")
     targets = [char(state, t) for t in ev.targets] or ([ch] if s.get("target") == "self" else [])
+    if s.get("area") and ch.kind == "demigod":  # 'Area of effect damage from other Demigods is ignored' (p.16)
+        targets = [t for t in targets if t.kind != "demigod"]
     _check_targets(state, ch, s, targets)
     if s["kind"] == "skill" and "silence" in ch.traits and knows(state, ch):
         near = positions.adjacent_fields(ch.cell)

@@ -197,7 +197,8 @@ class AddCondition(Event):
 
     who: str
     name: str
-    kind: str = "debuff"
+    buff: bool = False
+    """A buff (true) or a debuff (false); not called ``kind``, which names the event in JSON."""
     stat: str = ""
     amount: int = 0
     turns: int = 2

@@ -16,7 +16,7 @@ def at(who: str, **extra) -> Table:
 
 def test_hero_tokens_flip_then_go_at_the_end_of_the_bearers_turns():
     """p.25: flipped after the first turn and removed after the second, at the end of the bearer's turn."""
-    t = at("knight").do('dg-condition who=assassin name=Sharpen kind=buff stat=damage amount=3')
+    t = at("knight").do('dg-condition who=assassin name=Sharpen buff=true stat=damage amount=3')
     assert t.ch("assassin").conditions[0].turns == 2
     t.do("dg-end-turn")  # the Knight's turn ends: the Assassin's token is untouched
     assert t.ch("assassin").conditions[0].turns == 2
@@ -142,7 +142,7 @@ def test_links_are_worked_out_again_when_a_hero_dies():
 
 
 def test_morale_is_clamped_to_three():
-    t = at("knight").do("dg-condition who=knight name=Rally kind=buff stat=morale amount=5",
+    t = at("knight").do("dg-condition who=knight name=Rally buff=true stat=morale amount=5",
                         'dg-use who=knight targets=["blacksmith"]', "roll die=dg-bludgeoning faces=[5]",
                         "roll die=dg-piercing faces=[6]")  # the Blacksmith's Master Armor die
     assert t.st.last_action.lines[-1] == "Blacksmith: 6 + 1 + 3 morale = 10 - physical defense 3 = 7 wounds"

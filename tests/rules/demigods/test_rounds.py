@@ -66,7 +66,7 @@ def test_ties_are_rolled_again_every_round():
 def test_initiative_tokens_change_the_order_not_the_formation():
     """p.31: 'The hero will activate using the new value but it will not change the formation.'"""
     t = Table(lineup_options()).until("warlord")
-    t.do("dg-condition who=knight name=Howl stat=initiative amount=-4 kind=debuff")
+    t.do("dg-condition who=knight name=Howl stat=initiative amount=-4")
     ids = [cid for cid, _ in order_ids(t.st)]
     assert ids.index("knight") > ids.index("pegasus-knight")
     assert t.st.formations["Ann"][0] == "knight"

@@ -1,0 +1,134 @@
+"""Setup: victory-condition limits, hero selection methods, Demigods and items, formation
+('Achieving Victory' p.4, 'Hero Selection' p.11, 'Hero Formation' p.12, 'Demigod Items' p.18)."""
+
+import dataclasses
+
+import pytest
+
+from arena_table.rules import IllegalEvent, find_game, from_json, parse, to_json, table_view
+from arena_table.rules.demigods import events as ev
+from arena_table.rules.demigods.setup import chieftain_sides
+from arena_table.rules.demigods.victory import required_points
+
+from dg_helpers import Table
+
+
+def start(**options) -> Table:
+    return Table({"players": ["Ann", "Bo"], **options})
+
+
+@pytest.mark.parametrize("options,reason", [
+    ({"mode": "tactics", "players": ["A", "B", "C", "D"]}, "2-player duel"),
+    ({"mode": "slayer", "heroes": 7}, "takes 3-6 heroes"),
+    ({"mode": "slayer", "players": ["A", "B", "C", "D"], "heroes": 5}, "takes 3-4 heroes"),
+    ({"mode": "tactics", "heroes": 3}, "takes 4-6 heroes"),
+    ({"mode": "chess"}, "mode must be one of"),
+    ({"selection": "draft"}, "selection must be one of"),
+    ({"colour": "red"}, "unknown option"),
+])
+def test_bad_options_are_named(options, reason):
+    with pytest.raises(IllegalEvent, match=reason):
+        Table({"players": ["Ann", "Bo"], **options})
+
+
+def test_chieftain_order_one_then_two_each_then_the_last_one():
+    """p.11: 1, 2, 2, ... until one side has the total, then the other picks one final hero."""
+    assert chieftain_sides(0, (4, 4)) == [0, 1, 1, 0, 0, 1, 1, 0]
+    t = start(mode="slayer", heroes=3, selection="chieftain", first="Bo")
+    t.do("dg-pick player=Bo hero=knight")
+    with pytest.raises(IllegalEvent, match="Chieftain order: Ann picks now"):
+        t.do("dg-pick player=Bo hero=ogre")
+    t.do("dg-pick player=Ann hero=ogre", "dg-pick player=Ann hero=trapper")
+    with pytest.raises(IllegalEvent, match="knight is already taken"):
+        t.do("dg-pick player=Bo hero=knight")
+
+
+def test_no_more_than_three_heroes_of_one_divine_power():
+    t = start(mode="slayer", heroes=4)
+    t.do("dg-pick player=Ann hero=knight", "dg-pick player=Ann hero=ogre", "dg-pick player=Ann hero=blacksmith")
+    with pytest.raises(IllegalEvent, match="already has 3 rage heroes"):
+        t.do("dg-pick player=Ann hero=weaponsmith")
+
+
+def test_tactics_team_maximum_and_lower_threshold():
+    """p.4: 4-5 heroes: at most 10 points a team, 6 to win; a team worth less lowers the threshold."""
+    t = start(mode="tactics", heroes=4)
+    t.do("dg-pick player=Ann hero=knight", "dg-pick player=Ann hero=pegasus-knight")  # 8 points
+    with pytest.raises(IllegalEvent, match="worth 11 tactical points, over the maximum 10"):
+        t.do("dg-pick player=Ann hero=blacksmith")
+    t.do("dg-pick player=Ann hero=black-wolf", "dg-pick player=Ann hero=high-elder")  # 10
+    t.do("dg-pick player=Bo hero=trapper", "dg-pick player=Bo hero=gunner", "dg-pick player=Bo hero=assassin",
+         "dg-pick player=Bo hero=weaponsmith")  # 2 + 2 + 2 + 3 = 9
+    t.do("dg-demigod player=Ann demigod=warlord", "dg-demigod player=Bo demigod=protector", "dg-begin")
+    assert required_points(t.st, "Ann") == 6 and required_points(t.st, "Bo") == 6
+    lean = start(mode="tactics", heroes=4, lineup={
+        "Ann": {"demigod": "warlord", "heroes": ["black-wolf", "high-elder", "trapper", "assassin"]},
+        "Bo": {"demigod": "protector", "heroes": ["knight", "gunner", "weaponsmith", "ogre"]}},
+        hero_stats={"ogre": {"class": "mage"}})
+    assert required_points(lean.st, "Bo") == 6 and required_points(lean.st, "Ann") == 6
+    mages = start(mode="tactics", heroes=4, lineup={
+        "Ann": {"demigod": "warlord", "heroes": ["black-wolf", "high-elder", "ogre", "assassin"]},
+        "Bo": {"demigod": "protector", "heroes": ["weaponsmith", "gunner", "trapper", "blacksmith"]}},
+        hero_stats={"ogre": {"class": "mage"}})
+    # 'if a player fields three mages and a rogue, his opponent only needs five tactical points'
+    assert required_points(mages.st, "Bo") == 5
+
+
+def test_divine_mirror_deals_each_stack_equally():
+    t = start(mode="slayer", heroes=3, selection="divine-mirror")
+    t.do("dg-pick player=Ann hero=knight", "dg-pick player=Ann hero=trapper", "dg-pick player=Ann hero=black-wolf",
+         "dg-pick player=Bo hero=ogre", "dg-pick player=Bo hero=gunner", "dg-pick player=Bo hero=blacksmith",
+         "dg-demigod player=Ann demigod=warlord", "dg-demigod player=Bo demigod=protector")
+    with pytest.raises(IllegalEvent, match="Divine Mirror deals each stack equally"):
+        t.do("dg-begin")
+
+
+def test_items_by_slot_type_and_commanders_armor():
+    t = start(mode="slayer", heroes=3)
+    t.do("dg-pick player=Ann hero=knight", "dg-pick player=Ann hero=trapper", "dg-pick player=Ann hero=black-wolf",
+         "dg-pick player=Bo hero=ogre", "dg-pick player=Bo hero=gunner", "dg-pick player=Bo hero=blacksmith",
+         "dg-demigod player=Ann demigod=warlord", "dg-demigod player=Bo demigod=protector")
+    with pytest.raises(IllegalEvent, match="slot 0 of Warlord takes weapon, not a armor"):
+        t.do("dg-equip player=Ann item=commanders-armor slot=0")
+    with pytest.raises(IllegalEvent, match="needs one of Ann's heroes"):
+        t.do("dg-equip player=Ann item=commanders-armor slot=1")
+    t.do("dg-equip player=Ann item=commanders-armor slot=1 hero=knight",
+         "dg-equip player=Bo item=swordmasters-gauntlet slot=2")
+    with pytest.raises(IllegalEvent, match="already equipped by Warlord"):
+        t.do("dg-equip player=Bo item=commanders-armor slot=1")
+    with pytest.raises(IllegalEvent, match="cannot stand left of"):
+        t.do('dg-formation player=Ann heroes=["black-wolf","knight","trapper"]')
+    t.do("dg-begin")
+    assert [c.name for c in t.ch("knight").conditions] == ["Commander's Armor"]
+    assert t.ch("knight").conditions[0].passive
+    t.do("dg-wound who=knight amount=99")
+    assert any(c.amount == -10 for c in t.ch("warlord").conditions)
+
+
+def test_every_event_round_trips_in_notation_and_json():
+    samples = [ev.Pick(player="Ann", hero="knight"), ev.Equip(player="Ann", item="commanders-armor", slot=1,
+                                                              hero="knight"),
+               ev.Formation(player="Bo", heroes=("a", "b")), ev.Begin(), ev.Activate(who="knight"),
+               ev.Enter(who="knight", cell=(0, 7), facing=0), ev.Move(who="knight", to=(2, 3), facing=1, ap=3),
+               ev.Place(who="knight", off=True), ev.Use(who="x", use="attack", targets=("y",), side=("back",),
+                                                       distance=4, high_ground=True, engaged=True),
+               ev.Reroll(index=1), ev.Resolve(), ev.EndTurn(who="Ann"), ev.DivineRead(who="knight", value=4),
+               ev.MinionEnter(player="Ann", cell=(3, 9)), ev.MinionExit(who="minion-1-Ann"),
+               ev.Wound(who="knight", amount=-2, reason="potion of healing"), ev.SetDivine(who="knight", value=6),
+               ev.AddCondition(who="knight", name="Burn", stat="burn", scope="global"),
+               ev.ClearCondition(who="knight", name="Burn"), ev.ChooseDemigod(player="Ann", demigod="warlord")]
+    for e in samples:
+        assert parse(str(e)) == e and from_json(to_json(e)) == e
+        assert e.KIND.startswith("dg-")
+
+
+def test_objects_catalogue_and_selection_view():
+    game = find_game("Demigods-Evolution")
+    objs = game.objects()
+    assert "demigods:hero:trapper" in objs and "demigods:demigod:warlord" in objs
+    assert "demigods:item:elemental-sword" in objs and "demigods:item:warlords-scythe" in objs
+    t = start(mode="slayer", heroes=3).do("dg-pick player=Ann hero=knight")
+    v = table_view(t.ts)["view"]
+    assert v["prompt"] == "Ann has 1 of 3 heroes"
+    assert v["extra"]["to_enter"]["demigods:hero:trapper"][:2] == ["class", "race"]
+    assert dataclasses.is_dataclass(t.st)
