@@ -5,7 +5,8 @@ frame timestamps (never the wall clock), so recorded or simulated frames behave
 exactly like live ones:
 
 * **motion starts a roll** -- more than ``motion_fraction`` of the working pixels
-  changed by more than ``pixel_threshold`` grey levels since the previous frame;
+  changed by more than ``pixel_threshold`` grey levels since the previous frame
+  (after removing the median change, so a global brightness step is not motion);
 * **the roll is read once everything has been still** for ``settle_s`` seconds
   (default 0.4 s): whole-frame stillness implies every die is still;
 * **blurred frames are never read** -- the candidate frame's sharpness (variance
@@ -151,7 +152,10 @@ class SettleDetector:
         return small, grey, scale
 
     def _diff(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        return cv2.absdiff(a, b) > self.config.pixel_threshold
+        """Pixels that changed, after taking out a global brightness step (auto exposure, a cloud)."""
+        d = a.astype(np.int16) - b.astype(np.int16)
+        d -= np.int16(np.median(d[::4, ::4]))
+        return np.abs(d) > self.config.pixel_threshold
 
     def update(self, frame: Frame) -> Settle | None:
         """Take the next frame; returns the settled roll when this frame completes one."""

@@ -205,6 +205,18 @@ def test_each_cut_is_a_roll_with_every_die_even_if_the_photo_repeats():
     assert second[0].changed is None and second[0].counts((0, 0, 5, 5))
 
 
+def test_global_brightness_change_is_not_motion():
+    run = Run()
+    run.feed(scene(), 6)
+    run.throw(3, (10, 10), (150, 120))
+    assert len(run.feed(scene((3, 150, 120), k=run.k), 8)) == 1
+    for i in range(20):  # auto exposure drifting, then a sudden step: the dice did not move
+        gain = 1.0 + 0.01 * i + (0.15 if i >= 10 else 0.0)
+        img = np.clip(scene((3, 150, 120), k=run.k).astype(np.float32) * gain, 0, 255).astype(np.uint8)
+        assert run.feed(img) == []
+        assert run.det.state == "idle"
+
+
 def test_bad_settle_settings_are_refused():
     with pytest.raises(ValueError, match="sideways"):
         SettleConfig(mode="sideways")
