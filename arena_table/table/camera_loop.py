@@ -55,6 +55,9 @@ def settle_config(extra: Mapping[str, Any]) -> SettleConfig:
 
     Raises:
         ValueError: a bad ``settle_mode`` or ``settle_s``.
+
+    >>> settle_config({"settle_s": 0.6, "settle_mode": "whole"}).mode
+    'whole'
     """
     cfg = SettleConfig()
     if "settle_s" in extra:
@@ -65,7 +68,11 @@ def settle_config(extra: Mapping[str, Any]) -> SettleConfig:
 
 
 def source_options(extra: Mapping[str, Any]) -> dict[str, Any]:
-    """:func:`~arena_table.vision.capture.open_source` options from the ``extra`` settings."""
+    """:func:`~arena_table.vision.capture.open_source` options from the ``extra`` settings.
+
+    >>> source_options({"camera_fps": 5, "settle_s": 1})
+    {'fps': 5}
+    """
     names = {"still_frames": "still_frames", "camera_fps": "fps", "camera_realtime": "realtime",
              "camera_seed": "seed", "camera_size": "size", "warmup_s": "warmup_s", "lock_exposure": "lock_exposure",
              "camera_backoff": "backoff"}
@@ -73,7 +80,11 @@ def source_options(extra: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def crop_box(image: np.ndarray, box: tuple[int, int, int, int], margin: float = CROP_MARGIN) -> np.ndarray:
-    """The part of ``image`` around ``box`` (x, y, w, h px) grown by ``margin``, clipped to the image."""
+    """The part of ``image`` around ``box`` (x, y, w, h px) grown by ``margin``, clipped to the image.
+
+    >>> crop_box(np.zeros((100, 100, 3), np.uint8), (10, 20, 40, 20)).shape
+    (26, 52, 3)
+    """
     h, w = image.shape[:2]
     x, y, bw, bh = box
     mx, my = int(round(bw * margin)), int(round(bh * margin))

@@ -340,8 +340,9 @@ class Picamera2Source(GrabberSource):
             self._module = picamera2
         cam = self._module.Picamera2(self.camera)  # raises when missing or busy: retried
         try:
+            # queue=False: capture_array waits for a frame started after the request, never a queued one
             config = cam.create_video_configuration(main={"size": tuple(self.size), "format": self.pixel_format},
-                                                    buffer_count=2)
+                                                    buffer_count=2, queue=False)
             cam.align_configuration(config)  # YUV420 rows without padding (see yuv420_to_bgr)
             cam.configure(config)
             cam.start()

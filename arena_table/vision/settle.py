@@ -90,6 +90,11 @@ class Settle:
     sharpness: float
     """Variance of the Laplacian of the read frame over the changed region (working scale)."""
 
+    def __repr__(self) -> str:
+        changed = "all" if self.changed is None else f"{float(self.changed.mean()):.3f}"
+        return (f"Settle({self.frame!r}, started={self.started:.3f}, still_since={self.still_since:.3f}, "
+                f"changed={changed}, mode={self.mode!r})")
+
     def counts(self, box: tuple[float, float, float, float]) -> bool:
         """Whether a die whose box is ``(x, y, w, h)`` frame pixels belongs to this roll."""
         if self.mode == "whole" or self.changed is None:
@@ -158,7 +163,14 @@ class SettleDetector:
         return np.abs(d) > self.config.pixel_threshold
 
     def update(self, frame: Frame) -> Settle | None:
-        """Take the next frame; returns the settled roll when this frame completes one."""
+        """Take the next frame (frames must come in time order).
+
+        Args:
+            frame: the next frame of the source.
+
+        Returns:
+            The :class:`Settle` when this frame completes a roll (at most once per roll), else None.
+        """
         cfg = self.config
         small, grey, scale = self._work(frame.image)
         t = frame.t

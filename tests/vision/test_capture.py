@@ -251,8 +251,8 @@ class FakePicamera2:
         self.started = self.closed = False
         FakePicamera2.instances.append(self)
 
-    def create_video_configuration(self, main, buffer_count):
-        return {"main": dict(main), "buffer_count": buffer_count}
+    def create_video_configuration(self, main, buffer_count, queue=True):
+        return {"main": dict(main), "buffer_count": buffer_count, "queue": queue}
 
     def align_configuration(self, config):
         pass
@@ -303,7 +303,7 @@ def test_picamera2_source_delivers_bgr_and_locks_exposure(fmt, make):
     with src:
         assert_red_patch(src.read().image)
     cam = FakePicamera2.instances[-1]
-    assert cam.config["main"] == {"size": (64, 48), "format": fmt}
+    assert cam.config["main"] == {"size": (64, 48), "format": fmt} and cam.config["queue"] is False
     assert cam.controls == {"AeEnable": False, "AwbEnable": False, "ExposureTime": 9000, "AnalogueGain": 2.0,
                             "ColourGains": (1.8, 1.4)}
     ok = [s for s in statuses if s.state == "ok"][0]
