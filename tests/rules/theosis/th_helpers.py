@@ -32,3 +32,26 @@ def play(*texts: str):
     return replay([parse(ln) for t in texts for ln in lines_of(t)])
 
 
+
+
+def fast_blitz(ann: list[str], bo: list[str], *, extra_options: str = "", archetypes: dict | None = None) -> str:
+    """Start + drafts of a two-player blitz game with Fast Action Preparation (Ann: Rochon, Norn;
+    Bo: Rac, Aer), ``ann``/``bo`` being the six Powers drafted by each."""
+    import json
+    opts = {"mode": "blitz", "fast": True, "players": ["Ann", "Bo"],
+            "heroes": {"Ann": ["rochon", "norn"], "Bo": ["rac", "aer"]}}
+    if archetypes:
+        opts["archetypes"] = archetypes
+    text = "start game=theosis options=" + json.dumps(opts, separators=(",", ":"))
+    if extra_options:
+        text = text[:-1] + "," + extra_options + "}"
+    lines = [text] + [f"th-draft player=Ann power={p}" for p in ann] + [f"th-draft player=Bo power={p}" for p in bo]
+    return "\n".join(lines)
+
+
+ARENA = """
+th-next
+th-allocate player=Bo gold={"rac":3}
+th-allocate player=Ann gold={"norn":2,"rochon":1}
+"""
+"""Ranking after it: 1 Rac, 2 Norn, 3 Rochon, 4 Aer."""
