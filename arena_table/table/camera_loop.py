@@ -12,7 +12,8 @@ file, a missing camera or a rejected event is reported and the loop goes on.
 Settings come from ``TableConfig.extra`` (all optional, defaults in
 ``docs/camera.md``): ``settle_s``, ``settle_mode`` (``moved``/``whole``),
 ``still_frames``, ``camera_fps``, ``camera_realtime``, ``camera_seed``,
-``camera_size`` ([w, h]), ``warmup_s``, ``lock_exposure``, ``camera_calibration``
+``camera_size`` ([w, h]), ``warmup_s``, ``lock_exposure``, ``camera_backoff``
+(``{"initial": 0.5, "factor": 2, "maximum": 10}`` seconds), ``camera_calibration``
 (a JSON file, see :class:`~arena_table.vision.frames.Calibration`).
 """
 
@@ -28,8 +29,8 @@ from typing import Any, Callable, Mapping
 import numpy as np
 
 from arena_table.rules import DiceRolled, IllegalEvent
-from arena_table.vision.capture import (CameraStatus, FolderSource, FrameSource, GrabberSource, VideoFileSource,
-                                       open_source)
+from arena_table.vision.capture import (Backoff, CameraStatus, FolderSource, FrameSource, GrabberSource,
+                                       VideoFileSource, open_source)
 from arena_table.vision.frames import (Calibration, CalibrationMismatch, CameraError, CameraUnavailable, EndOfStream,
                                        Frame)
 from arena_table.vision.settle import Settle, SettleConfig, SettleDetector
@@ -76,7 +77,10 @@ def source_options(extra: Mapping[str, Any]) -> dict[str, Any]:
     names = {"still_frames": "still_frames", "camera_fps": "fps", "camera_realtime": "realtime",
              "camera_seed": "seed", "camera_size": "size", "warmup_s": "warmup_s", "lock_exposure": "lock_exposure",
              "camera_backoff": "backoff"}
-    return {opt: extra[key] for key, opt in names.items() if key in extra}
+    out = {opt: extra[key] for key, opt in names.items() if key in extra}
+    if isinstance(out.get("backoff"), Mapping):  # from a JSON/TOML config: {"initial": 0.5, ...}
+        out["backoff"] = Backoff(**out["backoff"])
+    return out
 
 
 def crop_box(image: np.ndarray, box: tuple[int, int, int, int], margin: float = CROP_MARGIN) -> np.ndarray:

@@ -44,7 +44,6 @@ __all__ = ["Backoff", "CalibrationMismatch", "CameraError", "CameraStatus", "Cam
            "VideoFileSource", "open_source"]
 
 
-
 @dataclass(frozen=True)
 class CameraStatus:
     """What a source reports to its ``on_status`` callback (shown on the dashboard)."""
@@ -71,8 +70,6 @@ class CameraStatus:
 
 
 StatusCallback = Callable[[CameraStatus], None]
-
-
 
 
 @dataclass(frozen=True)
