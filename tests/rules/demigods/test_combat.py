@@ -193,3 +193,24 @@ def test_divine_die_read_by_the_camera_is_cross_checked():
     order = {e["id"]: e for e in table_view(t.ts)["view"]["order"]}
     assert "read_mismatch" not in order["trapper"]
     assert order["knight"]["read_mismatch"] == {"read": 4, "engine": 1}
+
+
+def test_fatality_gives_two_rage_on_a_kill():
+    """p.13 Fatality (warrior trait, read from the cards' icons): +2 rage when killing an opposing character."""
+    t = at("weaponsmith").do("dg-wound who=trapper amount=25", 'dg-use who=weaponsmith targets=["trapper"]',
+                             "roll die=dg-slashing faces=[4]")
+    assert not t.ch("trapper").alive
+    assert t.ch("weaponsmith").divine == 1 + 1 + 2  # start, base attack, Fatality
+
+
+def test_global_tokens_act_on_the_whole_side_and_flip_in_the_preparation_phase():
+    """p.25: global buffs/debuffs affect an entire team and are flipped in the Preparation Phase."""
+    t = at("knight").do("dg-condition who=trapper name=Curse stat=physical_defense amount=-1 scope=global")
+    t.do('dg-use who=knight targets=["blacksmith"]', "roll die=dg-bludgeoning faces=[5]", "roll die=dg-piercing faces=[6]")
+    assert t.st.last_action.lines[-1] == ("Blacksmith: 6 + 1 = 7 - (physical defense 3 - physical defense tokens 1 "
+                                          "= 2) = 5 wounds")
+    t.do("roll die=dg-bludgeoning faces=[5]")  # the Blacksmith's Retaliation
+    t.until("warlord")
+    assert t.st.global_conditions["Bo"][0].turns == 1
+    t.until("warlord")
+    assert t.st.global_conditions == {}
