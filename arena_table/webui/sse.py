@@ -9,8 +9,10 @@ Shape of the stream (``text/event-stream``, WHATWG HTML §9.2):
   ``behind`` (the client's queue overflowed). A reconnect never gets a replay of old events:
   the snapshot *is* the state.
 * after each change: ``event: update`` with ``{"type": "update", "epoch", "version", "rev",
-  "base", "set": {key: value}, "unset": [key]}`` — the top-level keys of the state that
-  changed since revision ``base``. A client whose own revision is not ``base`` reconnects.
+  "base", "set": {key: value}, "unset": [key], "append": {key: {"items": [...], "keep": N}}}``
+  — the top-level keys of the state that changed since revision ``base``; a list that only
+  grew at its end (the plain-words ``log``) comes as ``append``: the new items, then keep the
+  last ``N``. A client whose own revision is not ``base`` reconnects.
 * ``event: heartbeat`` every ``heartbeat`` seconds of silence (default 15 s), so a page can
   tell a dead stream from a quiet table.
 
@@ -50,6 +52,9 @@ REAP_AFTER_S = 20.0
 """A client that has not taken a message for this long while one waits is dropped."""
 RETRY_MS = 2000
 """Reconnect delay suggested to the browser (``retry:`` field)."""
+
+APPENDABLE = ("log",)
+"""Keys of the state that normally only grow at the end; sent as ``append`` when they do."""
 
 _RESYNC = object()
 _CLOSE = object()
@@ -131,6 +136,7 @@ class Hub:
         self._ids = itertools.count(1)
         self._inbox: "queue.Queue[Any]" = queue.Queue()
         self._parts: dict[str, str] = {}
+        self._appendable: dict[str, list] = {}
         self._rev = 0
         self._version = 0
         self._epoch = ""
@@ -280,6 +286,7 @@ class Hub:
 
     def _refresh(self, state: Any | None, epoch: str | None) -> None:
         """Rebuild the broadcast state; send the changed keys to every client."""
+        appended: dict[str, str] = {}
         if state is None:
             new = dict(self._parts)
             new["status"] = json.dumps(self._status(), separators=(",", ":"), sort_keys=True)
@@ -289,9 +296,17 @@ class Hub:
             view["status"] = self._status()
             new = {k: json.dumps(v, separators=(",", ":"), sort_keys=True) for k, v in view.items()}
             version = int(getattr(state, "seq", 0))
-        changed = {k: v for k, v in new.items() if self._parts.get(k) != v}
+            for key in APPENDABLE:
+                old_list, new_list = self._appendable.get(key), view.get(key)
+                if isinstance(new_list, list):
+                    self._appendable[key] = new_list
+                    tail = _appended(old_list, new_list) if epoch == self._epoch else None
+                    if tail is not None and new.get(key) != self._parts.get(key):
+                        appended[key] = (f'{{"items":{json.dumps(tail, separators=(",", ":"), sort_keys=True)},'
+                                         f'"keep":{len(new_list)}}}')
+        changed = {k: v for k, v in new.items() if self._parts.get(k) != v and k not in appended}
         removed = [k for k in self._parts if k not in new]
-        if not changed and not removed and epoch == self._epoch and version == self._version:
+        if not changed and not removed and not appended and epoch == self._epoch and version == self._version:
             return
         with self._lock:
             base = self._rev
@@ -299,8 +314,9 @@ class Hub:
             rev = self._rev
             self._parts, self._version, self._epoch = new, version, epoch
             body = ",".join(f"{json.dumps(k)}:{v}" for k, v in changed.items())
+            tails = ",".join(f"{json.dumps(k)}:{v}" for k, v in appended.items())
             data = (f'{{"type":"update","epoch":{json.dumps(epoch)},"version":{version},"rev":{rev},'
-                    f'"base":{base},"set":{{{body}}},"unset":{json.dumps(removed)}}}')
+                    f'"base":{base},"set":{{{body}}},"unset":{json.dumps(removed)},"append":{{{tails}}}}}')
             msg = (rev, format_event("update", data, id=f"{epoch}:{version}"))
             clients = list(self._clients.values())
         for c in clients:
@@ -329,6 +345,23 @@ class Hub:
                 self.counters["reaped"] += 1
         for c in dead:
             log.info("dropped stream %d (%s): not reading for %.0f s", c.id, c.remote, now - c.last_taken)
+
+
+def _appended(old: list | None, new: list) -> list | None:
+    """The items ``new`` adds at the end of ``old`` (after dropping from its front), or
+    ``None`` when ``new`` is not such a continuation.
+
+    >>> _appended([1, 2, 3], [2, 3, 4, 5]), _appended([1, 2], [1, 2]), _appended([1, 2], [9])
+    ([4, 5], [], None)
+    """
+    if old is None or (old and not new):
+        return None
+    for k in range(len(new), -1, -1):  # longest overlap first
+        if k <= len(old) and new[:k] == old[len(old) - k:]:
+            if k == 0 and old and new:
+                return None  # nothing in common: a replacement, not a continuation
+            return new[k:]
+    return None
 
 
 def _put_latest(q: "queue.Queue[Any]", item: Any) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import queue
 
 import pytest
-from webhelpers import PIN, SSEReader, settle
+from webhelpers import PIN, SSEReader, apply_update, settle
 
 from arena_table.rules import DiceRolled, DieCorrected
 from arena_table.table.app import Table, TableConfig
@@ -55,6 +55,13 @@ def test_update_after_submit_carries_only_changed_keys(client, table):
     assert upd2["base"] == upd["rev"] and upd2["version"] == 2
     assert upd2["set"]["tray"]["last"]["faces"] == [6, 6, 4]
     assert upd2["set"]["tray"]["last"]["sensed"] == [6, 6, 1]
+    # the plain-words log only grows: each update carries just its new line
+    assert [line["text"] for line in upd["append"]["log"]["items"]] == ["Rolled 3d6: 6, 6, 1 (total 13)"]
+    assert upd2["append"]["log"]["items"][0]["text"] == "Corrected die #3 of roll 1 to 4"
+    assert upd2["append"]["log"]["keep"] == 2 and "log" not in upd2["set"]
+    table.undo()  # replay rebuilds the log without line 2: sent whole, not appended
+    _, upd3, _ = s.until(lambda m: m[0] == "update")
+    assert [line["seq"] for line in upd3["set"]["log"]] == [1] and "log" not in upd3["append"]
     s.close()
 
 
@@ -94,7 +101,7 @@ def test_restart_gives_a_new_epoch_and_no_duplicated_log_lines(tmp_path):
         for f in range(1, 6):
             t1.submit(DiceRolled(faces=(f,)))
             _, upd, ident = s.until(lambda m: m[0] == "update" and m[1]["version"] == f)
-            page.update(upd["set"])
+            apply_update(page, upd)
         assert ident == f"{t1.epoch}:5"
         s.close()
         shutdown(app1)
@@ -112,7 +119,7 @@ def test_restart_gives_a_new_epoch_and_no_duplicated_log_lines(tmp_path):
         assert seqs == [1, 2, 3, 4, 5]
         t2.submit(DiceRolled(faces=(6,)))
         _, upd, _ = s.until(lambda m: m[0] == "update")
-        page.update(upd["set"])
+        apply_update(page, upd)
         assert [line["seq"] for line in page["log"]] == [1, 2, 3, 4, 5, 6]
         s.close()
         shutdown(app2)

@@ -56,3 +56,13 @@ def settle(app, version: int, timeout: float = 3.0) -> None:
         if time.monotonic() > end:
             raise AssertionError(f"hub stuck at version {hub.snapshot()[2]}, expected {version}")
         time.sleep(0.005)
+
+
+def apply_update(page: dict, update: dict) -> dict:
+    """Merge an SSE ``update`` into a page's state the way ``spectator.js`` does."""
+    page.update(update["set"])
+    for key in update["unset"]:
+        page.pop(key, None)
+    for key, tail in update.get("append", {}).items():
+        page[key] = (page.get(key, []) + tail["items"])[-tail["keep"]:]
+    return page

@@ -264,6 +264,7 @@
       if (!state) return;
       Object.assign(state, d.set || {});
       for (const k of d.unset || []) delete state[k];
+      for (const [k, a] of Object.entries(d.append || {})) state[k] = (state[k] || []).concat(a.items).slice(-a.keep);
       onState();
     });
     es.addEventListener('error', () => { if (es.readyState === EventSource.CLOSED) setTimeout(connect, 3000); });

@@ -241,6 +241,7 @@
       }
       for (const [k, v] of Object.entries(d.set || {})) cur.state[k] = v;
       for (const k of d.unset || []) delete cur.state[k];
+      for (const [k, a] of Object.entries(d.append || {})) cur.state[k] = (cur.state[k] || []).concat(a.items).slice(-a.keep);
       cur.version = d.version; cur.rev = d.rev;
       setConnected(true);
       render();
