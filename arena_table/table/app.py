@@ -188,3 +188,9 @@ class Table:
 
     def media_path(self, ref: str) -> Path:
         return self.media.path(ref)
+
+    def enroll_tag(self, uid: str, obj: str) -> dict[str, str]:
+        """Bind tag ``uid`` to game object ``obj`` (see :func:`arena_table.table.tokens.enroll_tag`)."""
+        from .tokens import enroll_tag
+
+        return enroll_tag(self, uid, obj)
