@@ -9,7 +9,6 @@ registry is ``<data dir>/tags.db``, the data dir of ``arena-table run --db``.
 from __future__ import annotations
 
 import argparse
-import difflib
 import json
 import os
 import queue
@@ -18,51 +17,14 @@ from datetime import datetime
 from pathlib import Path
 
 from arena_table.hardware.errors import BadUid, RegistryError
-from arena_table.hardware.registry import TagRegistry, check_object_name
+from arena_table.hardware.registry import TagRegistry
 from arena_table.hardware.uid import canonical_uid
-from arena_table.rules import UnknownGame, find_game
+from arena_table.rules import UnknownGame
 
 from .cli_common import subcommand_group
+from .tokens import catalogue, check_catalogue
 
 DEFAULT_DB = Path("var/arena-table.db")
-
-
-def catalogue(game_name: str) -> list[str]:
-    """The game's taggable objects (empty when the game keeps no catalogue).
-
-    Raises:
-        UnknownGame: no such game.
-    """
-    game = find_game(game_name)
-    return list(getattr(game, "objects", lambda: [])())
-
-
-def check_catalogue(obj: str) -> str | None:
-    """Why ``obj`` cannot be enrolled, or None when it can.
-
-    The game is the first part of the name; a game with a catalogue must list ``obj``
-    (the message offers the closest names), a game without one accepts any well-formed name.
-
-    >>> check_catalogue("dice-tray:die:red") is None
-    True
-    """
-    try:
-        check_object_name(obj)
-    except RegistryError as exc:
-        return str(exc)
-    game_name = obj.split(":", 1)[0]
-    try:
-        known = catalogue(game_name)
-    except UnknownGame as exc:
-        return f"{obj!r}: {exc}"
-    if known and obj not in known:
-        # Compare without the shared "game:" prefix, which would make every name look close.
-        tails = {name.split(":", 1)[1]: name for name in known if ":" in name}
-        close = [tails[t] for t in difflib.get_close_matches(obj.split(":", 1)[1], list(tails), n=3, cutoff=0.8)]
-        hint = f"did you mean {', '.join(close)}?" if close else \
-            f"see `arena-table tags objects {game_name}` ({len(known)} objects)"
-        return f"{obj!r} is not in the {game_name} catalogue; {hint}"
-    return None
 
 
 def _registry(args: argparse.Namespace) -> TagRegistry:

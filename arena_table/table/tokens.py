@@ -6,7 +6,7 @@ when ``TableConfig.tokens`` is set. ``spec`` picks the backend in this one place
 
 * ``sim`` — the real firmware logic under CPython behind a pseudo-terminal
   (:class:`~arena_table.table.tokens_sim.SimFirmware`), read by the real driver;
-  the control page lays simulated tags with :meth:`TokenDevice.place`/``remove``;
+  the control page lays simulated tags with :meth:`SimTokenDevice.place`/``remove``;
 * a port path (``/dev/ttyACM0``) or ``usb:VID:PID[:SERIAL]`` — the Pico firmware;
 * ``pn532:/dev/serial0`` — a PN532 on the Pi's own UART.
 
@@ -17,14 +17,16 @@ health go to the status board under ``tokens``.
 
 from __future__ import annotations
 
+import difflib
 import logging
 from typing import Any
 
 from arena_table.hardware.pn532_uart import Pn532TokenReader
 from arena_table.hardware.reader import LinkStatus, SerialTokenReader, TagChange
-from arena_table.hardware.registry import Binding, TagRegistry
+from arena_table.hardware.errors import RegistryError
+from arena_table.hardware.registry import Binding, TagRegistry, check_object_name
 from arena_table.hardware.uid import canonical_uid
-from arena_table.rules import RulesError, TagPlaced, TagRemoved
+from arena_table.rules import RulesError, TagPlaced, TagRemoved, UnknownGame, find_game
 
 log = logging.getLogger(__name__)
 
@@ -126,19 +128,6 @@ class TokenDevice:
         self.table.status_board.set("tokens", **status.to_json(), spec=self.spec, sim=self.spec == "sim")
 
     # -- what the control page calls ------------------------------------------------------------
-    def place(self, pad: int, uid: str) -> None:
-        """Lay a simulated tag on ``pad`` (``sim`` only).
-
-        Raises:
-            RuntimeError: the table reads real pads.
-            IndexError: no such pad. BadUid: not a UID.
-        """
-        self._need_sim().place(pad, uid)
-
-    def remove(self, pad: int, uid: str | None = None) -> None:
-        """Take the simulated tag off ``pad`` (``sim`` only; only if it is ``uid``, when given)."""
-        self._need_sim().remove(pad, uid)
-
     def pads(self) -> list[dict[str, Any]]:
         """Each pad as ``{"pad", "uid", "object", "health"}`` (uid/object empty when nothing lies there).
 
@@ -175,15 +164,110 @@ class TokenDevice:
                 self._submit(TagPlaced(pad=pad, uid=binding.uid, object=binding.object))
         return binding
 
-    def _need_sim(self):
+
+
+class SimTokenDevice(TokenDevice):
+    """``--tokens sim``: a :class:`TokenDevice` whose pads the control page can lay tags on.
+
+    Only this class has :meth:`place`/:meth:`remove`, so the web app finds the simulated
+    reader by those methods and a real reader never offers them.
+    """
+
+    def __init__(self, table: Any, pads: int = SIM_PADS) -> None:
+        super().__init__(table, "sim", pads)
+
+    def place(self, pad: int, uid: str) -> None:
+        """Lay a simulated tag (``uid`` in any spelling) on ``pad``; the driver reports it within ~1 ms.
+
+        Raises:
+            IndexError: no such pad. BadUid: not a UID. RuntimeError: not started.
+        """
+        self._running_sim().place(pad, uid)
+
+    def remove(self, pad: int, uid: str | None = None) -> None:
+        """Take the simulated tag off ``pad`` (only if it is ``uid``, when given).
+
+        The firmware's debounce reports the removal after 3 polls (~60 ms).
+        """
+        self._running_sim().remove(pad, uid)
+
+    def _running_sim(self):
         if self.sim is None:
-            raise RuntimeError(f"tokens are read from {self.spec}; only --tokens sim can lay tags by hand")
+            raise RuntimeError("the simulated token reader is not started")
         return self.sim
 
 
 def build_tokens(table: Any, spec: str) -> TokenDevice:
-    """The token device for ``spec`` (not started; the table starts it)."""
+    """The token device for ``spec`` (not started; the table starts it).
+
+    Raises:
+        ValueError: an empty or malformed spec.
+    """
+    if spec == "sim":
+        return SimTokenDevice(table)
     return TokenDevice(table, spec)
 
 
-__all__ = ["TokenDevice", "build_tokens", "canonical_uid", "registry_path"]
+def catalogue(game_name: str) -> list[str]:
+    """The game's taggable objects (empty when the game keeps no catalogue).
+
+    Raises:
+        UnknownGame: no such game.
+    """
+    return list(getattr(find_game(game_name), "objects", lambda: [])())
+
+
+def check_catalogue(obj: str) -> str | None:
+    """Why ``obj`` cannot be enrolled, or None when it can.
+
+    The game is the first part of the name; a game with a catalogue must list ``obj``
+    (the message offers the closest names), a game without one accepts any well-formed name.
+
+    >>> check_catalogue("dice-tray:die:red") is None
+    True
+    """
+    try:
+        check_object_name(obj)
+    except RegistryError as exc:
+        return str(exc)
+    game_name = obj.split(":", 1)[0]
+    try:
+        known = catalogue(game_name)
+    except UnknownGame as exc:
+        return f"{obj!r}: {exc}"
+    if known and obj not in known:
+        # Compare without the shared "game:" prefix, which would make every name look close.
+        tails = {name.split(":", 1)[1]: name for name in known if ":" in name}
+        close = [tails[t] for t in difflib.get_close_matches(obj.split(":", 1)[1], list(tails), n=3, cutoff=0.8)]
+        hint = f"did you mean {', '.join(close)}?" if close else \
+            f"see `arena-table tags objects {game_name}` ({len(known)} objects)"
+        return f"{obj!r} is not in the {game_name} catalogue; {hint}"
+    return None
+
+
+def enroll_tag(table: Any, uid: str, obj: str) -> dict[str, str]:
+    """Bind ``uid`` to ``obj`` for ``table`` (the control page's enrol button).
+
+    Checked against the game's catalogue; with a running token device the tag, if it lies on a
+    pad, is announced again with its object (:meth:`TokenDevice.enroll`).
+
+    Returns:
+        ``{"uid": canonical UID, "object": obj}``.
+
+    Raises:
+        BadUid: not a UID. RegistryError: a malformed name or one the catalogue lacks (both ValueError).
+    """
+    why = check_catalogue(obj)
+    if why:
+        raise RegistryError(why)
+    dev = next((d for d in getattr(table, "devices", []) if isinstance(d, TokenDevice) and d.registry), None)
+    if dev is not None:
+        binding = dev.enroll(uid, obj)
+    else:
+        with TagRegistry(registry_path(table)) as reg:
+            binding = reg.bind(uid, obj)
+    return {"uid": binding.uid, "object": binding.object}
+
+
+__all__ = ["SimTokenDevice", "TokenDevice", "build_tokens", "catalogue", "check_catalogue", "enroll_tag",
+           "registry_path"]

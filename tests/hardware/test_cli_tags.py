@@ -7,7 +7,7 @@ import json
 import pytest
 
 from arena_table.table.cli import main
-from arena_table.table.cli_tags import check_catalogue
+from arena_table.table.tokens import check_catalogue
 
 
 def run(capsys, *argv):
@@ -59,9 +59,9 @@ class CatalogueGame:
 
 
 def test_catalogue_offers_close_matches(monkeypatch):
-    import arena_table.table.cli_tags as cli_tags
+    import arena_table.table.tokens as tokens
 
-    monkeypatch.setattr(cli_tags, "find_game", lambda name: CatalogueGame())
+    monkeypatch.setattr(tokens, "find_game", lambda name: CatalogueGame())
     assert check_catalogue("catalogued:hero:rochon") is None
     why = check_catalogue("catalogued:hero:rochn")
     assert why.startswith("'catalogued:hero:rochn' is not in the catalogued catalogue; did you mean "

@@ -8,7 +8,7 @@ import pytest
 
 from arena_table.hardware.registry import TagRegistry
 from arena_table.table.app import Table, TableConfig
-from arena_table.table.tokens import TokenDevice, build_tokens
+from arena_table.table.tokens import SimTokenDevice, TokenDevice, build_tokens, enroll_tag
 
 
 def wait(pred, timeout=5.0):
@@ -62,11 +62,33 @@ def test_unknown_tag_is_offered_for_enrolment_and_announced_once_bound(table):
     assert tag_events(table) == [("tag-on", 0, "0A0B0C0D", ""), ("tag-on", 0, "0A0B0C0D", "theosis:power:fiery-purge")]
 
 
-def test_real_port_refuses_simulated_placing(tmp_path):
+def test_only_the_simulated_reader_can_lay_tags(tmp_path):
     t = Table(TableConfig(db=tmp_path / "log.db", camera=None, pin="1"))
-    dev = build_tokens(t, "/dev/does-not-exist")
-    with pytest.raises(RuntimeError, match="only --tokens sim"):
-        dev.place(0, "04A1B2C3")
+    assert isinstance(build_tokens(t, "sim"), SimTokenDevice)
+    for spec in ("/dev/ttyACM0", "usb:2E8A:0005", "pn532:/dev/serial0"):
+        dev = build_tokens(t, spec)
+        assert not hasattr(dev, "place") and not hasattr(dev, "remove")
+        assert callable(dev.pads) and callable(dev.last_unknown_uid)
     with pytest.raises(ValueError, match="usb:VID:PID"):
         build_tokens(t, "usb:pico")
+    t.log.close()
+
+
+def test_enroll_tag_checks_the_catalogue_and_announces_the_tag(table):
+    dev = next(d for d in table.devices if isinstance(d, TokenDevice))
+    dev.place(1, "04112233")
+    wait(lambda: table.state.tags)
+    with pytest.raises(ValueError, match="unknown game 'nosuchgame'"):
+        enroll_tag(table, "04112233", "nosuchgame:hero:x")
+    with pytest.raises(ValueError, match="3 bytes"):
+        enroll_tag(table, "041122", "dice-tray:die:red")
+    assert enroll_tag(table, "04:11:22:33", "dice-tray:die:red") == {"uid": "04112233", "object": "dice-tray:die:red"}
+    assert table.state.tags == ((1, "04112233", "dice-tray:die:red"),)
+
+
+def test_enroll_tag_without_a_token_device_writes_the_registry(tmp_path):
+    t = Table(TableConfig(db=tmp_path / "log.db", camera=None, pin="1"))
+    assert enroll_tag(t, "0x0A0B0C0D", "dice-tray:die:red") == {"uid": "0A0B0C0D", "object": "dice-tray:die:red"}
+    with TagRegistry(tmp_path / "tags.db") as reg:
+        assert reg.lookup("0A0B0C0D") == "dice-tray:die:red"
     t.log.close()
