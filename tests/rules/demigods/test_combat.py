@@ -212,5 +212,5 @@ def test_global_tokens_act_on_the_whole_side_and_flip_in_the_preparation_phase()
     t.do("roll die=dg-bludgeoning faces=[5]")  # the Blacksmith's Retaliation
     t.until("warlord")
     assert t.st.global_conditions["Bo"][0].turns == 1
-    t.until("warlord")
+    t.do("dg-end-turn").until("warlord")
     assert t.st.global_conditions == {}
