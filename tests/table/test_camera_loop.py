@@ -244,20 +244,25 @@ class EndingSim(SimSource):
         return frame
 
 
+def truth_reader_for(sim: SimTable, src: EndingSim, seen: list | None = None):
+    """The sim's ground truth for the frame being read (every die lying in the tray); notes each time read."""
+    def read(image):
+        t = src.last.t
+        if seen is not None:
+            seen.append(t)
+        s = sim.die_side
+        dice, _ = sim.state_at(t)
+        return DiceReading(tuple(DieReading(d.value, "ok", "", 0.9, d.center,
+                                            (int(d.center[0] - s / 2), int(d.center[1] - s / 2), int(s), int(s)))
+                                 for d, _u in dice), image.shape[1], image.shape[0])
+    return read
+
+
 def test_simulated_throws_become_rolls_of_the_thrown_dice(tmp_path):
     sim = SimTable(seed=1, size=(320, 240), p_hand=0.4, p_keep=0.4)
     src = EndingSim(sim, 30.0)
-    read_at = []
-
-    def truth_reader(image):
-        """The sim's ground truth for the frame being read (every die lying in the tray)."""
-        t = src.last.t
-        read_at.append(t)
-        dice, _ = sim.state_at(t)
-        s = sim.die_side
-        return DiceReading(tuple(DieReading(d.value, "ok", "", 0.9, d.center,
-                                            (int(d.center[0] - s / 2), int(d.center[1] - s / 2), int(s), int(s)))
-                                 for d, _u in dice), 320, 240)
+    read_at: list[float] = []
+    truth_reader = truth_reader_for(sim, src, read_at)
 
     with Table(TableConfig(db=tmp_path / "t.db", camera=None)) as table:
         loop = CameraLoop(table, "sim", settle=SettleConfig(mode="moved"), reader=truth_reader,
@@ -274,3 +279,17 @@ def test_simulated_throws_become_rolls_of_the_thrown_dice(tmp_path):
             dice, hand = sim.state_at(t)
             assert hand is None and all(u >= 1.0 for _, u in dice)
         assert table.status()["camera"]["rolls"] == len(throws)
+
+
+def test_same_value_thrown_twice_gives_two_roll_events(tmp_path):
+    from arena_table.vision.sim import SimDie, SimThrow
+
+    four_a = SimDie(4, (100.0, 120.0), 10.0, 0, start=(-30.0, 60.0), spin=400.0)
+    four_b = SimDie(4, (220.0, 100.0), 35.0, 1, start=(350.0, 200.0), spin=500.0)
+    sim = SimTable(seed=0, size=(320, 240), throws=[SimThrow(1.0, 2.0, (four_a,)), SimThrow(4.5, 5.5, (four_b,))])
+    src = EndingSim(sim, 8.0)
+    with Table(TableConfig(db=tmp_path / "t.db", camera=None)) as table:
+        with CameraLoop(table, "sim", reader=truth_reader_for(sim, src), source_factory=lambda spec, **kw: src) as loop:
+            loop.join(60)
+        assert [r.faces for r in table.state.tray.rolls] == [(4,), (4,)]
+        assert [row.event.faces for row in table.rows() if isinstance(row.event, DiceRolled)] == [(4,), (4,)]
