@@ -14,8 +14,7 @@ import dataclasses
 
 from . import catalog
 from .events import ArtifactRevealed, Bid, Draft, Next, Place
-from .mats import (Rejected, add_gems, alive_hero, alignment_of, damage, equip, give_gems, heal, name,
-                   power_values)
+from .mats import Rejected, add_gems, alive_hero, damage, equip, give_gems, heal, name, power_values
 from .state import MAX_HEALTH, PREP_TURNS, Pending, ThState, replace_hero, replace_player
 
 LOCATIONS = ("tavern", "cathedral", "thieves-guild", "mercenary-camp", "market", "mage-tower")
@@ -109,6 +108,9 @@ def place(state: ThState, ev: Place) -> ThState:
     if not quest and ev.location not in LOCATIONS:
         raise Rejected(f"unknown location {ev.location!r}; quests: {', '.join(catalog.ALIGNMENTS)}; "
                        f"locations: {', '.join(LOCATIONS)}")
+    if state.monsters and len(state.heroes) <= 9 and ev.location in ("deceitful", "thieves-guild"):
+        raise Rejected("with nine or fewer heroes against monsters the Deceitful Quest and the Thieves' Guild "
+                       "belong to the three enemy heroes (p.21)")
     if ev.golden and not quest:
         raise Rejected("only quests have golden slots")
     if ev.golden and ev.location in state.golden:

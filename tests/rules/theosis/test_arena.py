@@ -36,17 +36,16 @@ def test_warcraft_swaps_the_target_with_the_hero_below_errata():
 
 
 def test_last_stand_raises_the_defender_one_position():
-    """p.41: Rochon attacks Rac? No: Norn (2nd) attacks Rac (1st) who defends with Last Stand (0,4):
-    2 vs 4, the defence holds and Rac is already first: no change; then Aer (4th) is attacked by
-    Rochon (3rd) with Tactics 1 vs Last Stand... Aer uses Last Stand: 1 vs 4 → Aer rises to 3rd."""
-    s = play(fast_blitz(ANN, BO), ARENA, "th-pass hero=rac power=warcraft",
-             'th-attack hero=norn target=["rac"] power=bloodthirst defend=["last-stand"]',
+    """p.41: Aer (4th) defends with Last Stand (0,4) against Tactics (1,1): 1 vs 4, the defence holds
+    and Aer rises one position, switching with Rochon (3rd). With Nova instead nothing moves."""
+    s = play(fast_blitz(ANN, BO), ARENA, "th-pass hero=rac power=warcraft", "th-pass hero=norn power=bloodthirst",
              'th-attack hero=rochon target=["aer"] power=tactics defend=["nova"]').state
-    assert s.ranking == ("rac", "norn", "rochon", "aer")  # Nova is no Last Stand: nothing moves
+    assert s.ranking == ("rac", "norn", "rochon", "aer")
     s = play(fast_blitz(ANN, BO), ARENA, "th-pass hero=rac power=warcraft", "th-pass hero=norn power=bloodthirst",
              'th-attack hero=rochon target=["aer"] power=tactics defend=["last-stand"]').state
     assert s.ranking == ("rac", "norn", "aer", "rochon")
     assert s.last_action["lines"] == ["1 vs 4", "defence holds", "no damage"]
+    assert s.acting_hero() == "aer"  # Rochon has acted; Aer, now 3rd, is next
 
 
 def test_despair_halves_after_mitigation_minimum_one():
@@ -77,10 +76,6 @@ def test_rejuvenation_resolves_before_fiery_purge():
     """p.43: at full Health Rejuvenation heals nothing, then Fiery Purge takes one: 9 → 8."""
     ann = ["fiery-purge", "fireball", "bloodthirst", "tactics", "rejuvenation", "blazing-sun"]
     bo = ["warcraft", "nova", "despair", "valor", "lifeswap", "frigid-night"]
-    # Norn blesses Rochon with Rejuvenation; Rochon puts Fiery Purge on ... Bo's Aer? We need both on one
-    # hero: Aer (Bo) curses nobody, so Rochon curses Aer and Bo blesses... Rejuvenation is Ann's: put both on
-    # Rochon by having Aer play Fiery Purge? Aer cannot hold it. Use the Curse on Rac and the Blessing on Rac
-    # is impossible (Blessings target allies). So: Rochon blesses himself? Blessings target an allied Hero.
     s = play(fast_blitz(ann, bo), ARENA, "th-pass hero=rac power=warcraft",
              "th-bless hero=norn power=rejuvenation target=rochon",
              'th-attack hero=rochon target=["aer"] power=fiery-purge defend=["despair"]',

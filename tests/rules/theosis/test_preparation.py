@@ -1,0 +1,130 @@
+"""Hierapolis (pp.10-13): placement order, golden slots and the Power order, quest and location
+rewards, dice, sealed bids, the Initiative Marker, Alignment tracks and the gold bonus."""
+
+from __future__ import annotations
+
+import pytest
+
+from arena_table.rules import IllegalEvent, find_game
+
+from th_helpers import play
+
+GAME = find_game("theosis")
+START = ('start game=theosis options={"players":["Ann","Bo"],'
+         '"heroes":{"Ann":["rochon","rac","norn"],"Bo":["aer","lug","edhel"]}}')
+TURN1 = """
+th-place hero=rochon location=warmonger golden=true target=aer
+th-place hero=aer location=guardian golden=true
+th-place hero=rac location=mercenary-camp
+roll die=d4 faces=[3]
+th-place hero=lug location=thieves-guild target=rochon
+roll die=d6 faces=[2]
+th-place hero=norn location=cathedral mana=["norn","rac:vile-surge"] heal=rochon
+th-place hero=edhel location=deceitful
+"""
+
+
+def test_turn_one_rewards():
+    s = play(START, TURN1).state
+    ann, bo = s.player("Ann"), s.player("Bo")
+    assert ann.hand == ("warcraft",) and bo.hand == ("blind",)  # the (4,0) cards of turn 1
+    assert (ann.gold, bo.gold) == (3 + 4 + 3, 3 + 4)  # Warmonger 4 + Mercenary d4 3; Guardian 4
+    assert s.heroes["aer"].health == 8  # Warmonger quest: one damage
+    assert s.heroes["rochon"].health == 9  # 3 from the Thieves' Guild (face 2), then healed at the Cathedral
+    assert s.heroes["norn"].mana == ("whirlwind",) and s.heroes["rac"].mana == ("vile-surge",)
+    assert s.alignment == {"warmonger": 0, "deceitful": 1, "vengeful": 0}
+    assert (s.initiative, s.initiative_next) == ("Ann", "Bo")  # the Marker moves at the next turn
+
+
+def test_placement_order_and_golden_slots_are_enforced():
+    with pytest.raises(IllegalEvent, match="first hero each turn goes to a golden quest slot"):
+        play(START, "th-place hero=rochon location=tavern")
+    with pytest.raises(IllegalEvent, match="it is Bo's turn to place a hero"):
+        play(START, "th-place hero=rochon location=warmonger golden=true target=aer",
+             "th-place hero=rac location=tavern")
+    with pytest.raises(IllegalEvent, match="golden slot of the warmonger quest is taken"):
+        play(START, "th-place hero=rochon location=warmonger golden=true target=aer",
+             "th-place hero=aer location=warmonger golden=true target=rochon")
+    with pytest.raises(IllegalEvent, match="one golden slot per player"):
+        play(START, "th-place hero=rochon location=warmonger golden=true target=aer",
+             "th-place hero=aer location=guardian golden=true", "th-place hero=rac location=merciful golden=true")
+    with pytest.raises(IllegalEvent, match="waiting for mercenary-d4"):
+        play(START, "th-place hero=rochon location=warmonger golden=true target=aer",
+             "th-place hero=aer location=guardian golden=true", "th-place hero=rac location=mercenary-camp",
+             "th-place hero=lug location=tavern")
+
+
+def test_sealed_bids_tie_discards_and_everyone_pays():
+    """p.12: bids are revealed together; a tie discards the Artifact; all gold bid is paid."""
+    ts = play(START, TURN1, "th-artifact artifact=artifact-sword", "th-bid player=Ann amount=2 hero=rochon")
+    spec = GAME.view(ts.state, "spectator")["extra"]["players"]
+    assert spec[0]["bid"] is True and GAME.view(ts.state, "control")["extra"]["players"][0]["bid"] == 2
+    assert ts.log[-1].text == "Ann bids (sealed)"
+    ts = play(START, TURN1, "th-artifact artifact=artifact-sword", "th-bid player=Ann amount=2 hero=rochon",
+              "th-bid player=Bo amount=2 hero=lug")
+    s = ts.state
+    assert (s.player("Ann").gold, s.player("Bo").gold) == (8, 5)
+    assert "artifact-sword" not in s.heroes["rochon"].items + s.heroes["lug"].items
+    assert "tie at 2 gold" in ts.log[-1].text
+
+
+def test_highest_bid_wins_and_equips():
+    s = play(START, TURN1, "th-artifact artifact=artifact-sword", "th-bid player=Ann amount=4 hero=rochon",
+             "th-bid player=Bo amount=1 hero=lug").state
+    assert s.heroes["rochon"].items == ("artifact-sword",)
+    assert (s.player("Ann").gold, s.player("Bo").gold) == (6, 6)
+
+
+def test_turn_two_initiative_and_three_one_cards():
+    s = play(START, TURN1, "th-next",
+             "th-place hero=lug location=righteous golden=true",
+             "th-place hero=rochon location=deceitful golden=true target=Bo").state
+    assert s.initiative == "Bo" and s.prep_turn == 2
+    assert s.player("Bo").hand == ("blind", "nova") and s.player("Ann").hand == ("warcraft", "vortex")
+    assert (s.player("Ann").gold, s.player("Bo").gold) == (10 + 3, 7 + 3 - 3)
+    assert s.alignment["deceitful"] == 1 + 1 - 1
+
+
+def test_next_needs_every_hero_placed():
+    with pytest.raises(IllegalEvent, match="still has heroes to place"):
+        play(START, "th-place hero=rochon location=warmonger golden=true target=aer", "th-next")
+
+
+def test_expansion_card_choice_errata():
+    """Errata p.4: the first hero on the quest takes the basic or the expansion card; turn 1 Warmonger
+    offers Warcraft or Incinerating Fury."""
+    start = START.replace('"players"', '"expansion":true,"players"')
+    s = play(start, "th-place hero=rochon location=warmonger golden=true target=aer power=incinerating-fury").state
+    assert s.player("Ann").hand == ("incinerating-fury",)
+    with pytest.raises(IllegalEvent, match="not offered"):
+        play(start, "th-place hero=rochon location=warmonger golden=true target=aer power=force-sunder")
+
+
+def test_six_turns_then_alignment_bonus_and_ranking():
+    """Six turns with one Deceitful and one Guardian placement each: the tracks stop at +3/-3 (p.13:
+    10, 20 or 30 gold), so Rac and Raug's alignment, Deceitful, pays Rac 30; Guardian leads its track
+    but no Guardian hero's alignment is printed. The last hero at the Tavern takes the Marker, so the
+    first placer alternates Ann, Bo, Ann ..."""
+    turn = """
+th-place hero={a} location=deceitful golden=true target=Bo
+th-place hero=aer location=guardian golden=true
+th-place hero=rac location=tavern
+th-place hero=lug location=tavern
+th-place hero=norn location=tavern
+th-place hero=edhel location=tavern
+th-next
+"""
+    texts = []
+    for i in range(6):
+        t = turn.format(a="rochon")
+        if i % 2 == 1:  # Bo holds the Marker after a Guardian turn: Bo places first
+            t = "\n".join([t.strip().splitlines()[1], t.strip().splitlines()[0]] + t.strip().splitlines()[2:])
+            t = t.replace("hero=rac location=tavern\nth-place hero=lug", "hero=lug location=tavern\nth-place hero=rac") \
+                 .replace("hero=norn location=tavern\nth-place hero=edhel", "hero=edhel location=tavern\nth-place hero=norn")
+        texts.append(t)
+    s = play(START, *texts).state
+    assert s.phase == "ranking"
+    assert s.alignment["deceitful"] == 3 and s.alignment["warmonger"] == -3
+    assert s.heroes["rac"].gold == 30  # Deceitful: 3 steps x 10
+    assert s.heroes["lug"].gold == 0  # Lug's alignment is not printed in the text: nothing until entered
+    assert s.heroes["aer"].gold == 0 and s.heroes["rochon"].gold == 0
