@@ -90,6 +90,7 @@ def view(state: DemigodsState, viewer: str = "spectator") -> dict[str, Any]:
         "acting": acting if acting in state.chars else None,
         "scores": _scores(state), "prompt": prompt(state),
         "extra": {"mode": state.mode, "pending": _pending(state), "notices": list(state.notices),
+                  "youre_next": _youre_next(state, ids),
                   "formations": {p: list(f) for p, f in state.formations.items()},
                   "minion_turn": acting.split(":", 1)[1] if acting and acting.startswith("minions:") else None},
     }
@@ -98,6 +99,15 @@ def view(state: DemigodsState, viewer: str = "spectator") -> dict[str, Any]:
         out["last_action"] = {"title": la.title, "lines": list(la.lines), "result": la.result}
     if state.board:
         out["board"] = _board(state)
+    return out
+
+
+def _youre_next(state: DemigodsState, ids: list[tuple[str, bool]]) -> dict[str, str | None]:
+    """Where each player's "You're Next!" token lies: their next character yet to act (p.26, p.30)."""
+    out: dict[str, str | None] = {}
+    for p in state.players:
+        out[p] = next((cid for cid, _ in ids if cid != state.acting and cid not in state.activated
+                       and cid in state.chars and state.chars[cid].player == p), None)
     return out
 
 
@@ -166,8 +176,16 @@ def _select_view(state: DemigodsState) -> dict[str, Any]:
         dg = demigod_of(state, p)
         teams.append({"player": p, "heroes": picks, "demigod": dg.id if dg else None,
                       "items": list(dg.items) if dg else [], "formation": list(state.formations.get(p, ()))})
+    prompt = begin_error(state) or "Ready: dg-begin"
+    if state.selection == "chieftain" and len(state.picks) < state.heroes_per_player * len(state.players):
+        from .setup import chieftain_sides
+
+        totals = tuple(state.heroes_per_player * len(t) for t in state.teams)
+        first = (state.team_names.index(state.first) if state.first in state.team_names
+                 else next(i for i, t in enumerate(state.teams) if state.first in t))
+        prompt = f"Chieftain: {state.team_names[chieftain_sides(first, totals)[len(state.picks)]]} picks a hero"
     return {"phase": f"Setup · {state.selection}", "round": 0, "order_title": "Selection", "order": [],
-            "acting": None, "scores": [], "prompt": begin_error(state) or "Ready: dg-begin",
+            "acting": None, "scores": [], "prompt": prompt,
             "extra": {"mode": state.mode, "teams": teams, "to_enter": data.unentered()}}
 
 

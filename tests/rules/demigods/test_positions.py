@@ -142,3 +142,14 @@ def minion_phase_again(t: Table) -> Table:
         else:
             t.do("roll die=dg-demigod faces=[6,1]")
     raise AssertionError("no minion phase")
+
+
+def test_silence_and_backfire_for_a_mage_next_to_an_opponent():
+    """p.13: Silence - no skills with an opposing figure adjacent; Backfire - a successful melee attack
+    costs the mage two wounds (mage traits read from the cards' icons)."""
+    t = board_at("black-wolf").do("dg-place who=black-wolf cell=[3,5] facing=0",
+                                  "dg-place who=trapper cell=[3,4] facing=2")
+    with pytest.raises(IllegalEvent, match="Silence: Black Wolf cannot use skills"):
+        t.do("dg-use who=black-wolf use=wolf-form")
+    t.do('dg-use who=black-wolf targets=["trapper"]', "roll die=dg-fire faces=[5]")
+    assert t.ch("trapper").wounds == 9 + 1 - 2 and t.ch("black-wolf").wounds == 2

@@ -127,5 +127,6 @@ def test_view_marks_acting_and_next_and_counts_ap():
     assert acting[0]["resources"] == {"AP": 7, "wounds": 0, "rage": 1, "morale": 0, "initiative": 9}
     assert v["phase"] == "Round 1 · Hero Phase" and v["acting"] == "knight"
     assert [e["id"] for e in v["order"][:3]] == ["warlord", "protector", "knight"]
+    assert v["extra"]["youre_next"] == {"Ann": "assassin", "Bo": "pegasus-knight"}
     ties = [e["id"] for e in v["order"] if e.get("tie")]
     assert ties == ["black-wolf", "pegasus-knight", "weaponsmith", "trapper"]

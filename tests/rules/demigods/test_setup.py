@@ -35,7 +35,9 @@ def test_chieftain_order_one_then_two_each_then_the_last_one():
     """p.11: 1, 2, 2, ... until one side has the total, then the other picks one final hero."""
     assert chieftain_sides(0, (4, 4)) == [0, 1, 1, 0, 0, 1, 1, 0]
     t = start(mode="slayer", heroes=3, selection="chieftain", first="Bo")
+    assert table_view(t.ts)["view"]["prompt"] == "Chieftain: Bo picks a hero"
     t.do("dg-pick player=Bo hero=knight")
+    assert table_view(t.ts)["view"]["prompt"] == "Chieftain: Ann picks a hero"
     with pytest.raises(IllegalEvent, match="Chieftain order: Ann picks now"):
         t.do("dg-pick player=Bo hero=ogre")
     t.do("dg-pick player=Ann hero=ogre", "dg-pick player=Ann hero=trapper")
