@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import math
 import threading
 import time
 from pathlib import Path
@@ -190,6 +191,9 @@ class CameraLoop:
             self._problem(str(exc))
             self._set_status(state="failed", detail=f"camera {self.spec}: {exc}")
             return
+        if isinstance(self.source, FolderSource):  # each photo must stay long enough to settle once
+            need = math.ceil(self.detector.config.settle_s * self.source.fps + 1e-9) + 1
+            self.source.still_frames = max(self.source.still_frames, need)
         if not isinstance(self.source, GrabberSource):  # live cameras report through _on_source_status
             self._set_status(state="ok", detail=f"camera {self.spec}: running", exposure_locked=None,
                              white_balance_locked=None)

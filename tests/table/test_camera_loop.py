@@ -166,6 +166,16 @@ def test_refused_dice_are_not_in_faces_and_are_named_for_a_reroll(tmp_path, monk
         table.close()
 
 
+def test_photos_settle_even_when_still_frames_is_shorter_than_settle_s(tmp_path, monkeypatch):
+    monkeypatch.setattr(camera_loop, "default_reader", lambda: scripted_reader([[(1, "ok")], [(2, "ok")]]))
+    photos = write_rendered(tmp_path / "p", [((1, 60, 120),), ((2, 160, 120),)])
+    table = run_folder(tmp_path, photos, still_frames=2, settle_s=1.0)  # 0.2 s of stills asked for
+    try:
+        assert [r.faces for r in table.state.tray.rolls] == [(1,), (2,)]
+    finally:
+        table.close()
+
+
 def test_status_asks_for_a_reroll_when_no_die_can_be_read(tmp_path, monkeypatch):
     monkeypatch.setattr(camera_loop, "default_reader", lambda: scripted_reader([[(None, "cocked"), (None, "partial")]]))
     table = run_folder(tmp_path, write_rendered(tmp_path / "p", [((1, 60, 120),)]))
