@@ -102,6 +102,7 @@ class SimTable:
     die_side: float = 0.0
     """Die side in pixels; 0: 58 px per 640 px of frame width."""
     throws: list[SimThrow] = field(default_factory=list)
+    """The script so far, oldest first (the ground truth); may be given to start from a fixed script."""
     ROLL_S = (0.8, 1.3)
     """Seconds a throw lasts, from entering the frame to the last die stopping."""
     REST_S = (2.0, 3.5)
