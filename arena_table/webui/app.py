@@ -408,14 +408,17 @@ def _register_control(app: Flask, service: TableService) -> None:
 
     def _tokens(action: str) -> Response:
         data = _json_body()
-        pad, uid = _int(data, "pad"), _text(data, "uid")
+        pad = _int(data, "pad")
+        uid = _text(data, "uid") if action == "place" or data.get("uid") else None
         dev = find_device(service, "place", "remove")
         if dev is None:
             return _error(409, "no simulated token reader: start the table with --tokens sim")
         try:
             getattr(dev, action)(pad, uid)
-        except (ValueError, KeyError, LookupError) as exc:
-            return _error(400, str(exc))
+        except (ValueError, LookupError) as exc:
+            return _error(400, str(exc).strip("'\""))
+        except RuntimeError as exc:
+            return _error(409, str(exc))
         return jsonify({"pad": pad, "uid": uid, "action": action})
 
     @app.post("/api/tokens/place")
@@ -425,7 +428,7 @@ def _register_control(app: Flask, service: TableService) -> None:
 
     @app.post("/api/tokens/remove")
     def tokens_remove() -> Response:
-        """Simulated reader: take tag ``uid`` off ``pad``."""
+        """Simulated reader: take the tag off ``pad`` (only if it is ``uid``, when given)."""
         return _tokens("remove")
 
     @app.get("/api/camera/frame.jpg")

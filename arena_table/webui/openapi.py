@@ -101,7 +101,10 @@ OPERATIONS: dict[tuple[str, str], dict[str, Any]] = {
     ("/api/tokens", "get"): {
         "security": [{"session": []}],
         "responses": {"200": _json({"type": "object", "properties": {
-            "sim": {"type": "boolean"}, "pads": {"type": "array", "items": {"type": "integer"}},
+            "sim": {"type": "boolean"},
+            "pads": {"type": "array", "items": {"oneOf": [{"type": "integer"}, {"type": "object", "properties": {
+                "pad": {"type": "integer"}, "uid": {"type": "string"}, "object": {"type": "string"},
+                "health": {"type": "string"}}}]}},
             "last_unknown_uid": {"type": ["string", "null"]}}}), **_errors(401)}},
     ("/api/tokens/place", "post"): {
         "security": _CONTROL,
@@ -109,7 +112,8 @@ OPERATIONS: dict[tuple[str, str], dict[str, Any]] = {
         "responses": {"200": _json(_OBJECT), **_errors(400, 401, 403, 409)}},
     ("/api/tokens/remove", "post"): {
         "security": _CONTROL,
-        "requestBody": _body({"$ref": "#/components/schemas/PadTag"}),
+        "requestBody": _body({"type": "object", "required": ["pad"], "properties": {
+            "pad": {"type": "integer"}, "uid": {"type": "string"}}}),
         "responses": {"200": _json(_OBJECT), **_errors(400, 401, 403, 409)}},
     ("/api/camera/frame.jpg", "get"): {
         "security": [{"session": []}],

@@ -158,12 +158,19 @@ def test_tokens_sim_buttons(ctl, client, table):
     assert table.state.tags == ()
 
 
-def test_enroll_without_registry_says_so(ctl, table):
-    if callable(getattr(table, "enroll_tag", None)):
-        pytest.skip("this Table has a tag registry")
+def test_enroll_a_tag(ctl, table):
+    r = ctl("/api/tags/enroll", {"uid": "04a1b2c3", "object": "theosis:hero:rochon"})
+    assert r.status_code == 200
+    assert r.get_json()["result"] == {"uid": "04A1B2C3", "object": "theosis:hero:rochon"}  # canonical UID
+    r = ctl("/api/tags/enroll", {"uid": "04A1B2C3", "object": "theosis:hero:nobody"})
+    assert r.status_code == 400 and "not in the theosis catalogue" in r.get_json()["error"]
+    assert ctl("/api/tags/enroll", {"uid": "04A1B2C3"}).status_code == 400
+
+
+def test_enroll_without_registry_says_so(ctl, table, monkeypatch):
+    monkeypatch.setattr(type(table), "enroll_tag", None, raising=False)
     r = ctl("/api/tags/enroll", {"uid": "04A1B2C3", "object": "theosis:hero:rochon"})
     assert r.status_code == 501 and "no tag registry" in r.get_json()["error"]
-    assert ctl("/api/tags/enroll", {"uid": "04A1B2C3"}).status_code == 400
 
 
 class FakeCamera:
@@ -218,3 +225,31 @@ def test_games_lists_forms_and_event_kinds(client):
 def test_spectator_page_embeds_the_state(client):
     page = client.get("/").get_data(as_text=True)
     assert 'id="initial"' in page and "Dice tray" in page and "/static/spectator.js" in page
+
+
+def test_real_simulated_reader_through_the_control_api(tmp_path):
+    """``--tokens sim``: the place/remove buttons reach the firmware simulator, whose reports
+    come back through the driver as tag events."""
+    import time
+
+    from webhelpers import PIN
+
+    from arena_table.table.app import Table, TableConfig
+    from arena_table.webui.app import create_app, shutdown
+
+    with Table(TableConfig(db=tmp_path / "t.db", camera=None, tokens="sim", pin=PIN)) as table:
+        app = create_app(table)
+        client = app.test_client()
+        token = login(client)
+        info = client.get("/api/tokens").get_json()
+        assert info["sim"] is True and [p["pad"] for p in info["pads"]][:2] == [0, 1]
+        r = client.post("/api/tokens/place", json={"pad": 2, "uid": "04:a1:b2:c3"}, headers={"X-CSRF-Token": token})
+        assert r.status_code == 200
+        end = time.monotonic() + 5
+        while not table.state.tags and time.monotonic() < end:
+            time.sleep(0.01)
+        assert table.state.tags == ((2, "04A1B2C3", ""),)
+        assert client.get("/api/tokens").get_json()["last_unknown_uid"] == "04A1B2C3"
+        r = client.post("/api/tokens/place", json={"pad": 99, "uid": "04A1B2C3"}, headers={"X-CSRF-Token": token})
+        assert r.status_code == 400
+        shutdown(app)

@@ -203,8 +203,14 @@
       const t = await api('GET', '/api/tokens');
       $('tokens-sim').hidden = !t.sim;
       const pad = $('sim-pad');
-      if (t.sim && pad.options.length !== t.pads.length) {
-        pad.replaceChildren(...t.pads.map((p) => el('option', { value: p, text: 'Pad ' + p })));
+      if (t.sim) {
+        const keep = pad.value;
+        pad.replaceChildren(...t.pads.map((p) => {
+          const n = typeof p === 'object' ? p.pad : p;
+          const on = typeof p === 'object' && p.uid ? ' — ' + (p.object || p.uid) : '';
+          return el('option', { value: n, text: 'Pad ' + n + on });
+        }));
+        if (keep !== '') pad.value = keep;
       }
       if (t.last_unknown_uid && !$('enroll-uid').value) $('enroll-uid').value = t.last_unknown_uid;
     } catch (e) { /* toast already shown */ }
