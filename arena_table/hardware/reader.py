@@ -281,6 +281,8 @@ class SerialTokenReader:
         try:
             while not self._stop.is_set():
                 data = ser.read(ser.in_waiting or 1)
+                if len(data) == 1 and ser.in_waiting:  # woke on a line's first byte: take the rest too
+                    data += ser.read(ser.in_waiting)
                 now = time.monotonic()
                 if data:
                     buf += data

@@ -117,6 +117,7 @@ def soak(pads: int = 4, rate: float = 20.0, seconds: float = 60.0, db: str = ":m
         "latency_p50_ms": round(_pct(latencies, 0.50), 3), "latency_p99_ms": round(_pct(latencies, 0.99), 3),
         "latency_max_ms": round(max(latencies), 3) if latencies else None,
         "cpu_percent": round(100 * (cpu1 - cpu0) / (wall1 - wall0), 2),
+        "load_avg_1m": round(os.getloadavg()[0], 2), "cores": os.cpu_count(),
         "cpu_percent_by_thread": {name: round(100 * (t - threads0.get(name, 0.0)) / (wall1 - wall0), 2)
                                   for name, t in sorted(threads1.items())},
         "garbage_lines": reader.counters["garbage_lines"], "gaps": reader.counters["gaps"],

@@ -259,25 +259,21 @@ def _bench_main(argv: list[str] | None = None) -> int:
         time.sleep(0.01)
     time.sleep(0.2)
     period = 1.0 / args.rate
+    # Each pad changes every `period`; the pads are staggered by period/pads (hands do not lay
+    # four tokens in the same millisecond), so the host sees pads * rate changes a second.
+    schedule = sorted((k * period + pad * period / args.pads, pad, k)
+                      for pad in range(args.pads) for k in range(int(args.seconds * args.rate)))
     start = time.monotonic()
     changes = 0
-    counter = 0
-    step = 0
-    while True:
-        t = start + step * period
-        if t - start >= args.seconds:
-            break
-        delay = t - time.monotonic()
+    for offset, pad, k in schedule:
+        delay = start + offset - time.monotonic()
         if delay > 0:
             time.sleep(delay)
-        for pad in range(args.pads):
-            if step % 2 == 0:
-                counter += 1
-                sim.place(pad, "04%02X%010X" % (pad, counter))  # unique 7-byte UID per placement
-            else:
-                sim.remove(pad)
-            changes += 1
-        step += 1
+        if k % 2 == 0:
+            sim.place(pad, "04%02X%010X" % (pad, k // 2 + 1))  # a new 7-byte UID for every placement
+        else:
+            sim.remove(pad)
+        changes += 1
     time.sleep(0.5)  # let the last removals pass the debounce
     print(json.dumps({"changes": changes, "dropped": sim.dropped,
                       "lines": [[t, line] for t, line in list(written)]}), flush=True)
