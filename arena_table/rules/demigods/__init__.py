@@ -72,6 +72,11 @@ def _apply(state: DemigodsState, e: Event) -> DemigodsState:  # noqa: C901 - one
     if isinstance(e, DiceRolled):
         if e.die == data.demigod_die()["kind"]:
             return _order_roll(state, e.faces)
+        if e.die in data.demigod_die().get("aliases", ()):
+            try:
+                return _order_roll(state, e.faces)
+            except Illegal:
+                return state  # an ordinary die nobody waited for: the tray keeps it
         if e.die.startswith("dg-"):
             if e.die[3:] not in state.dice:
                 raise Illegal(f"unknown Demigods die {e.die!r}; dice: dg-demigod, "

@@ -193,6 +193,7 @@ def test_divine_die_read_by_the_camera_is_cross_checked():
     order = {e["id"]: e for e in table_view(t.ts)["view"]["order"]}
     assert "read_mismatch" not in order["trapper"]
     assert order["knight"]["read_mismatch"] == {"read": 4, "engine": 1}
+    assert t.ts.log[-1].text == "Camera reads Knight's divine die: 4 (engine: 1, mismatch)"
 
 
 def test_fatality_gives_two_rage_on_a_kill():

@@ -130,3 +130,11 @@ def test_view_marks_acting_and_next_and_counts_ap():
     assert v["extra"]["youre_next"] == {"Ann": "assassin", "Bo": "pegasus-knight"}
     ties = [e["id"] for e in v["order"] if e.get("tie")]
     assert ties == ["black-wolf", "pegasus-knight", "weaponsmith", "trapper"]
+
+
+def test_a_plain_d6_counts_as_demigod_dice_only_when_awaited():
+    t = Table(lineup_options())
+    t.do("roll die=d6 faces=[2,5]")
+    assert t.st.acting == "protector"
+    t.do("roll die=d6 faces=[3]")  # nobody waits for it: the tray keeps it, the game is unchanged
+    assert t.st.acting == "protector" and len(t.ts.tray.rolls) == 2
