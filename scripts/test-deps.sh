@@ -5,6 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 need_apt=()
 command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
+# A real font so the browser tests' screenshots are legible (the pages ask for DejaVu Sans first).
+[ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need_apt+=(fonts-dejavu-core)
 # Node.js runs the MicroPython WebAssembly port for the firmware tests (tests/firmware).
 command -v node >/dev/null 2>&1 || need_apt+=(nodejs)
 command -v npm >/dev/null 2>&1 || need_apt+=(npm)
