@@ -215,3 +215,25 @@ def test_global_tokens_act_on_the_whole_side_and_flip_in_the_preparation_phase()
     assert t.st.global_conditions["Bo"][0].turns == 1
     t.do("dg-end-turn").until("warlord")
     assert t.st.global_conditions == {}
+
+
+def test_warlords_scythe_does_not_trigger_retaliation():
+    """p.19: 'Warlord's Scythe (Primary Item, A1) - Does not trigger Retaliation.'"""
+    t = at("warlord").until("blacksmith").until("warlord").do("dg-place who=warlord")
+    t.do('dg-use who=warlord use=warlords-scythe targets=["blacksmith"]', "roll die=dg-slashing faces=[4]",
+         "roll die=dg-piercing faces=[6]")
+    assert t.st.pending is None and t.ch("blacksmith").wounds == 8 + 2 - 3
+    assert t.ch("warlord").cooldowns == () and t.st.acting != "warlord"  # no cooldown, ends the turn
+
+
+def test_on_critical_item_effects():
+    """p.18-19: Frost Staff On Critical Immobilize; Swordmaster's Gauntlet On Critical Knockdown on a hero."""
+    lineup = {"Ann": {"demigod": "warlord", "heroes": ["knight", "assassin", "black-wolf", "weaponsmith"]},
+              "Bo": {"demigod": "protector", "heroes": ["pegasus-knight", "trapper", "blacksmith", "gunner"],
+                     "items": ["frost-staff", "", "swordmasters-gauntlet"]}}
+    t = Table(lineup_options(lineup=lineup)).until("protector").until("blacksmith").until("protector")
+    t.do("dg-place who=protector", "dg-place who=black-wolf",
+         'dg-use who=protector use=frost-staff targets=["black-wolf"] distance=3', "roll die=dg-ice faces=[3]")
+    assert {c.stat for c in t.ch("black-wolf").conditions} == {"immobilize", "knockdown"}
+    assert all(c.turns == 1 for c in t.ch("black-wolf").conditions if c.stat == "immobilize")  # from a Demigod
+    assert dict(t.ch("protector").cooldowns) == {"frost-staff": 2}

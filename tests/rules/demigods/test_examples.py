@@ -14,9 +14,6 @@ from arena_table.rules.demigods import rounds
 
 from dg_helpers import Table, lineup_options
 
-pytestmark = pytest.mark.shared  # numbers from ../shared/rulebooks/demigods-evolution.txt
-
-
 def on_board(t: Table, *who: str) -> Table:
     return t.do(*(f"dg-place who={w}" for w in who))
 
