@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import shutil
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -303,3 +304,29 @@ def test_same_value_thrown_twice_gives_two_roll_events(tmp_path):
             loop.join(60)
         assert [r.faces for r in table.state.tray.rolls] == [(4,), (4,)]
         assert [row.event.faces for row in table.rows() if isinstance(row.event, DiceRolled)] == [(4,), (4,)]
+
+
+def test_video_file_of_a_throw_is_one_roll(tmp_path, monkeypatch):
+    """A die slides in and stops; MJPEG compression noise on the still frames is not motion."""
+    seen = []
+
+    def reader(image):
+        seen.append(image.copy())
+        return DiceReading((DieReading(6, "ok", "", 0.95, (200.0, 120.0), (180, 100, 40, 40)),), 320, 240)
+
+    monkeypatch.setattr(camera_loop, "default_reader", lambda: reader)
+    path = tmp_path / "throw.avi"
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 10, (320, 240))
+    rng = np.random.default_rng(0)
+    table_only = TableSpec(320, 240, texture=0.0)  # fresh sensor noise each frame, the same table
+    frames = [table_only] * 5 + [replace(table_only, dice=(DieSpec(1 + i % 6, (20.0 + 18 * i, 120.0), 40.0, 25.0 * i),))
+                                 for i in range(11)]
+    frames += [replace(table_only, dice=(DieSpec(6, (200.0, 120.0), 40.0, 250.0),))] * 20
+    for spec in frames:
+        writer.write(render_table(spec, rng)[0])
+    writer.release()
+    with Table(TableConfig(db=tmp_path / "t.db", camera=str(path))) as table:
+        table.devices[0].join(30)
+        assert [(r.faces, r.source) for r in table.state.tray.rolls] == [((6,), "video:throw.avi")]
+        assert table.status()["camera"]["state"] == "ended"
+    assert len(seen) == 1

@@ -454,3 +454,27 @@ def test_close_stops_the_grabber_thread_promptly():
     src.close()
     assert time.monotonic() - t0 < 1.0
     assert not any(t.name == "grab-camera:99" for t in threading.enumerate())
+
+
+def test_camera_lost_while_running_is_reopened():
+    caps = []
+
+    class Flaky(FakeCapture):
+        def read(self):
+            if len(caps) == 1 and self.count >= 5:  # the first opening dies after 5 frames (USB unplugged)
+                return False, None
+            return super().read()
+
+    def factory(device):
+        caps.append(Flaky())
+        return caps[-1]
+
+    statuses: list[CameraStatus] = []
+    with OpenCVSource(0, capture_factory=factory, backoff=FAST, warmup_s=0.0, on_status=statuses.append) as src:
+        assert _wait_for(lambda: len(caps) >= 2)
+        frame = src.read(timeout=2.0)
+    assert_red_patch(frame.image)
+    assert caps[0].released
+    lost = [s for s in statuses if s.state == "retrying"]
+    assert lost and "lost" in lost[0].detail
+    assert [s.state for s in statuses].count("ok") >= 2
