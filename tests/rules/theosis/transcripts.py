@@ -115,9 +115,9 @@ def prepare(w: Writer) -> None:
                     key=lambda h: (-s.heroes[h].health, h), default="")
         first = not any(s.heroes[h].placed for h in p.heroes)
         if first:
-            quests = list(catalog.ALIGNMENTS)
+            quests = [q for q in catalog.ALIGNMENTS if not (s.monsters and q == "deceitful")]
             k = [x.id for x in s.players].index(pid) + s.prep_turn
-            quest = next(q for q in quests[k % 6:] + quests[:k % 6] if q not in s.golden)
+            quest = next(q for q in quests[k % len(quests):] + quests[:k % len(quests)] if q not in s.golden)
             ev = Place(hero=hero, location=quest, golden=True,
                        target=enemy if quest == "warmonger" else (
                            max((x for x in s.players if x.id != pid), key=lambda x: x.gold).id
@@ -125,6 +125,8 @@ def prepare(w: Writer) -> None:
                        mana=(hero, hero) if quest == "merciful" else ())
         else:
             loc = next(spots)
+            if s.monsters and loc == "thieves-guild":
+                loc = "tavern"
             kw = {}
             if loc == "cathedral":
                 kw = {"mana": tuple(h for h in p.heroes if s.heroes[h].alive)[:2], "heal": hero}
@@ -300,6 +302,8 @@ GAMES = {
     "heavy-2p": dict(options={"mode": "heavy", "players": ["Ann", "Bo"], "heroes": {
         "Ann": ["rochon", "norn"], "Bo": ["aer", "lug"]}, "monsters": ["mikitas"], "stamina": 3}, fast=True),
 }
+GAMES["coop-2p-book"] = dict(options={"mode": "coop", "players": ["Ann", "Bo"], "heroes": {
+    "Ann": ["edhel", "garav"], "Bo": ["sauth", "gurth"]}, "monsters": ["voax"]}, fast=True)
 GAMES["coop-3p"] = dict(options={"mode": "coop", "players": ["Ann", "Bo", "Cy"], "monsters": ["quietus"],
                                  "stamina": 3, "heroes": {"Ann": ["rochon", "norn"], "Bo": ["rac", "aer"],
                                                           "Cy": ["edhel", "lug"]}}, fast=True)
