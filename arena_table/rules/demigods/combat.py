@@ -101,7 +101,7 @@ def resolve(state: DemigodsState) -> DemigodsState:
     terms, effects = damage.roll_terms(results, marksmen="marksmen" in att.traits, mana_user=mana_user)
     label = "Retaliation" if p.retaliation else s["name"]
     title = f"{att.name}: {label} on {', '.join(char(state, t).name for t in p.targets)}"
-    lines = [" ".join(f"{t}:{r}" for t, r in results)]
+    lines = ["Dice: " + ", ".join(f"{str(r).title()} ({t})" for t, r in results)]
     if mana_user and effects.count("failure"):
         need = damage.FAILURE_MANA * effects.count("failure")
         if att.divine < need:
@@ -122,6 +122,8 @@ def resolve(state: DemigodsState) -> DemigodsState:
         rolls_over = [r for r in defend if r == next((sk["defend_roll"]["ignore_on"] for sk in tgt.skills
                                                       if sk.get("defend_roll")), None)]
         opp = are_opponents(state, att, tgt)
+        if defend:
+            lines.append(f"{tgt.name}'s defence die: {', '.join(str(r).title() for r in defend)}")
         if rolls_over:
             lines.append(f"{tgt.name}: attack ignored ({defend[0]} on the defence die)")
             results_text.append(f"{tgt.name} unharmed")
