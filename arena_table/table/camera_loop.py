@@ -27,6 +27,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
+import cv2
 import numpy as np
 
 from arena_table.rules import DiceRolled, IllegalEvent
@@ -98,6 +99,29 @@ def crop_box(image: np.ndarray, box: tuple[int, int, int, int], margin: float = 
     return image[y0:max(y1, y0 + 1), x0:max(x1, x0 + 1)]
 
 
+OVERLAY_COLOURS = {"ok": (60, 200, 60), "cocked": (0, 160, 255), "partial": (255, 140, 0), "unreadable": (40, 40, 230)}
+"""BGR colour of each die status in :func:`draw_dice`."""
+
+
+def draw_dice(image: np.ndarray, dice: Any) -> np.ndarray:
+    """A copy of ``image`` with each die's box and value (``?`` if not read) drawn in its status colour.
+
+    >>> out = draw_dice(np.zeros((40, 40, 3), np.uint8), [])
+    >>> out.shape, int(out.max())
+    ((40, 40, 3), 0)
+    """
+    out = image.copy()
+    thick = max(1, round(max(image.shape[:2]) / 400))
+    for d in dice:
+        x, y, w, h = (int(v) for v in d.box)
+        colour = OVERLAY_COLOURS.get(d.status, (40, 40, 230))
+        cv2.rectangle(out, (x, y), (x + w, y + h), colour, thick)
+        label = str(d.value) if d.status == "ok" else "?"
+        cv2.putText(out, label, (x, max(12, y - 4)), cv2.FONT_HERSHEY_SIMPLEX, 0.4 * thick + 0.2, colour, thick,
+                    cv2.LINE_AA)
+    return out
+
+
 class CameraLoop:
     """The table's camera device: one thread from frames to ``roll`` events.
 
@@ -132,6 +156,8 @@ class CameraLoop:
         """One line per problem met (bad files, refused dice, rejected events), newest last."""
         self._status: dict[str, Any] = {"state": "starting", "detail": f"camera {spec}: starting", "source": spec}
         self._status_lock = threading.Lock()
+        self._reader_lock = threading.Lock()
+        self._latest: Frame | None = None
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._calibration_checked = False
@@ -162,6 +188,28 @@ class CameraLoop:
         """Wait for the loop to end by itself (a finite source ran out); for tools and tests."""
         if self._thread is not None:
             self._thread.join(timeout)
+
+    # -- for the control page ---------------------------------------------------------------------
+    def latest_frame(self) -> np.ndarray | None:
+        """The newest frame the loop has seen (BGR, the tray part if calibrated), or None."""
+        frame = self._latest
+        return None if frame is None else frame.image
+
+    def overlay(self) -> np.ndarray | None:
+        """:meth:`latest_frame` with the dice the reader finds in it drawn over it, or None.
+
+        Boxes: green ``ok`` (with the value), orange ``cocked``, blue ``partial``, red
+        ``unreadable`` (``?``), so a player can aim the camera until every die is found.
+        """
+        image = self.latest_frame()
+        if image is None:
+            return None
+        try:
+            reading = self._read_frame(image)
+        except Exception as exc:
+            log.warning("camera %s: overlay reading failed: %s", self.spec, exc)
+            return image
+        return draw_dice(image, reading.dice)
 
     # -- status -------------------------------------------------------------------------------------
     def _set_status(self, **info: Any) -> None:
@@ -228,6 +276,7 @@ class CameraLoop:
             if self.calibration.tray:
                 x, y, w, h = self.calibration.tray
                 frame = dataclasses.replace(frame, image=frame.image[y:y + h, x:x + w])
+        self._latest = frame
         before = self.detector.state
         settled = self.detector.update(frame)
         if self.detector.state != before:
@@ -243,12 +292,16 @@ class CameraLoop:
             return f"video:{frame.name}"
         return frame.name
 
+    def _read_frame(self, image: np.ndarray) -> Any:
+        with self._reader_lock:  # one reader (one cv2.dnn net) shared by the loop and the page
+            if self.reader is None:
+                self.reader = default_reader()
+            return self.reader(image)
+
     def _read(self, settled: Settle) -> None:
-        if self.reader is None:
-            self.reader = default_reader()
         frame = settled.frame
         try:
-            reading = self.reader(frame.image)
+            reading = self._read_frame(frame.image)
         except Exception as exc:
             self._problem(f"{frame.name}: dice reader failed ({type(exc).__name__}: {exc})")
             return

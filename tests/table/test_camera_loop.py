@@ -330,3 +330,21 @@ def test_video_file_of_a_throw_is_one_roll(tmp_path, monkeypatch):
         assert [(r.faces, r.source) for r in table.state.tray.rolls] == [((6,), "video:throw.avi")]
         assert table.status()["camera"]["state"] == "ended"
     assert len(seen) == 1
+
+
+def test_control_page_gets_the_latest_frame_with_the_dice_drawn(tmp_path, monkeypatch):
+    monkeypatch.setattr(camera_loop, "default_reader",
+                        lambda: scripted_reader([[(3, "ok")], [(3, "ok"), (None, "cocked")]]))
+    photos = write_rendered(tmp_path / "p", [((3, 60, 120),)])
+    table = run_folder(tmp_path, photos)
+    try:
+        loop = table.devices[0]
+        frame = loop.latest_frame()
+        assert frame.shape == (240, 320, 3)
+        shown = loop.overlay()  # the page's request reads the frame again: two dice this time
+        assert shown.shape == frame.shape and not np.array_equal(shown, frame)
+        assert tuple(shown[100, 40]) == (60, 200, 60)     # green box edge of the die read
+        assert tuple(shown[100, 120]) == (0, 160, 255)    # orange box edge of the cocked one
+        assert np.array_equal(loop.latest_frame(), frame)  # the frame itself is left alone
+    finally:
+        table.close()
