@@ -94,11 +94,40 @@ def view(state: DemigodsState, viewer: str = "spectator") -> dict[str, Any]:
                   "formations": {p: list(f) for p, f in state.formations.items()},
                   "minion_turn": acting.split(":", 1)[1] if acting and acting.startswith("minions:") else None},
     }
+    if viewer == "control" and acting in state.chars:
+        out["extra"]["uses"] = uses(state, state.chars[acting])
     if state.last_action:
         la = state.last_action
         out["last_action"] = {"title": la.title, "lines": list(la.lines), "result": la.result}
     if state.board:
         out["board"] = _board(state)
+    return out
+
+
+def uses(state: DemigodsState, ch: Character) -> list[dict[str, Any]]:
+    """What ``ch`` could use now (for the control page): ``use`` id, name, AP, divine cost and,
+    when it cannot, why (``blocked``)."""
+    from .actions import Illegal, spec
+
+    ids = (["attack"] if ch.kind == "hero" else []) + [s["id"] for s in ch.skills if not s.get("passive")]
+    if ch.kind == "demigod":
+        ids += [data.demigod(ch.card_id)["primary"]["id"]] + [i for i in ch.items if i and data.item(i).get("active")]
+    out = []
+    for use in ids:
+        try:
+            s = spec(state, ch, use)
+        except Illegal:
+            continue
+        blocked = ""
+        if s["ap"] > ch.ap:
+            blocked = f"needs {s['ap']} AP"
+        elif ch.kind == "hero" and s["cost"] > ch.divine:
+            blocked = f"needs {s['cost']} {ch.power}"
+        elif dict(ch.cooldowns).get(use):
+            blocked = f"cooldown {dict(ch.cooldowns)[use]}"
+        elif s["kind"] == "ability" and use in ch.used:
+            blocked = "used this turn"
+        out.append({"use": use, "name": s["name"], "ap": s["ap"], "cost": s["cost"], "blocked": blocked})
     return out
 
 

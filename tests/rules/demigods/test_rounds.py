@@ -138,3 +138,11 @@ def test_a_plain_d6_counts_as_demigod_dice_only_when_awaited():
     assert t.st.acting == "protector"
     t.do("roll die=d6 faces=[3]")  # nobody waits for it: the tray keeps it, the game is unchanged
     assert t.st.acting == "protector" and len(t.ts.tray.rolls) == 2
+
+
+def test_control_view_lists_what_the_acting_character_can_use():
+    t = Table(lineup_options()).until("weaponsmith", rolls={"Ann": 6, "Bo": 1})
+    uses = {u["use"]: u for u in table_view(t.ts, "control")["view"]["extra"]["uses"]}
+    assert uses["attack"] == {"use": "attack", "name": "base attack", "ap": 1, "cost": 0, "blocked": ""}
+    assert uses["sharpen"]["blocked"] == "needs 3 rage"
+    assert "uses" not in table_view(t.ts)["view"]["extra"]
