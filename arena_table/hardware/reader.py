@@ -395,6 +395,11 @@ class SerialTokenReader:
             if not self._handshaken:
                 self._handshaken = True
                 self._set_status(state="up", detail="")
+        elif verb == "HB":
+            # Publish the fault counters once a second if they moved (not the line count).
+            faults = {k: v for k, v in self.counters.items() if k != "lines"}
+            if faults != {k: v for k, v in self._status.counters.items() if k != "lines"}:
+                self._set_status()
         elif verb == "ERR":
             self.counters["errors"] += 1
             log.warning("token reader reports an error: %s", " ".join(f"{k}={v}" for k, v in f.fields.items()))
