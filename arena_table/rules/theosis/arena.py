@@ -61,6 +61,10 @@ def advance(state: ThState) -> ThState:
             return end_heroes(state)
         hid = state.ranking[nxt]
         h = state.heroes[hid]
+        if h.cell and h.cell in state.ritual_cells.get("wall-of-fire", ()) and not h.flipped:
+            state = auto_damage(state, hid, 4, "fire")  # starting the turn in the Wall of Fire (errata p.45)
+            if not state.heroes[hid].alive:
+                continue
         if not h.flipped:
             return dataclasses.replace(state, acting=nxt)
         state = replace_hero(state, dataclasses.replace(h, flipped=False))
@@ -71,8 +75,8 @@ def advance(state: ThState) -> ThState:
 def finish(state: ThState, hero_id: str, *, extra_turn: bool = False) -> ThState:
     """The acting Hero's action is over: end-of-turn tokens, then the next Hero."""
     if extra_turn or state.phase != "combat":
-        return state
-    state = dataclasses.replace(state, acted=state.acted + (hero_id,), pad_powers={})
+        return dataclasses.replace(state, pad_powers={})
+    state = dataclasses.replace(state, acted=state.acted + (hero_id,), pad_powers={}, follow_up="")
     return advance(end_hero_turn(state, hero_id))
 
 
@@ -146,7 +150,7 @@ def pass_turn(state: ThState, ev: Pass) -> ThState:
 
 
 def bless(state: ThState, ev: Bless) -> ThState:
-    """Action 3: a Blessing face up on an allied Hero; the token leaves its former target (p.15)."""
+    """Action 3: a Blessing face up on an allied Hero; the token leaves its former target (Power Management)."""
     require_actor(state, ev.hero)
     if catalog.powers().get(ev.power, {}).get("type") != "blessing":
         raise Rejected(f"{name(state, ev.power)} is not a Blessing")
@@ -168,7 +172,7 @@ def spend_gem(state: ThState, hero_id: str, skill: str) -> ThState:
 
 
 def auto_damage(state: ThState, hero_id: str, amount: int, dtype: str) -> ThState:
-    """Damage outside combat, reduced by Armor: Protection negates, Resistance halves (p.17)."""
+    """Damage outside combat, reduced by Armor: Protection negates, Resistance halves (Damage and Resistances)."""
     prot, res = mitigation(state, hero_id)
     if dtype in prot:
         return state

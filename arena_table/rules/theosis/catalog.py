@@ -22,7 +22,7 @@ TRACKS: tuple[tuple[str, str], ...] = (("warmonger", "guardian"), ("deceitful", 
 TRACK_MAX = 3
 """Track positions run -3..+3: the bonus is 10, 20 or 30 gold (p.13 Step 1)."""
 DAMAGE_TYPES = ("physical", "light", "fire", "void", "ice", "acid")
-"""p.17 Damage and Resistances; acid is the monsters' sixth type (p.24)."""
+"""Damage and Resistances; acid is the monsters' sixth type (p.24)."""
 SKULL_FACES = ("dash", "two-pips", "four-pips", "sword", "lightning", "spade")
 """Skullduggery die faces 1-6, the row order of every monster table (Monster Stat Blocks)."""
 
@@ -95,7 +95,7 @@ def locations() -> dict[str, Any]:
 
 
 def stamina_for(players: int, heroes_each: int, boss: bool = False) -> tuple[int, int]:
-    """(monsters, Stamina tokens each) for a monster mode (p.21 table).
+    """(monsters, Stamina tokens each) for a monster mode (table of Heroes Facing Monsters Modes).
 
     >>> stamina_for(2, 2)
     (1, 8)
@@ -112,7 +112,7 @@ def stamina_for(players: int, heroes_each: int, boss: bool = False) -> tuple[int
                     raise ValueError(f"the book offers a Boss only to 12 heroes, not {players}x{heroes_each}")
                 return 1, boss_tokens
             return n, tokens
-    raise ValueError(f"no Stamina row for {players} player(s) with {heroes_each} heroes each (p.21)")
+    raise ValueError(f"no Stamina row for {players} player(s) with {heroes_each} heroes each (Game Modes)")
 
 
 def object_ids() -> list[str]:

@@ -1,12 +1,12 @@
-"""Combat arithmetic of Theosis as pure functions (pp.16-19, p.23, FAQ dual wield).
+"""Combat arithmetic of Theosis as pure functions (pp.16-19, Monster Defense, FAQ dual wield).
 
 Total Attack = Power Attack value + artifact Attack bonuses (both weapons when dual
 wielding) + Skill bonus + Blessing (Valor) + Ritual (Banner of Victory) - Curse (Terror).
 Total Defense = Power Defense value + artifact Defense + Blessing (Aegis) + Ritual
 (Fortifications) - Curse (Poison). A tie goes to the higher-ranked side; heroes outrank
-monsters (p.23). Damage = (Attack - Defense) + weapon damage, of the Power's or Skill's
+monsters (Monster Defense). Damage = (Attack - Defense) + weapon damage, of the Power's or Skill's
 type; Protection negates a type, Resistance halves it rounding down, and a victorious
-attacker always deals at least one (p.17).
+attacker always deals at least one (Damage and Resistances).
 
 >>> r = resolve(Side("Rochon", 4, (("artifact", 1),), rank=5), Side("Rac", 4, rank=2),
 ...             weapons=((4, None),), damage_type="fire", protect={"fire", "ice"}, resist={"light"})
@@ -69,7 +69,7 @@ def split_damage(diff: int, weapons: tuple[tuple[int, str | None], ...], damage_
                  remainder: str | None = None, weapon_factor: int = 1, extra: int = 0) -> list[tuple[int, str]]:
     """Damage parts by type: the Attack-Defense difference plus each weapon (FAQ dual wield).
 
-    A weapon without an element of its own deals the attack's type (p.17: all damage is of the
+    A weapon without an element of its own deals the attack's type (Damage and Resistances: all damage is of the
     Power's or Skill's type); with two weapons of different elements each deals its own type and
     the attacker picks the remainder's type (default: the attack's type).
 
@@ -90,7 +90,7 @@ def split_damage(diff: int, weapons: tuple[tuple[int, str | None], ...], damage_
 
 def mitigate(parts: list[tuple[int, str]], protect: set[str], resist: set[str],
              unmitigated: set[str] = frozenset()) -> tuple[list[tuple[int, str]], list[str]]:
-    """Apply Protection (negates) and Resistance (halves, rounding down) per type (p.17)."""
+    """Apply Protection (negates) and Resistance (halves, rounding down) per type (Damage and Resistances)."""
     out, lines = [], []
     for n, t in parts:
         if t in unmitigated:

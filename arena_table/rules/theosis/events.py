@@ -80,14 +80,14 @@ class Allocate(Event):
 
 @event("th-rank")
 class SetRanking(Event):
-    """Co-operating players set their Hero Ranking as they prefer (p.21 monster modes)."""
+    """Co-operating players set their Hero Ranking as they prefer (Setting Up the Arena, Monster Modes)."""
 
     order: tuple[str, ...]
 
 
 @event("th-draft")
 class Draft(Event):
-    """Fast Action Preparation: a player drafts a Power card (p.21)."""
+    """Fast Action Preparation: a player drafts a Power card (Game Modes)."""
 
     player: str
     power: str
@@ -121,7 +121,7 @@ class Move(Event):
 
 @event("th-stamina")
 class Stamina(Event):
-    """The top Stamina Token of a monster is revealed: damage needed and defences (p.22)."""
+    """The top Stamina Token of a monster is revealed: damage needed and defences (Monster Stamina)."""
 
     monster: str
     threshold: int
@@ -151,7 +151,7 @@ class Pass(Event):
 
 @event("th-bless")
 class Bless(Event):
-    """Action 3 (p.14): a Blessing Power face up on an allied Hero (p.15)."""
+    """Action 3 (p.14): a Blessing Power face up on an allied Hero (Power Management)."""
 
     hero: str
     power: str
@@ -192,7 +192,7 @@ class UseSkill(Event):
 
 @event("th-monster")
 class MonsterAction(Event):
-    """Targets and defence Powers for the monster action the skullduggery die picked (p.23)."""
+    """Targets and defence Powers for the monster action the skullduggery die picked (Monster Defense)."""
 
     monster: str
     target: tuple[str, ...] = ()

@@ -3,7 +3,7 @@ and Rituals, resolving with :mod:`.combat`, and applying the Power and Skill tex
 numbers or state (pp.32-43, errata).
 
 A Power used face down for combat activates its text when it is Common or a Curse; a Spell
-face up activates its text; a Power played under a Skill gives only its values (p.18).
+face up activates its text; a Power played under a Skill gives only its values (p.19 Powers and Skills).
 """
 
 from __future__ import annotations
@@ -38,9 +38,13 @@ def has_shield(state: ThState, hero_id: str) -> bool:
 
 
 def attack_side(state: ThState, ev: Attack, card: str, target: str, *, vs_monster: bool = False,
-                defender_card: str = "", defender_skill: str = "") -> tuple[ThState, Side, dict[str, Any]]:
-    """The attacker's total Attack (p.16, p.23) and what the texts decided on the way."""
-    a_val, d_val = power_values(state, card)
+                defender_card: str = "", defender_skill: str = "", values_card: str = ""
+                ) -> tuple[ThState, Side, dict[str, Any]]:
+    """The attacker's total Attack (Attack and Defense p.16, Monster Defense) and what the texts decided on the way.
+
+    ``values_card`` replaces the card's values only (an opponent's Oppress/Confusion, p.40).
+    """
+    a_val, d_val = power_values(state, values_card or card)
     notes: dict[str, Any] = {}
     active = text_active(card, skill=ev.skill, spell=ev.spell)
     raised = ev.choice.get("raise")
@@ -60,6 +64,8 @@ def attack_side(state: ThState, ev: Attack, card: str, target: str, *, vs_monste
             i.get("metal") and "physical" in i.get("protection", ()) for i in equipped(state, target)):
         a_val = 5
     value = d_val if "use-defense-value" in skill_effects(ev.skill) else a_val
+    if "d4-attack" in skill_effects(ev.skill):  # Chocking: a d4 replaces the card's Attack (errata p.34)
+        value = _d4(ev.choice.get("d4"), "Chocking")
     if defender_card and not defender_skill and defender_card == "equalize":
         value = 1
     bonuses: list[tuple[str, int]] = []
@@ -83,8 +89,14 @@ def attack_side(state: ThState, ev: Attack, card: str, target: str, *, vs_monste
     return state, Side(name(state, ev.hero), value, tuple(bonuses), state.rank_of(ev.hero)), notes
 
 
+def _d4(value: Any, what: str) -> int:
+    if not isinstance(value, int) or not 1 <= value <= 4:
+        raise Rejected(f"{what} rolls a d4: enter its face as choice d4/defense_d4 (1-4)")
+    return value
+
+
 def defense_side(state: ThState, target: str, card: str, dskill: str, attacker_card: str, attacker_active: bool,
-                 *, vs_monster: bool = False) -> Side:
+                 *, vs_monster: bool = False, d4: Any = None) -> Side:
     """The defender's total Defense (p.16): Power, artifacts, Aegis, Fortifications, Poison."""
     a_val, d_val = power_values(state, card)
     active = text_active(card, skill=dskill)
@@ -92,6 +104,8 @@ def defense_side(state: ThState, target: str, card: str, dskill: str, attacker_c
     if vs_monster and active and rec.get("monster_values"):
         d_val = rec["monster_values"][1]
     value = a_val if "defend-with-attack-value" in skill_effects(dskill) else d_val
+    if "d4-defense" in skill_effects(dskill):  # Unearthly Beauty (errata p.34)
+        value = _d4(d4, "Unearthly Beauty")
     if attacker_active and attacker_card == "equalize":
         value = 1
     bonuses: list[tuple[str, int]] = []
@@ -140,14 +154,16 @@ def attack(state: ThState, ev: Attack) -> ThState:
         raise Rejected(f"{name(state, ev.hero)} is Pacified and cannot attack (p.39)")
     if not ev.target:
         raise Rejected("an attack needs a target")
-    area = ev.spell or (ev.skill and catalog.skills()[ev.skill]["area"] in AREA_SKILLS)
+    area = ev.spell or (ev.skill and catalog.skills()[ev.skill]["area"] in AREA_SKILLS) or (
+        card == "lightning-strike" and all(t not in state.heroes for t in ev.target))  # hits all monsters (p.24)
     if len(ev.target) > 1 and not area:
         raise Rejected("only Spells and Ring, Line or Cone Skills attack more than one target")
     if ev.skill:
         sk = catalog.skills().get(ev.skill)
         if not sk or sk["kind"] != "attack":
             raise Rejected(f"{ev.skill!r} is not an attack skill")
-        state = spend_gem(state, ev.hero, ev.skill)
+        if not (ev.skill == "northern-twin-strike" and state.follow_up == ev.hero):
+            state = spend_gem(state, ev.hero, ev.skill)
     mons = [t for t in ev.target if t not in state.heroes]
     if mons:
         if len(mons) != len(ev.target):
@@ -180,9 +196,14 @@ def attack(state: ThState, ev: Attack) -> ThState:
     if me.stealth:
         state = replace_hero(state, dataclasses.replace(me, stealth=False))
     order = sorted(range(len(ev.target)), key=lambda i: state.rank_of(ev.target[i]))
-    lines, results, extra = [], [], False
+    if len(ev.target) > 1 and any(k in ev.choice for k in ("tactics", "replace", "defender_tactics",
+                                                             "replace_attacker")):
+        raise Rejected("card switches (Tactics, Oppress, Confusion) are entered for single-target attacks only")
+    twin = ev.skill == "northern-twin-strike"
+    lines, results, extra, discards = [], [], False, []
     for i in order:
-        state, res, result_text = one_attack(state, ev, card, ev.target[i], defend[i], dskills[i])
+        state, res, result_text, more = one_attack(state, ev, card, ev.target[i], defend[i], dskills[i])
+        discards += more
         if len(ev.target) > 1:
             lines.append(f"{name(state, ev.target[i])}: {res.text}")
         else:
@@ -191,8 +212,11 @@ def attack(state: ThState, ev: Attack) -> ThState:
     state = play_card(state, me.player, card)
     for t, d in zip(ev.target, defend):
         state = play_card(state, state.heroes[t].player, d)
-    if "extra-turn" in skill_effects(ev.skill):
-        extra = True
+    for pid, c in discards:
+        state = play_card(state, pid, c)
+    if ("extra-turn" in skill_effects(ev.skill) or twin) and state.follow_up != ev.hero:
+        extra = True  # Celerity: a complete additional turn; Twin Strike: a second attack (Appendix Skills)
+    state = dataclasses.replace(state, follow_up=ev.hero if extra else "")
     for eff in skill_effects(ev.skill):
         if eff.startswith("gain-mana:"):
             state = add_gems(state, ev.hero, 1, eff.split(":")[1])
@@ -203,16 +227,69 @@ def attack(state: ThState, ev: Attack) -> ThState:
     return finish(state, ev.hero, extra_turn=extra)
 
 
+def swaps(state: ThState, ev: Attack, card: str, target: str, dcard: str, dskill: str
+          ) -> tuple[str, str, str, str, list[tuple[str, str]]]:
+    """Cards replaced after the reveal, attacker's text first (p.19): Tactics (p.38) swaps its own
+    card; Oppress/Confusion (p.40) swap the opponent's (attacking: values and text; defending:
+    values only). Returns (attacker text card, attacker values card, defender text card, defender
+    values card, extra (player, card) discards)."""
+    a_text = a_vals = card
+    d_text = d_vals = dcard
+    extra: list[tuple[str, str]] = []
+    pa, pd = state.heroes[ev.hero].player, state.heroes[target].player
+
+    def take(player: str, new: Any, instead_of: str) -> str:
+        if new == instead_of or new not in state.player(player).hand:
+            raise Rejected(f"{player} cannot switch to {new!r}: it must be another card in hand")
+        extra.append((player, new))
+        return new
+
+    if text_active(card, skill=ev.skill, spell=ev.spell):
+        if card == "tactics" and ev.choice.get("tactics"):
+            a_text = a_vals = take(pa, ev.choice["tactics"], card)
+        if a_text in ("oppress", "confusion") and ev.choice.get("replace"):
+            d_text = d_vals = take(pd, ev.choice["replace"], dcard)
+    if text_active(d_text, skill=dskill):
+        if d_text == "tactics" and ev.choice.get("defender_tactics"):
+            d_text = d_vals = take(pd, ev.choice["defender_tactics"], d_text)
+        if d_text in ("oppress", "confusion") and ev.choice.get("replace_attacker"):
+            a_vals = take(pa, ev.choice["replace_attacker"], a_text)
+    return a_text, a_vals, d_text, d_vals, extra
+
+
+def counter_attack(state: ThState, ev: Attack, card: str, target: str, dcard: str, dskill: str
+                   ) -> tuple[ThState, Result, str]:
+    """Counter Attack / Arrow Retaliation: the defender attacks with its defence Power; the attacker
+    defends with its attack Power (Appendix Skills)."""
+    counter = Attack(hero=target, target=(ev.hero,), power=dcard, skill=dskill)
+    state, a_side, _ = attack_side(state, counter, dcard, ev.hero)
+    d_side = defense_side(state, ev.hero, card, "", "", False)
+    prot, res = mitigation(state, ev.hero)
+    result = resolve(a_side, d_side, weapons=weapons_of(state, target), damage_type=attack_type(state, counter, dcard),
+                     protect=prot, resist=res)
+    result = dataclasses.replace(result, lines=(f"{catalog.skills()[dskill]['name']}",) + result.lines)
+    before = state.heroes[ev.hero].health
+    if result.hit:
+        state = damage(state, ev.hero, result.damage)
+    return state, result, f"{name(state, ev.hero)} {before} → {state.heroes[ev.hero].health}" if result.hit else ""
+
+
 def one_attack(state: ThState, ev: Attack, card: str, target: str, dcard: str, dskill: str
-               ) -> tuple[ThState, Result, str]:
-    """One attacker-defender combat with every text applied; returns (state, result, 'X 9 → 8')."""
+               ) -> tuple[ThState, Result, str, list[tuple[str, str]]]:
+    """One attacker-defender combat with every text applied.
+
+    Returns (state, result, ``"Rac 9 → 8"``, extra cards to discard).
+    """
+    if "counter" in skill_effects(dskill):
+        return (*counter_attack(state, ev, card, target, dcard, dskill), [])
+    card, a_vals, dcard, d_vals, extra = swaps(state, ev, card, target, dcard, dskill)
     active = text_active(card, skill=ev.skill, spell=ev.spell)
     d_active = text_active(dcard, skill=dskill)
     state, a_side, notes = attack_side(state, ev, card, target, defender_card=dcard if d_active else "",
-                                       defender_skill=dskill)
+                                       defender_skill=dskill, values_card=a_vals)
     if notes.get("bloodthirst"):
         state = damage(state, ev.hero, 3)  # the attack continues even below one Health (p.38)
-    d_side = defense_side(state, target, dcard, dskill, card, active)
+    d_side = defense_side(state, target, d_vals, dskill, card, active, d4=ev.choice.get("defense_d4"))
     prot, res = mitigation(state, target)
     if d_active:
         prot |= set(power(dcard).get("defense_protection", ()))
@@ -227,6 +304,14 @@ def one_attack(state: ThState, ev: Attack, card: str, target: str, dcard: str, d
                      weapon_factor=2 if "double-weapon" in effects else 1,
                      unmitigated={"physical"} if "unmitigated" in effects else set(),
                      despair=d_active and dcard == "despair", fixed=fixed)
+    state, result, text = _after(state, ev, card, target, dcard, dskill, result, active, d_active, effects)
+    return state, result, text, extra
+
+
+def _after(state: ThState, ev: Attack, card: str, target: str, dcard: str, dskill: str, result: Result,
+           active: bool, d_active: bool, effects: list[str]) -> tuple[ThState, Result, str]:
+    """Apply a resolved combat: damage and every text triggered by the hit or the held defence."""
+    me = state.heroes[ev.hero]
     before = state.heroes[target].health
     if result.hit and "negate-curse-attack" in skill_effects(dskill) and active and power(card)["type"] == "curse":
         result = dataclasses.replace(result, hit=False, damage=0, lines=result.lines + ("negated by Crystal Soul",))

@@ -47,7 +47,7 @@ def power_values(state: ThState, pid: str) -> tuple[int, int]:
 
 
 def damage_type(state: ThState, pid: str) -> str:
-    """The Power's damage-type icon; Physical unless stated (p.17)."""
+    """The Power's damage-type icon; Physical unless stated (Damage and Resistances)."""
     return state.config.damage_types.get(pid) or power(pid)["damage_type"] or "physical"
 
 
@@ -108,7 +108,7 @@ def heal(state: ThState, hero_id: str, amount: int) -> ThState:
 
 
 def add_gems(state: ThState, hero_id: str, count: int = 1, skill: str = "") -> ThState:
-    """Place Mana gems in empty Skills (``skill`` first); gems without an empty Skill are lost (p.11)."""
+    """Place Mana gems in empty Skills (``skill`` first); gems without an empty Skill are lost (Hierapolis Locations)."""
     h = state.heroes[hero_id]
     if not h.alive:
         return state
@@ -142,7 +142,7 @@ def give_gems(state: ThState, specs: tuple[str, ...], player: str | None = None)
 
 
 def place_token(state: ThState, token: str, target: str) -> ThState:
-    """Put a Blessing/Curse token on ``target``, taking it off its former target (p.15)."""
+    """Put a Blessing/Curse token on ``target``, taking it off its former target (Power Management)."""
     return dataclasses.replace(state, conditions={**state.conditions, token: target})
 
 
@@ -204,7 +204,7 @@ def equip(state: ThState, hero_id: str, item_id: str, drop: str = "") -> ThState
 
 def play_card(state: ThState, player_id: str, pid: str) -> ThState:
     """Move a Power from hand to the discard pile; when the hand empties, take the other cards back
-    at once, the last one staying in the discard pile (p.15 Power Management, FAQ).
+    at once, the last one staying in the discard pile (Power Management, FAQ).
 
     Raises:
         Rejected: the card is not in the player's hand.

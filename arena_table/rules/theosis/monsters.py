@@ -1,10 +1,10 @@
-"""Monsters (pp.22-31): Stamina-token piles, Defence = base + d4, the skullduggery die's action,
+"""Monsters (Monsters, Monster Stat Blocks): Stamina-token piles, Defence = base + d4, the skullduggery die's action,
 monster attacks = bonus + d4 against the Hero's Defense, and the monster versions of powers (p.24).
 
 The Stamina Tokens are drawn at random and only the top one is visible, so the table enters
 each top token as it is revealed (``th-stamina``). One attack removes the top token when its
 damage (after the token's Resistance/Protection) reaches the token's threshold; damage does not
-carry over (p.23 example). Heroes outrank monsters, so a tie goes to the Hero (p.21).
+carry over (Monster Defense example). Heroes outrank monsters, so a tie goes to the Hero (Game Modes).
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ def hero_attacks_monsters(state: ThState, ev: Attack, card: str) -> ThState:
     """Start an attack on monsters: their Defence d4 comes from the next roll(s), one die each."""
     for mid in ev.target:
         m = _alive(state, mid)
-        if m.top is None:
+        if m.top is None and not m.hidden:
             raise Rejected(f"reveal {name(state, mid)}'s top Stamina Token first (th-stamina)")
     if card not in state.player(state.heroes[ev.hero].player).hand:
         raise Rejected(f"{state.heroes[ev.hero].player} does not hold {name(state, card)}")
@@ -60,7 +60,7 @@ def hero_attacks_monsters(state: ThState, ev: Attack, card: str) -> ThState:
 
 
 def on_defence_roll(state: ThState, faces: tuple[int, ...]) -> ThState:
-    """Resolve the waiting hero attack once every targeted monster has its d4 (p.23)."""
+    """Resolve the waiting hero attack once every targeted monster has its d4 (Monster Defense)."""
     from .fight import attack_side, attack_type, skill_effects, text_active, weapons_of
     pend = state.pending
     got = list(pend.data["faces"]) + list(faces)
@@ -82,16 +82,22 @@ def on_defence_roll(state: ThState, faces: tuple[int, ...]) -> ThState:
                                           if int(i.get("damage", 0)) == dmg) else 1), t)
                         for dmg, t in weapons_of(state, hero))
         factor = 2 if ("double-weapon" in skill_effects(ev.skill) or (active and card == "enervation")) else 1
-        protect = set(m.top.protect) | ({"physical"} if "physical-protection" in m.guard else set())
+        top = m.top or StaminaToken(threshold=99)
+        protect = set(top.protect) | ({"physical"} if "physical-protection" in m.guard else set())
         res = resolve(a_side, d_side, weapons=weapons, damage_type=attack_type(state, ev, card), protect=protect,
-                      resist=set(m.top.resist), weapon_factor=factor, extra=1 if m.fiery_purge else 0,
+                      resist=set(top.resist), weapon_factor=factor, extra=1 if m.fiery_purge else 0,
                       attacker_wins_ties=True)
         suffix = ""
         if res.hit:
             m = dataclasses.replace(m, fiery_purge=False)
             if active and card == "fiery-purge":
                 m = dataclasses.replace(m, fiery_purge=True)
-            if res.damage >= m.top.threshold:
+            if "agony-shield" in m.guard:  # Agony Shield: the attacker takes the damage too (Apollyon)
+                state = damage(state, hero, res.damage)
+            if m.hidden:
+                suffix = ": the hidden Stamina Token is flipped face up"
+                m = dataclasses.replace(m, hidden=False)
+            elif res.damage >= m.top.threshold:
                 suffix = f" ≥ {m.top.threshold}: Stamina Token removed"
                 m = dataclasses.replace(m, tokens=m.tokens - 1, top=None, taken=m.taken + 1)
                 p = state.player(state.heroes[hero].player)
@@ -115,7 +121,7 @@ def on_defence_roll(state: ThState, faces: tuple[int, ...]) -> ThState:
 # --- the monsters' turn ---------------------------------------------------------------------------
 
 def begin_monsters(state: ThState) -> ThState:
-    """After every Hero has acted the monsters act, each rolling the skullduggery die (p.23)."""
+    """After every Hero has acted the monsters act, each rolling the skullduggery die (Monster Defense)."""
     return _next_monster(dataclasses.replace(state, phase="monsters", acting=-1))
 
 
@@ -176,6 +182,9 @@ def _effects(state: ThState, mid: str, action: dict) -> tuple[ThState, list[str]
                 lines.append(f"{back} Stamina Token(s) back on top: reveal the top one (th-stamina)")
         elif key == "guard":
             m = dataclasses.replace(m, guard=m.guard + (arg,))
+            if arg == "hidden-stamina":  # Demonic Haste: the pile is shuffled face down
+                m = dataclasses.replace(m, top=None)
+                lines.append("reveal the new top Stamina Token when Apollyon is attacked (th-stamina)")
         elif key == "pandemonium":
             for h, x in state.heroes.items():
                 if x.alive:
@@ -193,7 +202,9 @@ def _effects(state: ThState, mid: str, action: dict) -> tuple[ThState, list[str]
                         state = auto_damage(state, h, int(n), dtype)
         elif key == "roll-again":
             again = ["left", "right"]
-        elif key in ("by-hand", "hide-stamina"):
+        elif key == "hide-stamina":
+            m = dataclasses.replace(m, hidden=True)
+        elif key == "by-hand":
             lines.append("resolve by hand at the table (th-adjust)")
     return replace_monster(state, m), lines, again
 
@@ -231,7 +242,7 @@ def monster_action(state: ThState, ev: MonsterAction) -> ThState:
 
 
 def on_monster_roll(state: ThState, faces: tuple[int, ...]) -> ThState:
-    """Resolve the monster's next attack(s) with the d4 faces read (p.23)."""
+    """Resolve the monster's next attack(s) with the d4 faces read (Monster Defense)."""
     from .fight import defense_side, text_active
     pend = state.pending
     m = state.monster(pend.actor)

@@ -1,4 +1,4 @@
-"""The Preparation Phase: six turns in Hierapolis (pp.10-12) and Fast Action Preparation (p.21).
+"""The Preparation Phase: six turns in Hierapolis (pp.10-12) and Fast Action Preparation (Game Modes).
 
 Heroes are placed one at a time, players taking turns clockwise from the Initiative
 Marker holder; each player's first Hero of a turn must take a quest's golden slot and gains
@@ -110,7 +110,7 @@ def place(state: ThState, ev: Place) -> ThState:
                        f"locations: {', '.join(LOCATIONS)}")
     if state.monsters and len(state.heroes) <= 9 and ev.location in ("deceitful", "thieves-guild"):
         raise Rejected("with nine or fewer heroes against monsters the Deceitful Quest and the Thieves' Guild "
-                       "belong to the three enemy heroes (p.21)")
+                       "belong to the three enemy heroes (Game Modes)")
     if ev.golden and not quest:
         raise Rejected("only quests have golden slots")
     if ev.golden and ev.location in state.golden:
@@ -262,10 +262,13 @@ def end_turn(state: ThState, ev: Next) -> ThState:
     """End a Hierapolis turn; after turn 6 the Ranking steps begin (p.13)."""
     if state.pending:
         raise Rejected(f"waiting for {state.pending.kind} first")
+    if state.phase == "combat":
+        from .arena import decline
+        return decline(state)
     if state.phase == "fast":
         short = [p.id for p in state.players if len(p.hand) < 6]
         if short:
-            raise Rejected(f"{', '.join(short)} must draft a full set of six Powers first (p.21)")
+            raise Rejected(f"{', '.join(short)} must draft a full set of six Powers first (Game Modes)")
         return dataclasses.replace(state, phase="ranking")
     if next_placer(state) is not None:
         raise Rejected(f"{next_placer(state)} still has heroes to place")
@@ -283,7 +286,7 @@ def end_turn(state: ThState, ev: Next) -> ThState:
 
 
 def draft(state: ThState, ev: Draft) -> ThState:
-    """Fast Action Preparation: each player drafts one card of each value pair (p.21)."""
+    """Fast Action Preparation: each player drafts one card of each value pair (Game Modes)."""
     if state.phase != "fast":
         raise Rejected("Powers are drafted only in Fast Action Preparation")
     values = power_values(state, ev.power)

@@ -81,7 +81,7 @@ def allocate(state: ThState, ev: Allocate) -> ThState:
 
 
 def set_ranking(state: ThState, ev: SetRanking) -> ThState:
-    """Monster modes: the co-operating players set the Ranking as they prefer (p.21)."""
+    """Monster modes: the co-operating players set the Ranking as they prefer (Game Modes)."""
     if state.phase != "ranking" or not state.monsters:
         raise Rejected("the Ranking is set freely only before the Arena in monster modes")
     alive = {h for h, x in state.heroes.items() if x.alive}

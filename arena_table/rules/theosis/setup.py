@@ -16,9 +16,9 @@ Options (JSON values):
     ``{hero: archetype id}``; default the first archetype on the mat.
 ``monsters``, ``boss``, ``stamina``
     Monster modes: monster kinds (default ``kotronas`` repeated), the Boss option, and an override
-    of the Stamina Tokens each (default: the p.21 table).
+    of the Stamina Tokens each (default: the table of Heroes Facing Monsters Modes).
 ``fast``, ``expansion``
-    Fast Action Preparation (p.21); Expansion Power cards (pp.46-47).
+    Fast Action Preparation (Game Modes); Expansion Power cards (pp.46-47).
 ``pads``
     ``{"attacker": 1, "defender": 2}``: reader pads for power-card tags.
 ``speeds``, ``alignments``, ``power_values``, ``damage_types``, ``items``, ``thieves_guild_faces``

@@ -31,7 +31,7 @@ class Config:
     mode: str = "pvp"
     """pvp, blitz, team, solo, coop, light (semi co-op) or heavy (semi co-op)."""
     fast: bool = False
-    """Fast Action Preparation (p.21) instead of six turns in Hierapolis."""
+    """Fast Action Preparation (Game Modes) instead of six turns in Hierapolis."""
     expansion: bool = False
     """Expansion Power cards in play (pp.46-47, errata p.4)."""
     attacker_pad: int = 1
@@ -54,7 +54,7 @@ class Player:
     hand: tuple[str, ...] = ()
     """Power cards in hand (face down to everybody else)."""
     discard: tuple[str, ...] = ()
-    """Discard pile, oldest first; the last card stays when the hand is refilled (p.15)."""
+    """Discard pile, oldest first; the last card stays when the hand is refilled (Power Management)."""
     rituals: tuple[tuple[str, int], ...] = ()
     """Prepared Rituals face down with their turn tokens (p.12 Mage Tower)."""
     cast: tuple[str, ...] = ()
@@ -111,6 +111,8 @@ class Monster:
     cell: tuple[int, int] | None = None
     guard: tuple[str, ...] = ()
     """Effects lasting until the monster acts again (Thick Hide, Feel No Pain ...)."""
+    hidden: bool = False
+    """Diamond Skin: the top token is face down; a successful attack only flips it up (Kotronas)."""
     taken: int = 0
     """Stamina Tokens removed so far (Evolving Skin can put one back)."""
     fiery_purge: bool = False
@@ -144,7 +146,7 @@ class ThState:
     initiative: str = ""
     """Player holding the Initiative Marker now."""
     initiative_next: str = ""
-    """Player who gained the Marker this turn; it moves at the start of the next turn (p.11)."""
+    """Player who gained the Marker this turn; it moves at the start of the next turn (Hierapolis Locations)."""
     alignment: dict[str, int] = field(default_factory=lambda: {"warmonger": 0, "deceitful": 0, "vengeful": 0})
     """Track position, keyed by the track's first alignment; positive leans to it (p.4)."""
     golden: tuple[str, ...] = ()
@@ -162,12 +164,14 @@ class ThState:
     """Index into ``ranking`` (phase combat) or ``monsters`` (phase monsters)."""
     acted: tuple[str, ...] = ()
     conditions: dict[str, str] = field(default_factory=dict)
-    """Blessing/Curse token (power id) -> hero or monster it lies on (p.15: one target at a time)."""
+    """Blessing/Curse token (power id) -> hero or monster it lies on (Power Management: one target at a time)."""
     ritual_cells: dict[str, tuple[tuple[int, int], ...]] = field(default_factory=dict)
     pending: Pending | None = None
     pad_powers: dict[str, str] = field(default_factory=dict)
     """Power cards lying on the attacker/defender pads: role -> power id."""
     last_action: dict[str, Any] | None = None
+    follow_up: str = ""
+    """Hero owed a second attack (Northern Twin Strike) or an additional turn (Celerity)."""
     competitive: bool = False
     """Heavy Semi Co-op: the competitive game has begun after the monsters fell (p.20)."""
     result: tuple[tuple[str, ...], str, bool] | None = None
@@ -190,7 +194,7 @@ class ThState:
         return self.player(self.heroes[hero_id].player).team
 
     def rank_of(self, hero_id: str) -> int:
-        """1-based Ranking position; heroes outrank monsters (p.23), unranked heroes rank last."""
+        """1-based Ranking position; heroes outrank monsters (Monster Defense), unranked heroes rank last."""
         return self.ranking.index(hero_id) + 1 if hero_id in self.ranking else 99
 
     def initiative_order(self) -> tuple[str, ...]:

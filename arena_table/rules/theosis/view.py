@@ -113,8 +113,8 @@ def view(state: ThState, viewer: str = "spectator") -> dict[str, Any]:
         if not secret:
             row["hand_cards"], row["discard_cards"] = list(p.hand), list(p.discard)
         players.append(row)
-    monsters = [{"id": m.id, "name": name(state, m.id), "tokens": m.tokens,
-                 "top": None if m.top is None else {"threshold": m.top.threshold, "resist": list(m.top.resist),
+    monsters = [{"id": m.id, "name": name(state, m.id), "tokens": m.tokens, "hidden": m.hidden,
+                 "top": None if m.top is None or (m.hidden and secret) else {"threshold": m.top.threshold, "resist": list(m.top.resist),
                                                     "protect": list(m.top.protect)},
                  "guard": list(m.guard), "fiery_purge": m.fiery_purge} for m in state.monsters]
     out: dict[str, Any] = {

@@ -92,7 +92,7 @@ def test_rejuvenation_resolves_before_fiery_purge():
 
 
 def test_hand_cycle_last_card_stays_in_discard():
-    """p.15: using the last Power takes the other five back; the last one stays in the discard pile."""
+    """Power Management: using the last Power takes the other five back; the last one stays in the discard pile."""
     s = play(fast_blitz(ANN, BO), ARENA).state
     moves = ["th-pass hero=rac power=warcraft", "th-pass hero=norn power=fiery-purge",
              "th-pass hero=rochon power=fireball", "th-pass hero=aer power=nova",
@@ -121,7 +121,7 @@ def test_area_attack_needs_a_different_power_per_defender():
     assert s.last_action["lines"] == ["Rac: 4 + 1 skill = 5 vs 1 → 4 light",
                                       "Aer: 4 + 1 skill = 5 vs 2 → 3 light → halved by Despair → 1"]
     assert (s.heroes["rac"].health, s.heroes["aer"].health) == (5, 8)
-    assert "fiery-purge" not in s.conditions  # under a Skill the Curse text stays silent (p.18)
+    assert "fiery-purge" not in s.conditions  # under a Skill the Curse text stays silent (p.19)
     assert "corona" not in s.heroes["rochon"].mana
 
 

@@ -39,7 +39,7 @@ def test_paladin_necromancer_tie_goes_to_the_higher_ranking():
 
 
 def test_artifact_sword_fire_negated_minimum_one_then_fiery_purge():
-    """p.17: 4 + 1 artifact = 5 vs 4; 1 + 4 weapon = 5 fire, negated by Frigid Night's Fire
+    """Damage and Resistances: 4 + 1 artifact = 5 vs 4; 1 + 4 weapon = 5 fire, negated by Frigid Night's Fire
     protection; the loser still takes 1 (9 → 8); the Fiery Purge Curse takes 1 more at the end of
     his turn (8 → 7)."""
     ts = play(BLITZ_FAST, "th-equip hero=rochon item=artifact-sword\nth-equip hero=rac item=cloth-armor",
@@ -79,7 +79,7 @@ th-bless hero=norn power=valor target=rochon
 
 
 def test_petronas_example_resistance_halves_and_token_stays():
-    """p.23: 3 + 1 artifact + 1 Valor + 1 Banner + 1 skill = 7 vs 2 + d4 4 = 6; (7-6) + 4 = 5
+    """Monster Defense example: 3 + 1 artifact + 1 Valor + 1 Banner + 1 skill = 7 vs 2 + d4 4 = 6; (7-6) + 4 = 5
     Physical, halved by the token's Physical Resistance to 2 < 3: the token stays."""
     ts = play(SOLO, 'th-attack hero=rochon target=["kotronas"] power=fireball skill=smite choice={"banner":true}',
               "roll die=d4 faces=[4]")
@@ -92,7 +92,7 @@ def test_petronas_example_resistance_halves_and_token_stays():
 
 
 def test_petronas_example_with_a_four_zero_card_removes_the_token():
-    """p.23: with a (4.0) card the damage is 6, half is 3: enough to remove the token."""
+    """Monster Defense example: with a (4.0) card the damage is 6, half is 3: enough to remove the token."""
     ts = play(SOLO, 'th-attack hero=rochon target=["kotronas"] power=fiery-purge skill=smite choice={"banner":true}',
               "roll die=d4 faces=[4]")
     s = ts.state
@@ -100,7 +100,7 @@ def test_petronas_example_with_a_four_zero_card_removes_the_token():
     assert m.tokens == 4 and m.top is None
     assert "2 + 4 weapon = 6 physical" in s.last_action["lines"]
     assert s.player("Ann").stamina_taken == 1
-    assert s.monster("kotronas").fiery_purge is False  # a Skill was used: the Power's text stays silent (p.18)
+    assert s.monster("kotronas").fiery_purge is False  # a Skill was used: the Power's text stays silent (p.19)
 
 
 def _ranking_state():

@@ -1,4 +1,4 @@
-"""Monsters (pp.22-31): the skullduggery die picks the action, bonus + d4 against the Hero's Defense,
+"""Monsters (Monsters section): the skullduggery die picks the action, bonus + d4 against the Hero's Defense,
 ties to the Hero, Paralyze, acid and the green shield, slaying weapons, Stamina tokens, bosses."""
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ def test_monster_attack_bonus_plus_d4_against_defense():
 
 
 def test_a_tie_goes_to_the_hero():
-    """p.21: heroes outrank monsters: 2 + 2 d4 = 4 vs 4 → no damage."""
+    """Monster modes: heroes outrank monsters: 2 + 2 d4 = 4 vs 4 → no damage."""
     s = play(solo(), TURN1, "roll die=skull faces=[1]", 'th-monster monster=kotronas target=["norn"] defend=["spell-ward"]',
              "roll die=d4 faces=[2]").state
     assert s.heroes["norn"].health == 9

@@ -1,4 +1,4 @@
-"""Setup of every game mode (pp.20-21): heroes per player, teams, monsters and Stamina tokens."""
+"""Setup of every game mode (Game Modes): heroes per player, teams, monsters and Stamina tokens."""
 
 from __future__ import annotations
 
