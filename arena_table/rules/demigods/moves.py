@@ -72,12 +72,16 @@ def enter(state: DemigodsState, ev: Any) -> DemigodsState:
         raise Illegal(f"{ch.name} is already on the battlefield")
     if ch.ap < ENTER_AP:
         raise Illegal(f"entering costs {ENTER_AP} AP, {ch.name} has {ch.ap}")
+    team = team_index(state, ch.player)
     if ev.cell is not None:
         why = _cell_free(state, ev.cell, ch.id)
         if why:
             raise Illegal(why)
-    state = put(state, dataclasses.replace(ch, on_board=True, ap=ch.ap - ENTER_AP, cell=ev.cell,
-                                           facing=ev.facing if ev.facing is not None else ch.facing))
+        if state.board is not None and ev.cell[1] != state.board.entry_row(team):
+            raise Illegal(f"{ch.name} enters on its side's entry row {state.board.entry_row(team)} (p.26)")
+    facing = ev.facing if ev.facing is not None else (0 if team == 0 else 2)
+    state = put(state, dataclasses.replace(ch, on_board=True, ap=ch.ap - ENTER_AP,
+                                           cell=tuple(ev.cell) if ev.cell is not None else None, facing=facing))
     return _spent(state, ch.id)
 
 

@@ -9,7 +9,7 @@ Options of ``start game=demigods options={...}``:
 * ``heroes``: heroes per player (Slayer 3-6, 3-4 with 4 players; Tactics 4-6);
 * ``selection``: ``chieftain``, ``divine-mirror`` or ``free-pick``; ``first``: who
   chooses first with Chieftain (the youngest player; default the first player);
-* ``board``: ``{"cols": c, "rows": r, "obstacles": [[col, row, kind], ...]}``
+* ``board``: ``{"cols": c, "rows": r, "obstacles": [[col, row, kind], ...], "entry_inset": 0|1}``
   (figure positions are optional: without a board the control page supplies
   sides and distances with each attack);
 * ``hero_stats``: ``{hero: {field: value}}`` values copied from the cards;
@@ -80,7 +80,8 @@ def new_game(options: Mapping[str, Any]) -> DemigodsState:
     if options.get("board"):
         b = options["board"]
         board = Board(cols=int(b["cols"]), rows=int(b["rows"]),
-                      obstacles=tuple((int(c), int(r), str(k)) for c, r, k in b.get("obstacles", ())))
+                      obstacles=tuple((int(c), int(r), str(k)) for c, r, k in b.get("obstacles", ())),
+                      entry_inset=int(b.get("entry_inset", 0)))
     hero_stats = {h: dict(v) for h, v in options.get("hero_stats", {}).items()}
     for h in hero_stats:
         data.hero(h, hero_stats)

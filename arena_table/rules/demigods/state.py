@@ -117,6 +117,14 @@ class Board:
     rows: int
     obstacles: tuple[tuple[int, int, str], ...] = ()
     """``(col, row, kind)``: boulder, pitfall, spike-pit, high-ground, magma, portal, flash-freeze, stone."""
+    entry_inset: int = 0
+    """Rows between the edge and the entry row: 1 in the Arena of the God of War, whose edge is
+    pitfalls ('enter one field further in', p.8)."""
+
+    def entry_row(self, team: int) -> int:
+        """The row a team enters on: the first team at the south edge (row ``rows - 1``), the second
+        at the north edge (row 0), both moved ``entry_inset`` rows in."""
+        return self.rows - 1 - self.entry_inset if team == 0 else self.entry_inset
 
     def obstacle(self, cell: tuple[int, int] | None) -> str:
         if cell is None:

@@ -153,3 +153,14 @@ def test_silence_and_backfire_for_a_mage_next_to_an_opponent():
         t.do("dg-use who=black-wolf use=wolf-form")
     t.do('dg-use who=black-wolf targets=["trapper"]', "roll die=dg-fire faces=[5]")
     assert t.ch("trapper").wounds == 9 + 1 - 2 and t.ch("black-wolf").wounds == 2
+
+
+def test_entering_costs_one_ap_on_the_entry_row():
+    """p.26: entering costs 1 AP on a field closest to the player's edge; in the Arena one field in."""
+    t = Table(lineup_options(board={**BOARD, "entry_inset": 1})).until("knight")
+    with pytest.raises(IllegalEvent, match="entry row 8"):
+        t.do("dg-enter who=knight cell=[3,9]")
+    t.do("dg-enter who=knight cell=[3,8]")
+    assert (t.ch("knight").ap, t.ch("knight").cell, t.ch("knight").facing) == (6, (3, 8), 0)
+    with pytest.raises(IllegalEvent, match="already on the battlefield"):
+        t.do("dg-enter who=knight cell=[4,8]")
