@@ -83,8 +83,8 @@ class SimFirmware:
         boot_id: the banner's boot id (random when not given).
         clock: the firmware's millisecond clock (default: monotonic, wrapping like ``ticks_ms``).
 
-    ``place``/``remove`` take effect at once: they wake the poll loop, so a placement
-    is written within a fraction of a millisecond.
+    ``place`` polls at once (on the caller's thread), so a placement is written within a
+    fraction of a millisecond; a removal is seen by the next polls (debounce).
     """
 
     def __init__(self, pads: int = 4, poll_ms: int = 20, miss_limit: int = 3,
@@ -122,7 +122,8 @@ class SimFirmware:
         uid = canonical_uid(uid)
         with self._lock:
             self.readers[pad].place(uid)
-        self._wake()
+            if self.poll_ms and self._thread is not None:
+                self.scanner.step()  # poll now, on the caller's thread: the line is out at once
 
     def remove(self, pad: int, uid: str | None = None) -> None:
         """Take the tag off ``pad`` (only if it is ``uid``, when given)."""
@@ -130,7 +131,6 @@ class SimFirmware:
             reader = self.readers[pad]
             if uid is None or (reader.uid is not None and reader.uid.hex().upper() == canonical_uid(uid)):
                 reader.remove()
-        self._wake()
 
     def step(self, n: int = 1, advance: Callable[[], None] | None = None) -> None:
         """Poll every pad ``n`` times now, calling ``advance()`` (a fake clock's tick) before each."""
@@ -139,13 +139,6 @@ class SimFirmware:
                 if advance is not None:
                     advance()
                 self.scanner.step()
-
-    def _wake(self) -> None:
-        if self.poll_ms:
-            try:
-                os.write(self._wake_w, b"!")
-            except OSError:
-                pass  # closed: nothing to wake
 
     def tags(self) -> dict[int, str]:
         """Pad -> UID of the tags lying on the simulated pads now."""
