@@ -288,13 +288,25 @@ def occupied(state: ThState) -> dict[tuple[int, int], str]:
     return out
 
 
+def decline(state: ThState) -> ThState:
+    """``th-next`` in the Arena: the acting Hero forgoes the second attack or additional turn it is owed."""
+    hid = state.acting_hero()
+    if not hid or state.follow_up != hid:
+        raise Rejected("th-next in the Arena only ends a turn that Twin Strike or Celerity extended")
+    return finish(state, hid)
+
+
 def move(state: ThState, ev: Move) -> ThState:
-    """A hero stands on a hex: entering the Arena, its own move, or a push/pull (p.14, p.16)."""
-    h = alive_hero(state, ev.hero)
+    """A figure stands on a hex: a hero entering the Arena, its own move, or a push/pull (p.14, p.16),
+    or a monster (entering at the centre, moving, charging)."""
     cell = tuple(ev.cell)
     other = occupied(state).get(cell)
     if other and other != ev.hero:
         raise Rejected(f"{name(state, other)} already stands on {list(cell)}")
+    if ev.hero not in state.heroes and any(m.id == ev.hero and m.alive for m in state.monsters):
+        from .state import replace_monster
+        return replace_monster(state, dataclasses.replace(state.monster(ev.hero), cell=cell))
+    h = alive_hero(state, ev.hero)
     left_start = state.phase in ("combat", "monsters") and bool(state.acted or state.acting_hero() == ev.hero)
     state = replace_hero(state, dataclasses.replace(h, cell=cell, on_start=h.on_start and not left_start))
     if cell in state.ritual_cells.get("wall-of-fire", ()):

@@ -193,6 +193,13 @@ def attack(state: ThState, ev: Attack) -> ThState:
         if missing:
             raise Rejected(f"{pid} does not hold {', '.join(name(state, c) for c in missing)}")
     dskills = ev.defense_skill or ("",) * len(ev.target)
+    if len(dskills) != len(ev.target):
+        raise Rejected("defense_skill lists one Skill (or '') per target")
+    for t, dsk in zip(ev.target, dskills):
+        if dsk:
+            if catalog.skills().get(dsk, {}).get("kind") != "defense":
+                raise Rejected(f"{dsk!r} is not a Defense skill")
+            state = spend_gem(state, t, dsk)  # a Skill's text costs its Mana gem (p.14)
     if me.stealth:
         state = replace_hero(state, dataclasses.replace(me, stealth=False))
     order = sorted(range(len(ev.target)), key=lambda i: state.rank_of(ev.target[i]))

@@ -120,3 +120,34 @@ def test_killing_the_last_monster_wins_solo():
               "roll die=d4 faces=[1]")
     o = GAME.outcome(ts.state)
     assert o.winners == ("Ann",) and o.reason == "every monster is defeated"
+
+
+def test_diamond_skin_hides_the_token_and_a_hit_only_flips_it():
+    """Kotronas, spade: Diamond Skin. The next successful attack flips the token face up instead of
+    removing it; the one after can remove it."""
+    base = [solo(), "th-stamina monster=kotronas threshold=1", TURN1, "roll die=skull faces=[6]"]
+    s = play(*base).state
+    assert s.monster("kotronas").hidden and s.turn == 2
+    from arena_table.rules import find_game
+    assert find_game("theosis").view(s)["extra"]["monsters"][0]["top"] is None
+    s = play(*base, 'th-attack hero=norn target=["kotronas"] power=fiery-purge', "roll die=d4 faces=[1]").state
+    m = s.monster("kotronas")
+    assert (m.hidden, m.tokens) == (False, 5)
+    assert s.last_action["lines"][-1].endswith(": the hidden Stamina Token is flipped face up")
+
+
+def test_agony_shield_returns_the_damage_to_the_attacker():
+    """Apollyon, spade: Agony Shield: until Apollyon acts again any damage it takes hits the attacker
+    too: Fiery Purge 4 vs 3 + 1 = 4 → tie to the hero → 0 fire → minimum 1; Norn loses 1 as well."""
+    s = play(solo("apollyon"), "th-stamina monster=apollyon threshold=3", TURN1, "roll die=skull faces=[6]",
+             'th-attack hero=norn target=["apollyon"] power=fiery-purge', "roll die=d4 faces=[1]").state
+    assert s.last_action["lines"][0] == "4 vs 3 + 1 d4 = 4"
+    assert s.heroes["norn"].health == 8
+
+
+def test_numbness_paralyzes_heroes_next_to_mikitas():
+    s = play(solo("mikitas"), "th-move hero=mikitas cell=[0,0]", "th-move hero=norn cell=[1,0]",
+             "th-move hero=rochon cell=[3,0]", TURN1, "roll die=skull faces=[6]").state
+    assert s.heroes["norn"].flipped is False and "norn" in s.acted  # skipped on turn 2, flipped back
+    assert s.acting_hero() == "rochon"
+    assert s.monster("mikitas").cell == (0, 0)

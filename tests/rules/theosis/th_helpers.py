@@ -34,12 +34,13 @@ def play(*texts: str):
 
 
 
-def fast_blitz(ann: list[str], bo: list[str], *, extra_options: str = "", archetypes: dict | None = None) -> str:
+def fast_blitz(ann: list[str], bo: list[str], *, extra_options: str = "", archetypes: dict | None = None,
+               heroes: dict | None = None) -> str:
     """Start + drafts of a two-player blitz game with Fast Action Preparation (Ann: Rochon, Norn;
     Bo: Rac, Aer), ``ann``/``bo`` being the six Powers drafted by each."""
     import json
     opts = {"mode": "blitz", "fast": True, "players": ["Ann", "Bo"],
-            "heroes": {"Ann": ["rochon", "norn"], "Bo": ["rac", "aer"]}}
+            "heroes": heroes or {"Ann": ["rochon", "norn"], "Bo": ["rac", "aer"]}}
     if archetypes:
         opts["archetypes"] = archetypes
     text = "start game=theosis options=" + json.dumps(opts, separators=(",", ":"))
