@@ -13,6 +13,7 @@ import dataclasses
 import ipaddress
 import logging
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Mapping
 
 from flask import Flask, Response, abort, jsonify, make_response, render_template, request, send_file
@@ -181,6 +182,8 @@ def _lan_address() -> str | None:
 
 def _register_pages(app: Flask, service: TableService, hub: Hub, cfg: WebConfig) -> None:
     qr_cache: dict[str, str] = {}
+    # games with their own panel for the view's ``extra`` (static/games/<game>.js)
+    game_panels = sorted(p.stem for p in (Path(app.static_folder) / "games").glob("*.js"))
 
     def full_page(exc: HubFull) -> Response:
         resp = make_response(render_template("message.html", title="The table is full",
@@ -196,7 +199,8 @@ def _register_pages(app: Flask, service: TableService, hub: Hub, cfg: WebConfig)
             return full_page(HubFull(f"{stats['max_clients']} viewers are connected, the most this table serves"))
         state, epoch, version, rev = hub.snapshot()
         return render_template("spectator.html", initial={"epoch": epoch, "version": version, "rev": rev,
-                                                          "state": state}, page_url=_public_url(cfg))
+                                                          "state": state, "game_panels": game_panels},
+                               page_url=_public_url(cfg))
 
     @app.get("/qr.svg")
     def qr() -> Response:
@@ -205,7 +209,12 @@ def _register_pages(app: Flask, service: TableService, hub: Hub, cfg: WebConfig)
 
         url = _public_url(cfg)
         if url not in qr_cache:
-            qr_cache[url] = segno.make(url, error="m").svg_inline(scale=6, border=2, dark="#000", light="#fff")
+            import io
+
+            buf = io.BytesIO()
+            segno.make(url, error="m").save(buf, kind="svg", scale=6, border=2, dark="#000", light="#fff",
+                                            title="QR code of " + url)
+            qr_cache[url] = buf.getvalue().decode()
         resp = Response(qr_cache[url], mimetype="image/svg+xml")
         resp.headers["Cache-Control"] = "no-cache"
         return resp

@@ -229,13 +229,14 @@ def health_svg(series: Mapping[str, Sequence[tuple[int, int]]], maxima: Mapping[
                title: str = "Health over the game") -> str:
     """One line per hero: ``series[name] = [(step, health), ...]`` with ``step`` 0, 1, 2...
 
-    Lines differ by dash pattern and carry their name at the end, not colour alone.
+    Lines differ by dash pattern and carry their name at the end, not colour alone; end
+    labels are pushed apart so that heroes ending on the same health stay legible.
 
     >>> s = health_svg({"Rochon": [(0, 9), (1, 7), (2, 7)], "Salazar": [(0, 9), (2, 3)]})
     >>> s.count("<polyline"), "Salazar 3" in s
     (2, True)
     """
-    width, height, left, right, top, bottom = 900.0, 380.0, 56.0, 190.0, 20.0, 40.0
+    width, height, left, right, top, bottom, font = 640.0, 320.0, 44.0, 150.0, 16.0, 36.0, 22
     steps = max([s for pts in series.values() for s, _ in pts] + [1])
     hmax = max([h for pts in series.values() for _, h in pts] + list((maxima or {}).values()) + [1])
     pw, ph = width - left - right, height - top - bottom
@@ -245,10 +246,12 @@ def health_svg(series: Mapping[str, Sequence[tuple[int, int]]], maxima: Mapping[
 
     body = [f'<line x1="{_num(left)}" y1="{_num(top + ph)}" x2="{_num(left + pw)}" y2="{_num(top + ph)}" stroke="currentColor"/>',
             f'<line x1="{_num(left)}" y1="{_num(top)}" x2="{_num(left)}" y2="{_num(top + ph)}" stroke="currentColor"/>',
-            f'<text x="{_num(left - 8)}" y="{_num(top + 8)}" text-anchor="end" font-size="18" fill="currentColor">{hmax}</text>',
-            f'<text x="{_num(left - 8)}" y="{_num(top + ph)}" text-anchor="end" font-size="18" fill="currentColor">0</text>',
-            f'<text x="{_num(left + pw / 2)}" y="{_num(height - 8)}" text-anchor="middle" font-size="18" '
-            f'fill="currentColor">events</text>']
+            f'<text x="{_num(left - 6)}" y="{_num(top + font * 0.7)}" text-anchor="end" font-size="{font}" '
+            f'fill="currentColor">{hmax}</text>',
+            f'<text x="{_num(left - 6)}" y="{_num(top + ph)}" text-anchor="end" font-size="{font}" fill="currentColor">0</text>',
+            f'<text x="{_num(left + pw / 2)}" y="{_num(height - 6)}" text-anchor="middle" font-size="{font}" '
+            f'fill="currentColor">events →</text>']
+    labels = []
     for i, (name, pts) in enumerate(series.items()):
         if not pts:
             continue
@@ -257,7 +260,11 @@ def health_svg(series: Mapping[str, Sequence[tuple[int, int]]], maxima: Mapping[
         dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
         body.append(f'<polyline points="{coords}" fill="none" stroke="{colour}" stroke-width="4"{dash_attr}>'
                     f'<title>{escape(name)}</title></polyline>')
-        x, y = xy(*pts[-1])
-        body.append(f'<text x="{_num(x + 8)}" y="{_num(y + 6)}" font-size="18" fill="currentColor">'
-                    f'{escape(name)} {pts[-1][1]}</text>')
-    return _svg(width, height, body, title)
+        labels.append([xy(*pts[-1])[1] + font * 0.35, f"{name} {pts[-1][1]}", colour])
+    labels.sort(key=lambda lab: lab[0])
+    for j in range(1, len(labels)):  # push apart labels that would overlap
+        labels[j][0] = max(labels[j][0], labels[j - 1][0] + font)
+    for y, text, colour in labels:
+        body.append(f'<text x="{_num(left + pw + 8)}" y="{_num(y)}" font-size="{font}" fill="currentColor">'
+                    f'{escape(text)}</text>')
+    return _svg(width, max(height, labels[-1][0] + 4 if labels else height), body, title)

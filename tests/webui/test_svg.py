@@ -92,8 +92,15 @@ def test_health_chart_lines_have_names_and_patterns():
     assert [line.find("s:title", NS).text for line in lines] == ["Rochon", "Salazar"]
     assert lines[0].get("stroke-dasharray") is None and lines[1].get("stroke-dasharray") == "8 4"
     first = lines[0].get("points").split()
-    assert first == ["56,20", "710,197.8"]  # (0, 9 of 9) top-left; (3 of 3, 4 of 9): y = 20 + 320*(5/9)
+    # plot 446 x 268 px from (44, 16): (0, 9 of 9) is its top-left; (3 of 3, 4 of 9) is y = 16 + 268*(5/9)
+    assert first == ["44,16", "490,164.9"]
     assert "Rochon 4" in doc and "Salazar 0" in doc
+
+
+def test_health_chart_end_labels_do_not_overlap():
+    root = parse(svg.health_svg({"Ann": [(0, 9), (2, 9)], "Bo": [(0, 9), (2, 9)], "Cy": [(0, 9), (2, 0)]}))
+    ys = sorted(float(t.get("y")) for t in root.findall("s:text", NS) if t.get("x") == "498")
+    assert len(ys) == 3 and all(b - a >= 22 for a, b in zip(ys, ys[1:]))
 
 
 def test_initials():

@@ -89,6 +89,7 @@
       return li;
     });
     $('order').replaceChildren(...items);
+    $('order').classList.toggle('many', order.length > 6);
     const actingEntry = order.find((o) => o.acting || (view.acting && view.acting === o.id));
     return actingEntry || null;
   }
@@ -131,6 +132,7 @@
     $('board').innerHTML = svg.board || '';
     $('health').innerHTML = svg.health || '';
     renderExtra(state.game, view.extra);
+    $('game').classList.toggle('has-side', !!(svg.board || svg.health || $('extra').childNodes.length));
     document.body.classList.toggle('no-game', !(view.order && view.order.length) && !svg.board && !(view.extra && Object.keys(view.extra).length) && !view.prompt && !state.outcome);
   }
 
@@ -140,7 +142,7 @@
     const renderer = window.ArenaGames[game];
     if (renderer) {
       try { renderer(extra, box, el); return; } catch (e) { console.error('game panel failed', e); }
-    } else if (!(game in loadedGameScripts)) {
+    } else if ((initial.game_panels || []).includes(game) && !(game in loadedGameScripts)) {
       loadedGameScripts[game] = true;
       const s = el('script', { src: '/static/games/' + encodeURIComponent(game) + '.js' });
       s.onload = () => render();
@@ -174,7 +176,10 @@
 
   function renderHistograms(svg) {
     const box = $('histograms');
-    const entries = Object.entries((svg && svg.histograms) || {});
+    // the die kinds rolled most, at most two: a TV has no room for a chart per custom die
+    const stats = (cur.state.tray && cur.state.tray.stats) || {};
+    const entries = Object.entries((svg && svg.histograms) || {})
+      .sort((a, b) => ((stats[b[0]] || {}).dice || 0) - ((stats[a[0]] || {}).dice || 0)).slice(0, 2);
     box.innerHTML = entries.map(([, s]) => s).join('') || '<p class="muted">No dice yet.</p>';
   }
 
