@@ -223,6 +223,12 @@ def use_skill(state: ThState, ev: UseSkill) -> ThState:
             state = replace_hero(state, dataclasses.replace(state.heroes[t], flipped=True))
         elif key == "stealth":
             state = replace_hero(state, dataclasses.replace(state.heroes[ev.hero], stealth=True))
+        elif key == "remove-ritual":
+            gone = [t for t in ev.target if t in state.ritual_cells]
+            if not gone:
+                raise Rejected(f"name the Ritual token to remove: {', '.join(state.ritual_cells) or 'none in the Arena'}")
+            state = dataclasses.replace(state, ritual_cells={k: v for k, v in state.ritual_cells.items()
+                                                             if k not in gone})
         elif key == "martyrdom":
             for t in allies(state, ev.hero, include_self=False):
                 state = add_gems(heal(state, t, 6), t, 3)

@@ -51,6 +51,8 @@ def _line(before: ThState, after: ThState, ev: Event) -> str:
             return resolve_bid(before, ev)[1]
         return f"{ev.player} bids (sealed)"
     if isinstance(ev, Next):
+        if before.phase == "combat":
+            return f"{n(before.acting_hero() or '')} forgoes the extra attack"
         if after.phase == "ranking" and before.phase != "ranking":
             return ("Preparation is over" if before.phase == "fast" else
                     "Hierapolis is over: Alignment bonuses paid") + "; allocate gold"

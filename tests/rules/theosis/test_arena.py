@@ -196,3 +196,18 @@ def test_objects_catalogue():
               "theosis:armor:cloth-armor", "theosis:ritual:wall-of-fire", "theosis:monster:godslayer"):
         assert o in objs
     assert len([o for o in objs if o.startswith("theosis:hero:")]) == 12
+
+
+def test_undo_takes_back_an_attack_and_replay_matches():
+    from arena_table.rules import Undone, replay
+    from th_helpers import lines_of
+    evs = [parse(x) for t in (fast_blitz(ANN, BO), ARENA) for x in lines_of(t)]
+    attack = parse('th-attack hero=rac target=["norn"] power=warcraft defend=["blazing-sun"]')
+    undone = replay(evs + [attack, Undone(seq=len(evs) + 1)])
+    assert undone.state == replay(evs).state
+
+
+def test_log_lines_keep_face_down_information_out():
+    ts = play(fast_blitz(ANN, BO), ARENA, "th-pass hero=rac power=warcraft")
+    assert ts.log[-1].text == "Rac discards a Power face down"
+    assert "warcraft" not in ts.log[-1].text.lower()

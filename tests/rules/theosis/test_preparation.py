@@ -128,3 +128,16 @@ th-next
     assert s.heroes["rac"].gold == 30  # Deceitful: 3 steps x 10
     assert s.heroes["lug"].gold == 0  # Lug's alignment is not printed in the text: nothing until entered
     assert s.heroes["aer"].gold == 0 and s.heroes["rochon"].gold == 0
+
+
+def test_mage_tower_ritual_stays_face_down_for_spectators():
+    ts = play(START, """
+th-place hero=rochon location=warmonger golden=true target=aer
+th-place hero=aer location=guardian golden=true
+th-place hero=rac location=mage-tower ritual=wall-of-fire ritual_turn=3
+""")
+    assert ts.log[-1].text == "Rac goes to the Mage Tower"
+    spec = GAME.view(ts.state, "spectator")["extra"]["players"][0]["rituals"]
+    ctrl = GAME.view(ts.state, "control")["extra"]["players"][0]["rituals"]
+    assert spec == [{"turn": 3, "cast": False}]
+    assert ctrl == [{"turn": 3, "cast": False, "ritual": "wall-of-fire"}]
