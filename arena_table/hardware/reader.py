@@ -193,6 +193,7 @@ class SerialTokenReader:
         self._last_seq: int | None = None
         self._collecting: dict[int, str] | None = None
         self._handshaken = False
+        self._banner = False
         self._last_rx = 0.0
 
     # -- lifecycle -------------------------------------------------------------------------
@@ -274,6 +275,7 @@ class SerialTokenReader:
         self._ser = ser
         self._set_status(state="handshaking", port=path, detail="waiting for the banner")
         self._handshaken = False
+        self._banner = False
         self._collecting = None
         buf = bytearray()
         opened = time.monotonic()
@@ -374,7 +376,11 @@ class SerialTokenReader:
                     self.request("SNAPSHOT")
         self._last_seq = f.seq
         verb = f.verb
+        if not self._banner and verb != "HELLO":
+            self.counters["ignored"] += 1  # before this session's banner: the snapshot after it covers it
+            return
         if verb == "HELLO":
+            self._banner = True
             self._collecting = {}
             self._set_status(firmware=f.text("fw"), backend=f.fields.get("backend", ""),
                              boot=f.fields.get("boot", ""))

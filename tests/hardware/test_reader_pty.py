@@ -280,3 +280,32 @@ def test_uid_spellings_reach_the_host_canonical(spelling, canonical, no_errors):
         sim.step(3, clock.tick)
         rec.wait(lambda: len(rec.changes) == 2)
         assert rec.seq() == [(0, canonical, "placed", "live"), (0, canonical, "removed", "live")]
+
+
+def test_silent_device_goes_stale_then_is_reopened(no_errors):
+    rec = Recorder()
+    with SimFirmware(pads=1) as sim, \
+            reader_for(sim.port, rec, stale_after=0.4, dead_after=1.0) as reader:
+        rec.wait_up()
+        sim.silent_until = time.monotonic() + 1.6  # the firmware hangs: no heartbeat, no answers
+        rec.wait(lambda: "stale" in rec.states, what="stale")
+        rec.wait(lambda: rec.states.count("up") == 2, timeout=6, what="up again")
+        assert rec.states[:4] == ["handshaking", "up", "stale", "down"]
+        assert reader.counters["reconnects"] >= 1
+        sim.place(0, A)
+        rec.wait(lambda: len(rec.changes) == 1)
+        assert rec.seq() == [(0, A, "placed", "live")]
+
+
+def test_firmware_of_another_protocol_version_is_refused(no_errors):
+    rec = Recorder()
+    sim = SimFirmware(pads=1)
+    with reader_for(sim.port, rec, handshake_timeout=10) as reader:
+        rec.wait(lambda: rec.status and rec.status.detail == "waiting for the banner", what="port open")
+        sim.write_raw(encode(1, "HELLO", {"fw": "9.0.0", "proto": 2, "pads": 1, "backend": "sim", "boot": "0009"}))
+        sim.write_raw(encode(2, "SNAPSHOT", {"tags": 0}))
+        rec.wait(lambda: "protocol 2" in rec.status.detail, what="refusal")
+        time.sleep(0.2)
+        assert rec.status.state == "handshaking" and rec.status.firmware == ""
+        assert reader.counters["garbage_lines"] == 1 and reader.counters["ignored"] == 1  # its SNAPSHOT
+    sim.close()
