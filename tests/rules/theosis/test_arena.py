@@ -211,3 +211,47 @@ def test_log_lines_keep_face_down_information_out():
     ts = play(fast_blitz(ANN, BO), ARENA, "th-pass hero=rac power=warcraft")
     assert ts.log[-1].text == "Rac discards a Power face down"
     assert "warcraft" not in ts.log[-1].text.lower()
+
+
+def _with_ritual(ritual: str, turn: int, player: str = "Ann"):
+    import dataclasses
+    s = play(fast_blitz(ANN, BO), ARENA).state
+    p = s.player(player)
+    return dataclasses.replace(s, players=tuple(dataclasses.replace(x, rituals=((ritual, turn),)) if x.id == player
+                                                else x for x in s.players))
+
+
+def _apply(s, *texts):
+    for t in texts:
+        s = GAME.apply(s, parse(t))
+    return s
+
+
+TURN_1 = ["th-pass hero=rac power=warcraft", "th-pass hero=norn power=tactics", "th-pass hero=rochon power=bloodthirst",
+          "th-pass hero=aer power=valor"]
+
+
+def test_ritual_fires_first_and_banner_of_victory_adds_one_on_its_hexes():
+    """p.14: the Ritual whose turn marker matches is cast before any hero acts; Banner of Victory
+    (p.45): +1 Attack on its hexes."""
+    s = _apply(_with_ritual("banner-of-victory", 2), "th-move hero=rochon cell=[2,-1]", *TURN_1)
+    assert s.turn == 2 and s.pending.kind == "ritual" and s.acting_hero() is None
+    with pytest.raises(IllegalEvent, match="waiting for ritual"):
+        _apply(s, "th-pass hero=rac power=nova")
+    with pytest.raises(IllegalEvent, match="centre hex"):
+        _apply(s, 'th-ritual player=Ann cells=[[0,0],[1,0],[1,-1]]')
+    s = _apply(s, 'th-ritual player=Ann cells=[[2,-1],[2,-2],[3,-2]]', "th-pass hero=rac power=nova",
+               "th-pass hero=norn power=pain-spike",
+               'th-attack hero=rochon target=["aer"] power=fiery-purge defend=["despair"]')
+    assert s.last_action["lines"][0] == "4 + 1 Banner of Victory = 5 vs 2"
+
+
+def test_purification_heals_allies_and_lifts_curses():
+    s = _apply(_with_ritual("purification", 2, "Bo"), "th-pass hero=rac power=warcraft",
+               "th-pass hero=norn power=tactics",
+               'th-attack hero=rochon target=["aer"] power=fiery-purge defend=["despair"]',
+               "th-pass hero=aer power=valor")
+    assert s.heroes["aer"].health == 7 and s.conditions == {"fiery-purge": "aer"}
+    s = _apply(s, "th-ritual player=Bo")
+    assert s.heroes["aer"].health == 9 and s.conditions == {}
+    assert s.acting_hero() == "rac"
