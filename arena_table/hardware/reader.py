@@ -257,8 +257,12 @@ class SerialTokenReader:
                 if not first:
                     self.counters["reconnects"] += 1
                 first = False
-                if self._session(path):
-                    delay = self.backoff[0]
+                try:
+                    if self._session(path):
+                        delay = self.backoff[0]
+                except Exception as exc:  # a bug must not stop the reader: report, reopen
+                    log.exception("token reader on %s failed unexpectedly", path)
+                    self._set_status(state="down", detail=f"internal error: {exc}")
             if self._stop.wait(delay):
                 break
             delay = min(delay * 2, self.backoff[1])

@@ -14,6 +14,7 @@ import time
 from dataclasses import dataclass
 
 import pytest
+import serial
 
 from arena_table.hardware.protocol import encode
 from arena_table.hardware.reader import SerialTokenReader, TagChange
@@ -237,7 +238,14 @@ def test_reconnect_to_a_running_device_reports_no_new_placements(no_errors):
         with reader_for(sim.port, rec) as reader:
             rec.wait_up()
             rec.wait(lambda: len(rec.changes) == 1)
-            reader._ser.close()  # the link drops under the reader; the device keeps running
+            ser = reader._ser
+            real_read = ser.read
+
+            def dropped(size=1):  # the link fails once under the reader; the device keeps running
+                ser.read = real_read
+                raise serial.SerialException("read failed: [Errno 5] Input/output error")
+
+            ser.read = dropped
             rec.wait(lambda: rec.states.count("up") == 2, what="second handshake")
             time.sleep(0.2)
             assert rec.states == ["handshaking", "up", "down", "handshaking", "up"]
@@ -309,3 +317,32 @@ def test_firmware_of_another_protocol_version_is_refused(no_errors):
         assert rec.status.state == "handshaking" and rec.status.firmware == ""
         assert reader.counters["garbage_lines"] == 1 and reader.counters["ignored"] == 1  # its SNAPSHOT
     sim.close()
+
+
+def test_an_unexpected_error_does_not_stop_the_reader(caplog):
+    rec, opened = Recorder(), []
+
+    class Broken:
+        """A port object whose read hits a bug."""
+
+        in_waiting = 0
+
+        def read(self, size=1):
+            raise TypeError("bug")
+
+        def write(self, data):
+            return len(data)
+
+        def close(self):
+            pass
+
+    def open_port(path):
+        opened.append(path)
+        return Broken() if len(opened) == 1 else serial.Serial(path, 115200, timeout=0.1)
+
+    with SimFirmware(pads=1) as sim, reader_for(sim.port, rec, open_port=open_port):
+        rec.wait_up()
+        sim.place(0, A)
+        rec.wait(lambda: len(rec.changes) == 1)
+    assert rec.states[:3] == ["handshaking", "down", "handshaking"]
+    assert "failed unexpectedly" in caplog.text and len(opened) == 2
