@@ -5,6 +5,28 @@ every combat the rules define (see the modules: :mod:`.setup`, :mod:`.preparatio
 :mod:`.ranking`, :mod:`.arena`, :mod:`.fight`, :mod:`.combat`, :mod:`.monsters`, :mod:`.view`).
 Section references are to ``../shared/rulebooks/theosis.txt``; its FAQ and errata win.
 
+A game in notation (one event a line; dice and tags are the kernel's ``roll``/``tag-on``)::
+
+    start game=theosis options={"players":["Ann","Bo"],"heroes":{"Ann":["rochon","rac","norn"],...}}
+    th-place hero=rochon location=warmonger golden=true target=aer   # Hierapolis, golden quest slot
+    th-place hero=rac location=mercenary-camp
+    roll die=d4 faces=[3]                                             # Mercenary Camp: +3 gold
+    th-artifact artifact=artifact-sword                               # then sealed bids
+    th-bid player=Ann amount=2 hero=rochon
+    th-next                                                           # end of the Hierapolis turn
+    th-allocate player=Bo gold={"aer":3}                              # after turn 6 (p.13)
+    th-move hero=rochon cell=[4,-4]                                   # entering the Arena
+    th-attack hero=rochon target=["rac"] power=fiery-purge defend=["frigid-night"]
+    th-attack hero=norn target=["kotronas"] power=fireball skill=whirlwind
+    roll die=d4 faces=[4]                                             # the monster's Defence d4
+    roll die=skull faces=[5]                                          # skullduggery die: lightning
+    th-monster monster=kotronas target=["norn"] defend=["spell-ward"]
+    roll die=d4 faces=[2]                                             # the monster's attack d4
+
+Values the book does not print as text (hero speeds and some alignments, most Power values and
+damage icons, item tokens, the Thieves' Guild die faces) are data with ``ENTER`` markers in
+``data/*.json`` and can be entered as setup options.
+
 >>> from arena_table.rules import find_game
 >>> find_game("theosis").title
 'Theosis'

@@ -216,7 +216,6 @@ def test_log_lines_keep_face_down_information_out():
 def _with_ritual(ritual: str, turn: int, player: str = "Ann"):
     import dataclasses
     s = play(fast_blitz(ANN, BO), ARENA).state
-    p = s.player(player)
     return dataclasses.replace(s, players=tuple(dataclasses.replace(x, rituals=((ritual, turn),)) if x.id == player
                                                 else x for x in s.players))
 

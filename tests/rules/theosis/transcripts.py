@@ -9,20 +9,19 @@ never run this generator: they replay the files it wrote and compare the recorde
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
 import json
 import sys
 from pathlib import Path
 
-from arena_table.rules import apply as table_apply, digest, find_game, new_table, parse
+from arena_table.rules import apply as table_apply, digest, find_game, new_table
 from arena_table.rules.events import DiceRolled, Event, GameStarted
 from arena_table.rules.theosis import catalog
 from arena_table.rules.theosis.events import (Allocate, ArtifactRevealed, Attack, Bid, Bless, CastRitual, Draft,
                                               Equip, Gem, MonsterAction, Move, Next, Pass, Place, SetRanking,
                                               Stamina)
 from arena_table.rules.theosis.mats import play_card, power_values, tokens_on
-from arena_table.rules.theosis.preparation import LOCATIONS, next_placer
+from arena_table.rules.theosis.preparation import next_placer
 from arena_table.rules.theosis.ranking import allocation_order
 from arena_table.rules.theosis.state import CENTRE
 
