@@ -226,7 +226,8 @@
 
   function connect() {
     if (es) es.close();
-    es = new EventSource('/api/stream');
+    // tell the server what we have, even on a reconnect of our own (the browser's own sends Last-Event-ID)
+    es = new EventSource('/api/stream' + (cur.epoch ? '?lastEventId=' + encodeURIComponent(cur.epoch + ':' + cur.version) : ''));
     es.addEventListener('open', () => { lastMessage = Date.now(); });
     es.addEventListener('snapshot', (e) => {
       const d = JSON.parse(e.data);

@@ -1,0 +1,102 @@
+"""The control page in Chromium: PIN, CSRF, commands, and how fast the spectator screen follows."""
+
+from __future__ import annotations
+
+import pytest
+from browserkit import PIN, login
+
+from arena_table.rules import DiceRolled
+
+pytestmark = pytest.mark.browser
+
+
+def test_wrong_pin_is_refused_right_pin_works(live, page):
+    page.goto(live.url + "/control")
+    assert page.url.startswith(live.url + "/login")
+    page.fill("#pin", "999999")
+    page.click("button[type=submit]")
+    assert "wrong PIN" in page.inner_text(".error")
+    assert page.url.startswith(live.url + "/login")
+    page.fill("#pin", PIN)
+    page.click("button[type=submit]")
+    page.wait_for_url(live.url + "/control")
+    assert page.inner_text("h1") == "Table control"
+    cookie = next(c for c in page.context.cookies() if c["name"] == "arena_session")
+    assert cookie["httpOnly"] is True and cookie["sameSite"] == "Strict"
+
+
+def test_post_without_csrf_token_is_refused_in_the_browser(live, page):
+    login(page, live.url)
+    status = page.evaluate("""async () => (await fetch('/api/events', {method: 'POST',
+        headers: {'Content-Type': 'application/json'}, body: JSON.stringify({notation: 'roll faces=[6]'})})).status""")
+    assert status == 403
+    token = page.get_attribute("meta[name=csrf-token]", "content")
+    status = page.evaluate("""async (t) => (await fetch('/api/events', {method: 'POST',
+        headers: {'Content-Type': 'application/json', 'X-CSRF-Token': t},
+        body: JSON.stringify({notation: 'roll faces=[6]'})})).status""", token)
+    assert status == 201
+    assert [r.faces for r in live.table.state.tray.rolls] == [(6,)]
+
+
+def test_spectator_follows_an_event_from_the_control_page_within_500_ms(browser, live, page):
+    login(page, live.url)
+    ctx = browser.new_context(viewport={"width": 1920, "height": 1080})  # its own window: never a background tab
+    spect = ctx.new_page()
+    spect.goto(live.url + "/")
+    spect.wait_for_function("window.arena && window.arena.connected", timeout=5000, polling=20)
+    figures = []
+    for i in range(1, 6):
+        page.fill("#event-text", f"roll faces=[{i},{7 - i}]")
+        page.click("#event-form button[type=submit]")
+        spect.wait_for_function("v => window.arena.renderedAt[v] !== undefined", arg=i, timeout=5000, polling=20)
+        sent = page.evaluate("window.control.lastSubmitAt")
+        shown = spect.evaluate("v => window.arena.renderedAt[v]", i)
+        figures.append(shown - sent)
+        assert spect.locator(f"#log li[data-seq='{i}']").inner_text().endswith(f"Rolled 2d6: {i}, {7 - i} (total 7)")
+    print(f"\ncontrol page submit -> spectator DOM updated: {figures} ms (max {max(figures)} ms)")
+    ctx.close()
+    assert max(figures) <= 500, figures
+
+
+def test_correct_a_die_in_one_tap_and_undo_with_confirmation(live, page):
+    login(page, live.url)
+    live.table.submit(DiceRolled(faces=(2, 5)))
+    page.wait_for_selector("#correct-dice button[data-index='1']")
+    page.click("#correct-dice button[data-index='1']")
+    page.click("#correct-values button:text-is('3')")
+    page.wait_for_function("document.querySelector('#toast').textContent.startsWith('Corrected')")
+    assert live.table.state.tray.rolls[0].faces == (2, 3)
+    page.click("#undo-button")
+    page.wait_for_selector("#undo-dialog[open]")
+    assert page.inner_text("#undo-question") == "Undo event #2: Corrected die #2 of roll 1 to 3?"
+    page.click("#undo-confirm")
+    page.wait_for_function("document.querySelector('#toast').textContent.startsWith('Undone #2')")
+    assert live.table.state.tray.rolls[0].faces == (2, 5)
+
+
+def test_illegal_event_shows_the_reason(live, page):
+    login(page, live.url)
+    page.fill("#event-text", "roll die=d4 faces=[7]")
+    page.click("#event-form button[type=submit]")
+    page.wait_for_selector("#toast.err")
+    assert "face(s) [7] impossible on a d4" in page.inner_text("#toast")
+
+
+def test_start_a_game_from_the_form(live, page):
+    login(page, live.url)
+    page.wait_for_selector("#start-game option[value='theosis']", state="attached")
+    page.select_option("#start-game", "dice-tray")
+    page.fill("#start-options", "{not json")
+    page.click("#start-form button[type=submit]")
+    page.wait_for_selector("#toast.err")
+    assert "not valid JSON" in page.inner_text("#toast")
+    page.fill("#start-options", "")
+    page.click("#start-form button[type=submit]")
+    page.wait_for_function("document.querySelector('#toast').textContent.startsWith('Started')")
+    assert live.table.state.started_seq == 1
+
+
+def test_camera_unavailable_is_said(live, page):
+    login(page, live.url)
+    page.wait_for_function("document.querySelector('#camera-note').textContent.startsWith('Camera view unavailable')")
+    assert "no camera with a live frame" in page.inner_text("#camera-note")
