@@ -77,6 +77,8 @@ def on_defence_roll(state: ThState, faces: tuple[int, ...]) -> ThState:
         m = state.monster(mid)
         state, a_side, _ = attack_side(state, ev, card, mid, vs_monster=True)
         base = 3 if "defence-3" in m.guard else int(catalog.monsters()[m.kind]["defence"])
+        if active and card == "equalize":  # Equalize turns the monster's die into a 1 (Monster Battles)
+            face = 1
         d_side = Side(name(state, mid), base, (("d4", face),), rank=99)
         weapons = tuple((dmg * (2 if any(i.get("slaying") for i in equipped(state, hero)
                                           if int(i.get("damage", 0)) == dmg) else 1), t)
@@ -105,6 +107,10 @@ def on_defence_roll(state: ThState, faces: tuple[int, ...]) -> ThState:
                 results.append(f"{name(state, mid)} {m.tokens + 1} → {m.tokens} Stamina")
             else:
                 suffix = f" < {m.top.threshold}: the Stamina Token stays"
+                if active and card in ("blind", "lifeswap") and ev.choice.get("bottom"):
+                    # Blind / Lifeswap against monsters: the active token goes under the pile (Monster Battles)
+                    suffix += f", then goes under the pile ({power(card)['name']}): reveal the next one"
+                    m = dataclasses.replace(m, top=None)
         state = replace_monster(state, m)
         if len(targets) > 1:
             lines.append(f"{name(state, mid)}: {res.text}{suffix}")
@@ -260,8 +266,8 @@ def on_monster_roll(state: ThState, faces: tuple[int, ...]) -> ThState:
                 state = play_card(state, state.heroes[t].player, card)  # laid face down already
                 continue
             bonus = int(atk["bonus"]) + (atk.get("follow_up_bonus", 0) if t in data["hits"] else 0)
-            a_side = Side(name(state, m.id), bonus, (("d4", face),), rank=99)
             d_active = text_active(card)
+            a_side = Side(name(state, m.id), bonus, (("d4", 1 if d_active and card == "equalize" else face),), rank=99)
             d_side = defense_side(state, t, card, "", "", False, vs_monster=True)
             prot, res = mitigation(state, t)
             if d_active:

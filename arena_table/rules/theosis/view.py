@@ -125,7 +125,7 @@ def view(state: ThState, viewer: str = "spectator") -> dict[str, Any]:
         "extra": {"initiative": state.initiative, "initiative_next": state.initiative_next,
                   "alignment": {f"{a}/{b}": state.alignment[a] for a, b in catalog.TRACKS},
                   "artifact": state.artifact, "players": players, "monsters": monsters,
-                  "pads": dict(state.pad_powers)},
+                  "pads": {role: ("face down" if secret else card) for role, card in state.pad_powers.items()}},
     }
     if state.monsters and state.config.mode == "light":
         out["scores"] = [{"side": p.id, "label": "Stamina Tokens", "value": p.stamina_taken} for p in state.players]

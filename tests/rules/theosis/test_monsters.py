@@ -151,3 +151,21 @@ def test_numbness_paralyzes_heroes_next_to_mikitas():
     assert s.heroes["norn"].flipped is False and "norn" in s.acted  # skipped on turn 2, flipped back
     assert s.acting_hero() == "rochon"
     assert s.monster("mikitas").cell == (0, 0)
+
+
+def test_equalize_turns_the_monsters_die_into_a_one():
+    """Monster Battles: Equalize (1,1) against Kotronas: its Defence d4 4 counts as 1: 1 vs 2 + 1 = 3."""
+    ann = ("fiery-purge", "fireball", "bloodthirst", "equalize", "pain-spike", "spell-ward")
+    s = play(solo(ann=ann), "th-stamina monster=kotronas threshold=3",
+             'th-attack hero=norn target=["kotronas"] power=equalize', "roll die=d4 faces=[4]").state
+    assert s.last_action["lines"][0] == "1 vs 2 + 1 d4 = 3"
+
+
+def test_blind_sends_the_surviving_token_under_the_pile():
+    ann = ("blind", "fireball", "bloodthirst", "valor", "pain-spike", "spell-ward")
+    s = play(solo(ann=ann), "th-stamina monster=kotronas threshold=5",
+             'th-attack hero=norn target=["kotronas"] power=blind choice={"bottom":true}', "roll die=d4 faces=[1]").state
+    m = s.monster("kotronas")
+    assert (m.tokens, m.top) == (5, None)
+    assert s.last_action["lines"][-1] == "1 physical < 5: the Stamina Token stays, then goes under the pile (Blind): " \
+                                         "reveal the next one"
