@@ -79,9 +79,9 @@ def test_histogram_bar_heights_and_fair_line():
     root = parse(doc)
     bars = root.findall("s:rect[@class='bar']", NS)
     heights = [float(b.get("height")) for b in bars]
-    assert heights == pytest.approx([136, 68, 0, 68, 68, 68])  # plot height 136 px, peak 10
+    assert heights == pytest.approx([136, 68, 0, 68, 68, 68])  # plot height 240 - 60 - 44 = 136 px, peak 10
     line = root.find("s:line", NS)
-    assert float(line.get("y1")) == pytest.approx(40 + 136 - 136 * 5 / 10)  # 30 dice / 6 faces = 5
+    assert float(line.get("y1")) == pytest.approx(60 + 136 - 136 * 5 / 10)  # 30 dice / 6 faces = 5
     assert "d6: 30 dice · χ² 10.00, p 0.075" in doc
 
 

@@ -90,6 +90,7 @@
     });
     $('order').replaceChildren(...items);
     $('order').classList.toggle('many', order.length > 6);
+    $('game').classList.toggle('many-order', order.length > 6);
     const actingEntry = order.find((o) => o.acting || (view.acting && view.acting === o.id));
     return actingEntry || null;
   }
