@@ -76,7 +76,7 @@ def finish(state: ThState, hero_id: str, *, extra_turn: bool = False) -> ThState
     """The acting Hero's action is over: end-of-turn tokens, then the next Hero."""
     if extra_turn or state.phase != "combat":
         return dataclasses.replace(state, pad_powers={})
-    state = dataclasses.replace(state, acted=state.acted + (hero_id,), pad_powers={}, follow_up="")
+    state = dataclasses.replace(state, acted=state.acted + (hero_id,), pad_powers={}, follow_up="", moved=0)
     return advance(end_hero_turn(state, hero_id))
 
 
@@ -294,6 +294,21 @@ def occupied(state: ThState) -> dict[tuple[int, int], str]:
     return out
 
 
+def _own_move(state: ThState, hero_id: str, start: tuple[int, int], cell: tuple[int, int]) -> ThState:
+    """The acting Hero's optional move: at most its speed in hexes (p.14 Movement), again as much
+    with a charged Charge or Leap Skill (Appendix Skills); unchecked while the speed is not entered."""
+    from .mats import hex_distance, speed_of
+    speed = speed_of(state, hero_id)
+    moved = state.moved + hex_distance(start, cell)
+    if speed is not None:
+        charge = any(set(catalog.skills()[s].get("effects", ())) & {"charge", "leap"} for s in state.heroes[hero_id].mana)
+        allowed = speed * (2 if charge else 1)
+        if moved > allowed:
+            raise Rejected(f"{name(state, hero_id)} can move {allowed} hex{'es' if allowed != 1 else ''} "
+                           f"this turn, not {moved}")
+    return dataclasses.replace(state, moved=moved)
+
+
 def decline(state: ThState) -> ThState:
     """``th-next`` in the Arena: the acting Hero forgoes the second attack or additional turn it is owed."""
     hid = state.acting_hero()
@@ -313,6 +328,8 @@ def move(state: ThState, ev: Move) -> ThState:
         from .state import replace_monster
         return replace_monster(state, dataclasses.replace(state.monster(ev.hero), cell=cell))
     h = alive_hero(state, ev.hero)
+    if state.acting_hero() == ev.hero and h.cell is not None:
+        state = _own_move(state, ev.hero, h.cell, cell)
     left_start = state.phase in ("combat", "monsters") and bool(state.acted or state.acting_hero() == ev.hero)
     state = replace_hero(state, dataclasses.replace(h, cell=cell, on_start=h.on_start and not left_start))
     if cell in state.ritual_cells.get("wall-of-fire", ()):

@@ -55,6 +55,24 @@ def alignment_of(state: ThState, hero_id: str) -> str | None:
     return state.config.alignments.get(hero_id) or catalog.heroes()[hero_id]["alignment"]
 
 
+def speed_of(state: ThState, hero_id: str) -> int | None:
+    """Hexes a Hero may move (p.6 Hero Details); Entangling Roots makes it 1 (p.43); None if not entered."""
+    if "entangling-roots" in tokens_on(state, hero_id):
+        return 1
+    speed = state.config.speeds.get(hero_id, catalog.heroes()[hero_id]["speed"])
+    return None if speed is None else int(speed)
+
+
+def hex_distance(a: tuple[int, int], b: tuple[int, int]) -> int:
+    """Steps between two hexes in axial coordinates.
+
+    >>> hex_distance((0, 0), (2, -1)), hex_distance((4, -4), (0, 0))
+    (2, 4)
+    """
+    dq, dr = b[0] - a[0], b[1] - a[1]
+    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+
+
 def skills_of(state: ThState, hero_id: str) -> list[str]:
     h = state.heroes[hero_id]
     return [s["id"] for s in catalog.heroes()[hero_id]["archetypes"][h.archetype]["skills"]]

@@ -170,6 +170,8 @@ class ThState:
     pad_powers: dict[str, str] = field(default_factory=dict)
     """Power cards lying on the attacker/defender pads: role -> power id."""
     last_action: dict[str, Any] | None = None
+    moved: int = 0
+    """Hexes the acting Hero has moved this activation (speed check, p.14 Movement)."""
     follow_up: str = ""
     """Hero owed a second attack (Northern Twin Strike) or an additional turn (Celerity)."""
     competitive: bool = False

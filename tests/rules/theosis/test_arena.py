@@ -254,3 +254,22 @@ def test_purification_heals_allies_and_lifts_curses():
     s = _apply(s, "th-ritual player=Bo")
     assert s.heroes["aer"].health == 9 and s.conditions == {}
     assert s.acting_hero() == "rac"
+
+
+def test_moves_are_limited_by_speed_and_entangling_roots():
+    """p.14 Movement: at most the speed in hexes (entered here as 3); Entangling Roots makes it 1 (p.43)."""
+    start = fast_blitz(ANN, BO, extra_options='"speeds":{"rac":3,"norn":3,"rochon":3,"aer":3}')
+    enter = ["th-move hero=rac cell=[4,-4]", "th-move hero=norn cell=[-4,4]"]
+    s = play(start, ARENA, *enter, "th-move hero=rac cell=[3,-2]", "th-move hero=rac cell=[2,-1]").state
+    assert s.heroes["rac"].cell == (2, -1) and s.moved == 3
+    with pytest.raises(IllegalEvent, match="can move 3 hexes this turn, not 4"):
+        play(start, ARENA, *enter, "th-move hero=rac cell=[3,-2]", "th-move hero=rac cell=[1,-1]")
+    ann = ["entangling-roots", "fireball", "bloodthirst", "tactics", "pain-spike", "blazing-sun"]
+    start = fast_blitz(ann, BO, extra_options='"speeds":{"rac":3,"norn":3,"rochon":3,"aer":3}')
+    cursed = [start, ARENA, *enter, "th-pass hero=rac power=warcraft",
+              'th-attack hero=norn target=["aer"] power=entangling-roots defend=["nova"]',
+              "th-pass hero=rochon power=tactics"]
+    s = play(*cursed).state
+    assert s.conditions == {"entangling-roots": "aer"}
+    with pytest.raises(IllegalEvent, match="can move 1 hex this turn, not 2"):
+        play(*cursed, "th-move hero=aer cell=[0,0]", "th-move hero=aer cell=[1,0]", "th-move hero=aer cell=[2,0]")

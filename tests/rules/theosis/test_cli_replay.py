@@ -16,7 +16,7 @@ EXAMPLE = Path(__file__).parents[3] / "examples" / "theosis-pvp-12.txt"
 def test_replay_prints_final_ranking_health_and_winner(capsys, extra):
     assert main(["replay", str(EXAMPLE), *extra]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("Theosis: 198 events")
+    assert out.startswith("Theosis: 203 events")
     final = next(line for line in out.splitlines() if "Final ranking:" in line)
     assert "winner: Ann" in final
     assert "Rochon holds the centre hex at the end of turn 9" in final

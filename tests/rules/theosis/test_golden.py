@@ -50,7 +50,7 @@ def test_live_application_equals_replay_and_round_trips(path):
 
 
 STORIES = {
-    "pvp-3p": (("Cy",), "Sauth holds the centre hex at the end of turn 9"),
+    "pvp-3p": (("Ann",), "Rochon holds the centre hex at the end of turn 9"),
     "blitz-2p": (("Ann",), "last team standing"),
     "team-2x2": (("Sun",), "Norn holds the centre hex at the end of turn 9"),
     "solo": (("Ann",), "every monster is defeated"),

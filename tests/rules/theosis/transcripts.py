@@ -226,9 +226,11 @@ def fight(w: Writer, *, centre_at_end: bool = True, limit: int = 2000) -> None:
         hid = s.acting_hero()
         h = s.heroes[hid]
         me = s.player(h.player)
-        if centre_at_end and s.turn == 9 and not any(x.cell == CENTRE for x in s.heroes.values() if x.alive):
-            w.push(Move(hero=hid, cell=CENTRE))
-            continue
+        if centre_at_end and s.turn >= 7 and h.cell and h.cell != CENTRE and s.moved == 0:
+            cell = _towards_centre(s, hid)
+            if cell != h.cell:
+                w.push(Move(hero=hid, cell=cell))
+                continue
         card = best(s, me.id, 0)
         foes = [m.id for m in s.monsters if m.alive] if (s.monsters and not s.competitive) else \
             sorted((x for x, y in s.heroes.items() if y.alive and s.team_of(x) != me.team and not y.stealth),
@@ -249,6 +251,21 @@ def fight(w: Writer, *, centre_at_end: bool = True, limit: int = 2000) -> None:
                 w.push(Stamina(monster=target, threshold=next(w.thresholds),
                                resist=("physical",) if s.turn % 4 == 0 else ()))
             w.push(Attack(hero=hid, target=(target,), power=card))
+
+
+def _towards_centre(s, hid: str) -> tuple[int, int]:
+    """Walk up to the hero's speed, one free hex at a time, each step closer to the centre."""
+    from arena_table.rules.theosis.arena import occupied
+    from arena_table.rules.theosis.mats import hex_distance, speed_of
+    from arena_table.rules.theosis.monsters import NEIGHBOURS
+    cell, taken = s.heroes[hid].cell, occupied(s)
+    for _ in range(speed_of(s, hid) or 0):
+        steps = [(cell[0] + dq, cell[1] + dr) for dq, dr in NEIGHBOURS]
+        closer = [c for c in steps if c not in taken and hex_distance(c, CENTRE) < hex_distance(cell, CENTRE)]
+        if not closer:
+            break
+        cell = min(closer, key=lambda c: (hex_distance(c, CENTRE), c))
+    return cell
 
 
 def _monster_targets(s) -> MonsterAction:
