@@ -105,11 +105,12 @@ def view(state: ThState, viewer: str = "spectator") -> dict[str, Any]:
             entry["mana_skills"] = list(h.mana)
         order.append(entry)
     players = []
+    sealed = secret and any(p.bid is None for p in state.players)  # bids are revealed together (p.12)
     for p in state.players:
         row = {"id": p.id, "team": p.team, "gold": p.gold, "hand": len(p.hand), "discard": len(p.discard),
                "rituals": [{"turn": t, "cast": r in p.cast, **({} if secret and r not in p.cast else {"ritual": r})}
                            for r, t in p.rituals],
-               "bid": (p.bid is not None) if secret else p.bid, "stamina_taken": p.stamina_taken}
+               "bid": (p.bid is not None) if sealed else p.bid, "stamina_taken": p.stamina_taken}
         if not secret:
             row["hand_cards"], row["discard_cards"] = list(p.hand), list(p.discard)
         players.append(row)

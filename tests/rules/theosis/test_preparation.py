@@ -64,6 +64,7 @@ def test_sealed_bids_tie_discards_and_everyone_pays():
               "th-bid player=Bo amount=2 hero=lug")
     s = ts.state
     assert (s.player("Ann").gold, s.player("Bo").gold) == (8, 5)
+    assert [p["bid"] for p in GAME.view(s, "spectator")["extra"]["players"]] == [2, 2]  # revealed together
     assert "artifact-sword" not in s.heroes["rochon"].items + s.heroes["lug"].items
     assert "tie at 2 gold" in ts.log[-1].text
 
