@@ -283,6 +283,12 @@ def on_monster_roll(state: ThState, faces: tuple[int, ...]) -> ThState:
                 for eff in atk.get("on_hit", ()):
                     state, note = _on_hit(state, m.id, t, eff)
                     text += f" → {note}" if note else ""
+                spike = r.damage // 2 if (d_active and card == "pain-spike" and atk["damage"]) else 0
+                mon = state.monster(m.id)
+                if spike and mon.top and spike >= mon.top.threshold:  # Pain Spike may remove a token
+                    state = replace_monster(state, dataclasses.replace(mon, tokens=mon.tokens - 1, top=None,
+                                                                       taken=mon.taken + 1))
+                    text += f" → Pain Spike returns {spike} ≥ {mon.top.threshold}: Stamina Token removed"
             state = play_card(state, state.heroes[t].player, card)
             results.append(f"{name(state, t)} {before} → {state.heroes[t].health}")
             lines.append(text)

@@ -169,3 +169,18 @@ def test_blind_sends_the_surviving_token_under_the_pile():
     assert (m.tokens, m.top) == (5, None)
     assert s.last_action["lines"][-1] == "1 physical < 5: the Stamina Token stays, then goes under the pile (Blind): " \
                                          "reveal the next one"
+
+
+def test_pain_spike_can_remove_a_monster_token():
+    """Monster Battles: Brutal Punch 2 + 4 = 6 vs Pain Spike's 3 → 3 + 5 = 8; Pain Spike returns 4 ≥ 4."""
+    s = play(solo(), "th-stamina monster=kotronas threshold=4", TURN1, "roll die=skull faces=[1]",
+             'th-monster monster=kotronas target=["norn"] defend=["spell-ward"]', "roll die=d4 faces=[4]").state
+    assert s.monster("kotronas").tokens == 5  # Spell Ward is no Pain Spike
+    ann = ("fiery-purge", "fireball", "bloodthirst", "tactics", "pain-spike", "spell-ward")
+    turn1 = "th-pass hero=norn power=tactics\nth-pass hero=rochon power=spell-ward"
+    s = play(solo(ann=ann), "th-stamina monster=kotronas threshold=4", turn1, "roll die=skull faces=[1]",
+             'th-monster monster=kotronas target=["norn"] defend=["pain-spike"]', "roll die=d4 faces=[4]").state
+    assert s.heroes["norn"].health == 1
+    assert s.monster("kotronas").tokens == 4
+    assert s.last_action["lines"] == ["Norn: 2 + 4 d4 = 6 vs 3 → 3 + 5 damage = 8 physical → "
+                                      "Pain Spike returns 4 ≥ 4: Stamina Token removed"]
