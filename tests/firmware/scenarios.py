@@ -330,6 +330,110 @@ def scenario_mfrc522_init(fw):
         raise AssertionError("an absent chip was accepted")
 
 
+class _FakeRc522Card:
+    """An MFRC522 with a type A card in its field: answers WUPA, anticollision, select, HLTA.
+
+    Models the registers the driver touches (FIFO, ComIrq, FIFOLevel, BitFraming, Command)
+    and an ISO/IEC 14443-3 card of the given UID; a select frame with a wrong CRC_A gets no answer.
+    """
+
+    def __init__(self, fw, uid):
+        self.fw = fw
+        self.uid = uid
+        self.regs = {0x37: 0x92}
+        self.fifo_in = []
+        self.fifo_out = []
+        self.irq = 0
+        self.halted = False
+        self.sent = []
+        self._pending = None
+
+    def value(self, v=None):
+        return 1
+
+    def _levels(self):
+        u = self.uid
+        if len(u) == 4:
+            return [u]
+        if len(u) == 7:
+            return [bytes([0x88]) + u[0:3], u[3:7]]
+        return [bytes([0x88]) + u[0:3], bytes([0x88]) + u[3:6], u[6:10]]
+
+    def _answer(self, frame, bits):
+        crc = self.fw.uid.crc_a
+        if bits == 7 and frame == b"\x52":
+            self.halted = False
+            return b"\x44\x00"
+        if self.halted:
+            return None
+        if frame[0] == 0x50:
+            self.halted = True
+            return None
+        level = {0x93: 0, 0x95: 1, 0x97: 2}.get(frame[0])
+        levels = self._levels()
+        if level is None or level >= len(levels):
+            return None
+        part = levels[level]
+        full = part + bytes([self.fw.uid.bcc(part)])
+        if frame[1] == 0x20:
+            return full
+        if frame[1] == 0x70 and frame[2:7] == full and frame[7:9] == crc(frame[:7]):
+            sak = bytes([0x04 if level < len(levels) - 1 else 0x08])
+            return sak + crc(sak)
+        return None
+
+    def write(self, data):
+        if data[0] & 0x80:
+            self._pending = (data[0] >> 1) & 0x3F
+            return
+        reg, val = (data[0] >> 1) & 0x3F, data[1]
+        self.regs[reg] = val
+        if reg == 0x09:
+            self.fifo_in.append(val)
+        elif reg == 0x0A and val & 0x80:
+            self.fifo_in = []
+        elif reg == 0x04:
+            self.irq = 0
+        elif reg == 0x0D and val & 0x80 and self.regs.get(0x01) == 0x0C:
+            frame = bytes(self.fifo_in)
+            self.sent.append(frame)
+            answer = self._answer(frame, val & 0x07)
+            self.fifo_in = []
+            self.fifo_out = list(answer) if answer else []
+            self.irq = 0x30 if answer else 0x01
+
+    def read(self, n):
+        reg = self._pending
+        if reg == 0x04:
+            value = self.irq
+        elif reg == 0x0A:
+            value = len(self.fifo_out)
+        elif reg == 0x09:
+            value = self.fifo_out.pop(0)
+        elif reg == 0x06:
+            value = 0
+        else:
+            value = self.regs.get(reg, 0)
+        return bytes([value])
+
+
+def scenario_mfrc522_reads_every_uid_size_on_every_poll(fw):
+    for text in ("04A1B2C3", "04A1B2C3D4E5F6", "04A1B2C3D4E5F6071829"):
+        card = _FakeRc522Card(fw, fw.uid.uid_bytes(text))
+        reader = fw.mfrc522.MFRC522(card, card)
+        reader.init()
+        for _ in range(3):  # a resting card answers every poll (WUPA wakes it from HALT)
+            _eq(fw.uid.uid_hex(reader.poll()), text)
+        _eq(card.sent[0], b"\x52")
+        _eq(card.sent[-1][:2], b"\x50\x00")  # each poll ends with HLTA
+    empty = _FakeRc522Card(fw, b"\x04\xa1\xb2\xc3")
+    empty.halted = True
+    reader = fw.mfrc522.MFRC522(empty, empty)
+    reader.init()
+    empty._answer = lambda frame, bits: None  # no card in the field
+    _eq(reader.poll(), None)
+
+
 def all_scenarios():
     """``(name, function)`` of every scenario, in file order."""
     names = sorted(k for k in globals() if k.startswith("scenario_"))
