@@ -200,8 +200,6 @@ def attack(state: ThState, ev: Attack) -> ThState:
             if catalog.skills().get(dsk, {}).get("kind") != "defense":
                 raise Rejected(f"{dsk!r} is not a Defense skill")
             state = spend_gem(state, t, dsk)  # a Skill's text costs its Mana gem (p.14)
-    if me.stealth:
-        state = replace_hero(state, dataclasses.replace(me, stealth=False))
     order = sorted(range(len(ev.target)), key=lambda i: state.rank_of(ev.target[i]))
     if len(ev.target) > 1 and any(k in ev.choice for k in ("tactics", "replace", "defender_tactics",
                                                              "replace_attacker")):
@@ -216,6 +214,8 @@ def attack(state: ThState, ev: Attack) -> ThState:
         else:
             lines.extend(res.lines)
         results.append(result_text)
+    if state.heroes[ev.hero].stealth:  # attacking ends Stealth (Appendix Skills: Stealth)
+        state = replace_hero(state, dataclasses.replace(state.heroes[ev.hero], stealth=False))
     state = play_card(state, me.player, card)
     for t, d in zip(ev.target, defend):
         state = play_card(state, state.heroes[t].player, d)

@@ -82,3 +82,11 @@ def test_hero_data_marks_what_the_book_leaves_out():
         assert h["speed"] is None and "speed" in h["enter"]
         assert (h["alignment"] is None) == ("alignment" in h["enter"])
     assert sum(1 for p in catalog.powers().values() if p["values_source"].startswith("ENTER")) > 0
+
+
+def test_idle_table_before_the_start_event():
+    from arena_table.rules import new_table, parse, table_view
+    ts = new_table("theosis")
+    assert table_view(ts)["view"]["phase"] == "Waiting for players"
+    with pytest.raises(IllegalEvent, match="no Theosis game is set up"):
+        apply(ts, parse("th-next"))

@@ -125,3 +125,21 @@ def test_wall_of_fire_burns_a_hero_starting_its_turn_there():
     assert s.acting_hero() == "norn" and s.heroes["norn"].health == 9
     before = dataclasses.replace(s, acted=("rac",), acting=0, ritual_cells={"wall-of-fire": ((2, -1), (2, -2), (3, -2))})
     assert advance(before).heroes["norn"].health == 5
+
+
+def test_assassinate_from_stealth_kills_instead_of_damaging():
+    """Stealth then Assassinate (-1): 4 - 1 = 3 vs Nova's 1: the target Hero is killed; Stealth ends."""
+    heroes = {"Ann": ["sauth", "norn"], "Bo": ["rac", "aer"]}
+    start = fast_blitz(ANN, BO, heroes=heroes, archetypes={"sauth": "shadowblend"})
+    arena = ARENA.replace('"rochon":1', '"sauth":1')
+    turn1 = ["th-gem hero=sauth skill=stealth", "th-gem hero=sauth skill=assassinate", arena,
+             "th-pass hero=rac power=warcraft", "th-pass hero=norn power=bloodthirst",
+             "th-skill hero=sauth skill=stealth power=tactics", "th-pass hero=aer power=confusion"]
+    s = play(start, *turn1).state
+    assert s.heroes["sauth"].stealth
+    with pytest.raises(IllegalEvent, match="in Stealth"):
+        play(start, *turn1, 'th-attack hero=rac target=["sauth"] power=nova defend=["fiery-purge"]')
+    s = play(start, *turn1, "th-pass hero=rac power=oppress", "th-pass hero=norn power=pain-spike",
+             'th-attack hero=sauth target=["aer"] power=fiery-purge skill=assassinate defend=["nova"]').state
+    assert s.last_action["lines"][0] == "4 − 1 skill = 3 vs 1"
+    assert not s.heroes["aer"].alive and not s.heroes["sauth"].stealth
