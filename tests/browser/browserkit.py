@@ -1,10 +1,17 @@
-"""Helpers for the browser tests: a live table on loopback, logging in, where files go."""
+"""Fixtures and helpers for the browser tests: Debian's Chromium driven by Playwright against
+a real table served on loopback. Playwright's own browser download is never used (no
+``playwright install``): Chromium is ``/usr/bin/chromium`` from Debian, installed by
+``scripts/test-deps.sh``. (Fixtures live here, imported by each test module, not in a
+conftest.py: ``--doctest-modules`` imports every ``conftest.py`` under one module name.)"""
 
 from __future__ import annotations
 
-import shutil
+import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Iterator
+
+import pytest
 
 from arena_table.table.app import Table, TableConfig
 from arena_table.webui.app import create_app
@@ -51,5 +58,66 @@ def login(page, url: str, pin: str = PIN) -> None:
     page.wait_for_url(url + "/control")
 
 
-def has_axe() -> bool:
-    return AXE.exists() and shutil.which("node") is not None
+_SHARED: dict = {}
+
+
+def _stop_shared() -> None:
+    if "browser" in _SHARED:
+        _SHARED.pop("browser").close()
+        _SHARED.pop("playwright").stop()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """One Chromium for the whole run (each test module imports this fixture, and Playwright's
+    sync API allows one instance per thread), closed when the interpreter exits."""
+    if not Path(CHROMIUM).exists():
+        if os.environ.get("CI"):
+            pytest.fail(f"{CHROMIUM} is missing: scripts/test-deps.sh should have installed Debian's chromium")
+        pytest.skip(f"{CHROMIUM} is missing (run scripts/test-deps.sh)")
+    if "browser" not in _SHARED:
+        import atexit
+
+        from playwright.sync_api import sync_playwright
+
+        _SHARED["playwright"] = sync_playwright().start()
+        _SHARED["browser"] = _SHARED["playwright"].chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS,
+                                                                   headless=True)
+        atexit.register(_stop_shared)
+    yield _SHARED["browser"]
+
+
+@pytest.fixture
+def live(tmp_path) -> Iterator[Live]:
+    lv = start_live(tmp_path / "table.db")
+    yield lv
+    stop_live(lv)
+
+
+def _new_page(browser, width: int, height: int):
+    ctx = browser.new_context(viewport={"width": width, "height": height})
+    pg = ctx.new_page()
+    pg.errors = []  # type: ignore[attr-defined]
+    pg.on("pageerror", lambda exc: pg.errors.append(str(exc)))
+    pg.on("console", lambda msg: pg.errors.append(msg.text) if msg.type == "error" else None)
+    return ctx, pg
+
+
+@pytest.fixture
+def page(browser):
+    ctx, pg = _new_page(browser, 1920, 1080)
+    yield pg
+    ctx.close()
+
+
+@pytest.fixture
+def phone(browser):
+    ctx, pg = _new_page(browser, 390, 844)
+    yield pg
+    ctx.close()
+
+
+@pytest.fixture(scope="session")
+def screenshots() -> Path:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    return SCREENSHOTS

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from browserkit import start_live, stop_live
+from browserkit import browser, page, start_live, stop_live  # noqa: F401 (fixtures)
 
 from arena_table.rules import DiceRolled
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from browserkit import ROOT
+from browserkit import ROOT, browser, live, page, phone, screenshots  # noqa: F401 (fixtures)
 
 from arena_table.rules import DiceRolled, games, parse, table_view
 

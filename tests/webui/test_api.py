@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from webhelpers import login, settle
+from webhelpers import app, client, login, settle, table  # noqa: F401 (fixtures)
 
 from arena_table.rules import DiceRolled, TagPlaced, TagRemoved
 from arena_table.webui.openapi import flask_path

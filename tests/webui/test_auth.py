@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from webhelpers import PIN, login
+from webhelpers import PIN, app, client, login, table  # noqa: F401 (fixtures)
 
 from arena_table.webui.auth import MAX_FAILURES, PUBLIC_MUTATING
 

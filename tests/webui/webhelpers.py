@@ -1,10 +1,40 @@
-"""Helpers for the web app tests: log in, read an SSE stream."""
+"""Fixtures and helpers for the web app tests: a real Table on a temporary log, its app and
+a test client; log in; read an SSE stream. (Fixtures live here, imported by each test
+module, rather than in a conftest.py: ``--doctest-modules`` would import every
+``conftest.py`` of the suite under one module name.)"""
 
 from __future__ import annotations
 
 import json
+from typing import Iterator
+
+import pytest
+
+from arena_table.table.app import Table, TableConfig
+from arena_table.webui.app import create_app, shutdown
 
 PIN = "246810"
+
+
+@pytest.fixture
+def table(tmp_path) -> Iterator[Table]:
+    t = Table(TableConfig(db=tmp_path / "table.db", camera=None, pin=PIN)).start()
+    yield t
+    t.close()
+
+
+@pytest.fixture
+def app(table):
+    a = create_app(table, {"heartbeat": 0.3})
+    a.config["TESTING"] = True
+    yield a
+    shutdown(a)
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
 
 
 def login(client, pin: str = PIN) -> str:
