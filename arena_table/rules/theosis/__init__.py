@@ -76,6 +76,8 @@ class Theosis:
             return check_over(_apply(state, event))
         except Rejected as exc:
             raise IllegalEvent(event, str(exc), state.summary()) from None
+        except KeyError as exc:  # an id that names no hero, player, monster, power or skill
+            raise IllegalEvent(event, f"unknown name {exc.args[0]!r}", state.summary()) from None
 
     def outcome(self, state: ThState) -> Outcome | None:
         if state.result is None:

@@ -273,3 +273,20 @@ def test_moves_are_limited_by_speed_and_entangling_roots():
     assert s.conditions == {"entangling-roots": "aer"}
     with pytest.raises(IllegalEvent, match="can move 1 hex this turn, not 2"):
         play(*cursed, "th-move hero=aer cell=[0,0]", "th-move hero=aer cell=[1,0]", "th-move hero=aer cell=[2,0]")
+
+
+@pytest.mark.parametrize("line,needle", [
+    ('th-skill hero=rac skill=nobody-knows power=warcraft', "not a non-attacking skill"),
+    ('th-skill hero=rac skill=vile-surge power=warcraft target=["zed"]', "holds no Mana gem"),
+    ('th-adjust target=zed health=-1', "no hero, player or monster 'zed'"),
+    ('th-attack hero=rac target=["ghost"] power=warcraft', "no monster 'ghost'"),
+    ('th-bless hero=rac power=warcraft target=aer', "Warcraft is not a Blessing"),
+])
+def test_bad_names_are_rejected_with_a_reason(line, needle):
+    with pytest.raises(IllegalEvent, match=needle):
+        play(fast_blitz(ANN, BO), ARENA, line)
+
+
+def test_unknown_player_is_an_illegal_event_not_a_crash():
+    with pytest.raises(IllegalEvent, match="unknown name 'Zed'"):
+        play(fast_blitz(ANN, BO).replace("th-draft player=Bo power=warcraft", "th-draft player=Zed power=warcraft"))
