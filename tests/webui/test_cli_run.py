@@ -1,0 +1,93 @@
+"""``arena-table run`` and ``doctor``: the PIN file, the camera default, a real serving process."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import stat
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from arena_table.table import cli_run
+from arena_table.table.cli import main
+
+
+def test_pin_is_made_once_kept_and_private(tmp_path):
+    pin = cli_run.load_or_create_pin(tmp_path / "data")
+    assert len(pin) == 6 and pin.isdigit()
+    path = tmp_path / "data" / "pin.txt"
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert cli_run.load_or_create_pin(tmp_path / "data") == pin  # the same table keeps its PIN
+    assert cli_run.load_or_create_pin(tmp_path / "data", "4321") == "4321"  # --pin replaces it
+    assert cli_run.read_pin(tmp_path / "data") == "4321"
+    with pytest.raises(ValueError, match="4 to 12 digits"):
+        cli_run.load_or_create_pin(tmp_path / "data", "12a4")
+
+
+def test_default_camera(monkeypatch):
+    monkeypatch.setattr(cli_run, "picamera2_available", lambda: False)
+    monkeypatch.setattr(cli_run.Path, "exists", lambda self: False)
+    assert cli_run.default_camera() == "sim"
+    monkeypatch.setattr(cli_run.Path, "exists", lambda self: str(self) == "/dev/video0")
+    assert cli_run.default_camera() == "0"
+    monkeypatch.setattr(cli_run, "picamera2_available", lambda: True)
+    assert cli_run.default_camera() == "picamera2"
+    assert cli_run._camera_arg("none") is None and cli_run._camera_arg("DIR") == "DIR"
+
+
+def test_doctor_prints_the_pin(tmp_path, capsys):
+    cli_run.load_or_create_pin(tmp_path, "97531")
+    assert main(["doctor", "--db", str(tmp_path / "t.db")]) == 0
+    out = capsys.readouterr().out
+    assert "control PIN    97531" in out
+    assert "not created yet" in out and "flask" in out and "waitress" in out
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_run_serves_until_sigterm_and_closes_cleanly(tmp_path):
+    port = _free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "arena_table.table.cli", "run", "--camera", "none",
+                             "--db", str(tmp_path / "t.db"), "--port", str(port)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    try:
+        lines = [proc.stdout.readline() for _ in range(3)]
+        assert lines[1].strip() == f"arena-table: spectator screen http://127.0.0.1:{port}/"
+        pin = (tmp_path / "pin.txt").read_text().strip()
+        assert lines[2].strip().endswith(f"control page http://127.0.0.1:{port}/control   PIN {pin}")
+        body = json.loads(urllib.request.urlopen(f"http://127.0.0.1:{port}/api/state", timeout=5).read())
+        assert body["state"]["game"] == "dice-tray" and body["version"] == 0
+        page = urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5).read().decode()
+        assert "Dice tray" in page
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=20)
+    assert proc.returncode == 0, err
+    assert "arena-table: stopped" in out
+
+
+def test_run_refuses_a_busy_port(tmp_path, capsys):
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        port = s.getsockname()[1]
+        assert main(["run", "--camera", "none", "--db", str(tmp_path / "t.db"), "--port", str(port)]) == 1
+    assert f"cannot listen on 127.0.0.1:{port}" in capsys.readouterr().err
+
+
+def test_run_refuses_bad_options(tmp_path, capsys):
+    assert main(["run", "--camera", "none", "--db", str(tmp_path / "t.db"), "--options", "[1]"]) == 2
+    assert "--options must be a JSON object" in capsys.readouterr().err
+    assert not Path(tmp_path / "t.db").exists()
