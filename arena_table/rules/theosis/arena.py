@@ -17,8 +17,6 @@ from .mats import (Rejected, add_gems, alive_hero, clear_tokens, damage, give_ge
                    place_token, play_card, remove_gems, skills_of, tokens_on)
 from .state import ARENA_TURNS, CENTRE, Pending, ThState, replace_hero, replace_player
 
-AUTO_DAMAGE_NOTE = "reduced by Protection or Resistance on Armor and Shields"
-
 
 def allies(state: ThState, hero_id: str, *, include_self: bool = True) -> list[str]:
     team = state.team_of(hero_id)
