@@ -7,8 +7,10 @@ pty. This process reads them with the real driver and applies every event
 through a real :class:`~arena_table.table.engine.Engine` and
 :class:`~arena_table.table.log.EventLog` (``:memory:`` unless ``--db``).
 It prints events, lost and duplicated events, latency from the firmware
-writing a line to the engine having applied its event (p50/p99/max), and this
-process's CPU use in percent of one core. A second, short phase measures
+writing a line to the engine having applied its event (p50/p99/max; ``decoded_*``:
+to the driver having decoded it), and this process's CPU use in percent of one
+core (also per thread) with the machine's load average, since tail latency on a
+shared machine follows its load. A second, short phase measures
 ``place()`` on a ``--tokens sim`` table to the event applied (what the control
 page's buttons and the 100 ms "hero acting" budget depend on).
 
@@ -75,7 +77,10 @@ def soak(pads: int = 4, rate: float = 20.0, seconds: float = 60.0, db: str = ":m
         engine = Engine(log).start()
         engine.subscribe(on_change)
 
+        decoded: dict[tuple[str, int, str], float] = {}
+
         def on_tag(change) -> None:
+            decoded.setdefault(("PLACED" if change.placed else "REMOVED", change.pad, change.uid), change.received)
             cls = TagPlaced if change.placed else TagRemoved
             engine.submit(cls(pad=change.pad, uid=change.uid, at=change.at))
 
@@ -107,6 +112,7 @@ def soak(pads: int = 4, rate: float = 20.0, seconds: float = 60.0, db: str = ":m
             fields = dict(p.split("=", 1) for p in parts[2:])
             written[(parts[1], int(fields["pad"]), fields["uid"])] = t
     latencies = [(applied[k][0] - t) * 1000 for k, t in written.items() if k in applied]
+    read_latencies = [(decoded[k] - t) * 1000 for k, t in written.items() if k in decoded]
     lost = sum(1 for k in written if k not in applied)
     duplicated = sum(len(v) - 1 for v in applied.values()) + sum(1 for k in applied if k not in written)
     return {
@@ -116,6 +122,7 @@ def soak(pads: int = 4, rate: float = 20.0, seconds: float = 60.0, db: str = ":m
         "lost": lost, "duplicated": duplicated,
         "latency_p50_ms": round(_pct(latencies, 0.50), 3), "latency_p99_ms": round(_pct(latencies, 0.99), 3),
         "latency_max_ms": round(max(latencies), 3) if latencies else None,
+        "decoded_p50_ms": round(_pct(read_latencies, 0.50), 3), "decoded_p99_ms": round(_pct(read_latencies, 0.99), 3),
         "cpu_percent": round(100 * (cpu1 - cpu0) / (wall1 - wall0), 2),
         "load_avg_1m": round(os.getloadavg()[0], 2), "cores": os.cpu_count(),
         "cpu_percent_by_thread": {name: round(100 * (t - threads0.get(name, 0.0)) / (wall1 - wall0), 2)
