@@ -4,15 +4,17 @@
 reads frames from the source named by the ``--camera`` spec, feeds the settle
 detector, reads the dice of each settled frame, stores the frame and each die's
 crop in the media store and submits ``DiceRolled`` through the engine. Dice the
-reader refuses (``unreadable``, ``cocked``, ``partial``) are not put in
-``faces``; they are named in the ``camera`` entry of the status board (and the
-log) so the page can ask for a re-roll. Nothing here stops the table: a bad
+reader refuses (``unreadable``, ``cocked``, ``partial``) are named in the
+``camera`` entry of the status board (and the log) so the page can ask for a
+re-roll; a settle with a refused die records no roll at all (a roll missing a
+die would feed the game a wrong total), unless ``partial_rolls`` is set, which
+records the dice that were read. Nothing here stops the table: a bad
 file, a missing camera or a rejected event is reported and the loop goes on.
 
 Settings come from ``TableConfig.extra`` (all optional, defaults in
 ``docs/camera.md``): ``settle_s``, ``settle_mode`` (``moved``/``whole``),
 ``still_frames``, ``camera_fps``, ``camera_realtime``, ``camera_seed``,
-``camera_size`` ([w, h]), ``warmup_s``, ``lock_exposure``, ``camera_backoff``
+``camera_size`` ([w, h]), ``partial_rolls`` (default false), ``warmup_s``, ``lock_exposure``, ``camera_backoff``
 (``{"initial": 0.5, "factor": 2, "maximum": 10}`` seconds), ``camera_calibration``
 (a JSON file, see :class:`~arena_table.vision.frames.Calibration`).
 """
@@ -242,6 +244,7 @@ class CameraLoop:
         if isinstance(self.source, FolderSource):  # each photo must stay long enough to settle once
             need = math.ceil(self.detector.config.settle_s * self.source.fps + 1e-9) + 1
             self.source.still_frames = max(self.source.still_frames, need)
+            self._skip_recorded_photos(self.source)
         if not isinstance(self.source, GrabberSource):  # live cameras report through _on_source_status
             self._set_status(state="ok", detail=f"camera {self.spec}: running", exposure_locked=None,
                              white_balance_locked=None)
@@ -261,6 +264,14 @@ class CameraLoop:
             self._set_status(state="failed", detail=f"camera {self.spec}: {type(exc).__name__}: {exc}")
         finally:
             self.source.close()
+
+    def _skip_recorded_photos(self, source: FolderSource) -> None:
+        """After a restart, photos whose roll is already in the log are not read again."""
+        done = {row.event.source for row in self.table.rows() if row.status == "ok" and row.event.KIND == "roll"}
+        kept = [p for p in source.files if f"dir:{p.name}" not in done]
+        if len(kept) != len(source.files):
+            log.info("camera %s: %d photo(s) already recorded, not read again", self.spec, len(source.files) - len(kept))
+        source.files = kept
 
     def _step(self, frame: Frame) -> bool:
         """One frame; False stops the loop (calibration refused)."""
@@ -322,7 +333,7 @@ class CameraLoop:
                                       "box": list(d.box)} for d in refused], reroll_image=image_ref)
         else:
             self._set_status(reroll=[], reroll_image="")
-        if not good:
+        if not good or (refused and not self.table.config.extra.get("partial_rolls", False)):
             return
         crops = tuple(media.save(crop_box(frame.image, d.box), f"die{i}") for i, d in enumerate(good))
         event = DiceRolled(die="d6", faces=tuple(int(d.value) for d in good), source=self._source_name(frame),

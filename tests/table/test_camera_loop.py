@@ -149,17 +149,17 @@ def scripted_reader(answers):
     return read
 
 
-def test_refused_dice_are_not_in_faces_and_are_named_for_a_reroll(tmp_path, monkeypatch):
+def test_a_roll_with_a_refused_die_is_not_recorded_and_is_named_for_a_reroll(tmp_path, monkeypatch):
     answers = [[(3, "ok"), (None, "cocked")], [(None, "unreadable")], [(7, "ok")], [(2, "ok"), (2, "ok")]]
     monkeypatch.setattr(camera_loop, "default_reader", lambda: scripted_reader(answers))
     photos = write_rendered(tmp_path / "p", [((1, 60, 120),)] * 4)
     table = run_folder(tmp_path, photos)
     try:
         rolls = table.state.tray.rolls
-        assert [r.faces for r in rolls] == [(3,), (2, 2)]  # the cocked die left out; 7 refused by the rules
-        assert [r.source for r in rolls] == ["dir:s00.png", "dir:s03.png"]
+        assert [r.faces for r in rolls] == [(2, 2)]  # the roll with a cocked die is not half-recorded; 7 refused
+        assert [r.source for r in rolls] == ["dir:s03.png"]
         cam = table.status()["camera"]
-        assert cam["rolls"] == 2 and cam["errors"] == 3
+        assert cam["rolls"] == 1 and cam["errors"] == 3
         assert cam["reroll"] == []  # the last roll read every die
         rejected = [row for row in table.rows() if row.status == "rejected"]
         assert len(rejected) == 1 and "7" in rejected[0].reason
