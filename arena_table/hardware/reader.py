@@ -298,7 +298,7 @@ class SerialTokenReader:
                         self.request("HELLO")
                         next_hello = now + self.hello_every
                     if now - opened > self.handshake_timeout:
-                        raise ReaderDisconnected(f"no banner from {path} in {self.handshake_timeout:.0f} s")
+                        raise ReaderDisconnected(f"no banner and snapshot from {path} in {self.handshake_timeout:g} s")
                 else:
                     quiet = now - self._last_rx
                     if quiet > self.dead_after:
