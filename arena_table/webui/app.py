@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import ipaddress
+import json
 import logging
 from dataclasses import dataclass
 from pathlib import Path
@@ -197,9 +198,11 @@ def _register_pages(app: Flask, service: TableService, hub: Hub, cfg: WebConfig)
         stats = hub.stats()
         if stats["clients"] >= stats["max_clients"]:
             return full_page(HubFull(f"{stats['max_clients']} viewers are connected, the most this table serves"))
-        state, epoch, version, rev = hub.snapshot()
-        return render_template("spectator.html", initial={"epoch": epoch, "version": version, "rev": rev,
-                                                          "state": state, "game_panels": game_panels},
+        # the state as JSON text inside <script type="application/json">: "<" escaped so that
+        # no string in it (SVG markup, names) can close the script element
+        initial = hub.state_json()[:-1] + f',"game_panels":{json.dumps(game_panels)}}}'
+        title = hub.part("title", "Arena table")
+        return render_template("spectator.html", initial_json=initial.replace("<", "\\u003c"), title=title,
                                page_url=_public_url(cfg))
 
     @app.get("/qr.svg")
@@ -274,8 +277,7 @@ def _register_api(app: Flask, service: TableService, hub: Hub) -> None:
                 return _error(401, "log in with the table's PIN first")
             ts = service.state
             return jsonify({"epoch": service.epoch, "version": ts.seq, "state": spectator_state(ts, service, "control")})
-        body, epoch, version, rev = hub.snapshot()
-        return jsonify({"epoch": epoch, "version": version, "rev": rev, "state": body})
+        return Response(hub.state_json(), mimetype="application/json")
 
     @app.get("/api/events")
     def events() -> Response:

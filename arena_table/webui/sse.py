@@ -138,6 +138,7 @@ class Hub:
         self._parts: dict[str, str] = {}
         self._appendable: dict[str, list] = {}
         self._rev = 0
+        self._json, self._json_rev = "", -1
         self._version = 0
         self._epoch = ""
         self._thread: threading.Thread | None = None
@@ -180,6 +181,23 @@ class Hub:
         """``(state, epoch, version, rev)`` as last broadcast."""
         with self._lock:
             return self._snapshot_unlocked()
+
+    def part(self, key: str, default: Any = None) -> Any:
+        """One top-level key of the state as last broadcast."""
+        with self._lock:
+            raw = self._parts.get(key)
+        return default if raw is None else json.loads(raw)
+
+    def state_json(self) -> str:
+        """``{"epoch", "version", "rev", "state"}`` as JSON text, built once per revision
+        (``/api/state`` under load is then a dictionary lookup, not a serialisation)."""
+        with self._lock:
+            if self._json_rev != self._rev:
+                body = "{" + ",".join(f"{json.dumps(k)}:{v}" for k, v in self._parts.items()) + "}"
+                self._json = (f'{{"epoch":{json.dumps(self._epoch)},"version":{self._version},"rev":{self._rev},'
+                              f'"state":{body}}}')
+                self._json_rev = self._rev
+            return self._json
 
     def _snapshot_unlocked(self) -> tuple[dict[str, Any], str, int, int]:
         state = json.loads("{" + ",".join(f"{json.dumps(k)}:{v}" for k, v in self._parts.items()) + "}")

@@ -253,3 +253,9 @@ def test_real_simulated_reader_through_the_control_api(tmp_path):
         r = client.post("/api/tokens/place", json={"pad": 99, "uid": "04A1B2C3"}, headers={"X-CSRF-Token": token})
         assert r.status_code == 400
         shutdown(app)
+
+
+def test_spectator_page_cannot_be_broken_out_of_by_a_name(ctl, client):
+    ctl("/api/events", {"notation": 'note text="</script><script>alert(1)</script>"'})
+    page = client.get("/").get_data(as_text=True)
+    assert "<script>alert(1)" not in page and "\\u003c/script>\\u003cscript>alert(1)" in page
