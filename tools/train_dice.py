@@ -144,13 +144,35 @@ def det_sample(rec, rng, out=192):
     return x, heat, reg, mask
 
 
-def face_sample(rec, rng):
+def hard_negatives(train, model_dir):
+    """Detector false positives on the training images: per image an array of (cx, cy, side)."""
+    from arena_table.vision import dice as reader
+    from arena_table.vision import nets
+
+    nets.MODEL_DIR = Path(model_dir)
+    cfg = reader.DiceConfig(detect_threshold=0.2)
+    out = []
+    for img, dice, _ in train:
+        h, w = img.shape[:2]
+        lo, hi = reader._size_range(cfg, h, w)
+        fps = [(cx, cy, s) for _, cx, cy, s in reader._candidates(cfg, img, lo, hi)
+               if (np.hypot(dice[:, 1] - cx, dice[:, 2] - cy) / dice[:, 3]).min() > 0.6]
+        out.append(np.array(fps, np.float32).reshape(-1, 3))
+    return out
+
+
+def face_sample(rec, rng, negs=None):
     img, dice, _ = rec
     j = rng.integers(len(dice))
     v, cx, cy, side = dice[j]
     label = int(v)
     r = rng.random()
-    if r < 0.12:  # off-centre: between dice or half a die away
+    if negs is not None and len(negs) and r < 0.08:  # where the detector fires wrongly
+        cx, cy, side = negs[rng.integers(len(negs))]
+        cx, cy = cx + rng.normal(0, 0.05 * side), cy + rng.normal(0, 0.05 * side)
+        side *= rng.uniform(0.85, 1.18)
+        label = 0
+    elif r < 0.18:  # off-centre: between dice or half a die away
         ang = rng.uniform(0, 2 * math.pi)
         d = rng.uniform(0.55, 1.1) * side
         cx, cy = cx + d * math.cos(ang), cy + d * math.sin(ang)
@@ -158,7 +180,7 @@ def face_sample(rec, rng):
         if dist.min() < 0.3:
             return None
         label = 0
-    elif r < 0.25:  # background anywhere
+    elif r < 0.3:  # background anywhere
         cx, cy = rng.uniform(0, img.shape[1]), rng.uniform(0, img.shape[0])
         dist = np.hypot(dice[:, 1] - cx, dice[:, 2] - cy) / dice[:, 3]
         if dist.min() < 0.8:
@@ -209,8 +231,9 @@ class Detector(nn.Module):
 class FaceNet(nn.Module):
     def __init__(self):
         super().__init__()
-        self.f = nn.Sequential(cbr(3, 16), cbr(16, 32, 2), cbr(32, 32), cbr(32, 64, 2), cbr(64, 64), cbr(64, 96, 2))
-        self.fc = nn.Linear(96, 7)
+        self.f = nn.Sequential(cbr(3, 16), cbr(16, 32, 2), cbr(32, 32), cbr(32, 64, 2), cbr(64, 64),
+                               cbr(64, 128, 2), cbr(128, 128))
+        self.fc = nn.Linear(128, 7)
 
     def forward(self, x):
         return self.fc(self.f(x).mean((2, 3)))
@@ -250,7 +273,7 @@ def train_detector(train, iters, rng, log):
     return net.eval()
 
 
-def train_faces(train, iters, rng, log):
+def train_faces(train, iters, rng, log, negs=None):
     net = FaceNet()
     opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=iters)
@@ -258,7 +281,8 @@ def train_faces(train, iters, rng, log):
     for it in range(iters):
         xs, ys = [], []
         while len(xs) < 96:
-            s = face_sample(train[rng.integers(len(train))], rng)
+            k = rng.integers(len(train))
+            s = face_sample(train[k], rng, None if negs is None else negs[k])
             if s is not None:
                 xs.append(s[0])
                 ys.append(s[1])
@@ -296,6 +320,8 @@ def main(argv=None):
     ap.add_argument("--holdout-every", type=int, default=5)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--hard-negatives-from", metavar="DIR",
+                    help="folder with a trained dice_det.onnx whose false positives become extra negatives")
     a = ap.parse_args(argv)
     torch.set_num_threads(a.threads)
     torch.manual_seed(a.seed)
@@ -310,9 +336,14 @@ def main(argv=None):
     log(f"train images {len(train)}, held out {len(held)}")
     if a.what in ("det", "both"):
         net = train_detector(train, a.det_iters, rng, log)
+        torch.save(net.state_dict(), out / "dice_det.pt")
         export(net, out / "dice_det.onnx", (1, 3, 96, 128), {"input": {2: "h", 3: "w"}, "output": {2: "h", 3: "w"}})
     if a.what in ("face", "both"):
-        net = train_faces(train, a.face_iters, rng, log)
+        negs = hard_negatives(train, a.hard_negatives_from) if a.hard_negatives_from else None
+        if negs is not None:
+            log(f"hard negatives: {sum(len(n) for n in negs)}")
+        net = train_faces(train, a.face_iters, rng, log, negs)
+        torch.save(net.state_dict(), out / "dice_face.pt")
         export(net, out / "dice_face.onnx", (1, 3, CROP, CROP), {"input": {0: "n"}, "output": {0: "n"}})
     meta = {"holdout_every": a.holdout_every, "sets": list(SETS), "seed": a.seed,
             "det_iters": a.det_iters, "face_iters": a.face_iters}

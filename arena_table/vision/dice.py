@@ -31,7 +31,7 @@ import numpy as np
 
 from . import nets
 from .errors import BadFrame
-from .pips import PipConfig, inspect_face
+from .pips import PipConfig, cocked, inspect_face
 
 STATUSES = ("ok", "unreadable", "cocked", "partial")
 
@@ -44,6 +44,9 @@ class DiceConfig:
     """Classifier probability of the best face below which a die is ``unreadable``."""
     detect_threshold: float = 0.3
     """Detector heat-map peak (0..1) above which a spot is a die candidate."""
+    trust_confidence: float = 0.97
+    """Classifier probability above which the pip check may not call the layout invalid
+    (on small or marbled dice the classical pip finder errs more often than the CNN)."""
     not_a_die: float = 0.5
     """Classifier probability of "no die centred here" above which a candidate is dropped."""
     die_size_px: tuple[float, float] | None = None
@@ -108,7 +111,10 @@ def _candidates(cfg: DiceConfig, frame: np.ndarray, lo: float, hi: float):
     h, w = frame.shape[:2]
     scale = nets.WORK_DIE / math.sqrt(lo * hi)
     ww, wh = max(8, round(w * scale)), max(8, round(h * scale))
-    work = cv2.resize(frame, (ww, wh), interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
+    work = frame
+    while work.shape[1] >= 2 * ww and work.shape[0] >= 2 * wh:
+        work = cv2.pyrDown(work)  # fast, anti-aliased halving; INTER_AREA at odd ratios is slow
+    work = cv2.resize(work, (ww, wh), interpolation=cv2.INTER_AREA if work.shape[1] > ww else cv2.INTER_LINEAR)
     pad_w, pad_h = -ww % 8, -wh % 8
     if pad_w or pad_h:
         work = cv2.copyMakeBorder(work, 0, pad_h, 0, pad_w, cv2.BORDER_REPLICATE)
@@ -173,32 +179,33 @@ def read_dice(cfg: DiceConfig, frame: np.ndarray) -> DiceReading:
     crops = np.stack([crop_die(frame, cx, cy, s, nets.CROP, nets.CROP_SPAN) for _, cx, cy, s in cands]) \
         if cands else np.zeros((0, nets.CROP, nets.CROP, 3), np.uint8)
     probs = nets.classify(crops)
+    kept = [(c, p) for c, p in zip(cands, probs) if p[0] <= cfg.not_a_die]
+    checks = []
+    for (_, cx, cy, side), p in kept:
+        best = int(np.argmax(p[1:])) + 1
+        partial = _is_partial(cfg, cx, cy, side, w, h)
+        checks.append(None if partial else inspect_face(cfg.pips, frame, cx, cy, side, best))
+    skews = cocked(cfg.pips, [c.shape if c is not None and c.status == "ok" else None for c in checks])
     dice = []
-    for (score, cx, cy, side), p in zip(cands, probs):
-        if p[0] > cfg.not_a_die:
-            continue
+    for ((_, cx, cy, side), p), face, sk in zip(kept, checks, skews):
         best = int(np.argmax(p[1:])) + 1
         conf = float(p[best])
-        box = _box(cx, cy, side, w, h)
-        if _is_partial(cfg, cx, cy, side, w, h):
-            dice.append(DieReading(None, "partial", "die cut by the frame border", conf, (cx, cy), box))
-            continue
-        face = inspect_face(cfg.pips, frame, cx, cy, side, best)
-        if face.status == "cocked":
-            dice.append(DieReading(None, "cocked", face.reason, conf, (cx, cy), box))
-        elif face.status == "logo":
+        common = dict(confidence=conf, center=(cx, cy), box=_box(cx, cy, side, w, h))
+        if face is None:
+            dice.append(DieReading(None, "partial", "die cut by the frame border", **common))
+        elif sk is not None:
+            dice.append(DieReading(None, "cocked", f"top face not square to the camera (skew {sk:.2f})", **common))
+        elif face.status == "logo" and (best == 1 or conf < cfg.min_confidence):
             value = cfg.logo_faces.get("logo")
             if value is None:
-                dice.append(DieReading(None, "unreadable", "logo face (no value set in logo_faces)", conf,
-                                       (cx, cy), box))
+                dice.append(DieReading(None, "unreadable", "logo face (no value set in logo_faces)", **common))
             else:
-                dice.append(DieReading(value, "ok", "logo face", conf, (cx, cy), box))
-        elif face.status == "invalid":
-            dice.append(DieReading(None, "unreadable", face.reason, conf, (cx, cy), box))
+                dice.append(DieReading(value, "ok", "logo face", **common))
+        elif face.status == "invalid" and conf < cfg.trust_confidence:
+            dice.append(DieReading(None, "unreadable", face.reason, **common))
         elif conf < cfg.min_confidence:
-            dice.append(DieReading(None, "unreadable", f"face unclear (best guess {best} at {conf:.2f})", conf,
-                                   (cx, cy), box))
+            dice.append(DieReading(None, "unreadable", f"face unclear (best guess {best} at {conf:.2f})", **common))
         else:
-            dice.append(DieReading(best, "ok", "", conf, (cx, cy), box))
+            dice.append(DieReading(best, "ok", "", **common))
     dice.sort(key=lambda d: (d.center[1], d.center[0]))
     return DiceReading(tuple(dice), w, h)

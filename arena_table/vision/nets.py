@@ -28,9 +28,9 @@ WORK_LONG = 320
 """Long side (px) a frame is scaled to for the detector when no die size is configured."""
 WORK_DIE = 20.0
 """Die side (working px) the detector sees best; used to pick the scale from ``DiceConfig.die_size_px``."""
-CROP = 32
+CROP = 40
 """Classifier input side (px)."""
-CROP_SPAN = 1.45
+CROP_SPAN = 1.4
 """Classifier crop side as a multiple of the die side."""
 STD_FLOOR = 8.0
 """Added to the channel spread so flat images are not blown up to noise."""
@@ -90,7 +90,10 @@ def classify(crops: np.ndarray) -> np.ndarray:
     if len(crops) == 0:
         return np.zeros((0, 7), np.float32)
     net = _load("dice_face.onnx")
-    net.setInput(np.stack([standardise(c) for c in crops]))
+    x = crops.astype(np.float32)
+    flat = x.reshape(len(x), -1, 3)
+    x = (x - flat.mean(1)[:, None, None]) / (flat.std(1)[:, None, None] + STD_FLOOR)
+    net.setInput(np.ascontiguousarray(x.transpose(0, 3, 1, 2)))
     logits = net.forward().reshape(len(crops), 7)
     e = np.exp(logits - logits.max(1, keepdims=True))
     return e / e.sum(1, keepdims=True)

@@ -10,8 +10,12 @@ geometry the CNN cannot be trusted with:
   ignored, one on light pips is an outlier of the layout fit and is dropped;
 * the pips are fitted to the canonical layout of the CNN's face (1..6) with
   an affine map; a bad fit of a clean set of pips (or 7+ clean pips) is an
-  invalid layout, and a strongly anisotropic map (or elongated pips) means the
-  top face is not square to the camera: a cocked die.
+  invalid layout;
+* round pips seen on a tilted face are ellipses, and a 4/5/6 pip grid becomes
+  a rectangle: both give a 2x2 *shape tensor* (unit determinant). A die whose
+  tensor differs from the other dice's consensus (the table's own
+  foreshortening under an oblique camera), or from a circle when too few dice
+  are in view, has a top face not square to the camera: it is cocked.
 
 When the pips cannot be found cleanly the check abstains (status ``ok``) and
 the CNN's confidence decides.
@@ -25,6 +29,7 @@ from __future__ import annotations
 import itertools
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -37,26 +42,36 @@ PIP_OFFSET = 0.27
 class PipConfig:
     """Thresholds of the pip-layout check (sizes in die sides, contrasts in Lab units)."""
 
-    crop: int = 64
+    crop: int = 48
     """Side (px) of the crop the check works on."""
     span: float = 1.25
     """Crop side in die sides."""
-    face_radius: float = 0.47
+    face_radius: float = 0.42
     """Radius (die sides) of the disc around the centre searched for pips."""
     min_contrast: float = 14.0
     """Floor on the Lab distance that separates pip from face (Otsu picks the rest)."""
-    pip_area: tuple[float, float] = (0.004, 0.05)
+    pip_area: tuple[float, float] = (0.004, 0.08)
     """Pip blob area range as a fraction of the die's squared side."""
     max_residual: float = 0.09
     """RMS layout-fit residual (die sides) above which clean pips are not a valid face."""
-    max_anisotropy: float = 1.45
-    """Ratio of the layout map's singular values above which the die is cocked."""
-    max_pip_elongation: float = 2.2
-    """Median pip axis ratio above which a 1..3 face is cocked (pips seen as ellipses)."""
-    max_area_spread: float = 0.6
+    max_area_spread: float = 0.45
     """Coefficient of variation of pip areas below which a pip set counts as clean."""
     max_drop: int = 2
     """Outlier blobs (glare, dirt) that may be dropped to fit the layout."""
+    logo_area: tuple[float, float] = (0.12, 0.35)
+    """Area range (fraction of side squared) of a single central mark read as a logo face."""
+    logo_offset: float = 0.15
+    """Largest distance (die sides) of a logo mark's centre from the face centre."""
+    tight_residual: float = 0.05
+    """Layout-fit residual (die sides) below which the pips are trusted to measure the face's shape."""
+    min_shape_pixels: int = 10
+    """Smallest pip blob (crop px) whose outline is trusted for the shape tensor."""
+    cocked_skew: float = 1.45
+    """Axis ratio of a die's shape relative to the other dice's consensus above which it is cocked."""
+    cocked_skew_alone: float = 2.1
+    """Axis ratio (relative to a circle) above which a die is cocked when no consensus exists."""
+    consensus_dice: int = 2
+    """Other dice with a shape needed to form the table's consensus shape."""
 
 
 @dataclass(frozen=True)
@@ -64,17 +79,15 @@ class FaceCheck:
     """Outcome of :func:`inspect_face`."""
 
     status: str
-    """``"ok"`` (consistent or abstained), ``"cocked"``, ``"invalid"`` or ``"logo"``."""
+    """``"ok"`` (consistent or abstained), ``"invalid"`` or ``"logo"``."""
     reason: str
     """Human explanation when not ok."""
     pips: int
     """Number of pips found (-1 when the check abstained)."""
     residual: float = math.nan
     """RMS layout-fit residual in die sides (nan when not fitted)."""
-    anisotropy: float = math.nan
-    """Singular-value ratio of the fitted layout map (nan when not fitted)."""
-    elongation: float = math.nan
-    """Median pip axis ratio of the fitted pips (nan when not fitted)."""
+    shape: tuple[float, float, float] | None = None
+    """Unit-determinant shape tensor (sxx, sxy, syy) of the top face, or ``None``."""
 
 
 def canonical(n: int) -> np.ndarray:
@@ -86,34 +99,46 @@ def canonical(n: int) -> np.ndarray:
     return np.array(pts, np.float64)
 
 
+def _unit(m: np.ndarray) -> np.ndarray:
+    return m / math.sqrt(max(np.linalg.det(m), 1e-12))
+
+
+@lru_cache(maxsize=4)
+def _disc(n: int, radius_px: float) -> np.ndarray:
+    yy, xx = np.mgrid[0:n, 0:n]
+    return np.hypot(xx - n / 2 + 0.5, yy - n / 2 + 0.5) < radius_px
+
+
 def _blobs(cfg: PipConfig, crop: np.ndarray):
-    """Pip-like blobs in a die crop: list of (x, y, area, elongation, polarity) in crop px."""
+    """Blobs of a die crop: (pips [(x, y, area, unit covariance or None, polarity)], large [(x, y)], side px)."""
     n = cfg.crop
     side = n / cfg.span
     lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB).astype(np.float32)
-    yy, xx = np.mgrid[0:n, 0:n]
-    disc = np.hypot(xx - n / 2 + 0.5, yy - n / 2 + 0.5) < cfg.face_radius * side
-    face = np.median(lab[disc], axis=0)
+    disc = _disc(n, cfg.face_radius * side)
+    face = np.median(lab[::2, ::2][disc[::2, ::2]], axis=0)
     diff = lab - face
-    dist = np.sqrt((diff**2).sum(2))
-    inside = dist[disc]
-    d8 = np.clip(inside, 0, 255).astype(np.uint8)
-    otsu, _ = cv2.threshold(d8, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    thr = max(float(otsu), cfg.min_contrast)
-    mask = ((dist > thr) & disc).astype(np.uint8)
+    dist = cv2.magnitude(cv2.magnitude(diff[..., 0], diff[..., 1]), diff[..., 2])
+    d8 = np.clip(dist, 0, 255).astype(np.uint8)
+    otsu, _ = cv2.threshold(d8[disc], 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    mask = ((d8 > max(float(otsu), cfg.min_contrast)) & disc).astype(np.uint8)
     count, labels, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    out = []
+    pips, large = [], []
     amin, amax = cfg.pip_area[0] * side**2, cfg.pip_area[1] * side**2
+    lmin, lmax = cfg.logo_area[0] * side**2, cfg.logo_area[1] * side**2
     for i in range(1, count):
-        area = stats[i, cv2.CC_STAT_AREA]
+        x, y, w, h, area = stats[i]
+        if lmin <= area <= lmax:
+            large.append((cents[i][0], cents[i][1]))
         if not amin <= area <= amax:
             continue
-        ys, xs = np.nonzero(labels == i)
-        cov = np.cov(np.stack([xs, ys]).astype(np.float64)) if area > 2 else np.eye(2)
-        ev = np.linalg.eigvalsh(cov + 0.25 * np.eye(2))
-        polarity = float(np.sign(diff[ys, xs, 0].mean()))
-        out.append((cents[i][0], cents[i][1], float(area), float(math.sqrt(ev[1] / ev[0])), polarity))
-    return out, side, thr
+        roi = labels[y:y + h, x:x + w] == i
+        cov = None
+        if area >= cfg.min_shape_pixels:
+            mo = cv2.moments(roi.astype(np.uint8), binaryImage=True)
+            cov = _unit(np.array([[mo["mu20"], mo["mu11"]], [mo["mu11"], mo["mu02"]]]) / mo["m00"] + np.eye(2) / 12)
+        polarity = 1.0 if diff[y:y + h, x:x + w, 0][roi].mean() > 0 else -1.0
+        pips.append((cents[i][0], cents[i][1], float(area), cov, polarity))
+    return pips, large, side
 
 
 def _order(pts: np.ndarray) -> np.ndarray:
@@ -121,16 +146,16 @@ def _order(pts: np.ndarray) -> np.ndarray:
     return pts[np.argsort(np.arctan2(pts[:, 1] - c[1], pts[:, 0] - c[0]))]
 
 
-def fit_layout(pts: np.ndarray, n: int) -> tuple[float, float]:
+def fit_layout(pts: np.ndarray, n: int) -> tuple[float, np.ndarray | None]:
     """Fit pip centres (nx2, die sides, centre origin) to face ``n``.
 
     Returns:
-        (rms residual in die sides, anisotropy = ratio of the map's singular
-        values; 1.0 for faces whose pips cannot show it).
+        (rms residual in die sides, 2x2 linear part of the affine map from the
+        canonical layout, or ``None`` for faces 1..3 whose pips cannot give it).
     """
     ref = canonical(n)
     if n == 1:
-        return float(np.hypot(*pts[0])), 1.0
+        return float(np.hypot(*pts[0])), None
     if n <= 3:  # collinear: pips on one diagonal, evenly spaced, spacing free
         c = pts.mean(0)
         _, _, vt = np.linalg.svd(pts - c)
@@ -138,29 +163,35 @@ def fit_layout(pts: np.ndarray, n: int) -> tuple[float, float]:
         exp = np.sort((ref - ref.mean(0)) @ np.array([1.0, 1.0]) / math.sqrt(2))
         k = float(obs @ exp / (exp @ exp))
         resid = np.sqrt(((obs - k * exp) ** 2).mean() + (((pts - c) @ vt[1]) ** 2).mean())
-        return float(resid), 1.0
-    best = (math.inf, 1.0)
-    centre_ref = ref[:4] if n == 5 else ref
+        return float(resid), None
     if n == 5:
         k = int(np.argmin(np.hypot(*(pts - pts.mean(0)).T)))
         ring, mid = np.delete(pts, k, 0), pts[k]
     else:
         ring, mid = pts, None
     ring = _order(ring)
-    ref_ring = _order(centre_ref)
+    a, pinv = _design(n)
     m = len(ring)
-    for shift, flip in itertools.product(range(m), (False, True)):
-        obs = np.roll(ring[::-1] if flip else ring, shift, axis=0)
-        src, dst = ref_ring, obs
-        if mid is not None:
-            src, dst = np.vstack([src, [0, 0]]), np.vstack([dst, mid])
-        a = np.hstack([src, np.ones((len(src), 1))])
-        sol, *_ = np.linalg.lstsq(a, dst, rcond=None)
-        resid = float(np.sqrt(((a @ sol - dst) ** 2).sum(1).mean()))
-        if resid < best[0]:
-            sv = np.linalg.svd(sol[:2], compute_uv=False)
-            best = (resid, float(sv[0] / max(sv[1], 1e-6)))
-    return best
+    perms = np.array([np.roll(np.arange(m)[::-1] if flip else np.arange(m), shift)
+                      for shift, flip in itertools.product(range(m), (False, True))])
+    dst = ring[perms]  # (k, m, 2): every cyclic correspondence, both orientations
+    if mid is not None:
+        dst = np.concatenate([dst, np.broadcast_to(mid, (len(perms), 1, 2))], axis=1)
+    sol = np.einsum("ij,kjl->kil", pinv, dst)
+    resid = np.sqrt((((np.einsum("ij,kjl->kil", a, sol) - dst) ** 2).sum(2)).mean(1))
+    k = int(np.argmin(resid))
+    return float(resid[k]), sol[k, :2].T
+
+
+@lru_cache(maxsize=8)
+def _design(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Affine design matrix of face n's canonical ring (+ centre for 5) and its pseudo-inverse."""
+    ref = canonical(n)
+    src = _order(ref[:4]) if n == 5 else _order(ref)
+    if n == 5:
+        src = np.vstack([src, [0, 0]])
+    a = np.hstack([src, np.ones((len(src), 1))])
+    return a, np.linalg.pinv(a)
 
 
 def inspect_face(cfg: PipConfig, frame: np.ndarray, cx: float, cy: float, side: float, value: int) -> FaceCheck:
@@ -173,42 +204,89 @@ def inspect_face(cfg: PipConfig, frame: np.ndarray, cx: float, cy: float, side: 
         value: the face the classifier read (1..6).
 
     Returns:
-        A :class:`FaceCheck`; ``ok`` also when the pips are too unclear to judge.
+        A :class:`FaceCheck`; ``ok`` also when the pips are too unclear to
+        judge. Whether the die is cocked is decided across dice by :func:`cocked`.
     """
     s = cfg.crop / (cfg.span * side)
     m = np.array([[s, 0, cfg.crop / 2 - s * cx], [0, s, cfg.crop / 2 - s * cy]], np.float64)
     crop = cv2.warpAffine(frame, m, (cfg.crop, cfg.crop), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    blobs, side_px, _ = _blobs(cfg, crop)
+    blobs, large, side_px = _blobs(cfg, crop)
+    c = cfg.crop / 2 - 0.5
     if not blobs:
+        if len(large) == 1 and math.hypot(large[0][0] - c, large[0][1] - c) < cfg.logo_offset * side_px:
+            return FaceCheck("logo", "logo face", 0)
         return FaceCheck("ok", "", -1)
     # Pips share one polarity; the majority (by area) wins, glare of the other sign is dropped.
     pol = 1.0 if sum(b[2] * b[4] for b in blobs) > 0 else -1.0
     blobs = [b for b in blobs if b[4] == pol]
     areas = np.array([b[2] for b in blobs])
     clean = len(blobs) >= 2 and areas.std() / areas.mean() < cfg.max_area_spread
-    pts = (np.array([[b[0], b[1]] for b in blobs]) - cfg.crop / 2 + 0.5) / side_px
+    pts = (np.array([[b[0], b[1]] for b in blobs]) - c) / side_px
     if len(blobs) >= 7 and clean:
         return FaceCheck("invalid", f"{len(blobs)} pips is not a d6 face", len(blobs))
-    fits = []
-    for drop in range(0, cfg.max_drop + 1):
-        k = len(blobs) - drop
-        if k != value:
-            continue
-        for keep in itertools.combinations(range(len(blobs)), k):
-            resid, aniso = fit_layout(pts[list(keep)], value)
-            fits.append((resid, aniso, keep, drop))
-    if not fits:
+    fit = None
+    for drop in range(max(0, len(blobs) - value), min(cfg.max_drop, len(blobs) - value) + 1):
+        # Fewest dropped blobs first: glare or dirt is removed only when the layout needs it.
+        for keep in itertools.combinations(range(len(blobs)), value):
+            resid, lin = fit_layout(pts[list(keep)], value)
+            if fit is None or resid < fit[0]:
+                fit = (resid, drop, keep, lin)
+        if fit is not None and fit[0] <= cfg.max_residual:
+            break
+    if fit is None:
         return FaceCheck("ok", "", len(blobs))
-    resid, aniso, keep, drop = min(fits)
+    resid, drop, keep, lin = fit
     if resid > cfg.max_residual:
-        if drop == 0 and clean and value >= 2:
+        if len(blobs) == value and clean and value >= 2:
             return FaceCheck("invalid", f"{value} pips not in a d6 layout (fit error {resid:.2f})", len(blobs),
-                             residual=resid, anisotropy=aniso)
-        return FaceCheck("ok", "", len(blobs), residual=resid, anisotropy=aniso)
-    elong = float(np.median([blobs[i][3] for i in keep]))
-    geo = dict(residual=resid, anisotropy=aniso, elongation=elong)
-    if aniso > cfg.max_anisotropy:
-        return FaceCheck("cocked", f"top face not square to the camera (pip grid skew {aniso:.2f})", value, **geo)
-    if value <= 3 and elong > cfg.max_pip_elongation:
-        return FaceCheck("cocked", f"top face not square to the camera (pips elongated {elong:.2f})", value, **geo)
-    return FaceCheck("ok", "", value, **geo)
+                             residual=resid)
+        return FaceCheck("ok", "", len(blobs), residual=resid)
+    if drop or resid > cfg.tight_residual or not (clean or value == 1):
+        return FaceCheck("ok", "", value, residual=resid)  # pips found, but too loosely for their shape
+    covs = [blobs[i][3] for i in keep if blobs[i][3] is not None]
+    tensors = ([_unit(lin @ lin.T)] if lin is not None else []) + ([_unit(np.mean(covs, 0))] if covs else [])
+    shape = None
+    if tensors:
+        t = _unit(np.mean(tensors, 0))
+        shape = (float(t[0, 0]), float(t[0, 1]), float(t[1, 1]))
+    return FaceCheck("ok", "", value, residual=resid, shape=shape)
+
+
+def skew(shape: tuple[float, float, float], reference: np.ndarray | None = None) -> float:
+    """Axis ratio of a shape tensor, relative to ``reference`` (2x2, unit det) or to a circle.
+
+    >>> round(skew((2.0, 0.0, 0.5)), 2)
+    2.0
+    """
+    t = np.array([[shape[0], shape[1]], [shape[1], shape[2]]])
+    if reference is not None:
+        w, v = np.linalg.eigh(reference)
+        inv_sqrt = v @ np.diag(w ** -0.5) @ v.T
+        t = inv_sqrt @ t @ inv_sqrt
+    ev = np.linalg.eigvalsh(t)
+    return float(math.sqrt(max(ev[1], 1e-12) / max(ev[0], 1e-12)))
+
+
+def cocked(cfg: PipConfig, shapes: list[tuple[float, float, float] | None]) -> list[float | None]:
+    """Per die, the skew that makes it cocked, or ``None`` when it is square to the camera.
+
+    Args:
+        cfg: thresholds.
+        shapes: each die's :attr:`FaceCheck.shape` (``None`` when unknown).
+
+    Returns:
+        One entry per die: the skew (axis ratio) when above the threshold, else ``None``.
+    """
+    out: list[float | None] = []
+    for i, sh in enumerate(shapes):
+        if sh is None:
+            out.append(None)
+            continue
+        others = [np.array([[o[0], o[1]], [o[1], o[2]]]) for j, o in enumerate(shapes) if j != i and o is not None]
+        if len(others) >= cfg.consensus_dice:
+            k = skew(sh, _unit(np.mean(others, 0)))
+            out.append(k if k > cfg.cocked_skew else None)
+        else:
+            k = skew(sh)
+            out.append(k if k > cfg.cocked_skew_alone else None)
+    return out

@@ -1,0 +1,45 @@
+"""arena-table dice read/eval and bench dice wiring."""
+
+import argparse
+import json
+
+import cv2
+import numpy as np
+
+from arena_table.table import cli_dice
+from arena_table.table.cli_common import bench_subparsers
+from arena_table.vision.render import DieSpec, TableSpec, render_table
+
+
+def _run(argv):
+    p = argparse.ArgumentParser(prog="arena-table")
+    s = p.add_subparsers(dest="cmd")
+    cli_dice.register(s)
+    bench_subparsers(s).add_parser("tokens").set_defaults(func=lambda a: 7)  # another module's leaf
+    a = p.parse_args(argv)
+    return a.func(a)
+
+
+def test_bench_is_shared_between_modules():
+    assert _run(["bench", "tokens"]) == 7
+
+
+def test_read_reports_bad_files_and_continues(tmp_path, capsys):
+    good = tmp_path / "good.png"
+    frame, _ = render_table(TableSpec(320, 240, dice=(DieSpec(3, (160.0, 120.0), 48.0, angle=10),)),
+                            np.random.default_rng(0))
+    cv2.imwrite(str(good), frame)
+    bad = tmp_path / "photo.jpg"
+    bad.write_text("hello")
+    code = _run(["dice", "read", str(bad), str(good), str(tmp_path / "gone.jpg"), "--json"])
+    out, err = capsys.readouterr()
+    assert code == 1
+    assert err.splitlines() == [f"error: {bad}: not an image (cannot decode)",
+                                f"error: {tmp_path / 'gone.jpg'}: missing (no such file)"]
+    results = json.loads(out)
+    assert [r.get("values") for r in results] == [None, [3], None]
+
+
+def test_eval_without_labels_is_an_error(tmp_path, capsys):
+    assert _run(["dice", "eval", str(tmp_path)]) == 1
+    assert "labels file not found" in capsys.readouterr().err

@@ -1,0 +1,131 @@
+"""One test per fault kind, each on a small rendered frame: the right value or the right refusal."""
+
+import numpy as np
+import pytest
+
+from arena_table.vision.dice import DiceConfig, read_dice
+from arena_table.vision.render import DieSpec, TableSpec, render_table
+
+W, H, SIDE = 480, 360, 34.0
+WHITE, BLACK, RED = (235, 240, 240), (25, 25, 25), (40, 40, 200)
+FELT = (70, 110, 60)
+
+
+def frame_of(*dice, seed=0, **table):
+    spec = TableSpec(W, H, dice=tuple(dice), background=table.pop("background", FELT), **table)
+    return render_table(spec, np.random.default_rng(seed))[0]
+
+
+def die(value, x=240.0, y=180.0, angle=17.0, **kw):
+    return DieSpec(value, (x, y), SIDE, angle, **kw)
+
+
+def read(frame, **cfg):
+    return read_dice(DiceConfig(**cfg), frame)
+
+
+def only(reading):
+    assert len(reading.dice) == 1, reading
+    return reading.dice[0]
+
+
+@pytest.mark.parametrize("value", range(1, 7))
+def test_each_face_white_on_black(value):
+    d = only(read(frame_of(die(value, body=BLACK, pip=(240, 240, 240)))))
+    assert (d.status, d.value) == ("ok", value)
+    assert abs(d.center[0] - 240) < 5 and abs(d.center[1] - 180) < 5
+
+
+def test_glare_on_a_pip_keeps_the_value():
+    # A specular highlight sitting on one pip of a 5: the pip must still count.
+    d = only(read(frame_of(die(5, body=WHITE, pip=BLACK, glare=(0.27, 0.27, 0.22)))))
+    assert (d.status, d.value) == ("ok", 5)
+
+
+def test_glare_on_a_red_face_adds_no_pip():
+    # On a red die with white pips a glare spot looks like one more pip.
+    d = only(read(frame_of(die(4, body=RED, pip=(245, 245, 245), glare=(0.0, 0.0, 0.2)))))
+    assert (d.status, d.value) == ("ok", 4)
+
+
+def test_two_touching_dice_2_and_5():
+    a = die(2, x=222.0, angle=0.0)
+    b = die(5, x=222.0 + SIDE * 1.01, angle=0.0)
+    r = read(frame_of(a, b))
+    assert sorted(r.values) == [2, 5] and len(r.dice) == 2
+
+
+def test_six_with_nearly_merged_rows():
+    d = only(read(frame_of(die(6, body=WHITE, pip=BLACK, pip_offset=0.24, pip_radius=0.105))))
+    assert (d.status, d.value) == ("ok", 6)
+
+
+def test_white_pips_on_red():
+    assert read(frame_of(die(3, body=RED, pip=(245, 245, 245)))).values == (3,)
+
+
+def test_red_pips_on_white():
+    assert read(frame_of(die(4, body=WHITE, pip=RED), background=(40, 40, 40))).values == (4,)
+
+
+@pytest.mark.parametrize("exposure", [0.6, 1.4])
+def test_forty_percent_darker_or_brighter(exposure):
+    dice = [die(v, x=80.0 + 64 * i, y=180.0 + (i % 2) * 50, angle=13.0 * i, body=b, pip=p)
+            for i, (v, b, p) in enumerate([(1, WHITE, BLACK), (2, RED, WHITE), (3, BLACK, WHITE),
+                                           (4, (60, 160, 40), WHITE), (5, (40, 200, 230), BLACK),
+                                           (6, WHITE, RED)])]
+    assert sorted(read(frame_of(*dice, exposure=exposure)).values) == [1, 2, 3, 4, 5, 6]
+
+
+def test_colour_cast():
+    dice = [die(5, x=160.0, body=WHITE, pip=BLACK), die(2, x=320.0, body=RED, pip=WHITE)]
+    assert sorted(read(frame_of(*dice, cast=(1.35, 1.0, 0.65))).values) == [2, 5]
+
+
+def test_cocked_die_is_refused():
+    d = only(read(frame_of(die(5, tilt=40.0, body=WHITE, pip=BLACK))))
+    assert d.status == "cocked" and d.value is None and "square" in d.reason
+
+
+def test_die_cut_by_the_border_is_partial():
+    d = only(read(frame_of(die(4, x=W - 8.0, angle=0.0))))
+    assert d.status == "partial" and d.value is None
+
+
+def test_seven_pips_is_not_a_face():
+    q = 0.27
+    seven = ((-q, -q), (q, -q), (-q, 0.0), (0.0, 0.0), (q, 0.0), (-q, q), (q, q))
+    d = only(read(frame_of(die(6, pips=seven, angle=0.0, body=WHITE, pip=BLACK))))
+    assert d.status == "unreadable" and d.value is None
+
+
+def test_low_confidence_becomes_unreadable():
+    f = frame_of(die(3, body=WHITE, pip=BLACK))
+    assert read(f).dice[0].status == "ok"
+    d = only(read(f, min_confidence=1.01))
+    assert d.status == "unreadable" and d.value is None and d.confidence <= 1.0
+
+
+def test_empty_table_reads_nothing():
+    assert read(frame_of()).dice == ()
+
+
+def test_bad_frame_is_rejected():
+    with pytest.raises(ValueError):
+        read_dice(DiceConfig(), np.zeros((10, 10), np.uint8))
+
+
+def test_reading_is_pure():
+    f = frame_of(die(2), die(6, x=100.0))
+    before = f.copy()
+    assert read(f) == read(f)
+    assert np.array_equal(f, before)
+
+
+def test_logo_face_is_unreadable_unless_configured():
+    # A maker's logo instead of pips: one big mark in the middle of the face.
+    f = frame_of(die(1, pips=((0.0, 0.0),), pip_radius=0.26, body=WHITE, pip=RED))
+    d = only(read(f))
+    assert d.status == "unreadable" and "logo" in d.reason
+    d = only(read(f, logo_faces={"logo": 1}))
+    assert (d.status, d.value) == ("ok", 1)
