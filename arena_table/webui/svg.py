@@ -21,6 +21,8 @@ PALETTE = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F
 """Okabe & Ito (2008), "Color Universal Design": one colour per side, in order of appearance."""
 DASHES = ("", "8 4", "2 4", "12 4 2 4", "4 4", "16 6")
 """Line patterns that tell chart series apart without colour."""
+MIN_HEXES = 7
+"""The hex board is drawn at least this many cells wide, however few cells the view lists."""
 HEX_DIRECTIONS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
 """Axial neighbour directions E, NE, NW, W, SW, SE: ``facing`` indexes this."""
 
@@ -122,7 +124,11 @@ def _hex_board(board: Mapping[str, Any], figures: list, colours: dict[str, str],
     xs = [p[0] for p in centres.values()] or [0.0]
     ys = [p[1] for p in centres.values()] or [0.0]
     pad = size * 1.2
-    vb = f"{_num(min(xs) - pad)} {_num(min(ys) - pad)} {_num(max(xs) - min(xs) + 2 * pad)} {_num(max(ys) - min(ys) + 2 * pad)}"
+    # never zoom in further than a board MIN_HEXES cells across: a few cells must not fill the screen
+    span = MIN_HEXES * size * math.sqrt(3)
+    w, h = max(max(xs) - min(xs) + 2 * pad, span), max(max(ys) - min(ys) + 2 * pad, span * 0.75)
+    cx, cy = (max(xs) + min(xs)) / 2, (max(ys) + min(ys)) / 2
+    vb = f"{_num(cx - w / 2)} {_num(cy - h / 2)} {_num(w)} {_num(h)}"
     body = []
     for (q, r), (x, y) in centres.items():
         pts = " ".join(f"{_num(x + size * math.cos(math.radians(60 * i - 30)))},"
@@ -236,7 +242,7 @@ def health_svg(series: Mapping[str, Sequence[tuple[int, int]]], maxima: Mapping[
     >>> s.count("<polyline"), "Salazar 3" in s
     (2, True)
     """
-    width, height, left, right, top, bottom, font = 640.0, 320.0, 44.0, 150.0, 16.0, 36.0, 22
+    width, height, left, right, top, bottom, font = 560.0, 300.0, 44.0, 170.0, 16.0, 36.0, 26
     steps = max([s for pts in series.values() for s, _ in pts] + [1])
     hmax = max([h for pts in series.values() for _, h in pts] + list((maxima or {}).values()) + [1])
     pw, ph = width - left - right, height - top - bottom

@@ -40,6 +40,12 @@ def test_hex_board_puts_figures_at_axial_centres_with_facing():
     assert fills == ["#0072B2", "#E69F00"]  # one Okabe-Ito colour per side
 
 
+def test_a_few_hexes_are_not_zoomed_to_fill_the_screen():
+    root = parse(svg.board_svg({"kind": "hex", "cells": [[0, 0], [1, 0]], "figures": []}))
+    width = float(root.get("viewBox").split()[2])
+    assert width == pytest.approx(svg.MIN_HEXES * 30 * math.sqrt(3), abs=0.1)
+
+
 def test_hex_board_with_explicit_cells_and_no_facing():
     root = parse(svg.board_svg({"kind": "hex", "cells": [[0, 0], [1, 0]],
                                 "figures": [{"name": "Trapper", "side": "A", "cell": [1, 0]}]}))
@@ -92,15 +98,15 @@ def test_health_chart_lines_have_names_and_patterns():
     assert [line.find("s:title", NS).text for line in lines] == ["Rochon", "Salazar"]
     assert lines[0].get("stroke-dasharray") is None and lines[1].get("stroke-dasharray") == "8 4"
     first = lines[0].get("points").split()
-    # plot 446 x 268 px from (44, 16): (0, 9 of 9) is its top-left; (3 of 3, 4 of 9) is y = 16 + 268*(5/9)
-    assert first == ["44,16", "490,164.9"]
+    # plot 346 x 248 px from (44, 16): (0, 9 of 9) is its top-left; (3 of 3, 4 of 9) is y = 16 + 248*(5/9)
+    assert first == ["44,16", "390,153.8"]
     assert "Rochon 4" in doc and "Salazar 0" in doc
 
 
 def test_health_chart_end_labels_do_not_overlap():
     root = parse(svg.health_svg({"Ann": [(0, 9), (2, 9)], "Bo": [(0, 9), (2, 9)], "Cy": [(0, 9), (2, 0)]}))
-    ys = sorted(float(t.get("y")) for t in root.findall("s:text", NS) if t.get("x") == "498")
-    assert len(ys) == 3 and all(b - a >= 22 for a, b in zip(ys, ys[1:]))
+    ys = sorted(float(t.get("y")) for t in root.findall("s:text", NS) if t.get("x") == "398")
+    assert len(ys) == 3 and all(b - a >= 26 for a, b in zip(ys, ys[1:]))
 
 
 def test_initials():

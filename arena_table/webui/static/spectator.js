@@ -194,8 +194,10 @@
       const bad = info.ok === false || !!info.error || ['down', 'error', 'disconnected', 'lost'].includes(info.state);
       const word = info.state || info.link || (bad ? 'error' : 'ok');
       const detail = info.error || info.detail || '';
-      return el('li', { class: bad ? 'bad' : 'ok' }, name + ': ', el('span', { class: 'state', text: word }),
-        detail ? ' — ' + detail : '');
+      const reroll = (info.reroll || []).length;
+      return el('li', { class: bad || reroll ? 'bad' : 'ok' }, name + ': ', el('span', { class: 'state', text: word }),
+        detail ? ' — ' + detail : '',
+        reroll ? el('strong', { text: ' · please re-roll ' + reroll + (reroll === 1 ? ' die' : ' dice') }) : null);
     });
     $('devices').replaceChildren(...(items.length ? items : [el('li', { class: 'muted', text: 'No devices' })]));
   }
