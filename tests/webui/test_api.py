@@ -255,7 +255,8 @@ def test_real_simulated_reader_through_the_control_api(tmp_path):
         shutdown(app)
 
 
-def test_spectator_page_cannot_be_broken_out_of_by_a_name(ctl, client):
+def test_spectator_page_cannot_be_broken_out_of_by_a_name(app, ctl, client):
     ctl("/api/events", {"notation": 'note text="</script><script>alert(1)</script>"'})
+    settle(app, 1)
     page = client.get("/").get_data(as_text=True)
     assert "<script>alert(1)" not in page and "\\u003c/script>\\u003cscript>alert(1)" in page
