@@ -45,6 +45,9 @@ class Event:
     KIND: ClassVar[str] = ""
     UNDOABLE: ClassVar[bool] = True
     """Whether :func:`arena_table.rules.game.undo_target` may pick this event."""
+    PRIVATE_FIELDS: ClassVar[tuple[str, ...]] = ()
+    """Fields spectators must not see in the raw event log (a sealed bid's amount, a hand);
+    the game's own view decides when the information is shown."""
 
     at: float | None = None
     """Time the event was sensed or entered, seconds since the Unix epoch,
