@@ -59,6 +59,8 @@ class ArtifactRevealed(Event):
 class Bid(Event):
     """A player's sealed bid (0 = not bidding); all bids resolve together (p.12)."""
 
+    PRIVATE_FIELDS = ("amount", "hero")  # sealed: the view shows bids once all are revealed
+
     player: str
     amount: int
     hero: str = ""
