@@ -260,3 +260,21 @@ def test_spectator_page_cannot_be_broken_out_of_by_a_name(app, ctl, client):
     settle(app, 1)
     page = client.get("/").get_data(as_text=True)
     assert "<script>alert(1)" not in page and "\\u003c/script>\\u003cscript>alert(1)" in page
+
+
+def test_sealed_bids_are_hidden_from_spectators_in_the_event_log(ctl, client, table):
+    from pathlib import Path
+
+    from arena_table.rules import parse
+
+    golden = Path(__file__).resolve().parents[1] / "rules" / "theosis" / "golden" / "coop-2p.txt"
+    lines = [ln for ln in golden.read_text().splitlines() if ln.strip() and not ln.startswith("#")]
+    upto = next(i for i, ln in enumerate(lines) if ln.startswith("th-bid player=Ann"))
+    for line in lines[: upto + 1]:
+        table.submit(parse(line))
+    bid = client.get(f"/api/events?since={upto}").get_json()["events"][0]
+    assert bid["event"] == {"kind": "th-bid", "at": bid["event"]["at"], "player": "Ann", "amount": "hidden",
+                            "hero": "hidden"}
+    assert bid["text"] == "th-bid (details hidden)"
+    seen = client.get(f"/api/events?since={upto}&viewer=control").get_json()["events"][0]
+    assert seen["event"]["amount"] == 1 and seen["text"].startswith("th-bid player=Ann amount=1")
