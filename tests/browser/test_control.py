@@ -100,3 +100,21 @@ def test_camera_unavailable_is_said(live, page):
     login(page, live.url)
     page.wait_for_function("document.querySelector('#camera-note').textContent.startsWith('Camera view unavailable')")
     assert "no camera with a live frame" in page.inner_text("#camera-note")
+
+
+def test_event_from_its_fields(live, page):
+    login(page, live.url)
+    page.wait_for_selector("#event-kind option[value='correct']", state="attached")
+    live.table.submit(DiceRolled(faces=(1, 1)))
+    page.select_option("#event-kind", "correct")
+    page.fill("#event-fields input[data-field='roll']", "1")
+    page.fill("#event-fields input[data-field='index']", "1")
+    page.fill("#event-fields input[data-field='value']", "6")
+    page.click("#event-fields-submit")
+    page.wait_for_function("document.querySelector('#toast').textContent.startsWith('Recorded #2')")
+    assert live.table.state.tray.rolls[0].faces == (1, 6)
+    page.select_option("#event-kind", "note")
+    page.fill("#event-fields input[data-field='text']", "Ann arrives late")
+    page.click("#event-fields-submit")
+    page.wait_for_function("document.querySelector('#toast').textContent.startsWith('Recorded #3')")
+    assert live.table.state.log[-1].text == "Ann arrives late"

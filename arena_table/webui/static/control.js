@@ -125,6 +125,11 @@
     const k = gamesInfo.event_kinds.find((x) => x.kind === $('event-kind').value);
     if (!k) return;
     $('event-help').textContent = k.doc + ' Fields: ' + k.fields.map((f) => f.name + (f.required ? '' : '?')).join(', ');
+    // one input a field: a decision (attack with power X on target Y) without writing notation
+    $('event-fields').replaceChildren(...k.fields.flatMap((f, i) => [
+      el('label', { for: 'ef-' + i, text: f.name + (f.required ? '' : ' (optional)') }),
+      el('input', { id: 'ef-' + i, 'data-field': f.name, autocomplete: 'off', spellcheck: 'false',
+        placeholder: f.type.replace(/typing\./g, '') })]));
     const text = $('event-text');
     if (!text.value || text.dataset.auto === '1') {
       text.value = k.kind + ' ' + k.fields.filter((f) => f.required).map((f) => f.name + '=').join(' ');
@@ -132,6 +137,17 @@
     }
   }
   $('event-text').addEventListener('input', (e) => { e.target.dataset.auto = '0'; });
+  $('event-fields-submit').addEventListener('click', async () => {
+    const ev = { kind: $('event-kind').value };
+    for (const input of $('event-fields').querySelectorAll('input[data-field]')) {
+      const raw = input.value.trim();
+      if (raw === '') continue;
+      // numbers, lists and true/false as JSON; anything else is text
+      try { ev[input.dataset.field] = JSON.parse(raw); } catch (e) { ev[input.dataset.field] = raw; }
+    }
+    const d = await act('POST', '/api/events', { event: ev }, (x) => 'Recorded #' + x.seq + ': ' + x.event);
+    if (d) for (const input of $('event-fields').querySelectorAll('input')) input.value = '';
+  });
   $('event-form').addEventListener('submit', async (e) => {
     e.preventDefault();
     const d = await act('POST', '/api/events', { notation: $('event-text').value }, (x) => 'Recorded #' + x.seq + ': ' + x.event);
