@@ -298,7 +298,14 @@ def _register_api(app: Flask, service: TableService, hub: Hub) -> None:
 
     @app.get("/api/games")
     def games_list() -> Response:
-        """The games the engine runs, with their setup forms, and every event kind's fields."""
+        """The games the engine runs, with their setup forms, and every event kind's fields.
+
+        A game's ``setup_form()`` (optional) returns a list of fields, each
+        ``{"name", "label", "type": "select"|"multiselect"|"number"|"text"|"list"|"checkbox",
+        "options": [value or {"value", "label"}], "default", "help"}``; without one the
+        control page asks for the options as a JSON object. ``objects`` is the game's catalogue
+        of tag-able objects (``theosis:hero:rochon``), offered when enrolling a tag.
+        """
         out = []
         for g in games():
             form = None
@@ -307,7 +314,14 @@ def _register_api(app: Flask, service: TableService, hub: Hub) -> None:
                     form = g.setup_form()
                 except Exception as exc:  # a game's form bug must not hide the others
                     log.warning("setup_form of %s failed: %s", g.name, exc)
-            out.append({"name": g.name, "title": g.title, "aliases": list(g.aliases), "form": form})
+            objects: list[str] = []
+            if callable(getattr(g, "objects", None)):
+                try:
+                    objects = list(g.objects())
+                except Exception as exc:
+                    log.warning("objects of %s failed: %s", g.name, exc)
+            out.append({"name": g.name, "title": g.title, "aliases": list(g.aliases), "form": form,
+                        "objects": objects})
         kinds = []
         for kind, cls in sorted(event_types().items()):
             fields = [{"name": f.name, "type": str(f.type), "required": f.default is dataclasses.MISSING

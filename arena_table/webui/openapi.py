@@ -66,7 +66,8 @@ OPERATIONS: dict[tuple[str, str], dict[str, Any]] = {
         "responses": {"200": _json({"type": "object", "properties": {
             "games": {"type": "array", "items": {"type": "object", "properties": {
                 "name": {"type": "string"}, "title": {"type": "string"},
-                "aliases": {"type": "array", "items": {"type": "string"}}, "form": {}}}},
+                "aliases": {"type": "array", "items": {"type": "string"}}, "form": {},
+                "objects": {"type": "array", "items": {"type": "string"}}}}},
             "event_kinds": {"type": "array", "items": _OBJECT}, "running": {"type": "string"}}})}},
     ("/api/openapi.json", "get"): {"responses": {"200": _json(_OBJECT)}},
     ("/api/session", "get"): {

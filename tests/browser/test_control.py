@@ -69,6 +69,7 @@ def test_correct_a_die_in_one_tap_and_undo_with_confirmation(live, page):
     page.click("#undo-button")
     page.wait_for_selector("#undo-dialog[open]")
     assert page.inner_text("#undo-question") == "Undo event #2: Corrected die #2 of roll 1 to 3?"
+    assert page.inner_text("#undo-what") == "Would undo event #2: Corrected die #2 of roll 1 to 3"
     page.click("#undo-confirm")
     page.wait_for_function("document.querySelector('#toast').textContent.startsWith('Undone #2')")
     assert live.table.state.tray.rolls[0].faces == (2, 5)

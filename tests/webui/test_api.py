@@ -220,6 +220,10 @@ def test_games_lists_forms_and_event_kinds(client):
     assert [f["name"] for f in kinds["correct"]["fields"]] == ["roll", "index", "value"]
     assert all(f["required"] for f in kinds["correct"]["fields"])
     assert body["running"] == "dice-tray"
+    by_name = {g["name"]: g for g in body["games"]}
+    assert by_name["dice-tray"]["objects"] == []
+    if "theosis" in by_name:  # the catalogue offered when enrolling a tag
+        assert "theosis:hero:rochon" in by_name["theosis"]["objects"]
 
 
 def test_spectator_page_embeds_the_state(client):

@@ -204,7 +204,7 @@
     try {
       const r = await fetch('/api/undo', { headers: { Accept: 'application/json' } });
       const d = await r.json();
-      $('undo-what').textContent = r.ok ? 'Would undo #' + d.seq + ': ' + d.event : d.error;
+      $('undo-what').textContent = r.ok ? d.question.replace(/^Undo event/, 'Would undo event').replace(/\?$/, '') : d.error;
     } catch (e) { /* shown on click */ }
   }
 
@@ -298,6 +298,7 @@
     $('start-game').value = gamesInfo.running;
     $('start-game').addEventListener('change', renderStartFields);
     renderStartFields();
+    $('enroll-objects').replaceChildren(...gamesInfo.games.flatMap((g) => (g.objects || []).map((o) => el('option', { value: o }))));
     $('event-kind').replaceChildren(...gamesInfo.event_kinds.map((k) => el('option', { value: k.kind, text: k.kind })));
     $('event-kind').addEventListener('change', () => { $('event-text').dataset.auto = '1'; renderKindHelp(); });
     $('event-kind').value = 'roll';
