@@ -52,7 +52,7 @@ def _cmd_log_export(args: argparse.Namespace) -> int:
     from .log import EventLog, LogError
 
     try:
-        with EventLog(args.db) as log:
+        with EventLog(args.db, readonly=True) as log:
             if args.output in (None, "-"):
                 log.export_jsonl(sys.stdout, include_rejected=not args.applied_only)
             else:

@@ -97,6 +97,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     from arena_table.webui.server import make_server, stop_server
 
     from .app import Table, TableConfig
+    from .log import LogError
 
     try:
         options = json.loads(args.options) if args.options else {}
@@ -115,7 +116,11 @@ def cmd_run(args: argparse.Namespace) -> int:
     camera = _camera_arg(args.camera)
     config = TableConfig(db=db, data_dir=data_dir, game=args.game, options=options, camera=camera,
                          tokens=_tokens_arg(args.tokens), host=args.host, port=args.port, pin=pin)
-    table = Table(config)
+    try:
+        table = Table(config)
+    except LogError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
     try:
         table.start()
     except ModuleNotFoundError as exc:
@@ -180,7 +185,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
         try:
             from .log import EventLog
 
-            with EventLog(db) as elog:
+            with EventLog(db, readonly=True) as elog:
                 rows = elog.rows()
             rejected = sum(1 for r in rows if r.status == "rejected")
             print(f"event log      {db}: {len(rows)} events ({rejected} rejected)")

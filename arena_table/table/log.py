@@ -8,7 +8,9 @@ stored too (``status='rejected'`` with the reason) and skipped by replay.
 
 from __future__ import annotations
 
+import fcntl
 import json
+import os
 import sqlite3
 import threading
 import time
@@ -61,27 +63,65 @@ class EventLog:
     Thread-safe: every call takes the log's lock, so the engine thread writes while
     web threads read. Use as a context manager or call :meth:`close`.
 
+    Args:
+        path: the SQLite file (created if missing) or ``:memory:``.
+        readonly: open for reading only (``log export`` beside a running table); otherwise
+            this process becomes the log's one writer, held by an exclusive ``flock`` on
+            ``<path>.lock`` for as long as the log is open.
+
     Raises:
-        LogError: on open, if ``path`` is not an arena-table log or was written by a newer version.
+        LogError: on open, if ``path`` is not an arena-table log, was written by a newer
+            version, or (as a writer) is already open for writing by another process.
     """
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, readonly: bool = False) -> None:
         self.path = str(path)
+        self._lockfile = None
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+            if not readonly:
+                self._lockfile = self._take_writer_lock()
         self._lock = threading.RLock()
         try:
-            self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=FULL")
-            self._db.executescript(_SCHEMA)
+            if readonly:
+                if self.path != ":memory:" and not Path(self.path).is_file():
+                    raise LogError(f"{self.path}: no such event log")
+                uri = f"file:{Path(self.path).resolve()}?mode=ro" if self.path != ":memory:" else ":memory:"
+                self._db = sqlite3.connect(uri, uri=True, check_same_thread=False, isolation_level=None)
+                self._db.execute("SELECT 1 FROM events LIMIT 1")
+            else:
+                self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+                self._db.execute("PRAGMA journal_mode=WAL")
+                self._db.execute("PRAGMA synchronous=FULL")
+                self._db.executescript(_SCHEMA)
             row = self._db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
         except sqlite3.DatabaseError as exc:
+            self._release()
             raise LogError(f"{self.path}: not an arena-table event log ({exc})") from exc
-        if row is None:
+        except LogError:
+            self._release()
+            raise
+        if row is None and not readonly:
             self._db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
-        elif int(row[0]) > SCHEMA_VERSION:
+        elif row is not None and int(row[0]) > SCHEMA_VERSION:
+            self.close()
             raise LogError(f"{self.path}: log schema {row[0]} is newer than this program's {SCHEMA_VERSION}")
+
+    def _take_writer_lock(self):
+        fp = open(self.path + ".lock", "a+")
+        try:
+            fcntl.flock(fp, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            fp.seek(0)
+            holder = fp.read().strip() or "?"
+            fp.close()
+            raise LogError(f"{self.path}: already in use by another arena-table process (pid {holder}); "
+                           "one table writes one log") from None
+        fp.seek(0)
+        fp.truncate()
+        fp.write(str(os.getpid()))
+        fp.flush()
+        return fp
 
     def __enter__(self) -> "EventLog":
         return self
@@ -92,6 +132,12 @@ class EventLog:
     def close(self) -> None:
         with self._lock:
             self._db.close()
+        self._release()
+
+    def _release(self) -> None:
+        if self._lockfile is not None:
+            self._lockfile.close()  # releases the flock
+            self._lockfile = None
 
     def append(self, event: Event, status: str = "ok", reason: str = "") -> int:
         """Store ``event`` durably and return its sequence number."""

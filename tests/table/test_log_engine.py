@@ -113,3 +113,20 @@ def test_replay_cli_names_the_bad_line(tmp_path, capsys):
 def test_read_jsonl_accepts_notation_and_bare_events():
     recs = read_jsonl(io.StringIO('roll faces=[1]\n{"kind": "roll", "faces": [2]}\n'))
     assert [(s, e.faces) for s, e in recs] == [(1, (1,)), (2, (2,))]
+
+
+def test_one_writer_per_log_file(tmp_path):
+    db = tmp_path / "t.db"
+    with EventLog(db) as log:
+        Engine(log).submit(DiceRolled(faces=(5,)))
+        with pytest.raises(LogError, match=r"already in use by another arena-table process \(pid \d+\)"):
+            EventLog(db)
+        with EventLog(db, readonly=True) as reader:  # export beside the running table
+            assert [e.faces for _, e in reader.records()] == [(5,)]
+    with EventLog(db) as again:  # the lock went with the first writer
+        assert again.last_seq() == 1
+
+
+def test_readonly_open_of_a_missing_log_is_clear(tmp_path):
+    with pytest.raises(LogError, match="no such event log"):
+        EventLog(tmp_path / "nope.db", readonly=True)
