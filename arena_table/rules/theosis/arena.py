@@ -319,6 +319,9 @@ def move(state: ThState, ev: Move) -> ThState:
     """A figure stands on a hex: a hero entering the Arena, its own move, or a push/pull (p.14, p.16),
     or a monster (entering at the centre, moving, charging)."""
     cell = tuple(ev.cell)
+    from .mats import hex_distance
+    if hex_distance(CENTRE, cell) > state.config.arena_radius:
+        raise Rejected(f"{list(cell)} is off the Arena (radius {state.config.arena_radius} hexes around the centre)")
     other = occupied(state).get(cell)
     if other and other != ev.hero:
         raise Rejected(f"{name(state, other)} already stands on {list(cell)}")

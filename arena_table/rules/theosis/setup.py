@@ -21,6 +21,9 @@ Options (JSON values):
     Fast Action Preparation (Game Modes); Expansion Power cards (pp.46-47).
 ``pads``
     ``{"attacker": 1, "defender": 2}``: reader pads for power-card tags.
+``arena_radius``
+    Hexes from the centre hex to the Arena's edge (default 5, 91 hexes: the rulebook text does not
+    print the board's size); moves beyond it are refused and the board view shows every hex.
 ``speeds``, ``alignments``, ``power_values``, ``damage_types``, ``items``, ``thieves_guild_faces``
     Values printed on components but not in the rulebook text (see the ``ENTER`` markers in ``data/``).
 """
@@ -30,7 +33,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from . import catalog
-from .state import Config, Hero, Monster, Player, ThState
+from .state import ARENA_RADIUS, Config, Hero, Monster, Player, ThState
 
 PVP_MODES = ("pvp", "blitz", "team")
 MONSTER_MODES = ("solo", "coop", "light", "heavy")
@@ -74,6 +77,9 @@ def _config(options: Mapping[str, Any]) -> Config:
         if pid not in known:
             raise ValueError(f"power_values: unknown power {pid!r}")
         values[pid] = (int(pair[0]), int(pair[1]))
+    radius = int(options.get("arena_radius", ARENA_RADIUS))
+    if not 1 <= radius <= 12:
+        raise ValueError(f"arena_radius must be 1-12 hexes, not {radius}")
     for hid, al in dict(options.get("alignments", {})).items():
         if hid not in catalog.heroes() or al not in catalog.ALIGNMENTS:
             raise ValueError(f"alignments: {hid!r} -> {al!r} is not a hero and an alignment")
@@ -84,7 +90,8 @@ def _config(options: Mapping[str, Any]) -> Config:
                   alignments=dict(options.get("alignments", {})), power_values=values,
                   damage_types=dict(options.get("damage_types", {})),
                   items={k: {**v, "id": k} for k, v in dict(options.get("items", {})).items()},
-                  thieves_faces={str(k): v for k, v in dict(options.get("thieves_guild_faces", {})).items()})
+                  thieves_faces={str(k): v for k, v in dict(options.get("thieves_guild_faces", {})).items()},
+                  arena_radius=radius)
 
 
 def setup(options: Mapping[str, Any]) -> ThState:

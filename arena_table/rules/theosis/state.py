@@ -22,6 +22,10 @@ ARENA_TURNS = 9
 """p.14: combat in the Arena consists of nine turns."""
 CENTRE = (0, 0)
 """The centre hex in axial coordinates (p.5 Winning the Game)."""
+ARENA_RADIUS = 5
+"""Hexes from the centre to the Arena's edge (91 hexes). The rulebook text does not print the
+Arena's size: 5 is a documented default (the Ranged and Line reach, p.14, and the smallest radius
+holding every starting dot the golden transcripts use); the ``arena_radius`` setup option changes it."""
 
 
 @dataclass(frozen=True)
@@ -43,6 +47,8 @@ class Config:
     items: dict[str, dict[str, Any]] = field(default_factory=dict)
     """Item tokens entered by the table (the book prints only its examples' items)."""
     thieves_faces: dict[str, str] = field(default_factory=dict)
+    arena_radius: int = ARENA_RADIUS
+    """Hexes from the centre to the edge of the Arena board (option ``arena_radius``)."""
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from . import catalog
 from .mats import name, tokens_on
 from .preparation import next_placer
 from .ranking import allocation_order, describe_ranking
-from .state import ARENA_TURNS, MAX_HEALTH, PREP_TURNS, ThState
+from .state import ARENA_TURNS, CENTRE, MAX_HEALTH, PREP_TURNS, ThState
 
 ICONS = {"fiery-purge": "flame", "poison": "drop", "terror": "skull", "pacify": "chain", "entangling-roots": "chain",
          "tentacles-black": "chain", "valor": "sword", "aegis": "shield", "rejuvenation": "heart",
@@ -136,11 +136,30 @@ def view(state: ThState, viewer: str = "spectator") -> dict[str, Any]:
                for h, x in state.heroes.items() if x.alive and x.cell]
     figures += [{"id": m.id, "name": name(state, m.id), "side": "monsters", "cell": list(m.cell)}
                 for m in state.monsters if m.alive and m.cell]
-    if figures:
-        cells = {tuple(f["cell"]) for f in figures} | {c for cs in state.ritual_cells.values() for c in cs} | {(0, 0)}
-        out["board"] = {"kind": "hex", "cells": sorted([list(c) for c in cells]), "figures": figures,
-                        "tokens": {r: [list(c) for c in cs] for r, cs in state.ritual_cells.items()}}
+    if state.phase not in ("idle", "preparation", "fast", "ranking") or figures:
+        out["board"] = board(state, figures)
     return out
+
+
+def arena_cells(radius: int) -> list[tuple[int, int]]:
+    """Every hex of the Arena in axial ``(q, r)``, centre ``(0, 0)``: ``3r² + 3r + 1`` cells.
+
+    >>> len(arena_cells(4)), (0, 0) in arena_cells(4), (4, -4) in arena_cells(4), (4, 1) in arena_cells(4)
+    (61, True, True, False)
+    """
+    return [(q, r) for q in range(-radius, radius + 1) for r in range(-radius, radius + 1) if abs(q + r) <= radius]
+
+
+def board(state: ThState, figures: list[dict[str, Any]]) -> dict[str, Any]:
+    """The whole Arena for the SVG (docs/view-schema.md ``board``): every hex, the figures, Ritual tokens.
+
+    The size is ``config.arena_radius`` (default 4; the rulebook text does not print it).
+    """
+    radius = state.config.arena_radius
+    cells = set(arena_cells(radius)) | {tuple(f["cell"]) for f in figures}
+    cells |= {c for cs in state.ritual_cells.values() for c in cs}
+    return {"kind": "hex", "radius": radius, "centre": list(CENTRE), "cells": sorted([list(c) for c in cells]),
+            "figures": figures, "tokens": {r: [list(c) for c in cs] for r, cs in state.ritual_cells.items()}}
 
 
 def final_line(state: ThState) -> str:
