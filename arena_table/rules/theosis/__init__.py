@@ -59,8 +59,19 @@ class Theosis:
     title = "Theosis"
 
     def setup(self, options: Mapping[str, Any]) -> ThState:
+        """The state after ``start`` (options: :mod:`.setup`, or the start form's values: :mod:`.form`).
+
+        Raises:
+            ValueError: the options name a mode, hero or count the book does not allow.
+        """
+        from .form import to_options
         from .setup import setup
-        return setup(options)
+        return setup(to_options(options))
+
+    def setup_form(self) -> list[dict[str, Any]]:
+        """The control page's start form (``/api/games`` field format; see :mod:`.form`)."""
+        from .form import setup_form
+        return setup_form()
 
     def objects(self) -> list[str]:
         """Taggable objects: ``theosis:hero:<id>``, ``theosis:power:<id>``, ``theosis:artifact:<id>`` ..."""
