@@ -23,7 +23,7 @@ from arena_table.rules.errors import IllegalEvent
 from arena_table.rules.events import DiceRolled, DieCorrected, Event, Note, TagPlaced, TagRemoved
 from arena_table.rules.game import Outcome, register_game
 
-from . import actions, combat, data, divine, moves, rounds, setup, victory
+from . import actions, combat, data, divine, form, moves, rounds, setup, victory
 from . import events as ev
 from .buffs import add, make, remove
 from .state import DemigodsState, char, put, side_name
@@ -174,13 +174,20 @@ class Demigods:
     def setup(self, options: Mapping[str, Any]) -> DemigodsState:
         """Initial state; with a ``lineup`` option play starts at round 1 (see :mod:`.setup`).
 
+        The start form's values (:mod:`.form`) are turned into these options first.
+
         Raises:
             ValueError: bad options (the message names the option and the rule).
         """
+        options = form.to_options(options)
         state = setup.new_game(options)
         if options.get("lineup"):
             state = rounds.start_round(setup.apply_lineup(state, options["lineup"]))
         return state
+
+    def setup_form(self) -> list[dict[str, Any]]:
+        """The control page's start form (``/api/games`` field format; see :mod:`.form`)."""
+        return form.setup_form()
 
     def apply(self, state: DemigodsState, event: Event) -> DemigodsState:
         """The state after ``event``.
