@@ -149,3 +149,45 @@ def test_screenshots_folder_is_git_ignored():
     ignored = (ROOT / ".gitignore").read_text().splitlines()
     assert "artifacts/" in ignored
     assert Path(ROOT / "artifacts").resolve().parent == ROOT
+
+
+TEXT_FONT_SIZES = """sel => [...document.querySelectorAll(sel)]
+  .filter(e => e.offsetParent !== null && [...e.childNodes].some(n => n.nodeType === 3 && n.textContent.trim()))
+  .map(e => [e.className || e.tagName, parseFloat(getComputedStyle(e).fontSize)])"""
+
+
+def test_theosis_twelve_hero_ranking_fits_the_tv_at_32_px(live, page, phone, screenshots):
+    """Issue 7: the 12-hero Hero Ranking on a 1920x1080 TV without scrolling, body text >= 32 px,
+    the acting hero's name >= 64 px, resources condensed (health bar, gold, mana) rather than hidden."""
+    lines = [ln.strip() for ln in (ROOT / "examples" / "theosis-pvp-12.txt").read_text(encoding="utf-8").splitlines()
+             if ln.strip() and not ln.lstrip().startswith("#")]
+    for line in lines[:150]:  # turn 3 of the Arena: Nimloth acts, two heroes out, a Curse on Garav
+        live.table.submit(parse(line))
+    view = table_view(live.table.state)["view"]
+    assert len(view["order"]) == 12 and view["acting"] == "nimloth"
+    for pg, size in ((page, "1920x1080"), (phone, "390x844")):
+        pg.goto(live.url + "/")
+        wait_version(pg, live.table.version)
+        pg.wait_for_timeout(100)
+        check_view(pg, live)
+        pg.screenshot(path=str(screenshots / f"theosis-12-heroes-{size}.png"), full_page=False)
+    rows = page.locator("#order > li")
+    assert rows.count() == 12
+    for i in range(12):  # every row (the 12th included) wholly inside the 1920x1080 viewport
+        box = rows.nth(i).bounding_box()
+        assert box["y"] >= 0 and box["y"] + box["height"] <= 1080 and box["x"] + box["width"] <= 1920, (i, box)
+    assert page.evaluate("document.scrollingElement.scrollHeight") <= 1080
+    twelfth = rows.nth(11).bounding_box()
+    assert twelfth["y"] + twelfth["height"] <= 1080 - 40  # above the footer's device line, not under it
+    # condensed, not hidden: every row shows its health numbers and its gold and mana
+    assert page.locator("#order > li .resources:visible").count() == 12
+    assert page.locator("#order > li[data-id='garav'] .resources").inner_text() == "gold 10 · mana 3"
+    assert page.locator("#order > li[data-id='garav'] .num").inner_text() == "2 / 9"
+    assert "Entangling Roots" in page.locator("#order > li[data-id='garav'] .conditions").inner_text()
+    sizes = page.evaluate(TEXT_FONT_SIZES, "#order li *, #order-title, #prompt, .acting *")
+    assert len(sizes) > 60 and min(px for _, px in sizes) >= 32, sorted(sizes, key=lambda s: s[1])[:5]
+    assert float(page.locator("#order li.acting .name").evaluate("e => parseFloat(getComputedStyle(e).fontSize)")) >= 64
+    assert float(page.locator("#acting .who").evaluate("e => parseFloat(getComputedStyle(e).fontSize)")) >= 64
+    assert page.locator("#order li.acting .name").inner_text().startswith("Nimloth")
+    assert phone.evaluate("document.scrollingElement.scrollWidth") <= 390 + 1
+    assert page.errors == [] and phone.errors == [], page.errors + phone.errors

@@ -52,12 +52,21 @@
   function renderOrder(view) {
     const order = view.order || [];
     $('order-title').textContent = order.length ? (view.order_title || 'Order') : '';
+    const many = order.length > 6;  // a long order (12 heroes): conditions go beside the name (two-line rows on the TV)
     const items = order.map((o, i) => {
       const acting = o.acting || (view.acting && view.acting === o.id);
       const li = el('li', { class: [acting ? 'acting' : '', o.out ? 'out' : ''].join(' ').trim() || null,
         'data-id': o.id });
       li.append(el('span', { class: 'rank', text: o.rank !== undefined && o.rank !== null ? o.rank : i + 1 }));
       li.append(el('span', { class: 'name' }, o.name || o.id, o.side ? el('span', { class: 'side', text: o.side }) : null));
+      const conditions = o.conditions && o.conditions.length
+        ? el('ul', { class: 'conditions' }, o.conditions.map((c) => el('li', { class: c.kind || null },
+          icon(c.icon),
+          el('span', { class: 'cname', text: c.name + (c.kind ? ' (' + c.kind + ')' : '') }),
+          c.turns_left !== undefined && c.turns_left !== null
+            ? el('span', { class: 'turns', text: '· ' + c.turns_left + (c.turns_left === 1 ? ' turn left' : ' turns left') }) : null,
+          c.text ? el('span', { class: 'ctext', text: '— ' + c.text }) : null))) : null;
+      if (many && conditions) li.append(conditions);
       const tags = el('span', { class: 'tags' });
       if (acting) tags.append(el('span', { class: 'tag acting-tag', text: 'Acting' }));
       else if (o.next) tags.append(el('span', { class: 'tag next-tag', text: 'Next' }));
@@ -77,20 +86,13 @@
       if (o.resources && Object.keys(o.resources).length) {
         body.append(el('div', { class: 'resources', text: Object.entries(o.resources).map(([k, v]) => k + ' ' + v).join(' · ') }));
       }
-      if (o.conditions && o.conditions.length) {
-        body.append(el('ul', { class: 'conditions' }, o.conditions.map((c) => el('li', { class: c.kind || null },
-          icon(c.icon),
-          el('span', { class: 'cname', text: c.name + (c.kind ? ' (' + c.kind + ')' : '') }),
-          c.turns_left !== undefined && c.turns_left !== null
-            ? el('span', { class: 'turns', text: '· ' + c.turns_left + (c.turns_left === 1 ? ' turn left' : ' turns left') }) : null,
-          c.text ? el('span', { class: 'ctext', text: '— ' + c.text }) : null))));
-      }
+      if (!many && conditions) body.append(conditions);
       if (body.childNodes.length) li.append(body);
       return li;
     });
     $('order').replaceChildren(...items);
-    $('order').classList.toggle('many', order.length > 6);
-    $('game').classList.toggle('many-order', order.length > 6);
+    $('order').classList.toggle('many', many);
+    $('game').classList.toggle('many-order', many);
     const actingEntry = order.find((o) => o.acting || (view.acting && view.acting === o.id));
     return actingEntry || null;
   }
