@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from browserkit import browser, page, start_live, stop_live  # noqa: F401 (fixtures)
+from browserkit import PIN, Live, browser, page, start_live, stop_live  # noqa: F401 (fixtures)
 
 from arena_table.rules import DiceRolled
 
@@ -41,3 +41,39 @@ def test_reconnect_after_restart_gets_the_new_epoch_without_duplicated_log_lines
         assert page.locator("#history li").count() == 6
     finally:
         stop_live(second)
+
+
+def test_a_refused_stream_says_the_table_is_full_and_joins_when_a_place_frees(tmp_path, browser):
+    """At the viewer cap /api/stream answers 503: a page loaded before the cap was reached says
+    "The table is full" (not "Reconnecting…") and connects by itself once a viewer leaves."""
+    from arena_table.table.app import Table, TableConfig
+    from arena_table.webui.app import create_app
+    from arena_table.webui.server import ServerThread
+
+    table = Table(TableConfig(db=tmp_path / "table.db", camera=None, pin=PIN)).start()
+    app = create_app(table, {"heartbeat": 15.0, "max_clients": 1})
+    live = Live(table, app, ServerThread(app, "127.0.0.1", 0).start())
+    first_ctx, late_ctx = browser.new_context(), browser.new_context()
+    try:
+        first, late = first_ctx.new_page(), late_ctx.new_page()
+        html = first.request.get(live.url + "/")  # the page as served while there was room
+        assert html.status == 200
+        first.goto(live.url + "/")
+        first.wait_for_function("window.arena.connected", timeout=5000, polling=20)
+        assert first.request.get(live.url + "/api/stream", headers={"Accept": "text/event-stream"}).status == 503
+        late.route(live.url + "/", lambda route: route.fulfill(status=200, content_type="text/html", body=html.body()))
+        late.goto(live.url + "/")
+        late.wait_for_function("window.arena.full === true", timeout=10000, polling=50)
+        banner = late.locator("#conn")
+        assert banner.is_visible()
+        assert banner.inner_text() == ("The table is full: 1 viewer is connected, the most this table serves. "
+                                       "This page tries again by itself.")
+        first_ctx.close()  # a viewer leaves: the late page gets the place at its next try (10 s)
+        late.wait_for_function("window.arena.connected && !window.arena.full", timeout=25000, polling=100)
+        assert banner.is_hidden()
+        table.submit(DiceRolled(faces=(4,)))
+        late.wait_for_function("window.arena.cur.version === 1", timeout=5000, polling=20)
+    finally:
+        first_ctx.close()
+        late_ctx.close()
+        stop_live(live)

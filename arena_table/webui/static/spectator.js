@@ -224,9 +224,26 @@
   let es = null;
   let lastMessage = Date.now();
 
-  function setConnected(ok) {
+  const RETRY_FULL_MS = 10000;  // the table was full: try again this much later
+
+  function setConnected(ok, message) {
     window.arena.connected = ok;
+    window.arena.full = !ok && !!message;
     $('conn').hidden = ok;
+    if (!ok) $('conn').textContent = message || 'Reconnecting…';
+  }
+
+  // A refused stream (503) looks like any other closed EventSource: ask /api/status whether
+  // the table is at its viewer cap, so the page says so instead of "Reconnecting…".
+  async function fullCap() {
+    try {
+      const r = await fetch('/api/status', { headers: { Accept: 'application/json' }, cache: 'no-store' });
+      if (!r.ok) return null;
+      const s = (await r.json()).streams || {};
+      return s.max_clients && s.clients >= s.max_clients ? s.max_clients : null;
+    } catch (e) {
+      return null;  // the server is away: an ordinary reconnect
+    }
   }
 
   function connect() {
@@ -258,13 +275,26 @@
       render();
     });
     es.addEventListener('heartbeat', () => { lastMessage = Date.now(); setConnected(true); });
+    const mine = es;
     es.addEventListener('error', () => {
-      setConnected(false);
-      if (es.readyState === EventSource.CLOSED) setTimeout(connect, 3000);  // e.g. 503: the browser gave up
+      if (mine.readyState !== EventSource.CLOSED) { setConnected(false); return; }  // the browser retries by itself
+      fullCap().then((cap) => {  // closed: e.g. a 503; the browser gave up, we try again
+        if (mine !== es) return;  // a newer connection took over meanwhile
+        if (cap) {
+          setConnected(false, 'The table is full: ' + cap + (cap === 1 ? ' viewer is' : ' viewers are')
+            + ' connected, the most this table serves. '
+            + 'This page tries again by itself.');
+          setTimeout(connect, RETRY_FULL_MS);
+        } else {
+          setConnected(false);
+          setTimeout(connect, 3000);
+        }
+      });
     });
   }
 
   setInterval(() => {
+    if (window.arena.full) return;  // waiting for a free place: the retry timer reconnects
     if (Date.now() - lastMessage > STALE_MS) { setConnected(false); lastMessage = Date.now(); connect(); }
   }, 5000);
 
