@@ -97,6 +97,85 @@ def test_start_a_game_from_the_form(live, page):
     assert live.table.state.started_seq == 1
 
 
+THEOSIS_DRAFTS = """
+th-draft player=Ann power=fiery-purge
+th-draft player=Ann power=fireball
+th-draft player=Ann power=bloodthirst
+th-draft player=Ann power=tactics
+th-draft player=Ann power=pain-spike
+th-draft player=Ann power=spell-ward
+th-draft player=Bo power=warcraft
+th-draft player=Bo power=nova
+th-draft player=Bo power=confusion
+th-draft player=Bo power=valor
+th-draft player=Bo power=lifeswap
+th-draft player=Bo power=frigid-night
+th-next
+th-allocate player=Bo gold={"rac":3}
+th-allocate player=Ann gold={"norn":2,"rochon":1}
+"""
+
+
+def test_start_theosis_through_its_form_and_the_spectator_shows_the_hero_ranking(browser, live, page):
+    """Issue 7 item 2: choose game, mode, players and heroes on the form (no JSON), then the
+    spectator page shows the heroes, and their Hero Ranking once gold is allocated."""
+    from arena_table.rules import parse, table_view
+
+    login(page, live.url)
+    ctx = browser.new_context(viewport={"width": 1920, "height": 1080})
+    spect = ctx.new_page()
+    spect.goto(live.url + "/")
+    page.wait_for_selector("#start-game option[value='theosis']", state="attached")
+    page.select_option("#start-game", "theosis")
+    form = page.locator("#start-fields")
+    assert form.locator("select[name=mode] option").count() == 10
+    form.locator("select[name=mode]").select_option('"blitz"')
+    form.locator("input[name=fast]").check()
+    form.locator("input[name=players]").fill("Ann, Bo")
+    form.locator("select[name=heroes_1]").select_option(['"rochon"', '"norn"'])
+    page.click("#start-form button[type=submit]")  # Bo has no heroes yet: the reason is named
+    page.wait_for_selector("#toast.err")
+    assert "player 2 (Bo) has no heroes" in page.inner_text("#toast")
+    form.locator("select[name=heroes_2]").select_option(['"rac"', '"aer"'])
+    assert page.input_value("#start-options") == ""  # no JSON typed
+    page.click("#start-form button[type=submit]")
+    page.wait_for_function("document.querySelector('#toast').textContent.startsWith('Started')", timeout=5000)
+    state = live.table.state.state
+    assert (state.config.mode, state.config.fast, state.phase) == ("blitz", True, "fast")
+    assert {p.id: sorted(p.heroes) for p in state.players} == {"Ann": ["norn", "rochon"], "Bo": ["aer", "rac"]}
+    spect.wait_for_function("v => window.arena.cur.version >= v", arg=live.table.version, timeout=5000)
+    assert spect.inner_text("#title") == "Theosis"
+    assert spect.inner_text("#phase") == "Fast Action Preparation"
+    assert sorted(spect.eval_on_selector_all("#order > li", "els => els.map(e => e.dataset.id)")) == [
+        "aer", "norn", "rac", "rochon"]
+    for line in THEOSIS_DRAFTS.strip().splitlines():  # drafts and gold allocation, as the table records them
+        live.table.submit(parse(line))
+    spect.wait_for_function("v => window.arena.cur.version >= v", arg=live.table.version, timeout=5000)
+    assert spect.inner_text("#order-title") == "Hero Ranking"
+    assert spect.eval_on_selector_all("#order > li", "els => els.map(e => e.dataset.id)") == [
+        "rac", "norn", "rochon", "aer"]
+    assert spect.eval_on_selector_all("#order > li .rank", "els => els.map(e => e.textContent)") == ["1", "2", "3", "4"]
+    assert table_view(live.table.state)["view"]["order_title"] == "Hero Ranking"
+    ctx.close()
+
+
+def test_start_demigods_through_its_form(live, page):
+    login(page, live.url)
+    page.wait_for_selector("#start-game option[value='demigods']", state="attached")
+    page.select_option("#start-game", "demigods")
+    form = page.locator("#start-fields")
+    form.locator("select[name=mode]").select_option('"tactics"')
+    form.locator("input[name=players]").fill("Ann, Bo")
+    form.locator("input[name=heroes]").fill("4")
+    form.locator("select[name=selection]").select_option('"chieftain"')
+    form.locator("input[name=first_picker]").fill("Bo")
+    page.click("#start-form button[type=submit]")
+    page.wait_for_function("document.querySelector('#toast').textContent.startsWith('Started')", timeout=5000)
+    state = live.table.state.state
+    assert (state.mode, state.players, state.heroes_per_player, state.selection, state.first) == (
+        "tactics", ("Ann", "Bo"), 4, "chieftain", "Bo")
+
+
 def test_camera_unavailable_is_said(live, page):
     login(page, live.url)
     page.wait_for_function("document.querySelector('#camera-note').textContent.startsWith('Camera view unavailable')")
