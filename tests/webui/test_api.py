@@ -226,6 +226,18 @@ def test_games_lists_forms_and_event_kinds(client):
         assert "theosis:hero:rochon" in by_name["theosis"]["objects"]
 
 
+def test_games_offer_the_board_games_start_forms(client):
+    by_name = {g["name"]: g for g in client.get("/api/games").get_json()["games"]}
+    theosis = {f["name"]: f for f in by_name["theosis"]["form"]}
+    assert theosis["mode"]["default"] == "pvp" and len(theosis["mode"]["options"]) == 10
+    assert [f"heroes_{i}" in theosis for i in range(1, 8)] == [True] * 6 + [False]
+    assert len(theosis["heroes_1"]["options"]) == 12 and theosis["heroes_1"]["type"] == "multiselect"
+    demigods = {f["name"]: f for f in by_name["demigods"]["form"]}
+    assert [o["value"] for o in demigods["mode"]["options"]] == ["slayer", "tactics", "advanced-tactics"]
+    assert (demigods["heroes"]["min"], demigods["heroes"]["max"]) == (3, 6)
+    assert by_name["dice-tray"]["form"] is None
+
+
 def test_spectator_page_embeds_the_state(client):
     page = client.get("/").get_data(as_text=True)
     assert 'id="initial"' in page and "Dice tray" in page and "/static/spectator.js" in page
