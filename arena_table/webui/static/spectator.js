@@ -52,7 +52,9 @@
   function renderOrder(view) {
     const order = view.order || [];
     $('order-title').textContent = order.length ? (view.order_title || 'Order') : '';
-    const many = order.length > 6;  // a long order (12 heroes): conditions go beside the name (two-line rows on the TV)
+    const many = order.length > 6;
+    // up to 12 (Theosis's Hero Ranking): compact two-line rows on the TV, conditions beside the name
+    const compact = order.length >= 4 && order.length <= 12;
     const items = order.map((o, i) => {
       const acting = o.acting || (view.acting && view.acting === o.id);
       const li = el('li', { class: [acting ? 'acting' : '', o.out ? 'out' : ''].join(' ').trim() || null,
@@ -66,7 +68,7 @@
           c.turns_left !== undefined && c.turns_left !== null
             ? el('span', { class: 'turns', text: '· ' + c.turns_left + (c.turns_left === 1 ? ' turn left' : ' turns left') }) : null,
           c.text ? el('span', { class: 'ctext', text: '— ' + c.text }) : null))) : null;
-      if (many && conditions) li.append(conditions);
+      if (compact && conditions) li.append(conditions);
       const tags = el('span', { class: 'tags' });
       if (acting) tags.append(el('span', { class: 'tag acting-tag', text: 'Acting' }));
       else if (o.next) tags.append(el('span', { class: 'tag next-tag', text: 'Next' }));
@@ -86,13 +88,16 @@
       if (o.resources && Object.keys(o.resources).length) {
         body.append(el('div', { class: 'resources', text: Object.entries(o.resources).map(([k, v]) => k + ' ' + v).join(' · ') }));
       }
-      if (!many && conditions) body.append(conditions);
+      if (!compact && conditions) body.append(conditions);
       if (body.childNodes.length) li.append(body);
       return li;
     });
     $('order').replaceChildren(...items);
     $('order').classList.toggle('many', many);
     $('game').classList.toggle('many-order', many);
+    $('order').classList.toggle('compact', compact);
+    $('order').style.setProperty('--rows', String(Math.ceil(order.length / 2)));  // two columns: 1-6 | 7-12
+    $('game').classList.toggle('compact-order', compact);
     const actingEntry = order.find((o) => o.acting || (view.acting && view.acting === o.id));
     return actingEntry || null;
   }
