@@ -112,6 +112,11 @@ def test_every_game_view_renders_on_tv_and_phone(browser, live, page, phone, scr
     acting_name = page.locator("#order li.acting .name")
     if acting_name.count():
         assert float(acting_name.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")) >= 64
+    if game == "theosis":  # a 4-hero ranking on the TV: every row inside the viewport
+        rows = page.locator("#order > li")
+        assert rows.count() == 4
+        last = rows.nth(3).bounding_box()
+        assert last["y"] + last["height"] <= 1080, last
     # the phone layout does not scroll sideways
     assert phone.evaluate("document.scrollingElement.scrollWidth") <= 390 + 1
     assert page.errors == [] and phone.errors == [], page.errors + phone.errors
