@@ -25,6 +25,10 @@ from .game import Outcome, register_game
 
 FAIRNESS_MIN_DICE = 60
 """Dice of one kind needed before the chi-square figure is reported (expected >= 10 a face on a d6)."""
+MAX_SIDES = 1000
+"""Largest standard die accepted (``d1000``): anything bigger is a typing slip, not a die."""
+MAX_DICE = 100
+"""Most dice in one roll."""
 HISTORY_IN_VIEW = 20
 """Rolls listed in the spectator view (the whole history stays in the state and the log)."""
 
@@ -80,7 +84,13 @@ def apply_tray(tray: TrayState, event: Event, seq: int) -> TrayState:
     if isinstance(event, DiceRolled):
         if not event.faces:
             raise IllegalEvent(event, "a roll needs at least one die")
+        if len(event.faces) > MAX_DICE:
+            raise IllegalEvent(event, f"{len(event.faces)} dice in one roll; at most {MAX_DICE}")
         sides = sides_of(event.die)
+        if sides is not None and not 2 <= sides <= MAX_SIDES:
+            raise IllegalEvent(event, f"no such die {event.die}: standard dice have 2 to {MAX_SIDES} sides")
+        if sides is None and any(abs(f) > MAX_SIDES for f in event.faces):
+            raise IllegalEvent(event, f"face values of a {event.die} die must lie within ±{MAX_SIDES}")
         if sides is not None:
             bad = [f for f in event.faces if not 1 <= f <= sides]
             if bad:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import math
 import json
 import re
 import typing
@@ -128,7 +129,9 @@ def _coerce(tp: Any, value: Any, where: str) -> Any:
             try:
                 return _coerce(arg, value, where)
             except NotationError as exc:
-                errors.append(str(exc))
+                errors.append(exc)
+        if len(errors) == 1:  # Optional[X]: X's own complaint says the most
+            raise errors[0]
         raise NotationError(f"{where}: {value!r} fits none of {tp}")
     if origin is tuple:
         if not isinstance(value, (list, tuple)):
@@ -147,6 +150,8 @@ def _coerce(tp: Any, value: Any, where: str) -> Any:
     if tp is float:
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise NotationError(f"{where}: expected a number, got {value!r}")
+        if not math.isfinite(value):
+            raise NotationError(f"{where}: expected a finite number, got {value!r}")
         return float(value)
     if tp is int:
         if isinstance(value, bool) or not isinstance(value, int):
@@ -238,8 +243,16 @@ def parse(text: str) -> Event:
     DiceRolled(at=None, die='d6', faces=(3, 5), source='camera 1', image='', crops=(), confidence=())
 
     Raises:
-        NotationError: unknown kind, unknown field, bad value or missing field.
+        NotationError: unknown kind, unknown field, bad value, missing field, or values
+            nested too deeply.
     """
+    try:
+        return _parse(text)
+    except RecursionError:
+        raise NotationError(f"{text[:60]!r}...: values nested too deeply") from None
+
+
+def _parse(text: str) -> Event:
     line = text.strip()
     if not line:
         raise NotationError("empty event line")
@@ -299,6 +312,13 @@ def from_json(obj: Mapping[str, Any]) -> Event:
     Raises:
         NotationError: missing/unknown kind or fields, or values of the wrong type.
     """
+    try:
+        return _from_json(obj)
+    except RecursionError:
+        raise NotationError("event object nested too deeply") from None
+
+
+def _from_json(obj: Mapping[str, Any]) -> Event:
     if not isinstance(obj, Mapping) or "kind" not in obj:
         raise NotationError(f"not an event object (no 'kind'): {obj!r:.80}")
     cls = _lookup(obj["kind"])

@@ -197,21 +197,41 @@ def apply(ts: TableState, event: Event, seq: int | None = None) -> TableState:
                            started_seq=seq, log=ts.log, tags=ts.tags)
         return dataclasses.replace(fresh, log=_log(ts, seq, event, f"New game: {g.title}"))
     game = find_game(ts.game)
-    text = game.describe(ts.state, event) if ts.game != "dice-tray" else ""
+    other = _foreign_game(game, event)
+    if other:
+        raise IllegalEvent(event, f"{event.KIND} is an event of {other}, but {game.title} is running", summarize(ts))
     tray = ts.tray
     if isinstance(event, (DiceRolled, DieCorrected)):
         tray = dice_tray.apply_tray(tray, event, seq)
-        if not text:
-            text = dice_tray.describe_tray(ts.tray, event)
     tags = ts.tags
     if isinstance(event, TagPlaced):
         tags = tuple(sorted([t for t in tags if t[0] != event.pad] + [(event.pad, event.uid, event.object)]))
     elif isinstance(event, TagRemoved):
         tags = tuple(t for t in tags if not (t[0] == event.pad and t[1] == event.uid))
-    if isinstance(event, Note) and not text:
-        text = event.text
     state = ts.state if ts.game == "dice-tray" else game.apply(ts.state, event)
+    text = game.describe(ts.state, event) if ts.game != "dice-tray" else ""
+    if not text and isinstance(event, (DiceRolled, DieCorrected)):
+        text = dice_tray.describe_tray(ts.tray, event)
+    if not text and isinstance(event, Note):
+        text = event.text
     return dataclasses.replace(ts, state=state, tray=tray, seq=seq, tags=tags, log=_log(ts, seq, event, text))
+
+
+def _home(module: str) -> str:
+    """The package a game or event class belongs to (``arena_table.rules.theosis``)."""
+    parts = module.split(".")
+    return ".".join(parts[:3]) if parts[:2] == ["arena_table", "rules"] else parts[0]
+
+
+def _foreign_game(game: Game, event: Event) -> str:
+    """Title of the other game ``event`` belongs to, or "" (kernel events belong to every game)."""
+    home = _home(type(event).__module__)
+    if home == _home(__name__.rpartition(".")[0] + ".events") or home == _home(type(game).__module__):
+        return ""
+    for g in games():
+        if _home(type(g).__module__) == home:
+            return g.title
+    return ""
 
 
 def is_legal(ts: TableState, event: Event) -> bool:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import math
 import queue
 import threading
 import time
@@ -175,6 +176,8 @@ class Engine:
 
         if event.at is None:
             event = dataclasses.replace(event, at=self.clock())
+        elif not math.isfinite(event.at):
+            raise IllegalEvent(event, f"time stamp {event.at} is not a finite number of seconds")
         if isinstance(event, Undone):
             raise IllegalEvent(event, "use undo(), which picks the event to take back")
         seq = self.log.last_seq() + 1  # single writer: the number the row will get

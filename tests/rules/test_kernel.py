@@ -115,3 +115,52 @@ def test_start_resets_the_tray_and_tags_are_tracked():
                  TagPlaced(pad=1, uid="04DDEEFF"), TagRemoved(pad=9, uid="00")])
     assert ts.tray.rolls == () and ts.started_seq == 3
     assert ts.tags == ((1, "04DDEEFF", ""),)
+
+
+@pytest.mark.parametrize("ev,reason", [
+    (DiceRolled(die="d999999999999", faces=(1,)), "no such die d999999999999: standard dice have 2 to 1000 sides"),
+    (DiceRolled(die="d1", faces=(1,)), "no such die d1"),
+    (DiceRolled(faces=(1,) * 101), "101 dice in one roll; at most 100"),
+    (DiceRolled(die="attack", faces=(10**9,)), "within ±1000"),
+])
+def test_absurd_dice_are_refused(ev, reason):
+    with pytest.raises(IllegalEvent, match=reason):
+        apply(new_table(), ev)
+
+
+def test_a_d1000_is_fine():
+    assert stats(replay([DiceRolled(die="d1000", faces=(1000,))]).tray)["d1000"]["counts"][1000] == 1
+
+
+@pytest.mark.parametrize("obj", [
+    {"kind": "roll", "faces": [1], "at": float("nan")},
+    {"kind": "roll", "faces": [1], "at": float("inf")},
+])
+def test_non_finite_times_are_refused(obj):
+    with pytest.raises(NotationError, match="finite"):
+        from_json(obj)
+
+
+def test_deep_nesting_is_a_notation_error():
+    with pytest.raises(NotationError, match="nested too deeply"):
+        parse("roll faces=" + "[" * 5000 + "1" + "]" * 5000)
+    deep = 1
+    for _ in range(3000):
+        deep = [deep]
+    with pytest.raises(NotationError, match="nested too deeply"):
+        from_json({"kind": "roll", "faces": deep})
+
+
+def test_events_of_another_game_are_refused():
+    from arena_table.rules.events import event_types
+
+    th_place = event_types()["th-place"]
+    dg_pick = event_types()["dg-pick"]
+    with pytest.raises(IllegalEvent, match="th-place is an event of Theosis, but Dice tray is running"):
+        apply(new_table(), th_place(hero="rochon", location="guardian"))
+    theosis = replay([GameStarted(game="theosis", options={"mode": "pvp", "players": ["Ann", "Bo"],
+                                                           "heroes": {"Ann": ["rochon", "norn", "rac"],
+                                                                      "Bo": ["aer", "raug", "lug"]}})])
+    with pytest.raises(IllegalEvent, match="dg-pick is an event of Demigods Evolution, but Theosis is running"):
+        apply(theosis, dg_pick(player="Ann", hero="knight"))
+    apply(theosis, DiceRolled(faces=(3,)))  # kernel events belong to every game

@@ -130,3 +130,11 @@ def test_one_writer_per_log_file(tmp_path):
 def test_readonly_open_of_a_missing_log_is_clear(tmp_path):
     with pytest.raises(LogError, match="no such event log"):
         EventLog(tmp_path / "nope.db", readonly=True)
+
+
+def test_non_finite_time_stamp_is_refused_and_the_log_stays_json():
+    with EventLog(":memory:") as log:
+        eng = Engine(log)
+        with pytest.raises(IllegalEvent, match="not a finite number"):
+            eng.submit(DiceRolled(faces=(1,), at=float("nan")))
+        assert log.rows() == []
