@@ -21,18 +21,26 @@ PLUGINS = ("cli_run", "cli_dice", "cli_tags", "cli_web", "cli_tokens")
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
-    from arena_table.rules import IllegalEvent, digest, replay, table_view
+    from arena_table.rules import IllegalEvent, UnknownGame, digest, replay, table_view
 
     from .log import LogError, read_jsonl
 
+    lines: dict[int, int] = {}
     try:
         with open(args.file, encoding="utf-8") as fp:
-            records = read_jsonl(fp, source=args.file)
+            records = read_jsonl(fp, source=args.file, lines_out=lines)
         state = replay(records, args.game)
     except OSError as exc:
         print(f"error: {args.file}: {exc.strerror}", file=sys.stderr)
         return 1
-    except (LogError, IllegalEvent) as exc:
+    except UnicodeDecodeError as exc:
+        print(f"error: {args.file}: not a text file (byte {exc.start} is not UTF-8)", file=sys.stderr)
+        return 1
+    except IllegalEvent as exc:
+        where = next((f"{args.file}:{lines[s]}" for s, e in records if e is exc.event and s in lines), args.file)
+        print(f"error: {where}: {exc}", file=sys.stderr)
+        return 1
+    except (LogError, UnknownGame) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
     view = table_view(state)

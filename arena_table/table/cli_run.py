@@ -92,6 +92,21 @@ def _tokens_arg(value: str | None) -> str | None:
 
 # --- run ----------------------------------------------------------------------------------------
 
+def port_number(text: str) -> int:
+    """argparse type: a TCP port 1..65535.
+
+    >>> port_number("8000")
+    8000
+    """
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+    if not 1 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{port} is not a port number (1-65535)")
+    return port
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     from arena_table.webui.app import WebConfig, create_app
     from arena_table.webui.server import make_server, stop_server
@@ -117,8 +132,11 @@ def cmd_run(args: argparse.Namespace) -> int:
     config = TableConfig(db=db, data_dir=data_dir, game=args.game, options=options, camera=camera,
                          tokens=_tokens_arg(args.tokens), host=args.host, port=args.port, pin=pin)
     try:
+        from arena_table.rules import UnknownGame, find_game
+
+        find_game(args.game)
         table = Table(config)
-    except LogError as exc:
+    except (LogError, UnknownGame) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
     try:
@@ -222,7 +240,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--db", default=str(DEFAULT_DB), help=f"the event log (default: {DEFAULT_DB})")
     p.add_argument("--data-dir", help="media and PIN folder (default: the folder of --db)")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (0.0.0.0: the whole network)")
-    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--port", type=port_number, default=8000, help="TCP port, 1-65535 (default: 8000)")
     p.add_argument("--pin", help="the control page's PIN (default: the stored one, else a new random one)")
     p.add_argument("--max-clients", type=int, default=200, help="spectator streams served at once")
     p.set_defaults(func=cmd_run)

@@ -189,33 +189,49 @@ class EventLog:
         return n
 
 
-def read_jsonl(lines: Iterator[str] | IO[str], source: str = "input") -> list[Record]:
+def read_jsonl(lines: Iterator[str] | IO[str], source: str = "input", *,
+               lines_out: dict[int, int] | None = None) -> list[Record]:
     """Records from JSON lines as written by :meth:`EventLog.export_jsonl` (rejected rows skipped).
 
     Each line may also be a bare event object (``{"kind": ...}``) or a line of event
-    notation; bare events are numbered from 1 in order.
+    notation; bare events are numbered on from the previous record.
+
+    Args:
+        lines: the text, a line at a time.
+        source: the name used in error messages.
+        lines_out: if given, filled with ``seq -> line number``.
 
     Raises:
         LogError: a line that is neither; the message names ``source`` and the line number.
     """
     from arena_table.rules import parse
 
+    where = lines_out
     out: list[Record] = []
     for lineno, line in enumerate(lines, start=1):
         line = line.strip()
         if not line or line.startswith("#"):
             continue
+        next_seq = (out[-1][0] + 1) if out else 1
         try:
             if line.startswith("{"):
                 obj = json.loads(line)
+                if not isinstance(obj, dict):
+                    raise ValueError("expected a JSON object")
                 if "event" in obj:
                     if obj.get("status", "ok") != "ok":
                         continue
+                    if "seq" not in obj:
+                        raise ValueError('a log row needs "seq" beside "event"')
                     out.append((int(obj["seq"]), from_json(obj["event"])))
                 else:
-                    out.append(((out[-1][0] + 1) if out else 1, from_json(obj)))
+                    out.append((next_seq, from_json(obj)))
             else:
-                out.append(((out[-1][0] + 1) if out else 1, parse(line)))
+                out.append((next_seq, parse(line)))
         except (ValueError, KeyError, TypeError, NotationError) as exc:
             raise LogError(f"{source}:{lineno}: {exc}") from exc
+        if out and out[-1][0] < next_seq:
+            raise LogError(f"{source}:{lineno}: seq {out[-1][0]} does not follow seq {next_seq - 1}")
+        if where is not None:
+            where[out[-1][0]] = lineno
     return out

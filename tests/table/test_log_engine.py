@@ -138,3 +138,28 @@ def test_non_finite_time_stamp_is_refused_and_the_log_stays_json():
         with pytest.raises(IllegalEvent, match="not a finite number"):
             eng.submit(DiceRolled(faces=(1,), at=float("nan")))
         assert log.rows() == []
+
+
+@pytest.mark.parametrize("content,needle", [
+    (b"roll faces=[1]\nroll faces=[9]\n", ":2: illegal event roll faces=[9]: face(s) [9] impossible on a d6"),
+    (b'{"event":{"kind":"roll","faces":[1]}}\n', ':1: a log row needs "seq" beside "event"'),
+    (b"\xff\xfe\x00garbage", "not a text file (byte 0 is not UTF-8)"),
+])
+def test_replay_cli_errors_are_one_line(tmp_path, capsys, content, needle):
+    f = tmp_path / "bad.jsonl"
+    f.write_bytes(content)
+    assert main(["replay", str(f)]) == 1
+    err = capsys.readouterr().err
+    assert needle in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_cli_refuses_unknown_game_and_bad_port(tmp_path, capsys):
+    f = tmp_path / "t.txt"
+    f.write_text("roll faces=[1]\n")
+    assert main(["replay", "--game", "nope", str(f)]) == 1
+    assert "unknown game 'nope'; known games: demigods, dice-tray, theosis" in capsys.readouterr().err
+    assert main(["run", "--game", "nope", "--db", str(tmp_path / "t.db"), "--camera", "none"]) == 1
+    assert "unknown game 'nope'" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["run", "--port", "99999"])
+    assert "99999 is not a port number (1-65535)" in capsys.readouterr().err
