@@ -43,7 +43,7 @@ from ..game import Outcome, register_game
 from . import arena, catalog, fight, monsters, preparation, ranking
 from .events import (Adjust, Allocate, ArtifactRevealed, Attack, Bid, Bless, CastRitual, Draft, Equip, Gem,
                      MonsterAction, Move, Next, Pass, Place, SetRanking, Stamina, UseSkill)
-from .mats import Rejected, add_gems, damage, equip, heal, name, remove_gems
+from .mats import Rejected, add_gems, damage, equip, heal, name, remove_gems, skills_of
 from .state import MAX_HEALTH, ThState, replace_hero, replace_monster, replace_player
 from .view import final_line, view as _view
 
@@ -115,6 +115,7 @@ def _apply(state: ThState, ev: Event) -> ThState:
         raise Rejected("the game is over")
     if state.phase == "idle":
         raise Rejected("no Theosis game is set up: start one with its players and heroes")
+    check_numbers(ev)
     if isinstance(ev, Adjust):
         return adjust(state, ev)
     if state.pending and not isinstance(ev, (CastRitual, MonsterAction, Move, Stamina, Equip, Gem)):
@@ -130,7 +131,9 @@ def _apply(state: ThState, ev: Event) -> ThState:
         return equip(state, ev.hero, ev.item, ev.drop)
     if isinstance(ev, Gem):
         h = state.heroes.get(ev.hero)
-        if h is None or (ev.skill and ev.skill in h.mana):
+        if h is None:
+            raise Rejected(f"no hero {ev.hero!r} in this game")
+        if ev.skill and ev.skill in h.mana:
             raise Rejected(f"no empty skill {ev.skill or ''} on {ev.hero}")
         return add_gems(state, ev.hero, 1, ev.skill)
     return handlers[type(ev)](state, ev)
@@ -163,20 +166,72 @@ def _tag(state: ThState, ev: TagPlaced) -> ThState:
     return dataclasses.replace(state, pad_powers={**state.pad_powers, role: oid})
 
 
+SANE_LIMIT = 10**6
+"""No number a Theosis event carries (gold, Health, thresholds, hexes) comes near this; beyond it is a typo."""
+
+
+def check_numbers(ev: Event) -> None:
+    """Refuse an event carrying an absurd integer anywhere in its fields (sanity, not a rule).
+
+    Raises:
+        Rejected: ``field=value is not a sensible number (keep within ±1000000)``.
+    """
+    def walk(value: Any) -> Any:
+        if isinstance(value, bool):
+            return None
+        if isinstance(value, int):
+            return value if abs(value) > SANE_LIMIT else None
+        items = value.values() if isinstance(value, dict) else value if isinstance(value, (list, tuple)) else ()
+        return next((bad for bad in map(walk, items) if bad is not None), None)
+
+    for f in dataclasses.fields(ev):
+        bad = walk(getattr(ev, f.name))
+        if bad is not None:
+            raise Rejected(f"{f.name}={bad} is not a sensible number (keep within ±{SANE_LIMIT})")
+
+
+def _bounded(what: str, now: int, change: int, low: int, high: int | None, rule: str) -> int:
+    """``now + change`` if it stays in ``low..high``, else :class:`Rejected` naming the bound."""
+    after = now + change
+    if after < low or (high is not None and after > high):
+        span = f"{low} to {high}" if high is not None else f"at least {low}"
+        raise Rejected(f"{what} is {now}: a change of {change:+d} would make it {after} ({rule}: {span})")
+    return after
+
+
 def adjust(state: ThState, ev: Adjust) -> ThState:
-    """Apply a correction: Health (+heal/-damage, 0 removes), Mana gems, gold (hero mat or player)."""
+    """Apply a correction: Health (+heal/-damage, 0 removes), Mana gems, gold (hero mat or player).
+
+    Every change must leave the number in the book's range: Health 0 to 9 (p.6 Hero Mats: the
+    Health cube starts on 9, healing sets it back to 9 at most), Mana gems 0 to one per Skill
+    (p.6), gold and Stamina Tokens never below 0.
+
+    Raises:
+        Rejected: the target is unknown, or a change leaves its range (the message names the bound).
+    """
     if ev.target in state.heroes:
+        h = state.heroes[ev.target]
+        who = name(state, ev.target)
+        _bounded(f"{who}'s Health", h.health, ev.health, 0, MAX_HEALTH, "Health on the Hero mat, p.6")
+        _bounded(f"{who}'s Mana", len(h.mana), ev.mana, 0, len(skills_of(state, ev.target)),
+                 "one Mana gem per Skill, p.6")
+        _bounded(f"{who}'s gold", h.gold, ev.gold, 0, None, "gold on the Hero mat")
         state = heal(state, ev.target, ev.health) if ev.health > 0 else damage(state, ev.target, -ev.health)
         state = add_gems(state, ev.target, ev.mana) if ev.mana > 0 else remove_gems(state, ev.target, -ev.mana)
         h = state.heroes[ev.target]
-        return replace_hero(state, dataclasses.replace(h, gold=max(0, h.gold + ev.gold)))
+        return replace_hero(state, dataclasses.replace(h, gold=h.gold + ev.gold))
     if any(p.id == ev.target for p in state.players):
         p = state.player(ev.target)
-        return replace_player(state, dataclasses.replace(p, gold=max(0, p.gold + ev.gold)))
+        if ev.health or ev.mana:
+            raise Rejected(f"{p.id} is a player: only gold can be corrected (Health and Mana are on the Hero mats)")
+        gold = _bounded(f"{p.id}'s gold", p.gold, ev.gold, 0, None, "a player's gold")
+        return replace_player(state, dataclasses.replace(p, gold=gold))
     if any(m.id == ev.target for m in state.monsters):
         m = state.monster(ev.target)
-        return replace_monster(state, dataclasses.replace(m, tokens=max(0, m.tokens + ev.health),
-                                                          top=m.top if ev.health == 0 else None))
+        if ev.mana or ev.gold:
+            raise Rejected(f"{name(state, m.id)} is a monster: only its Stamina Tokens (health) can be corrected")
+        tokens = _bounded(f"{name(state, m.id)}'s Stamina Tokens", m.tokens, ev.health, 0, None, "Monster Stamina")
+        return replace_monster(state, dataclasses.replace(m, tokens=tokens, top=m.top if ev.health == 0 else None))
     raise Rejected(f"no hero, player or monster {ev.target!r}")
 
 

@@ -141,9 +141,9 @@ def _golden_reward(state: ThState, ev: Place, pid: str) -> ThState:
         state = dataclasses.replace(state, initiative_next=pid)
     elif ev.location == "deceitful" and ev.target:
         victim = _target_player(state, ev.target)
+        if not -1 <= ev.amount <= 3:
+            raise Rejected(f"the Deceitful quest steals 0 to 3 gold (amount=-1: as much as allowed), not {ev.amount}")
         amount = min(3 if ev.amount < 0 else ev.amount, state.player(victim).gold)
-        if not 0 <= amount <= 3:
-            raise Rejected("the Deceitful quest steals up to three gold")
         state = _gold(_gold(state, victim, -amount), pid, amount)
     elif ev.location in ("righteous", "vengeful") and ev.item:
         state = equip(state, ev.equip or ev.hero, ev.item)

@@ -1,0 +1,110 @@
+"""Refusals with their exact reasons: wrong phase, values off the book's ranges, absurd numbers, unknown names."""
+
+from __future__ import annotations
+
+import pytest
+
+from arena_table.rules import IllegalEvent, apply, parse
+
+from th_helpers import ARENA, fast_blitz, play
+
+PREP = ('start game=theosis options={"players":["Ann","Bo"],"heroes":{"Ann":["rochon","rac","norn"],'
+        '"Bo":["aer","lug","edhel"]}}')
+ANN = ["fiery-purge", "fireball", "bloodthirst", "tactics", "pain-spike", "blazing-sun"]
+BO = ["warcraft", "nova", "despair", "valor", "lifeswap", "last-stand"]
+
+
+def reason(state, line: str) -> str:
+    with pytest.raises(IllegalEvent) as info:
+        apply(state, parse(line))
+    return info.value.reason
+
+
+@pytest.fixture(scope="module")
+def prep():
+    return play(PREP)
+
+
+@pytest.fixture(scope="module")
+def fast():
+    return play(fast_blitz(ANN, BO))
+
+
+@pytest.fixture(scope="module")
+def arena():
+    return play(fast_blitz(ANN, BO), ARENA)
+
+
+@pytest.mark.parametrize("cell", ["[0,0]", "[99,-99]"])
+def test_move_in_the_preparation_phase_is_refused_naming_the_phase(prep, cell):
+    assert reason(prep, f"th-move hero=rochon cell={cell}") == (
+        "figures stand in the Arena only from the Combat Phase (p.14); "
+        "it is the Preparation Phase (Hierapolis turn 1/6)")
+
+
+def test_move_in_fast_action_preparation_is_refused(fast):
+    assert reason(fast, "th-move hero=rochon cell=[0,0]") == (
+        "figures stand in the Arena only from the Combat Phase (p.14); it is Fast Action Preparation")
+
+
+def test_move_in_the_arena_is_accepted_and_off_arena_refused(arena):
+    assert apply(arena, parse("th-move hero=rochon cell=[0,0]")).state.heroes["rochon"].cell == (0, 0)
+    assert reason(arena, "th-move hero=rochon cell=[99,-99]") == (
+        "[99, -99] is off the Arena (radius 5 hexes around the centre)")
+
+
+def test_adjust_health_stays_between_0_and_9(prep):
+    assert reason(prep, "th-adjust target=rochon health=-999") == (
+        "Rochon's Health is 9: a change of -999 would make it -990 (Health on the Hero mat, p.6: 0 to 9)")
+    assert reason(prep, "th-adjust target=rochon health=1") == (
+        "Rochon's Health is 9: a change of +1 would make it 10 (Health on the Hero mat, p.6: 0 to 9)")
+    s = apply(prep, parse("th-adjust target=rochon health=-3"))
+    assert s.state.heroes["rochon"].health == 6
+    assert apply(s, parse("th-adjust target=rochon health=3")).state.heroes["rochon"].health == 9
+    assert apply(s, parse("th-adjust target=rochon health=-6")).state.heroes["rochon"].alive is False
+
+
+def test_adjust_refuses_absurd_numbers(prep):
+    assert reason(prep, "th-adjust target=rochon gold=99999999999999999999") == (
+        "gold=99999999999999999999 is not a sensible number (keep within ±1000000)")
+    assert reason(prep, "th-adjust target=Ann gold=1000001") == (
+        "gold=1000001 is not a sensible number (keep within ±1000000)")
+    assert apply(prep, parse("th-adjust target=Ann gold=1000000")).state.player("Ann").gold == 1000003
+
+
+def test_adjust_gold_never_below_zero(prep):
+    assert reason(prep, "th-adjust target=Ann gold=-5") == (
+        "Ann's gold is 3: a change of -5 would make it -2 (a player's gold: at least 0)")
+    assert reason(prep, "th-adjust target=rochon gold=-1") == (
+        "Rochon's gold is 0: a change of -1 would make it -1 (gold on the Hero mat: at least 0)")
+    assert apply(prep, parse("th-adjust target=Ann gold=-3")).state.player("Ann").gold == 0
+
+
+def test_adjust_mana_holds_one_gem_per_skill(prep):
+    assert reason(prep, "th-adjust target=rochon mana=-99") == (
+        "Rochon's Mana is 0: a change of -99 would make it -99 (one Mana gem per Skill, p.6: 0 to 3)")
+    assert reason(prep, "th-adjust target=rochon mana=4") == (
+        "Rochon's Mana is 0: a change of +4 would make it 4 (one Mana gem per Skill, p.6: 0 to 3)")
+    assert len(apply(prep, parse("th-adjust target=rochon mana=3")).state.heroes["rochon"].mana) == 3
+
+
+def test_adjust_names_what_a_target_cannot_take(prep):
+    assert reason(prep, "th-adjust target=Ann health=1") == (
+        "Ann is a player: only gold can be corrected (Health and Mana are on the Hero mats)")
+    assert reason(prep, "th-adjust target=nobody health=1") == "no hero, player or monster 'nobody'"
+
+
+def test_absurd_numbers_are_refused_in_every_theosis_event(arena):
+    assert reason(arena, "th-move hero=rochon cell=[2000000,0]") == (
+        "cell=2000000 is not a sensible number (keep within ±1000000)")
+    assert reason(arena, 'th-stamina monster=x threshold=-10000000') == (
+        "threshold=-10000000 is not a sensible number (keep within ±1000000)")
+
+
+def test_deceitful_steal_amount_is_checked(prep):
+    assert reason(prep, "th-place hero=rochon location=deceitful golden=true target=Bo amount=-5") == (
+        "the Deceitful quest steals 0 to 3 gold (amount=-1: as much as allowed), not -5")
+
+
+def test_gem_for_an_unknown_hero_is_named(prep):
+    assert reason(prep, "th-gem hero=nobody") == "no hero 'nobody' in this game"
