@@ -3,7 +3,8 @@
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed
+STAMP := $(VENV)/.installed-run
+TEST_STAMP := $(VENV)/.installed-test
 # On a Raspberry Pi, apt's python3-picamera2 must be visible inside the venv.
 IS_PI := $(shell grep -qs "Raspberry Pi" /proc/device-tree/model && echo 1)
 VENV_FLAGS := $(if $(IS_PI),--system-site-packages,)
@@ -15,15 +16,19 @@ $(BIN)/python:
 
 $(STAMP): $(BIN)/python pyproject.toml
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[test]"
+	$(BIN)/python -m pip install --quiet -e .
 	touch $(STAMP)
+
+$(TEST_STAMP): $(STAMP)
+	$(BIN)/python -m pip install --quiet -e ".[test]"
+	touch $(TEST_STAMP)
 
 venv: $(STAMP)
 
 run: $(STAMP)
 	$(BIN)/arena-table run $(ARGS)
 
-test: $(STAMP)
+test: $(TEST_STAMP)
 	bash scripts/test-deps.sh
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
