@@ -56,6 +56,42 @@ def _order_roll(state: DemigodsState, faces: tuple[int, ...]) -> DemigodsState:
     return rounds.advance(dataclasses.replace(state, rolls=rolls, contenders=contenders))
 
 
+SANE_LIMIT = 10**6
+"""No number a Demigods event carries (wounds, AP, fields, turns) comes near this; beyond it is a typo."""
+
+
+def _check_numbers(e: Event) -> None:
+    """Refuse an absurd integer anywhere in a ``dg-`` event's fields (sanity, not a rule).
+
+    Raises:
+        Illegal: ``field=value is not a sensible number (keep within ±1000000)``.
+    """
+    def walk(value: Any) -> Any:
+        if isinstance(value, bool):
+            return None
+        if isinstance(value, int):
+            return value if abs(value) > SANE_LIMIT else None
+        items = value.values() if isinstance(value, dict) else value if isinstance(value, (list, tuple)) else ()
+        return next((bad for bad in map(walk, items) if bad is not None), None)
+
+    for f in dataclasses.fields(e):
+        bad = walk(getattr(e, f.name))
+        if bad is not None:
+            raise Illegal(f"{f.name}={bad} is not a sensible number (keep within ±{SANE_LIMIT})")
+
+
+def _condition_error(e: ev.AddCondition) -> str:
+    """Why a hand-placed buff/debuff token cannot be (``Buffs & Debuffs``, p.25), or ""."""
+    from .buffs import ICONS
+    if e.stat and e.stat not in ICONS:
+        return f"unknown stat {e.stat!r}; stats: {', '.join(ICONS)}"
+    if e.scope not in ("character", "global"):
+        return f"scope is 'character' or 'global', not {e.scope!r}"
+    if e.turns < 0 or e.wounds < 0:
+        return f"turns and wounds of a token cannot be negative (turns={e.turns}, wounds={e.wounds})"
+    return ""
+
+
 def _checked(err: str) -> None:
     if err:
         raise Illegal(err)
@@ -84,7 +120,9 @@ def _apply(state: DemigodsState, e: Event) -> DemigodsState:  # noqa: C901 - one
             return combat.take_roll(state, e.die[3:], e.faces)
         return state
     if isinstance(e, DieCorrected):
-        raise Illegal("Demigods uses each die when it is read: undo the roll and enter it again")
+        raise Illegal(f"Demigods uses each die the moment it is read, so roll {e.roll} cannot be corrected "
+                      f"afterwards: undo the roll (event {e.roll}) and roll or enter the dice again")
+    _check_numbers(e)
     if state.stage == "over" and not isinstance(e, (ev.DivineRead,)):
         raise Illegal("the game is over")
     if isinstance(e, ev.Pick):
@@ -143,10 +181,17 @@ def _apply(state: DemigodsState, e: Event) -> DemigodsState:  # noqa: C901 - one
         ch = char(state, e.who)
         if not ch.power:
             raise Illegal(f"{ch.name} has no divine power")
-        return put(state, dataclasses.replace(ch, divine=divine.clamp(e.value)))
+        if divine.clamp(e.value) != e.value:
+            raise Illegal(f"divine power runs 0 to {divine.DIVINE_MAX}, not {e.value}")
+        return put(state, dataclasses.replace(ch, divine=e.value))
     if isinstance(e, ev.Wound):
-        return victory.wound(state, char(state, e.who).id, e.amount, e.reason or "by hand")
+        ch = char(state, e.who)
+        if ch.wounds + e.amount < 0:
+            raise Illegal(f"{ch.name} has {ch.wounds} wound(s): {e.amount} would take them below 0 "
+                          f"(wounds run 0 to {ch.health})")
+        return victory.wound(state, ch.id, e.amount, e.reason or "by hand")
     if isinstance(e, ev.AddCondition):
+        _checked(_condition_error(e))
         ch = char(state, e.who)
         spec = {f.name: getattr(e, f.name) for f in dataclasses.fields(e) if f.name not in ("at", "who", "buff")}
         spec["kind"] = "buff" if e.buff else "debuff"

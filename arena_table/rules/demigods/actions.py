@@ -133,6 +133,8 @@ def declare(state: DemigodsState, ev: Any) -> DemigodsState:
 
     if state.stage != "play":
         raise Illegal("the game is not being played")
+    if ev.distance < 0:
+        raise Illegal(f"a distance is counted in fields, 0 or more, not {ev.distance}")
     if state.pending is not None:
         raise Illegal("an attack is still waiting for its dice")
     if state.acting != ev.who:

@@ -1,0 +1,59 @@
+"""Refusals with their exact reasons (absurd numbers, values off the book's ranges), and rolls nobody awaits."""
+
+from __future__ import annotations
+
+import pytest
+
+from arena_table.rules import IllegalEvent
+
+from dg_helpers import Table, lineup_options
+from test_dg_combat import at
+
+
+def reason(t: Table, line: str) -> str:
+    with pytest.raises(IllegalEvent) as info:
+        t.do(line)
+    return info.value.reason
+
+
+@pytest.mark.parametrize("line,why", [
+    ("dg-wound who=trapper amount=-999", "Trapper has 0 wound(s): -999 would take them below 0 (wounds run 0 to 30)"),
+    ("dg-wound who=trapper amount=99999999999999",
+     "amount=99999999999999 is not a sensible number (keep within ±1000000)"),
+    ("dg-divine who=knight value=-999", "divine power runs 0 to 6, not -999"),
+    ("dg-divine who=knight value=7", "divine power runs 0 to 6, not 7"),
+    ("dg-condition who=knight name=x turns=-5", "turns and wounds of a token cannot be negative (turns=-5, wounds=0)"),
+    ("dg-condition who=knight name=x stat=bogus amount=2",
+     "unknown stat 'bogus'; stats: damage, physical_defense, magical_defense, defense, morale, initiative, ap, "
+     "knockdown, burn, freeze, immobilize, banish, bleed"),
+    ("dg-condition who=knight name=x scope=bogus", "scope is 'character' or 'global', not 'bogus'"),
+    ('dg-use who=knight targets=["trapper"] distance=-5', "a distance is counted in fields, 0 or more, not -5"),
+    ("dg-place who=knight cell=[0,99999999]", "cell=99999999 is not a sensible number (keep within ±1000000)"),
+])
+def test_numbers_off_the_books_ranges_are_refused(line, why):
+    assert reason(at("knight"), line) == why
+
+
+def test_in_range_corrections_still_apply():
+    t = at("knight").do("dg-wound who=trapper amount=3", "dg-divine who=knight value=6")
+    assert (t.ch("trapper").wounds, t.ch("knight").divine) == (3, 6)
+    t.do("dg-wound who=trapper amount=-3")
+    assert t.ch("trapper").wounds == 0
+
+
+def test_plain_rolls_nobody_awaits_stay_in_the_tray():
+    t = Table(lineup_options()).do("roll die=dg-demigod faces=[3,5]")
+    before = t.st
+    for line in ("roll die=d6 faces=[3]", "roll die=d20 faces=[17]", "roll faces=[3,4]"):
+        t.do(line)
+    assert t.st == before
+    assert [r.faces for r in t.ts.tray.rolls] == [(3, 5), (3,), (17,), (3, 4)]
+    assert t.ts.log[-1].text == "Rolled 2d6: 3, 4 (total 7)"
+
+
+def test_plain_d6_during_an_attack_is_left_to_the_tray():
+    t = at("knight").do('dg-use who=knight targets=["trapper"]')
+    pending = t.st.pending
+    assert pending is not None
+    t.do("roll die=d6 faces=[2]")
+    assert t.st.pending == pending and t.ts.tray.rolls[-1].faces == (2,)
