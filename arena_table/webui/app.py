@@ -13,11 +13,14 @@ import dataclasses
 import ipaddress
 import json
 import logging
+import math
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
 
 from flask import Flask, Response, abort, jsonify, make_response, render_template, request, send_file
+from werkzeug.exceptions import HTTPException, InternalServerError
 
 from arena_table.rules import (DieCorrected, GameStarted, IllegalEvent, NotationError, NothingToUndo, RulesError,
                                UnknownGame, event_types, find_game, from_json, games, parse)
@@ -28,6 +31,19 @@ from .sse import Hub, HubFull
 from .views import log_rows, spectator_state
 
 log = logging.getLogger(__name__)
+
+MAX_BODY = 64 * 1024
+"""Bytes a request body may have (Flask ``MAX_CONTENT_LENGTH``); more is refused with 413."""
+MAX_TEXT = 200
+"""Characters a text value of a submitted event or game options may have (names, sources...)."""
+MAX_ITEMS = 100
+"""Values a list may have (dice per roll, players...)."""
+MAX_DEPTH = 32
+"""Levels of nesting a request body (or a value in it) may have."""
+MAX_NOTATION = 4000
+"""Characters of an event in notation."""
+MAX_INT = 2 ** 53
+"""Whole numbers in a request are refused at this size or more (JSON's exact integers)."""
 
 
 @dataclass
@@ -68,6 +84,7 @@ def create_app(service: TableService, config: WebConfig | Mapping[str, Any] | No
     cfg = _web_config(config, service)
     app = Flask(__name__)
     app.config["JSON_SORT_KEYS"] = False
+    app.config["MAX_CONTENT_LENGTH"] = MAX_BODY
     hub = Hub(service, spectator_state, max_clients=cfg.max_clients, heartbeat=cfg.heartbeat).start()
     app.extensions["arena_hub"] = hub
     app.extensions["arena_service"] = service
@@ -116,27 +133,113 @@ def _register_errors(app: Flask) -> None:
     def timeout(exc: TimeoutError) -> Response:
         return _error(503, "the table did not answer in time; try again")
 
+    @app.errorhandler(HTTPException)
+    def http_error(exc: HTTPException) -> Any:
+        if not request.path.startswith("/api/"):
+            return exc
+        if exc.code == 413:
+            return _error(413, f"the request body is larger than {MAX_BODY // 1024} KiB")
+        return _error(exc.code or 500, exc.description or exc.name)
+
+    @app.errorhandler(RecursionError)
+    def too_deep(exc: RecursionError) -> Response:
+        return _error(400, f"the request is nested too deeply (at most {MAX_DEPTH} levels)")
+
+    @app.errorhandler(Exception)
+    def uncaught(exc: Exception) -> Any:
+        log.error("uncaught error on %s %s", request.method, request.path, exc_info=exc)
+        if not request.path.startswith("/api/"):
+            return InternalServerError(original_exception=exc)
+        return _error(500, f"internal error ({type(exc).__name__}); the table logged the details")
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number JSON allows")
+
 
 def _json_body() -> dict[str, Any]:
-    data = request.get_json(silent=True)
-    if data is None:
+    """The request's JSON object (or its form fields).
+
+    Aborts with 400 naming the problem: not JSON, not an object, nested deeper than
+    :data:`MAX_DEPTH`; 413 beyond :data:`MAX_BODY` bytes (Flask ``MAX_CONTENT_LENGTH``).
+    """
+    if request.is_json or (request.content_length and not request.form):
+        raw = request.get_data(cache=True)
+        if not raw.strip():
+            abort(_error(400, "the request body is empty; expected a JSON object"))
+        try:
+            data = json.loads(raw, parse_constant=_refuse_constant)
+        except RecursionError:
+            abort(_error(400, f"the request body is nested too deeply (at most {MAX_DEPTH} levels)"))
+        except ValueError as exc:  # also UnicodeDecodeError
+            abort(_error(400, f"the request body is not valid JSON: {exc}"))
+    else:
         data = request.form.to_dict()
     if not isinstance(data, dict):
-        abort(_error(400, "expected a JSON object"))
+        abort(_error(400, f"expected a JSON object, got {type(data).__name__}"))
+    _check_depth(data, "the request body")
     return data
 
 
-def _int(data: Mapping[str, Any], name: str) -> int:
+def _check_depth(value: Any, what: str) -> None:
+    """Abort with 400 if ``value`` nests lists/objects deeper than :data:`MAX_DEPTH` (no recursion)."""
+    stack = [(value, 1)]
+    while stack:
+        v, depth = stack.pop()
+        if isinstance(v, (dict, list, tuple)):
+            if depth > MAX_DEPTH:
+                abort(_error(400, f"{what} is nested too deeply (at most {MAX_DEPTH} levels)"))
+            stack.extend((x, depth + 1) for x in (v.values() if isinstance(v, dict) else v))
+
+
+def _check_sizes(value: Any, what: str) -> None:
+    """Abort with 400 for a text longer than :data:`MAX_TEXT`, a list longer than
+    :data:`MAX_ITEMS` or a whole number of :data:`MAX_INT` or more anywhere in ``value``."""
+    _check_depth(value, what)
+    stack = [(value, what)]
+    while stack:
+        v, where = stack.pop()
+        if isinstance(v, str) and len(v) > MAX_TEXT:
+            abort(_error(400, f"{where}: text of {len(v)} characters; at most {MAX_TEXT}"))
+        elif isinstance(v, float) and not math.isfinite(v):
+            abort(_error(400, f"{where}: {v} is not a number"))
+        elif isinstance(v, int) and not isinstance(v, bool) and abs(v) >= MAX_INT:
+            abort(_error(400, f"{where}: {v} is too large"))
+        elif isinstance(v, (list, tuple)):
+            if len(v) > MAX_ITEMS:
+                abort(_error(400, f"{where}: {len(v)} values; at most {MAX_ITEMS}"
+                                  + (" dice per roll" if where.endswith("faces") else "")))
+            stack.extend((x, f"{where}[{i}]") for i, x in enumerate(v))
+        elif isinstance(v, dict):
+            stack.extend((x, f"{where}.{k}") for k, x in v.items())
+
+
+def _check_event(ev: Any) -> None:
+    """:func:`_check_sizes` on each field of the event ``ev``."""
+    for f in dataclasses.fields(ev):
+        _check_sizes(getattr(ev, f.name), f.name)
+
+
+def _int(data: Mapping[str, Any], name: str, minimum: int | None = None) -> int:
+    """Field ``name`` of ``data`` as a whole number (a JSON integer, or digits from a form).
+
+    Aborts with 400 if it is missing, a bool, a float (``1.7``, ``1e400``), text that is not
+    digits, beyond :data:`MAX_INT` or below ``minimum``.
+    """
     try:
         value = data[name]
     except KeyError:
         abort(_error(400, f"missing field {name!r}"))
-    if isinstance(value, bool):
-        abort(_error(400, f"{name} must be a whole number, got {value!r}"))
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        abort(_error(400, f"{name} must be a whole number, got {value!r}"))
+    if isinstance(value, str) and re.fullmatch(r"-?[0-9]{1,100}", value.strip()):
+        value = int(value.strip())  # a form field or query parameter
+    if isinstance(value, bool) or not isinstance(value, int):
+        shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:40] + "…"
+        abort(_error(400, f"{name} must be a whole number, got {shown}"))
+    if abs(value) >= MAX_INT:
+        abort(_error(400, f"{name} is too large ({len(str(abs(value)))} digits)"))
+    if minimum is not None and value < minimum:
+        abort(_error(400, f"{name} must be at least {minimum}, got {value}"))
+    return value
 
 
 def _text(data: Mapping[str, Any], name: str) -> str:
@@ -282,11 +385,9 @@ def _register_api(app: Flask, service: TableService, hub: Hub) -> None:
     @app.get("/api/events")
     def events() -> Response:
         """The event log after ``since`` (spectators: applied events only, secrets hidden)."""
-        try:
-            since = int(request.args.get("since", 0))
-            limit = min(int(request.args.get("limit", 200)), 1000)
-        except ValueError:
-            return _error(400, "since and limit must be whole numbers")
+        since = _int({"since": request.args.get("since", "0")}, "since", minimum=0)
+        limit = _int({"limit": request.args.get("limit", "200")}, "limit", minimum=1)
+        limit = min(limit, 1000)  # more is clamped (documented in the OpenAPI)
         viewer = "control" if auth.is_authenticated() and request.args.get("viewer") == "control" else "spectator"
         return jsonify({"since": since, "events": log_rows(service, since, limit, viewer)})
 
@@ -350,11 +451,20 @@ def _register_control(app: Flask, service: TableService) -> None:
         """Submit one event: ``{"notation": "roll faces=[3,4]"}`` or ``{"event": {"kind": ...}}``."""
         data = _json_body()
         if data.get("notation"):
-            ev = parse(str(data["notation"]))
+            if not isinstance(data["notation"], str):
+                return _error(400, f"notation must be text, got {type(data['notation']).__name__}")
+            if len(data["notation"]) > MAX_NOTATION:
+                return _error(400, f"notation of {len(data['notation'])} characters; at most {MAX_NOTATION}")
+            ev = parse(data["notation"])
         elif isinstance(data.get("event"), dict):
-            ev = from_json(data["event"])
+            _check_sizes(data["event"], "event")
+            try:
+                ev = from_json(data["event"])
+            except (TypeError, ValueError, KeyError, AttributeError) as exc:
+                return _error(400, f"not an event: {exc}")
         else:
             return _error(400, "give 'notation' (text) or 'event' (JSON object)")
+        _check_event(ev)
         if ev.at is not None and not data.get("keep_time"):
             ev = dataclasses.replace(ev, at=None)  # the table's clock stamps it
         seq = service.submit(ev)
@@ -370,11 +480,14 @@ def _register_control(app: Flask, service: TableService) -> None:
             import json
 
             try:
-                options = json.loads(options) if options.strip() else {}
+                options = json.loads(options, parse_constant=_refuse_constant) if options.strip() else {}
+            except RecursionError:
+                return _error(400, f"options are nested too deeply (at most {MAX_DEPTH} levels)")
             except ValueError as exc:
                 return _error(400, f"options are not valid JSON: {exc}")
         if not isinstance(options, dict):
             return _error(400, "options must be a JSON object")
+        _check_sizes(options, "options")
         game = find_game(name)
         ev = GameStarted(game=game.name, options=options)
         return _accepted(service.submit(ev), ev)
@@ -383,7 +496,8 @@ def _register_control(app: Flask, service: TableService) -> None:
     def correct_die() -> Response:
         """Correct one die of a roll: ``{"roll": SEQ, "index": I, "value": V}``."""
         data = _json_body()
-        ev = DieCorrected(roll=_int(data, "roll"), index=_int(data, "index"), value=_int(data, "value"))
+        ev = DieCorrected(roll=_int(data, "roll", minimum=1), index=_int(data, "index", minimum=0),
+                          value=_int(data, "value"))
         return _accepted(service.submit(ev), ev)
 
     @app.get("/api/undo")
@@ -398,7 +512,7 @@ def _register_control(app: Flask, service: TableService) -> None:
     def undo() -> Response:
         """Take back the last undoable event; ``{"seq": N}`` must name it (as previewed)."""
         data = _json_body()
-        expected = _int(data, "seq")
+        expected = _int(data, "seq", minimum=1)
         seq, ev = service.undo_preview()
         if seq != expected:
             return _error(409, f"the last event is now #{seq} ({ev}), not #{expected}: look again before undoing",
@@ -411,6 +525,7 @@ def _register_control(app: Flask, service: TableService) -> None:
         """Bind a tag UID to a game object: ``{"uid": "04A1B2C3", "object": "theosis:hero:rochon"}``."""
         data = _json_body()
         uid, obj = _text(data, "uid"), _text(data, "object")
+        _check_sizes({"uid": uid, "object": obj}, "tag")
         enroll = getattr(service, "enroll_tag", None)
         if not callable(enroll):
             return _error(501, "this table has no tag registry")
@@ -435,9 +550,15 @@ def _register_control(app: Flask, service: TableService) -> None:
         data = _json_body()
         pad = _int(data, "pad")
         uid = _text(data, "uid") if action == "place" or data.get("uid") else None
+        if uid is not None:
+            _check_sizes(uid, "uid")
         dev = find_device(service, "place", "remove")
         if dev is None:
             return _error(409, "no simulated token reader: start the table with --tokens sim")
+        pads = [p["pad"] if isinstance(p, dict) else p for p in (dev.pads() if callable(getattr(dev, "pads", None))
+                                                                  else [])]
+        if pads and pad not in pads:
+            return _error(400, f"no pad {pad}; pads are {min(pads)}–{max(pads)}")
         try:
             getattr(dev, action)(pad, uid)
         except (ValueError, LookupError) as exc:

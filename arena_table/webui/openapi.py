@@ -22,7 +22,7 @@ def _json(schema: dict[str, Any], description: str = "OK") -> dict[str, Any]:
 def _errors(*codes: int) -> dict[str, Any]:
     text = {400: "Bad input (the message names the field)", 401: "Not logged in",
             403: "Missing or wrong CSRF token", 404: "Not found", 409: "Conflict (the message says with what)",
-            422: "The rules refuse the event (reason and event named)", 429: "Too many wrong PINs",
+            413: "Request body above 64 KiB", 422: "The rules refuse the event (reason and event named)", 429: "Too many wrong PINs",
             501: "Not available on this table", 503: "Busy or full"}
     return {str(c): _json(_ERROR, text[c]) for c in codes}
 
@@ -39,8 +39,10 @@ OPERATIONS: dict[tuple[str, str], dict[str, Any]] = {
         "parameters": [{"name": "viewer", "in": "query", "schema": {"enum": ["spectator", "control"]}}],
         "responses": {"200": _json({"$ref": "#/components/schemas/StateEnvelope"}), **_errors(401)}},
     ("/api/events", "get"): {
-        "parameters": [{"name": "since", "in": "query", "schema": {"type": "integer", "minimum": 0}},
-                       {"name": "limit", "in": "query", "schema": {"type": "integer", "maximum": 1000}},
+        "parameters": [{"name": "since", "in": "query", "schema": {"type": "integer", "minimum": 0, "default": 0},
+                        "description": "rows after this sequence number; negative or not a whole number: 400"},
+                       {"name": "limit", "in": "query", "schema": {"type": "integer", "minimum": 1, "default": 200},
+                        "description": "at most this many rows; below 1: 400; above 1000: clamped to 1000"},
                        {"name": "viewer", "in": "query", "schema": {"enum": ["spectator", "control"]}}],
         "responses": {"200": _json({"type": "object", "properties": {
             "since": {"type": "integer"}, "events": {"type": "array", "items": {"$ref": "#/components/schemas/LogRow"}}}}),
@@ -178,8 +180,13 @@ def spec(app: Flask) -> dict[str, Any]:
     for (path, method), op in OPERATIONS.items():
         item = {"operationId": f"{method}_{path.strip('/').replace('/', '_').replace('.', '_')}",
                 "summary": summaries.get((path, method), ""), **op}
+        if "requestBody" in op:  # every body is capped (Flask MAX_CONTENT_LENGTH)
+            item["responses"] = {**op["responses"], **_errors(413)}
         paths.setdefault(path, {})[method] = item
     return {"openapi": "3.1.0",
             "info": {"title": "arena-table", "version": "1",
-                     "description": "The table's spectator view, event log and control commands."},
+                     "description": "The table's spectator view, event log and control commands. Every error is JSON "
+                            "{error, status} naming what was wrong; request bodies above 64 KiB get 413, "
+                            "texts above 200 characters, lists above 100 values (dice per roll) and "
+                            "nesting deeper than 32 levels get 400."},
             "paths": paths, "components": COMPONENTS}

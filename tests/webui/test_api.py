@@ -153,7 +153,7 @@ def test_tokens_sim_buttons(ctl, client, table):
     assert ctl("/api/tokens/place", {"pad": 1, "uid": "04A1B2C3"}).status_code == 200
     assert table.state.tags == ((1, "04A1B2C3", ""),)
     r = ctl("/api/tokens/place", {"pad": 9, "uid": "04A1B2C3"})
-    assert r.status_code == 400 and r.get_json()["error"] == "no pad 9"
+    assert r.status_code == 400 and r.get_json()["error"] == "no pad 9; pads are 0–3"
     assert ctl("/api/tokens/remove", {"pad": 1, "uid": "04A1B2C3"}).status_code == 200
     assert table.state.tags == ()
 
@@ -267,7 +267,10 @@ def test_real_simulated_reader_through_the_control_api(tmp_path):
         assert table.state.tags == ((2, "04A1B2C3", ""),)
         assert client.get("/api/tokens").get_json()["last_unknown_uid"] == "04A1B2C3"
         r = client.post("/api/tokens/place", json={"pad": 99, "uid": "04A1B2C3"}, headers={"X-CSRF-Token": token})
-        assert r.status_code == 400
+        assert r.status_code == 400 and r.get_json()["error"] == "no pad 99; pads are 0–3"
+        r = client.post("/api/tokens/place", json={"pad": -1, "uid": "04A1B2C3"}, headers={"X-CSRF-Token": token})
+        assert r.status_code == 400 and r.get_json()["error"] == "no pad -1; pads are 0–3"
+        assert table.state.tags == ((2, "04A1B2C3", ""),)  # nothing laid on pad 3 by index -1
         shutdown(app)
 
 
