@@ -11,13 +11,22 @@ the models generalise to other dice, cameras and tables:
   crop around one die (1.5 die sides wide); classes 0 = "not a die centred
   here", 1..6 = face value.
 
+Extra augmentation beyond photometric/geometric: copy-paste of real dice edge
+to edge next to their originals (touching same-coloured dice are rare in the
+photos), and ``--hard-negatives-from DIR``: the false positives of an earlier
+detector on the training photos become "no die" crops for the classifier.
+
 Every ``--holdout-every``-th image of each set (sorted by name) is held out of
 training so ``arena-table dice eval`` can report held-out figures; pass
 ``--holdout-every 0`` to train on everything.
 
-Run (needs torch, training only; the reader itself uses cv2.dnn)::
+Run (needs torch, training only; the reader itself uses cv2.dnn); the shipped
+models were made with::
 
-    /tmp/trainvenv/bin/python tools/train_dice.py --out arena_table/vision/models
+    python tools/train_dice.py --what det --det-iters 3000 --out /tmp/m3
+    python tools/train_dice.py --what face --face-iters 2200 --threads 2 \
+        --hard-negatives-from /tmp/m1 --out /tmp/m2   # /tmp/m1: a first detector run
+    cp /tmp/m3/dice_det.onnx /tmp/m2/dice_face.onnx arena_table/vision/models/
 
 Source: CenterNet, Zhou et al. 2019, "Objects as Points" (heat-map + size head).
 """
@@ -109,8 +118,33 @@ def affine(cx, cy, scale, angle, flip, ox, oy):
     return m
 
 
+def paste_neighbours(img, dice, rng, tries=4):
+    """Copy-paste augmentation: copies of real dice laid edge to edge with their originals.
+
+    Same-coloured touching dice are rare in the photos; this makes them common.
+    Returns a new (image, dice) pair; the originals are not modified.
+    """
+    img, dice = img.copy(), [tuple(d) for d in dice]
+    h, w = img.shape[:2]
+    for _ in range(tries):
+        v, cx, cy, side = dice[rng.integers(len(dice))]
+        half = int(side / 2)
+        dx, dy = [(1, 0), (-1, 0), (0, 1), (0, -1)][rng.integers(4)]
+        nx, ny = cx + dx * side * rng.uniform(0.82, 1.0), cy + dy * side * rng.uniform(0.82, 1.0)
+        x0, y0, px, py = int(cx) - half, int(cy) - half, int(nx) - half, int(ny) - half
+        if min(x0, y0, px, py) < 0 or max(x0, px) + 2 * half > w or max(y0, py) + 2 * half > h:
+            continue
+        if any(np.hypot(d[1] - nx, d[2] - ny) < 0.8 * side for d in dice):
+            continue
+        img[py:py + 2 * half, px:px + 2 * half] = img[y0:y0 + 2 * half, x0:x0 + 2 * half]
+        dice.append((v, px + half, py + half, side))
+    return img, np.array(dice, np.float32)
+
+
 def det_sample(rec, rng, out=192):
     img, dice, _ = rec
+    if rng.random() < 0.5:
+        img, dice = paste_neighbours(img, dice, rng)
     med = float(np.median(dice[:, 3]))
     scale = rng.uniform(10, 32) / med
     if rng.random() < 0.7:

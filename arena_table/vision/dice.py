@@ -40,11 +40,11 @@ STATUSES = ("ok", "unreadable", "cocked", "partial")
 class DiceConfig:
     """Documented thresholds of the dice reader (defaults measured on the shared sets)."""
 
-    min_confidence: float = 0.6
+    min_confidence: float = 0.45
     """Classifier probability of the best face below which a die is ``unreadable``."""
     detect_threshold: float = 0.3
     """Detector heat-map peak (0..1) above which a spot is a die candidate."""
-    trust_confidence: float = 0.97
+    trust_confidence: float = 0.6
     """Classifier probability above which the pip check may not call the layout invalid
     (on small or marbled dice the classical pip finder errs more often than the CNN)."""
     not_a_die: float = 0.5
@@ -53,6 +53,13 @@ class DiceConfig:
     """(min, max) die side in frame pixels; ``None`` = ``auto_size_fraction`` of the long side."""
     auto_size_fraction: tuple[float, float] = (0.025, 0.16)
     """Automatic die side range as fractions of the frame's long side."""
+    split_spread: float = 0.3
+    """A heat blob whose spread (std dev along its long axis) exceeds this many die sides, and
+    ``split_ratio`` times its width, may cover two touching dice: a candidate is added on each half."""
+    split_ratio: float = 2.0
+    """See ``split_spread``."""
+    split_level: float = 0.3
+    """Fraction of a peak's heat above which the blob around it is measured for splitting."""
     duplicate_distance: float = 0.55
     """Two candidates closer than this many die sides are one die (the stronger is kept)."""
     border_tolerance: float = 0.08
@@ -106,6 +113,25 @@ def _size_range(cfg: DiceConfig, height: int, width: int) -> tuple[float, float]
     return cfg.auto_size_fraction[0] * long_side, cfg.auto_size_fraction[1] * long_side
 
 
+def _elongation(cfg: DiceConfig, heat: np.ndarray, iy: int, ix: int, side_cells: float):
+    """Unit axis (x, y) of a heat blob stretched over about two dice, else ``None``."""
+    r = max(1, int(math.ceil(side_cells)))
+    y0, x0 = max(0, iy - r), max(0, ix - r)
+    win = heat[y0:iy + r + 1, x0:ix + r + 1]
+    win = win * (win > cfg.split_level * heat[iy, ix])
+    yy, xx = np.mgrid[y0:y0 + win.shape[0], x0:x0 + win.shape[1]]
+    m = win.sum()
+    mx, my = (win * xx).sum() / m, (win * yy).sum() / m
+    cov = np.array([[(win * (xx - mx) ** 2).sum(), (win * (xx - mx) * (yy - my)).sum()],
+                    [0.0, (win * (yy - my) ** 2).sum()]]) / m
+    cov[1, 0] = cov[0, 1]
+    ev, vec = np.linalg.eigh(cov)
+    major, minor = math.sqrt(max(ev[1], 0.0)), math.sqrt(max(ev[0], 1e-6))
+    if major < cfg.split_spread * side_cells or major < cfg.split_ratio * minor:
+        return None
+    return float(vec[0, 1]), float(vec[1, 1])
+
+
 def _candidates(cfg: DiceConfig, frame: np.ndarray, lo: float, hi: float):
     """Detector peaks as (score, cx, cy, side) in frame px, strongest first."""
     h, w = frame.shape[:2]
@@ -127,14 +153,27 @@ def _candidates(cfg: DiceConfig, frame: np.ndarray, lo: float, hi: float):
         cx = (ix + 0.5 + out[2, iy, ix]) * nets.STRIDE / sx
         cy = (iy + 0.5 + out[3, iy, ix]) * nets.STRIDE / sy
         side = math.exp(float(np.clip(out[1, iy, ix], 0.0, 6.0))) / scale
-        if cx < 0 or cy < 0 or cx >= w or cy >= h or not lo <= side <= hi:
+        if not lo <= side <= hi:
             continue
-        found.append((float(heat[iy, ix]), float(cx), float(cy), side))
+        score = float(heat[iy, ix])
+        found.append((score, float(cx), float(cy), side))
+        axis = _elongation(cfg, heat, iy, ix, side * scale / nets.STRIDE)
+        if axis is not None:  # one blob over two touching dice: try a die on each half too
+            for sgn in (-1, 1):
+                found.append((score * 0.99, cx + sgn * axis[0] * side / 2, cy + sgn * axis[1] * side / 2, side))
+    found = [c for c in found if 0 <= c[1] < w and 0 <= c[2] < h]
     found.sort(key=lambda c: -c[0])
-    kept: list[tuple[float, float, float, float]] = []
-    for c in found:
-        if all(math.hypot(c[1] - k[1], c[2] - k[2]) >= cfg.duplicate_distance * max(c[3], k[3]) for k in kept):
-            kept.append(c)
+    return found
+
+
+def _suppress(cfg: DiceConfig, cands: list, strength: list[float]) -> list[int]:
+    """Indices of ``cands`` kept after dropping weaker ones within ``duplicate_distance`` sides."""
+    kept: list[int] = []
+    for i in sorted(range(len(cands)), key=lambda i: -strength[i]):
+        c = cands[i]
+        if all(math.hypot(c[1] - cands[k][1], c[2] - cands[k][2]) >= cfg.duplicate_distance * max(c[3], cands[k][3])
+               for k in kept):
+            kept.append(i)
     return kept
 
 
@@ -179,7 +218,10 @@ def read_dice(cfg: DiceConfig, frame: np.ndarray) -> DiceReading:
     crops = np.stack([crop_die(frame, cx, cy, s, nets.CROP, nets.CROP_SPAN) for _, cx, cy, s in cands]) \
         if cands else np.zeros((0, nets.CROP, nets.CROP, 3), np.uint8)
     probs = nets.classify(crops)
-    kept = [(c, p) for c, p in zip(cands, probs) if p[0] <= cfg.not_a_die]
+    # Duplicates (and the two halves of a split blob) are resolved by the classifier's belief
+    # that a die is centred there, times the detector's.
+    keep = _suppress(cfg, cands, [c[0] * (1.0 - p[0]) for c, p in zip(cands, probs)])
+    kept = [(cands[i], probs[i]) for i in keep if probs[i][0] <= cfg.not_a_die]
     checks = []
     for (_, cx, cy, side), p in kept:
         best = int(np.argmax(p[1:])) + 1
