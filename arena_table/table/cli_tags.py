@@ -27,9 +27,34 @@ from .tokens import catalogue, check_catalogue
 DEFAULT_DB = Path("var/arena-table.db")
 
 
-def _registry(args: argparse.Namespace) -> TagRegistry:
+def _registry_path(args: argparse.Namespace) -> Path:
     data_dir = Path(args.data_dir) if args.data_dir else Path(args.db).parent
-    return TagRegistry(data_dir / "tags.db")
+    return data_dir / "tags.db"
+
+
+def _registry(args: argparse.Namespace) -> TagRegistry:
+    """The registry, created if missing (only the commands that write call this on a missing file)."""
+    return TagRegistry(_registry_path(args))
+
+
+def _no_registry(args: argparse.Namespace) -> str:
+    """"" if the registry file exists, else the note that nothing is enrolled (reading creates no file)."""
+    path = _registry_path(args)
+    return "" if path.exists() else f"no tags enrolled yet (no registry at {path})"
+
+
+def _check_port(spec: str) -> str:
+    """"" if the reader's port exists now, else why not (``no such port ...``); a tap never comes otherwise."""
+    from arena_table.hardware.errors import ReaderNotFound
+    from arena_table.hardware.reader import PortLocator
+
+    try:
+        PortLocator(spec).find()
+    except ValueError as exc:
+        return str(exc)
+    except ReaderNotFound:
+        return f"no such port {spec} (is the token reader plugged in?)"
+    return ""
 
 
 def _wait_for_tap(args: argparse.Namespace) -> str | None:
@@ -62,7 +87,7 @@ def _wait_for_tap(args: argparse.Namespace) -> str | None:
             deadline = time.monotonic() + 5
             while reader.status.state != "up" and time.monotonic() < deadline:
                 time.sleep(0.01)
-            sim.place(0, args.uid or "04" + os.urandom(6).hex().upper())
+            sim.place(0, args.uid if args.uid is not None else "04" + os.urandom(6).hex().upper())
         else:
             print(f"lay the tag for {args.object} on a reader pad ({port})...", file=sys.stderr)
         try:
@@ -82,7 +107,18 @@ def _cmd_enroll(args: argparse.Namespace) -> int:
     if why:
         print(f"error: {why} (--force binds it anyway)", file=sys.stderr)
         return 2
-    if args.uid and not args.sim:
+    if args.uid is not None:
+        try:
+            args.uid = canonical_uid(args.uid)
+        except BadUid as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
+    if args.port:
+        why = _check_port(args.port)
+        if why:
+            print(f"error: {why}", file=sys.stderr)
+            return 2
+    if args.uid is not None and not args.sim:
         uid = args.uid
     elif args.port or args.sim:
         uid = _wait_for_tap(args)
@@ -104,6 +140,10 @@ def _cmd_enroll(args: argparse.Namespace) -> int:
 
 
 def _cmd_list(args: argparse.Namespace) -> int:
+    missing = _no_registry(args)
+    if missing:
+        print("[]" if args.json else missing)
+        return 0
     try:
         with _registry(args) as reg:
             rows = reg.bindings()
@@ -122,6 +162,15 @@ def _cmd_list(args: argparse.Namespace) -> int:
 
 
 def _cmd_forget(args: argparse.Namespace) -> int:
+    missing = _no_registry(args)
+    if missing:
+        try:
+            uid = canonical_uid(args.uid)
+        except BadUid as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
+        print(f"error: {uid} is not enrolled: {missing}", file=sys.stderr)
+        return 1
     try:
         with _registry(args) as reg:
             gone = reg.forget(args.uid)

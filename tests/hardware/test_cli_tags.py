@@ -71,3 +71,33 @@ def test_catalogue_offers_close_matches(monkeypatch):
 
 def test_a_game_without_catalogue_accepts_any_wellformed_name():
     assert check_catalogue("dice-tray:die:anything") is None
+
+
+@pytest.mark.parametrize("uid,why", [("", "error: empty UID ''\n"), ("zz", "error: UID 'zz' is not hex\n"),
+                                     ("04A1B2", "error: UID '04A1B2' is 3 bytes; tags have 4, 7 or 10\n")])
+def test_enroll_sim_refuses_an_empty_or_bad_uid_instead_of_making_one_up(capsys, db, tmp_path, uid, why):
+    assert run(capsys, "tags", "enroll", "--as", "dice-tray:die:red", "--sim", "--uid", uid, "--db", db) == (2, "", why)
+    assert not (tmp_path / "table").exists()
+
+
+def test_enroll_on_a_missing_port_fails_at_once(capsys, db, monkeypatch):
+    import arena_table.hardware.reader as reader
+
+    def never(*a, **k):
+        raise AssertionError("the reader was opened (and the tap awaited) for a port that does not exist")
+
+    monkeypatch.setattr(reader, "SerialTokenReader", never)
+    code, out, err = run(capsys, "tags", "enroll", "--as", "dice-tray:die:red", "--port", "/dev/nonexistent",
+                         "--db", db, "--timeout", "30")
+    assert (code, out, err) == (2, "", "error: no such port /dev/nonexistent (is the token reader plugged in?)\n")
+    code, _, err = run(capsys, "tags", "enroll", "--as", "dice-tray:die:red", "--port", "usb:zz:1", "--db", db)
+    assert (code, err) == (2, "error: port spec 'usb:zz:1': want usb:VID:PID[:SERIAL] with hex ids\n")
+
+
+def test_reading_the_registry_creates_no_file(capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert run(capsys, "tags", "list") == (0, "no tags enrolled yet (no registry at var/tags.db)\n", "")
+    assert run(capsys, "tags", "list", "--json") == (0, "[]\n", "")
+    assert run(capsys, "tags", "forget", "04:a1:b2:c3") == (
+        1, "", "error: 04A1B2C3 is not enrolled: no tags enrolled yet (no registry at var/tags.db)\n")
+    assert list(tmp_path.iterdir()) == []
