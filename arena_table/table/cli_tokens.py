@@ -177,17 +177,53 @@ def place_to_applied(samples: int = 50) -> dict[str, Any]:
             "place_to_applied_max_ms": round(max(times), 3), "place_samples": samples}
 
 
+TARGETS = (("lost", "==", 0), ("duplicated", "==", 0), ("cpu_percent", "<", 10), ("latency_p99_ms", "<", 20))
+"""(figure, comparison, bound): 0 lost, 0 duplicated, CPU < 10 % of a core, p99 latency < 20 ms."""
+
+
+def check_targets(figures: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """Each target with its measured value: ``{figure: {"target": "< 20", "value": v, "pass": bool}}``.
+
+    A missing or NaN figure fails its target.
+
+    >>> check_targets({"lost": 0, "duplicated": 1, "cpu_percent": 3.5, "latency_p99_ms": 25.0})["latency_p99_ms"]
+    {'target': '< 20', 'value': 25.0, 'pass': False}
+    """
+    out = {}
+    for key, op, bound in TARGETS:
+        value = figures.get(key)
+        ok = isinstance(value, (int, float)) and value == value and (value == bound if op == "==" else value < bound)
+        out[key] = {"target": f"{op} {bound}", "value": value, "pass": bool(ok)}
+    return out
+
+
+def format_targets(targets: dict[str, dict[str, Any]]) -> list[str]:
+    """Plain-text lines: one per target with its value and PASS/FAIL, then the verdict naming the failures.
+
+    >>> format_targets({"lost": {"target": "== 0", "value": 2, "pass": False}})[-1]
+    'targets met: no (failed: lost = 2, target == 0)'
+    """
+    lines = ["targets:"]
+    for key, t in targets.items():
+        lines.append(f"{key:>28}: {t['value']!s:<10} target {t['target']:<6} {'PASS' if t['pass'] else 'FAIL'}")
+    failed = [f"{k} = {t['value']}, target {t['target']}" for k, t in targets.items() if not t["pass"]]
+    lines.append("targets met: " + (f"no (failed: {'; '.join(failed)})" if failed else "yes"))
+    return lines
+
+
 def _cmd_bench(args: argparse.Namespace) -> int:
     figures = soak(args.pads, args.rate, args.seconds, args.db)
     if args.place_samples:
         figures.update(place_to_applied(args.place_samples))
-    figures["targets_met"] = (figures["lost"] == 0 and figures["duplicated"] == 0
-                              and figures["cpu_percent"] < 10 and figures["latency_p99_ms"] < 20)
+    figures["targets"] = check_targets(figures)
+    figures["targets_met"] = all(t["pass"] for t in figures["targets"].values())
     if args.json:
         print(json.dumps(figures, indent=2))
     else:
         for key, value in figures.items():
-            print(f"{key:>28}: {value}")
+            if key not in ("targets", "targets_met"):
+                print(f"{key:>28}: {value}")
+        print("\n".join(format_targets(figures["targets"])))
     return 0 if figures["targets_met"] else 1
 
 
