@@ -243,6 +243,8 @@ def use_skill(state: ThState, ev: UseSkill) -> ThState:
 
 def cast_ritual(state: ThState, ev: CastRitual) -> ThState:
     """Cast the Ritual due this turn (p.14: Rituals come first), with its effect (pp.44-45)."""
+    if all(p.id != ev.player for p in state.players):
+        raise Rejected(f"no player {ev.player!r} in this game")
     if not state.pending or state.pending.kind != "ritual" or ev.player not in state.pending.data["due"]:
         raise Rejected(f"{ev.player} has no Ritual due now")
     p = state.player(ev.player)

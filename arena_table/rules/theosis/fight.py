@@ -154,6 +154,9 @@ def attack(state: ThState, ev: Attack) -> ThState:
         raise Rejected(f"{name(state, ev.hero)} is Pacified and cannot attack (p.39)")
     if not ev.target:
         raise Rejected("an attack needs a target")
+    unknown = [t for t in ev.target if t not in state.heroes and all(m.id != t for m in state.monsters)]
+    if unknown:
+        raise Rejected(f"no hero or monster {unknown[0]!r} in this game")
     area = ev.spell or (ev.skill and catalog.skills()[ev.skill]["area"] in AREA_SKILLS) or (
         card == "lightning-strike" and all(t not in state.heroes for t in ev.target))  # hits all monsters (p.24)
     if len(ev.target) > 1 and not area:

@@ -279,7 +279,7 @@ def test_moves_are_limited_by_speed_and_entangling_roots():
     ('th-skill hero=rac skill=nobody-knows power=warcraft', "not a non-attacking skill"),
     ('th-skill hero=rac skill=vile-surge power=warcraft target=["zed"]', "holds no Mana gem"),
     ('th-adjust target=zed health=-1', "no hero, player or monster 'zed'"),
-    ('th-attack hero=rac target=["ghost"] power=warcraft', "no monster 'ghost'"),
+    ('th-attack hero=rac target=["ghost"] power=warcraft', "no hero or monster 'ghost' in this game"),
     ('th-bless hero=rac power=warcraft target=aer', "Warcraft is not a Blessing"),
 ])
 def test_bad_names_are_rejected_with_a_reason(line, needle):

@@ -108,3 +108,9 @@ def test_deceitful_steal_amount_is_checked(prep):
 
 def test_gem_for_an_unknown_hero_is_named(prep):
     assert reason(prep, "th-gem hero=nobody") == "no hero 'nobody' in this game"
+
+
+def test_unknown_attack_target_and_ritual_player_are_named(arena):
+    assert reason(arena, 'th-attack hero=rac target=["nobody"] power=warcraft') == (
+        "no hero or monster 'nobody' in this game")
+    assert reason(arena, "th-ritual player=Zed") == "no player 'Zed' in this game"
