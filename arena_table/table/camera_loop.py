@@ -163,6 +163,7 @@ class CameraLoop:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._calibration_checked = False
+        self._reader_failing = False
 
     def __repr__(self) -> str:
         return f"CameraLoop({self.spec!r}, state={self._status.get('state')!r}, rolls={self.rolls})"
@@ -304,10 +305,26 @@ class CameraLoop:
         return frame.name
 
     def _read_frame(self, image: np.ndarray) -> Any:
+        """The reader's ``DiceReading`` of ``image``.
+
+        A reader that raises (model file missing, bad model) puts the camera status in
+        ``state="error"`` with the error in ``detail`` (the dashboard shows it red); the next
+        successful read puts it back to ``ok``. The exception is raised again for the caller.
+        """
         with self._reader_lock:  # one reader (one cv2.dnn net) shared by the loop and the page
-            if self.reader is None:
-                self.reader = default_reader()
-            return self.reader(image)
+            try:
+                if self.reader is None:
+                    self.reader = default_reader()
+                reading = self.reader(image)
+            except Exception as exc:
+                self._reader_failing = True
+                self._set_status(state="error", detail=f"camera {self.spec}: dice reader failed "
+                                                       f"({type(exc).__name__}: {exc})")
+                raise
+            if self._reader_failing:
+                self._reader_failing = False
+                self._set_status(state="ok", detail=f"camera {self.spec}: running, dice reader back")
+            return reading
 
     def _read(self, settled: Settle) -> None:
         frame = settled.frame

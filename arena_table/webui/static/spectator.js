@@ -198,7 +198,7 @@
 
   function renderDevices(status) {
     const items = Object.entries(status || {}).map(([name, info]) => {
-      const bad = info.ok === false || !!info.error || ['down', 'error', 'disconnected', 'lost'].includes(info.state);
+      const bad = info.ok === false || !!info.error || ['down', 'error', 'failed', 'disconnected', 'lost'].includes(info.state);
       const word = info.state || info.link || (bad ? 'error' : 'ok');
       const detail = info.error || info.detail || '';
       const reroll = (info.reroll || []).length;
