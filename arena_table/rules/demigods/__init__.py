@@ -92,6 +92,18 @@ def _condition_error(e: ev.AddCondition) -> str:
     return ""
 
 
+def _position_error(e: Event) -> str:
+    """Why a figure's cell or facing cannot exist on any board ('Movement', p.21), or ""."""
+    from .positions import FORWARD
+    facing = getattr(e, "facing", None)
+    if facing is not None and facing not in FORWARD:
+        return f"facing is 0 (north), 1 (east), 2 (south) or 3 (west), not {facing}"
+    cell = getattr(e, "to", None) if isinstance(e, ev.Move) else getattr(e, "cell", None)
+    if cell is not None and min(cell) < 0:
+        return f"fields are counted from 0 at the north-west corner: {tuple(cell)} is off the board"
+    return ""
+
+
 def _checked(err: str) -> None:
     if err:
         raise Illegal(err)
@@ -162,6 +174,8 @@ def _apply(state: DemigodsState, e: Event) -> DemigodsState:  # noqa: C901 - one
         if e.who and e.who not in (state.acting, state.acting.split(":", 1)[-1]):
             raise Illegal(f"it is {state.acting}'s turn, not {e.who}'s")
         return rounds.end_turn(state)
+    if isinstance(e, (ev.Enter, ev.Move, ev.Place, ev.MinionEnter)):
+        _checked(_position_error(e))
     if isinstance(e, ev.Enter):
         return moves.enter(state, e)
     if isinstance(e, ev.Move):

@@ -29,6 +29,12 @@ def reason(t: Table, line: str) -> str:
     ("dg-condition who=knight name=x scope=bogus", "scope is 'character' or 'global', not 'bogus'"),
     ('dg-use who=knight targets=["trapper"] distance=-5', "a distance is counted in fields, 0 or more, not -5"),
     ("dg-place who=knight cell=[0,99999999]", "cell=99999999 is not a sensible number (keep within ±1000000)"),
+    ("dg-place who=knight cell=[-5,-5]",
+     "fields are counted from 0 at the north-west corner: (-5, -5) is off the board"),
+    ("dg-place who=knight facing=99", "facing is 0 (north), 1 (east), 2 (south) or 3 (west), not 99"),
+    ("dg-move who=knight ap=1 facing=-1", "facing is 0 (north), 1 (east), 2 (south) or 3 (west), not -1"),
+    ("correct roll=2 index=0 value=2", "Demigods uses each die the moment it is read, so roll 2 cannot be corrected "
+                                       "afterwards: undo the roll (event 2) and roll or enter the dice again"),
 ])
 def test_numbers_off_the_books_ranges_are_refused(line, why):
     assert reason(at("knight"), line) == why
