@@ -325,7 +325,7 @@ def move(state: ThState, ev: Move) -> ThState:
     if state.phase in ("preparation", "fast"):
         now = ("Fast Action Preparation" if state.phase == "fast"
                else f"the Preparation Phase (Hierapolis turn {state.prep_turn}/6)")
-        raise Rejected(f"figures stand in the Arena only from the Combat Phase (p.14); it is {now}")
+        raise Rejected(f"figures enter the Arena once the Preparation Phase is over (p.13); it is {now}")
     if hex_distance(CENTRE, cell) > state.config.arena_radius:
         raise Rejected(f"{list(cell)} is off the Arena (radius {state.config.arena_radius} hexes around the centre)")
     other = occupied(state).get(cell)

@@ -38,13 +38,13 @@ def arena():
 @pytest.mark.parametrize("cell", ["[0,0]", "[99,-99]"])
 def test_move_in_the_preparation_phase_is_refused_naming_the_phase(prep, cell):
     assert reason(prep, f"th-move hero=rochon cell={cell}") == (
-        "figures stand in the Arena only from the Combat Phase (p.14); "
+        "figures enter the Arena once the Preparation Phase is over (p.13); "
         "it is the Preparation Phase (Hierapolis turn 1/6)")
 
 
 def test_move_in_fast_action_preparation_is_refused(fast):
     assert reason(fast, "th-move hero=rochon cell=[0,0]") == (
-        "figures stand in the Arena only from the Combat Phase (p.14); it is Fast Action Preparation")
+        "figures enter the Arena once the Preparation Phase is over (p.13); it is Fast Action Preparation")
 
 
 def test_move_in_the_arena_is_accepted_and_off_arena_refused(arena):
@@ -114,3 +114,9 @@ def test_unknown_attack_target_and_ritual_player_are_named(arena):
     assert reason(arena, 'th-attack hero=rac target=["nobody"] power=warcraft') == (
         "no hero or monster 'nobody' in this game")
     assert reason(arena, "th-ritual player=Zed") == "no player 'Zed' in this game"
+
+
+def test_heroes_may_enter_the_arena_once_preparation_is_over():
+    s = play(fast_blitz(ANN, BO), "th-next")
+    assert s.state.phase == "ranking"
+    assert apply(s, parse("th-move hero=rochon cell=[4,-4]")).state.heroes["rochon"].cell == (4, -4)
