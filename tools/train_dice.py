@@ -141,9 +141,9 @@ def paste_neighbours(img, dice, rng, tries=4):
     return img, np.array(dice, np.float32)
 
 
-def det_sample(rec, rng, out=192):
+def det_sample(rec, rng, out=192, paste_prob=0.5):
     img, dice, _ = rec
-    if rng.random() < 0.5:
+    if rng.random() < paste_prob:
         img, dice = paste_neighbours(img, dice, rng)
     med = float(np.median(dice[:, 3]))
     scale = rng.uniform(10, 32) / med
@@ -282,13 +282,13 @@ def focal(logit, target):
     return (lp + ln) / pos.sum().clamp(min=1)
 
 
-def train_detector(train, iters, rng, log):
+def train_detector(train, iters, rng, log, paste_prob=0.5):
     net = Detector()
     opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=iters)
     t0 = time.time()
     for it in range(iters):
-        batch = [det_sample(train[rng.integers(len(train))], rng) for _ in range(12)]
+        batch = [det_sample(train[rng.integers(len(train))], rng, paste_prob=paste_prob) for _ in range(12)]
         x = torch.from_numpy(np.stack([b[0] for b in batch])).float()
         heat = torch.from_numpy(np.stack([b[1] for b in batch]))
         reg = torch.from_numpy(np.stack([b[2] for b in batch]))
@@ -354,6 +354,8 @@ def main(argv=None):
     ap.add_argument("--holdout-every", type=int, default=5)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--paste-prob", type=float, default=0.5,
+                    help="share of detector samples with copy-pasted touching dice")
     ap.add_argument("--hard-negatives-from", metavar="DIR",
                     help="folder with a trained dice_det.onnx whose false positives become extra negatives")
     a = ap.parse_args(argv)
@@ -369,7 +371,7 @@ def main(argv=None):
 
     log(f"train images {len(train)}, held out {len(held)}")
     if a.what in ("det", "both"):
-        net = train_detector(train, a.det_iters, rng, log)
+        net = train_detector(train, a.det_iters, rng, log, a.paste_prob)
         torch.save(net.state_dict(), out / "dice_det.pt")
         export(net, out / "dice_det.onnx", (1, 3, 96, 128), {"input": {2: "h", 3: "w"}, "output": {2: "h", 3: "w"}})
     if a.what in ("face", "both"):
@@ -380,7 +382,8 @@ def main(argv=None):
         torch.save(net.state_dict(), out / "dice_face.pt")
         export(net, out / "dice_face.onnx", (1, 3, CROP, CROP), {"input": {0: "n"}, "output": {0: "n"}})
     meta = {"holdout_every": a.holdout_every, "sets": list(SETS), "seed": a.seed,
-            "det_iters": a.det_iters, "face_iters": a.face_iters}
+            "det_iters": a.det_iters, "face_iters": a.face_iters, "paste_prob": a.paste_prob,
+            "hard_negatives_from": a.hard_negatives_from}
     (out / f"train_{a.what}.json").write_text(json.dumps(meta, indent=1) + "\n")
 
 

@@ -47,6 +47,8 @@ class DiceConfig:
     trust_confidence: float = 0.6
     """Classifier probability above which the pip check may not call the layout invalid
     (on small or marbled dice the classical pip finder errs more often than the CNN)."""
+    agree_confidence: float = 0.2
+    """Classifier probability that suffices when crisp pips agree with the classifier's face."""
     not_a_die: float = 0.5
     """Classifier probability of "no die centred here" above which a candidate is dropped."""
     die_size_px: tuple[float, float] | None = None
@@ -243,8 +245,14 @@ def read_dice(cfg: DiceConfig, frame: np.ndarray) -> DiceReading:
                 dice.append(DieReading(None, "unreadable", "logo face (no value set in logo_faces)", **common))
             else:
                 dice.append(DieReading(value, "ok", "logo face", **common))
-        elif face.status == "invalid" and conf < cfg.trust_confidence:
+        elif face.status == "invalid" and (conf < cfg.trust_confidence or face.crisp):
             dice.append(DieReading(None, "unreadable", face.reason, **common))
+        elif face.pip_value is not None and face.pip_value != best and conf < cfg.trust_confidence:
+            # Crisp pips that fit a layout outvote an unsure classifier (glare, odd colours).
+            pv = face.pip_value
+            dice.append(DieReading(pv, "ok", "read from the pips", **{**common, "confidence": float(p[pv])}))
+        elif face.pip_value == best and conf >= cfg.agree_confidence:
+            dice.append(DieReading(best, "ok", "", **common))
         elif conf < cfg.min_confidence:
             dice.append(DieReading(None, "unreadable", f"face unclear (best guess {best} at {conf:.2f})", **common))
         else:

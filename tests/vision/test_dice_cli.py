@@ -26,7 +26,7 @@ def test_bench_is_shared_between_modules():
 
 def test_read_reports_bad_files_and_continues(tmp_path, capsys):
     good = tmp_path / "good.png"
-    frame, _ = render_table(TableSpec(320, 240, dice=(DieSpec(3, (160.0, 120.0), 48.0, angle=10),)),
+    frame, _ = render_table(TableSpec(640, 480, dice=(DieSpec(3, (320.0, 240.0), 36.0, angle=10),)),
                             np.random.default_rng(0))
     cv2.imwrite(str(good), frame)
     bad = tmp_path / "photo.jpg"
