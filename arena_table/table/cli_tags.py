@@ -3,7 +3,10 @@
 ``tags enroll --as OBJECT`` binds the next tag laid on a reader pad (``--port``,
 ``--sim``) or a UID given with ``--uid``; ``tags list`` and ``tags forget UID``
 show and drop bindings; ``tags objects GAME`` lists a game's catalogue. The
-registry is ``<data dir>/tags.db``, the data dir of ``arena-table run --db``.
+registry is ``<data dir>/tags.db``, the data dir of ``arena-table run --db``;
+only ``enroll`` creates it (``list`` and ``forget`` on a missing registry say so).
+A ``--uid`` is checked as a canonical UID before anything else, and a ``--port``
+that does not exist fails at once instead of waiting ``--timeout`` for a tap.
 """
 
 from __future__ import annotations
@@ -113,14 +116,13 @@ def _cmd_enroll(args: argparse.Namespace) -> int:
         except BadUid as exc:
             print(f"error: {exc}", file=sys.stderr)
             return 2
-    if args.port:
-        why = _check_port(args.port)
-        if why:
-            print(f"error: {why}", file=sys.stderr)
-            return 2
     if args.uid is not None and not args.sim:
         uid = args.uid
     elif args.port or args.sim:
+        why = _check_port(args.port) if args.port else ""
+        if why:
+            print(f"error: {why}", file=sys.stderr)
+            return 2
         uid = _wait_for_tap(args)
         if uid is None:
             return 1
