@@ -200,6 +200,8 @@ def _apply(state: DemigodsState, e: Event) -> DemigodsState:  # noqa: C901 - one
         return put(state, dataclasses.replace(ch, divine=e.value))
     if isinstance(e, ev.Wound):
         ch = char(state, e.who)
+        if not ch.alive:
+            raise Illegal(f"{ch.name} is out of the game ({ch.out}): no wounds to correct")
         if ch.wounds + e.amount < 0:
             raise Illegal(f"{ch.name} has {ch.wounds} wound(s): {e.amount} would take them below 0 "
                           f"(wounds run 0 to {ch.health})")

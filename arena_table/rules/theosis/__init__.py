@@ -212,6 +212,8 @@ def adjust(state: ThState, ev: Adjust) -> ThState:
     if ev.target in state.heroes:
         h = state.heroes[ev.target]
         who = name(state, ev.target)
+        if not h.alive and (ev.health or ev.mana):
+            raise Rejected(f"{who} has been removed from the game: no Health or Mana to correct")
         _bounded(f"{who}'s Health", h.health, ev.health, 0, MAX_HEALTH, "Health on the Hero mat, p.6")
         _bounded(f"{who}'s Mana", len(h.mana), ev.mana, 0, len(skills_of(state, ev.target)),
                  "one Mana gem per Skill, p.6")

@@ -63,3 +63,9 @@ def test_plain_d6_during_an_attack_is_left_to_the_tray():
     assert pending is not None
     t.do("roll die=d6 faces=[2]")
     assert t.st.pending == pending and t.ts.tray.rolls[-1].faces == (2,)
+
+
+def test_wounding_a_slain_character_is_refused():
+    t = at("knight").do("dg-wound who=trapper amount=30")
+    assert t.ch("trapper").out == "slain"
+    assert reason(t, "dg-wound who=trapper amount=1") == "Trapper is out of the game (slain): no wounds to correct"

@@ -120,3 +120,10 @@ def test_heroes_may_enter_the_arena_once_preparation_is_over():
     s = play(fast_blitz(ANN, BO), "th-next")
     assert s.state.phase == "ranking"
     assert apply(s, parse("th-move hero=rochon cell=[4,-4]")).state.heroes["rochon"].cell == (4, -4)
+
+
+def test_adjust_of_a_removed_hero_is_refused(prep):
+    s = apply(prep, parse("th-adjust target=rochon health=-9"))
+    assert s.state.heroes["rochon"].alive is False
+    assert reason(s, "th-adjust target=rochon health=2") == (
+        "Rochon has been removed from the game: no Health or Mana to correct")
