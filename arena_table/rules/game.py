@@ -16,7 +16,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Protocol, Sequence, runtime_checkable
 
 from .errors import IllegalEvent, NothingToUndo, UnknownGame
@@ -196,6 +196,9 @@ def apply(ts: TableState, event: Event, seq: int | None = None) -> TableState:
         fresh = TableState(game=g.name, state=state, tray=dice_tray.new_tray(), seq=seq,
                            started_seq=seq, log=ts.log, tags=ts.tags)
         return dataclasses.replace(fresh, log=_log(ts, seq, event, f"New game: {g.title}"))
+    absurd = absurd_number(event)
+    if absurd:
+        raise IllegalEvent(event, absurd, summarize(ts))
     game = find_game(ts.game)
     other = _foreign_game(game, event)
     if other:
@@ -215,6 +218,31 @@ def apply(ts: TableState, event: Event, seq: int | None = None) -> TableState:
     if not text and isinstance(event, Note):
         text = event.text
     return dataclasses.replace(ts, state=state, tray=tray, seq=seq, tags=tags, log=_log(ts, seq, event, text))
+
+
+SANE_LIMIT = 10**6
+"""No number an event carries (gold, wounds, cells, seq numbers, faces) comes near this; beyond it is a typo."""
+
+
+def absurd_number(event: Event) -> str:
+    """Why ``event`` carries an absurd integer anywhere in its fields, or "" (sanity, not a rule).
+
+    >>> absurd_number(Note(text="x")), absurd_number(DieCorrected(roll=1, index=0, value=10**7))
+    ('', 'value=10000000 is not a sensible number (keep within ±1000000)')
+    """
+    def walk(value: Any) -> Any:
+        if isinstance(value, bool):
+            return None
+        if isinstance(value, int):
+            return value if abs(value) > SANE_LIMIT else None
+        items = value.values() if isinstance(value, Mapping) else value if isinstance(value, (list, tuple)) else ()
+        return next((bad for bad in map(walk, items) if bad is not None), None)
+
+    for f in dataclasses.fields(event):
+        bad = walk(getattr(event, f.name))
+        if bad is not None:
+            return f"{f.name}={bad} is not a sensible number (keep within ±{SANE_LIMIT})"
+    return ""
 
 
 def _home(module: str) -> str:

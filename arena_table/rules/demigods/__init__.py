@@ -56,28 +56,6 @@ def _order_roll(state: DemigodsState, faces: tuple[int, ...]) -> DemigodsState:
     return rounds.advance(dataclasses.replace(state, rolls=rolls, contenders=contenders))
 
 
-SANE_LIMIT = 10**6
-"""No number a Demigods event carries (wounds, AP, fields, turns) comes near this; beyond it is a typo."""
-
-
-def _check_numbers(e: Event) -> None:
-    """Refuse an absurd integer anywhere in a ``dg-`` event's fields (sanity, not a rule).
-
-    Raises:
-        Illegal: ``field=value is not a sensible number (keep within ±1000000)``.
-    """
-    def walk(value: Any) -> Any:
-        if isinstance(value, bool):
-            return None
-        if isinstance(value, int):
-            return value if abs(value) > SANE_LIMIT else None
-        items = value.values() if isinstance(value, dict) else value if isinstance(value, (list, tuple)) else ()
-        return next((bad for bad in map(walk, items) if bad is not None), None)
-
-    for f in dataclasses.fields(e):
-        bad = walk(getattr(e, f.name))
-        if bad is not None:
-            raise Illegal(f"{f.name}={bad} is not a sensible number (keep within ±{SANE_LIMIT})")
 
 
 def _condition_error(e: ev.AddCondition) -> str:
@@ -134,7 +112,6 @@ def _apply(state: DemigodsState, e: Event) -> DemigodsState:  # noqa: C901 - one
     if isinstance(e, DieCorrected):
         raise Illegal(f"Demigods uses each die the moment it is read, so roll {e.roll} cannot be corrected "
                       f"afterwards: undo the roll (event {e.roll}) and roll or enter the dice again")
-    _check_numbers(e)
     if state.stage == "over" and not isinstance(e, (ev.DivineRead,)):
         raise Illegal("the game is over")
     if isinstance(e, ev.Pick):
