@@ -15,6 +15,7 @@ import json
 import logging
 import math
 import re
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
@@ -28,7 +29,7 @@ from arena_table.rules import (DieCorrected, GameStarted, IllegalEvent, Notation
 from . import auth, openapi
 from .service import TableService, find_device
 from .sse import Hub, HubFull
-from .views import log_rows, spectator_state
+from .views import log_rows, plain_words, spectator_state
 
 log = logging.getLogger(__name__)
 
@@ -421,6 +422,9 @@ def _register_api(app: Flask, service: TableService, hub: Hub) -> None:
                     objects = list(g.objects())
                 except Exception as exc:
                     log.warning("objects of %s failed: %s", g.name, exc)
+            if isinstance(form, list):  # help and labels are RST in the games' code: plain words here
+                form = [{**f, **{k: plain_words(f[k]) for k in ("help", "label") if isinstance(f.get(k), str)}}
+                        if isinstance(f, dict) else f for f in form]
             out.append({"name": g.name, "title": g.title, "aliases": list(g.aliases), "form": form,
                         "objects": objects})
         kinds = []
@@ -428,7 +432,8 @@ def _register_api(app: Flask, service: TableService, hub: Hub) -> None:
             fields = [{"name": f.name, "type": str(f.type), "required": f.default is dataclasses.MISSING
                        and f.default_factory is dataclasses.MISSING}  # type: ignore[misc]
                       for f in dataclasses.fields(cls) if f.name != "at"]
-            kinds.append({"kind": kind, "doc": (cls.__doc__ or "").strip().split("\n")[0], "fields": fields})
+            kinds.append({"kind": kind, "doc": plain_words((cls.__doc__ or "").strip().split("\n")[0]),
+                          "fields": fields})
         return jsonify({"games": out, "event_kinds": kinds, "running": service.state.game})
 
     @app.get("/api/openapi.json")
@@ -505,8 +510,9 @@ def _register_control(app: Flask, service: TableService) -> None:
     def undo_preview() -> Response:
         """What an undo would take back now (for the confirmation)."""
         seq, ev = service.undo_preview()
-        return jsonify({"seq": seq, "event": str(ev), "kind": ev.KIND,
-                        "question": f"Undo event #{seq}: {_describe(service, ev)}?"})
+        text, when = _plain(service, seq, ev)
+        return jsonify({"seq": seq, "event": str(ev), "kind": ev.KIND, "text": text, "when": when,
+                        "question": f"Undo event #{seq}: {text}{', ' + when if when else ''}?"})
 
     @app.post("/api/undo")
     def undo() -> Response:
@@ -517,8 +523,9 @@ def _register_control(app: Flask, service: TableService) -> None:
         if seq != expected:
             return _error(409, f"the last event is now #{seq} ({ev}), not #{expected}: look again before undoing",
                           seq=seq, event=str(ev))
+        text, _when = _plain(service, seq, ev)
         seq, ev = service.undo()
-        return jsonify({"undone": seq, "event": str(ev), "version": service.version})
+        return jsonify({"undone": seq, "event": str(ev), "text": text, "version": service.version})
 
     @app.post("/api/tags/enroll")
     def enroll_tag() -> Response:
@@ -597,6 +604,25 @@ def _register_control(app: Flask, service: TableService) -> None:
         resp = Response(bytes(image), mimetype="image/jpeg")
         resp.headers["Cache-Control"] = "no-store"
         return resp
+
+
+def _plain(service: TableService, seq: int, ev: Any) -> tuple[str, str]:
+    """Event ``seq`` in plain words and when it happened (``"at 21:03"``, local time; with
+    the date when not today): the table log's line for ``seq`` when it has one, else the
+    game's ``describe``, else the notation without its timestamp."""
+    ts = service.state
+    text = next((line.text for line in reversed(ts.log) if line.seq == seq), "")
+    at = getattr(ev, "at", None)
+    if not text:
+        text = _describe(service, dataclasses.replace(ev, at=None) if at is not None else ev)
+    if at is None:
+        at = next((row.recorded for row in service.rows(since=seq - 1, limit=1) if row.seq == seq), None)
+    when = ""
+    if isinstance(at, (int, float)) and math.isfinite(at) and 0 < at < 1e11:
+        t = time.localtime(at)
+        same_day = time.strftime("%Y-%m-%d", t) == time.strftime("%Y-%m-%d")
+        when = time.strftime("at %H:%M:%S" if same_day else "on %d %b %Y at %H:%M:%S", t)
+    return text, when
 
 
 def _describe(service: TableService, ev: Any) -> str:

@@ -9,10 +9,11 @@ built once per change by the SSE hub and shared by every client.
 from __future__ import annotations
 
 import logging
+import re
 from typing import Any
 
-from arena_table.rules import (IllegalEvent, TableState, Undone, apply, find_game, new_table, table_view,
-                               to_jsonable, undone_seqs)
+from arena_table.rules import (DieCorrected, IllegalEvent, RulesError, TableState, Undone, apply, find_game,
+                               new_table, table_view, to_jsonable, undone_seqs)
 
 from . import svg
 from .service import TableService
@@ -21,8 +22,15 @@ log = logging.getLogger(__name__)
 
 
 def spectator_state(ts: TableState, service: TableService | None = None, viewer: str = "spectator") -> dict[str, Any]:
-    """``table_view(ts, viewer)`` with an ``svg`` key: ``board``, ``histograms`` {die: svg}, ``health``."""
+    """``table_view(ts, viewer)`` with an ``svg`` key: ``board``, ``histograms`` {die: svg}, ``health``;
+    the tray's ``last`` roll gets ``correctable`` (see :func:`correctable`) and, when not,
+    ``correct_refused`` (the rules' reason)."""
     view = table_view(ts, viewer)
+    last = (view.get("tray") or {}).get("last")
+    if last:
+        last["correctable"], reason = correctable(ts, last)
+        if reason:
+            last["correct_refused"] = reason
     pictures: dict[str, Any] = {"histograms": {}}
     board = (view.get("view") or {}).get("board")
     if board:
@@ -38,6 +46,50 @@ def spectator_state(ts: TableState, service: TableService | None = None, viewer:
             pictures["health"] = svg.health_svg(series, maxima)
     view["svg"] = pictures
     return view
+
+
+_RST = [
+    (re.compile(r":[\w:+.-]+:`([^`<]*?)\s*(?:<[^>]*>)?`"), r"\1"),  # :role:`text <target>` -> text
+    (re.compile(r"``(.+?)``"), r"\1"),  # ``literal``
+    (re.compile(r"`([^`<]*?)\s*(?:<[^>]*>)?`_{1,2}"), r"\1"),  # `link <url>`_
+    (re.compile(r"`([^`]+)`"), r"\1"),  # `interpreted`
+    (re.compile(r"\*\*(.+?)\*\*"), r"\1"),  # **strong**
+    (re.compile(r"(?<![\w*])\*(?!\s)(.+?)(?<!\s)\*(?![\w*])"), r"\1"),  # *emphasis*
+    (re.compile(r"\|([^|\s][^|]*)\|"), r"\1"),  # |substitution|
+]
+
+
+def plain_words(text: str) -> str:
+    """``text`` (a docstring or a form's help, in reStructuredText) without its markup.
+
+    >>> plain_words("Each ``player`` picks a :class:`Hero` (*see* **§3**, `rules <https://x>`_).")
+    'Each player picks a Hero (see §3, rules).'
+    """
+    for pattern, repl in _RST:
+        text = pattern.sub(repl, text)
+    return text
+
+
+def correctable(ts: TableState, last: dict[str, Any]) -> tuple[bool, str]:
+    """Whether the running game accepts a ``correct`` of the roll ``last`` (a tray view's
+    ``last``: ``seq``, ``die``, ``faces``), asked of the rules with one trial correction of
+    its first die to another face; ``(False, reason)`` when refused.
+
+    Some games take no corrections (Demigods uses each die the moment it is read).
+    """
+    faces = last.get("faces") or []
+    if not faces:
+        return False, "the roll has no dice"
+    sides = re.fullmatch(r"d(\d+)", str(last.get("die") or "d6"))
+    n = int(sides.group(1)) if sides else 6
+    value = faces[0] % n + 1 if n > 1 else faces[0]
+    try:
+        apply(ts, DieCorrected(roll=int(last["seq"]), index=0, value=int(value)))
+    except IllegalEvent as exc:
+        return False, exc.reason
+    except (RulesError, ValueError, TypeError, KeyError):
+        return False, "the rules cannot correct this roll"
+    return True, ""
 
 
 def health_series(service: TableService, ts: TableState) -> tuple[dict[str, list[tuple[int, int]]], dict[str, int]]:

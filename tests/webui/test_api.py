@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 import pytest
 from webhelpers import app, client, login, settle, table  # noqa: F401 (fixtures)
@@ -114,7 +116,11 @@ def test_undo_says_what_it_undoes_and_needs_the_seq(ctl, client, table):
     ctl("/api/events", {"notation": "roll faces=[3,4]"})
     ctl("/api/events", {"notation": "roll faces=[5]"})
     preview = client.get("/api/undo").get_json()
-    assert preview["seq"] == 2 and preview["question"] == "Undo event #2: Rolled 1d6: 5 (total 5)?"
+    at = table.rows()[1].event.at  # stamped by the table's clock
+    when = time.strftime("%H:%M:%S", time.localtime(at))
+    assert preview["seq"] == 2 and preview["question"] == f"Undo event #2: Rolled 1d6: 5 (total 5), at {when}?"
+    assert preview["text"] == "Rolled 1d6: 5 (total 5)" and preview["when"] == f"at {when}"
+    assert "at=" not in preview["question"]
     r = ctl("/api/undo", {"seq": 1})
     assert r.status_code == 409 and "is now #2" in r.get_json()["error"]
     assert len(table.state.tray.rolls) == 2
