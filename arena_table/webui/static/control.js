@@ -160,7 +160,25 @@
   function renderCorrect() {
     const last = state && state.tray && state.tray.last;
     const box = $('correct-dice');
-    if (!last) { box.replaceChildren(el('p', { class: 'muted', text: 'No roll yet.' })); $('correct-values').hidden = true; return; }
+    const vals0 = $('correct-values');
+    // correction is offered only when the running game accepts it (the server asks the rules)
+    const canCorrect = !!(last && last.correctable !== false);
+    $('dice-h').textContent = canCorrect ? 'Last roll — tap a die to correct it' : 'Last roll';
+    if (!last || !canCorrect || (selectedDie && selectedDie.seq !== last.seq)) selectedDie = null;
+    if (!last) {
+      box.replaceChildren(el('p', { class: 'muted', text: 'No roll yet.' }));
+      vals0.hidden = true;
+      vals0.replaceChildren();
+      return;
+    }
+    if (!canCorrect) {
+      box.replaceChildren(el('span', { class: 'muted', text: 'Roll #' + last.seq + ':' }),
+        ...last.faces.map((f) => el('span', { class: 'die-face', text: String(f) })),
+        el('p', { id: 'correct-refused', class: 'muted', text: 'No correction here: ' + (last.correct_refused || 'this game does not take corrections') }));
+      vals0.hidden = true;
+      vals0.replaceChildren();
+      return;
+    }
     box.replaceChildren(el('span', { class: 'muted', text: 'Roll #' + last.seq + ':' }), ...last.faces.map((f, i) =>
       el('button', { type: 'button', 'aria-pressed': selectedDie && selectedDie.seq === last.seq && selectedDie.index === i ? 'true' : 'false',
         'aria-label': 'Die ' + (i + 1) + ' shows ' + f + ': correct it', 'data-index': i, text: String(f) })));
@@ -181,7 +199,7 @@
         });
         return b;
       }));
-    } else vals.hidden = true;
+    } else { vals.hidden = true; vals.replaceChildren(); }
   }
 
   // ---- undo --------------------------------------------------------------------------------------
@@ -196,7 +214,7 @@
   });
   $('undo-dialog').addEventListener('close', async () => {
     if ($('undo-dialog').returnValue !== 'confirm' || undoSeq === null) return;
-    await act('POST', '/api/undo', { seq: undoSeq }, (d) => 'Undone #' + d.undone + ': ' + d.event);
+    await act('POST', '/api/undo', { seq: undoSeq }, (d) => 'Undone #' + d.undone + ': ' + (d.text || d.event));
     undoSeq = null;
   });
 
@@ -238,12 +256,26 @@
 
   // ---- camera ----------------------------------------------------------------------------------
   let frameUrl = null;
+  // the camera's own status (/api/status): a failing reader must not read as "dice outlined"
+  async function cameraStatus() {
+    try {
+      const r = await fetch('/api/status', { headers: { Accept: 'application/json' }, cache: 'no-store' });
+      const cam = ((await r.json()).devices || {}).camera;
+      if (cam && (cam.ok === false || ['error', 'failed', 'down', 'lost', 'disconnected'].includes(cam.state))) {
+        return 'Camera ' + cam.state + ': ' + (cam.detail || cam.error || cam.last_error || 'no detail');
+      }
+    } catch (e) { /* the frame request says what it can */ }
+    return null;
+  }
+
   async function refreshCamera() {
+    const failing = await cameraStatus();
+    $('camera-note').classList.toggle('err', !!failing);
     const r = await fetch('/api/camera/frame.jpg', { cache: 'no-store' });
     if (!r.ok) {
       let msg = r.status + '';
       try { msg = (await r.json()).error; } catch (e) { /* keep status */ }
-      $('camera-note').textContent = 'Camera view unavailable: ' + msg;
+      $('camera-note').textContent = failing || 'Camera view unavailable: ' + msg;
       $('camera-frame').hidden = true;
       return false;
     }
@@ -252,7 +284,9 @@
     frameUrl = URL.createObjectURL(blob);
     $('camera-frame').src = frameUrl;
     $('camera-frame').hidden = false;
-    $('camera-note').textContent = 'Live frame, detected dice outlined. Move the camera until every die is found.';
+    $('camera-note').textContent = failing
+      ? failing + ' — the frame is shown without dice.'
+      : 'Live frame, detected dice outlined. Move the camera until every die is found.';
     return true;
   }
   async function cameraLoop() {
