@@ -371,6 +371,6 @@ def table_view(ts: TableState, viewer: str = "spectator") -> dict[str, Any]:
         "view": game.view(ts.state, viewer) if game.name != "dice-tray" else {},
         "tray": dice_tray.tray_view(ts.tray),
         "outcome": to_jsonable(outcome) if outcome else None,
-        "log": [to_jsonable(line) for line in ts.log],
+        "log": [to_jsonable(line) for line in ts.log if line.seq >= ts.started_seq],  # this game's, from "New game"
         "tags": [{"pad": p, "uid": u, "object": o} for p, u, o in ts.tags],
     }
