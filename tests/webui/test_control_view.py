@@ -63,3 +63,14 @@ def test_help_texts_have_no_rst_markup(client):
     texts = list(docs.values()) + [f.get(k) or "" for g in info["games"] for f in (g["form"] or [])
                                    for k in ("help", "label")]
     assert len(texts) > 50 and [t for t in texts if "``" in t or ":class:`" in t] == []
+
+
+def test_what_happened_shows_only_the_running_game(ctl, client, table):
+    ctl("/api/events", {"notation": "roll faces=[1,1]"})
+    ctl("/api/start", {"game": "dice-tray"})
+    ctl("/api/events", {"notation": "roll faces=[2,3]"})
+    ctl("/api/start", {"game": "dice-tray"})
+    ctl("/api/events", {"notation": "roll faces=[6]"})
+    log = client.get("/api/state").get_json()["state"]["log"]
+    assert [(line["seq"], line["text"]) for line in log] == [(4, "New game: Dice tray"), (5, "Rolled 1d6: 6 (total 6)")]
+    assert table.state.started_seq == 4 and len(table.state.log) == 5  # the table keeps them; the view shows this game
