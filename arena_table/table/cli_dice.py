@@ -121,7 +121,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
         print(format_metrics(name, m))
     for reason in out["skipped"]:
         print(f"skipped {reason}")
-    print(f"speed: median {out['median_ms']:.1f} ms, p95 {out['p95_ms']:.1f} ms per "
+    print(f"speed: median {out['median_ms']:.1f} ms, p95 {out['p95_ms']:.1f} ms wall "
+          f"(CPU median {out['cpu_median_ms']:.1f}, p95 {out['cpu_p95_ms']:.1f}) per "
           f"{out['frame'][0]}x{out['frame'][1]} frame with {out['dice_per_frame']} dice, one core; "
           f"peak RSS {out['rss_mb']:.0f} MB")
     return 0

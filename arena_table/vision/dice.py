@@ -42,7 +42,7 @@ class DiceConfig:
 
     min_confidence: float = 0.45
     """Classifier probability of the best face below which a die is ``unreadable``."""
-    detect_threshold: float = 0.3
+    detect_threshold: float = 0.4
     """Detector heat-map peak (0..1) above which a spot is a die candidate."""
     trust_confidence: float = 0.6
     """Classifier probability above which the pip check may not call the layout invalid
@@ -55,6 +55,9 @@ class DiceConfig:
     """(min, max) die side in frame pixels; ``None`` = ``auto_size_fraction`` of the long side."""
     auto_size_fraction: tuple[float, float] = (0.025, 0.16)
     """Automatic die side range as fractions of the frame's long side."""
+    size_scale: float = 1.0
+    """Factor on the detector's die side before cropping (the detector learned boxes that include
+    visible side faces and shadow)."""
     split_spread: float = 0.3
     """A heat blob whose spread (std dev along its long axis) exceeds this many die sides, and
     ``split_ratio`` times its width, may cover two touching dice: a candidate is added on each half."""
@@ -154,12 +157,12 @@ def _candidates(cfg: DiceConfig, frame: np.ndarray, lo: float, hi: float):
     for iy, ix in zip(*np.nonzero(peaks)):
         cx = (ix + 0.5 + out[2, iy, ix]) * nets.STRIDE / sx
         cy = (iy + 0.5 + out[3, iy, ix]) * nets.STRIDE / sy
-        side = math.exp(float(np.clip(out[1, iy, ix], 0.0, 6.0))) / scale
+        side = cfg.size_scale * math.exp(float(np.clip(out[1, iy, ix], 0.0, 6.0))) / scale
         if not lo <= side <= hi:
             continue
         score = float(heat[iy, ix])
         found.append((score, float(cx), float(cy), side))
-        axis = _elongation(cfg, heat, iy, ix, side * scale / nets.STRIDE)
+        axis = _elongation(cfg, heat, iy, ix, side / cfg.size_scale * scale / nets.STRIDE)
         if axis is not None:  # one blob over two touching dice: try a die on each half too
             for sgn in (-1, 1):
                 found.append((score * 0.99, cx + sgn * axis[0] * side / 2, cy + sgn * axis[1] * side / 2, side))

@@ -177,16 +177,20 @@ def fit_layout(pts: np.ndarray, n: int) -> tuple[float, np.ndarray | None]:
         ring, mid = pts, None
     ring = _order(ring)
     a, pinv = _design(n)
-    m = len(ring)
-    perms = np.array([np.roll(np.arange(m)[::-1] if flip else np.arange(m), shift)
-                      for shift, flip in itertools.product(range(m), (False, True))])
-    dst = ring[perms]  # (k, m, 2): every cyclic correspondence, both orientations
+    dst = ring[_cyclic_orders(len(ring))]  # (k, m, 2): every cyclic correspondence, both orientations
     if mid is not None:
-        dst = np.concatenate([dst, np.broadcast_to(mid, (len(perms), 1, 2))], axis=1)
+        dst = np.concatenate([dst, np.broadcast_to(mid, (len(dst), 1, 2))], axis=1)
     sol = np.einsum("ij,kjl->kil", pinv, dst)
     resid = np.sqrt((((np.einsum("ij,kjl->kil", a, sol) - dst) ** 2).sum(2)).mean(1))
     k = int(np.argmin(resid))
     return float(resid[k]), sol[k, :2].T
+
+
+@lru_cache(maxsize=8)
+def _cyclic_orders(m: int) -> np.ndarray:
+    """Index arrays of every cyclic shift of 0..m-1 in both directions, (2m, m)."""
+    return np.array([np.roll(np.arange(m)[::-1] if flip else np.arange(m), shift)
+                     for shift, flip in itertools.product(range(m), (False, True))])
 
 
 @lru_cache(maxsize=8)
