@@ -99,3 +99,76 @@ def test_camera_panel_shows_a_failing_reader(live, page):
     assert page.inner_text("#camera-note") == \
         "Camera error: camera sim: dice reader failed (FileNotFoundError: models/dice.onnx)"
     assert "outlined" not in page.inner_text("#camera-note")
+
+
+LONG = "Zebulon" * 428 + "Zebu"  # a 3000-character player name
+
+
+def theosis_with_a_long_name(live) -> None:
+    """A Theosis game where player Ann is called :data:`LONG`, played until the name is in
+    the prompt, the Initiative line and the player table."""
+    import json
+
+    from test_spectator import ROOT
+
+    lines = [ln for ln in (ROOT / "tests/rules/theosis/golden/blitz-2p.txt").read_text().splitlines()
+             if ln.strip() and not ln.startswith("#")]
+    for line in lines[:23]:  # start (Ann named LONG) to "Ann: allocate gold to your heroes"
+        live.table.submit(parse(line.replace('"Ann"', json.dumps(LONG)).replace("player=Ann", "player=" + LONG)))
+
+
+def outside(pg, width: int) -> list:
+    """Visible elements whose right edge is beyond ``width`` px or beyond their panel's, as
+    seen: an ancestor that cuts its text with an ellipsis clips what it holds."""
+    return pg.evaluate("""w => [...document.querySelectorAll('body *')]
+        .filter(e => e.offsetParent !== null && e.getBoundingClientRect().width > 0)
+        .map(e => {
+          let right = e.getBoundingClientRect().right;
+          for (let a = e.parentElement; a; a = a.parentElement) {
+            const cs = getComputedStyle(a);
+            if (cs.overflowX !== 'visible' && cs.textOverflow === 'ellipsis')
+              right = Math.min(right, a.getBoundingClientRect().right);
+          }
+          const PANELS = '.panel, header, footer';
+          let panel = e.parentElement && e.parentElement.closest(PANELS);
+          while (panel && panel.getBoundingClientRect().width === 0)  // display: contents
+            panel = panel.parentElement && panel.parentElement.closest(PANELS);
+          const limit = Math.min(w, panel ? panel.getBoundingClientRect().right : w);
+          return [e, right, limit];
+        })
+        .filter(([e, right, limit]) => right > limit + 1)
+        .map(([e, right]) => e.tagName + '.' + e.className + '#' + e.id + ' ' + Math.round(right))""", width)
+
+
+def test_a_3000_character_name_stays_inside_every_panel(live, page, phone):
+    theosis_with_a_long_name(live)
+    from arena_table.rules import table_view
+
+    view = table_view(live.table.state)["view"]
+    assert len(LONG) == 3000 and LONG in view["prompt"] and LONG in view["extra"]["initiative"]
+    assert LONG in [p["id"] for p in view["extra"]["players"]]
+    for pg, width in ((page, 1920), (phone, 390)):
+        pg.goto(live.url + "/")
+        pg.wait_for_function("v => window.arena && window.arena.cur.version >= v", arg=live.table.version)
+        pg.wait_for_selector("#extra table")
+        bad = outside(pg, width)
+        assert bad == [], (width, bad)
+        assert pg.evaluate("document.scrollingElement.scrollWidth") <= width + 1
+        # the name is cut with an ellipsis on screen, whole in the title (a tooltip / screen readers)
+        for sel in ("#prompt", "#extra p", "#extra td"):
+            box = pg.locator(sel).filter(has_text="Zebulon").first
+            assert box.evaluate("e => getComputedStyle(e).textOverflow") == "ellipsis", sel
+            assert box.evaluate("e => e.getBoundingClientRect().right") <= width + 1, sel
+            assert LONG in box.get_attribute("title"), sel
+        assert [e for e in pg.errors if not e.startswith("Failed to load resource")] == []
+
+
+def test_what_happened_starts_at_the_new_game(live, page):
+    live.table.submit(DiceRolled(faces=(1, 2)))
+    live.table.submit(parse("note text=\"Ann arrives\""))
+    page.goto(live.url + "/")
+    page.wait_for_function("document.querySelectorAll('#log li').length === 2", timeout=5000)
+    live.table.submit(parse("start game=dice-tray"))
+    live.table.submit(DiceRolled(faces=(6,)))
+    page.wait_for_function("v => window.arena.cur.version >= v", arg=4, timeout=5000)
+    assert page.locator("#log li").all_inner_texts() == ["#3New game: Dice tray", "#4Rolled 1d6: 6 (total 6)"]

@@ -209,6 +209,18 @@
     $('devices').replaceChildren(...(items.length ? items : [el('li', { class: 'muted', text: 'No devices' })]));
   }
 
+  // elements that cut a long text with an ellipsis (app.css): the whole text goes in the title
+  const CUT = '#prompt, #phase, #title, #acting .who, #acting .side, #order .side, #scores .score, #extra p, #extra td, ' +
+    '#extra th, #extra li, #extra h3, #last-action > div, #history li, #log li, #devices li, #order .conditions li, ' +
+    '#order .name';
+
+  function titleCutTexts() {
+    for (const e of document.querySelectorAll(CUT)) {
+      if (e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 1) e.title = e.textContent;
+      else if (e.hasAttribute('title')) e.removeAttribute('title');
+    }
+  }
+
   function render() {
     const s = cur.state || {};
     try {
@@ -217,6 +229,7 @@
       renderHistograms(s.svg);
       renderLog(s.log);
       renderDevices(s.status);
+      titleCutTexts();
     } catch (e) {
       console.error('render failed', e);
     }
