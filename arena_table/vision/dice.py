@@ -138,7 +138,10 @@ def _elongation(cfg: DiceConfig, heat: np.ndarray, iy: int, ix: int, side_cells:
 
 
 def _candidates(cfg: DiceConfig, frame: np.ndarray, lo: float, hi: float):
-    """Detector peaks as (score, cx, cy, side) in frame px, strongest first."""
+    """Detector peaks and split halves: (score, cx, cy, side, parent index or -1) in frame px.
+
+    Entries outside the frame are ``None`` so parent indices stay valid.
+    """
     h, w = frame.shape[:2]
     scale = nets.WORK_DIE / math.sqrt(lo * hi)
     ww, wh = max(8, round(w * scale)), max(8, round(h * scale))
@@ -161,14 +164,14 @@ def _candidates(cfg: DiceConfig, frame: np.ndarray, lo: float, hi: float):
         if not lo <= side <= hi:
             continue
         score = float(heat[iy, ix])
-        found.append((score, float(cx), float(cy), side))
+        parent = len(found)
+        found.append((score, float(cx), float(cy), side, -1))
         axis = _elongation(cfg, heat, iy, ix, side / cfg.size_scale * scale / nets.STRIDE)
         if axis is not None:  # one blob over two touching dice: try a die on each half too
             for sgn in (-1, 1):
-                found.append((score * 0.99, cx + sgn * axis[0] * side / 2, cy + sgn * axis[1] * side / 2, side))
-    found = [c for c in found if 0 <= c[1] < w and 0 <= c[2] < h]
-    found.sort(key=lambda c: -c[0])
-    return found
+                found.append((score * 0.99, cx + sgn * axis[0] * side / 2, cy + sgn * axis[1] * side / 2, side,
+                              parent))
+    return [c if 0 <= c[1] < w and 0 <= c[2] < h else None for c in found]
 
 
 def _suppress(cfg: DiceConfig, cands: list, strength: list[float]) -> list[int]:
@@ -188,6 +191,11 @@ def crop_die(frame: np.ndarray, cx: float, cy: float, side: float, size: int, sp
     m = np.array([[s, 0, size / 2 - s * cx], [0, s, size / 2 - s * cy]], np.float64)
     flags = cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR
     return cv2.warpAffine(frame, m, (size, size), flags=flags, borderMode=cv2.BORDER_REPLICATE)
+
+
+def _classify(frame: np.ndarray, cands: list) -> np.ndarray:
+    crops = [crop_die(frame, c[1], c[2], c[3], nets.CROP, nets.CROP_SPAN) for c in cands]
+    return nets.classify(np.stack(crops) if crops else np.zeros((0, nets.CROP, nets.CROP, 3), np.uint8))
 
 
 def _is_partial(cfg: DiceConfig, cx: float, cy: float, side: float, w: int, h: int) -> bool:
@@ -219,14 +227,19 @@ def read_dice(cfg: DiceConfig, frame: np.ndarray) -> DiceReading:
         raise BadFrame(f"frame must be an HxWx3 uint8 BGR array, got {getattr(frame, 'shape', type(frame))}")
     h, w = frame.shape[:2]
     lo, hi = _size_range(cfg, h, w)
-    cands = _candidates(cfg, frame, lo, hi)
-    crops = np.stack([crop_die(frame, cx, cy, s, nets.CROP, nets.CROP_SPAN) for _, cx, cy, s in cands]) \
-        if cands else np.zeros((0, nets.CROP, nets.CROP, 3), np.uint8)
-    probs = nets.classify(crops)
+    found = _candidates(cfg, frame, lo, hi)
+    peaks = [i for i, c in enumerate(found) if c is not None and c[4] < 0]
+    probs = dict(zip(peaks, _classify(frame, [found[i] for i in peaks])))
+    # Split halves are only worth a look when the peak itself is not a clear, centred die.
+    settled = {i for i in peaks if probs[i][0] <= cfg.not_a_die and probs[i][1:].max() >= cfg.min_confidence}
+    halves = [i for i, c in enumerate(found) if c is not None and c[4] >= 0 and c[4] not in settled]
+    probs.update(zip(halves, _classify(frame, [found[i] for i in halves])))
+    cands = [found[i] for i in probs]
+    plist = [probs[i] for i in probs]
     # Duplicates (and the two halves of a split blob) are resolved by the classifier's belief
     # that a die is centred there, times the detector's.
-    keep = _suppress(cfg, cands, [c[0] * (1.0 - p[0]) for c, p in zip(cands, probs)])
-    kept = [(cands[i], probs[i]) for i in keep if probs[i][0] <= cfg.not_a_die]
+    keep = _suppress(cfg, cands, [c[0] * (1.0 - p[0]) for c, p in zip(cands, plist)])
+    kept = [(cands[i][:4], plist[i]) for i in keep if plist[i][0] <= cfg.not_a_die]
     checks = []
     for (_, cx, cy, side), p in kept:
         best = int(np.argmax(p[1:])) + 1
