@@ -10,8 +10,10 @@ Pipeline (all thresholds are fields of :class:`DiceConfig`):
    not-a-die or face 1..6. Both nets see per-channel standardised pixels, so
    exposure and colour cast do not shift any threshold.
 4. **Check** each die: cut by the frame border -> ``partial``; top face not
-   square to the camera, or its pips not a valid 1..6 layout -> ``cocked`` /
-   ``unreadable`` (``pips.inspect_face``); low confidence -> ``unreadable``.
+   square to the camera compared with the other dice -> ``cocked``
+   (``pips.cocked``); pips not a valid 1..6 layout -> ``unreadable``
+   (``pips.inspect_face``, whose crisp pip count may also outvote an unsure
+   classifier); low confidence -> ``unreadable``.
 
 >>> import numpy as np
 >>> reading = read_dice(DiceConfig(), np.full((240, 320, 3), 128, np.uint8))
@@ -31,7 +33,7 @@ import numpy as np
 
 from . import nets
 from .errors import BadFrame
-from .pips import PipConfig, cocked, inspect_face
+from .pips import FaceCheck, PipConfig, cocked, inspect_face
 
 STATUSES = ("ok", "unreadable", "cocked", "partial")
 
@@ -209,6 +211,33 @@ def _box(cx: float, cy: float, side: float, w: int, h: int) -> tuple[int, int, i
     return x0, y0, max(0, x1 - x0), max(0, y1 - y0)
 
 
+def _decide(cfg: DiceConfig, p: np.ndarray, face: FaceCheck | None, skew: float | None, where: dict) -> DieReading:
+    """One die's reading from its class probabilities, pip check (``None``: partial) and skew."""
+    best = int(np.argmax(p[1:])) + 1
+    conf = float(p[best])
+    common = dict(confidence=conf, **where)
+    if face is None:
+        return DieReading(None, "partial", "die cut by the frame border", **common)
+    if skew is not None:
+        return DieReading(None, "cocked", f"top face not square to the camera (skew {skew:.2f})", **common)
+    if face.status == "logo" and (best == 1 or conf < cfg.min_confidence):
+        value = cfg.logo_faces.get("logo")
+        if value is None:
+            return DieReading(None, "unreadable", "logo face (no value set in logo_faces)", **common)
+        return DieReading(value, "ok", "logo face", **common)
+    if face.status == "invalid" and (conf < cfg.trust_confidence or face.crisp):
+        return DieReading(None, "unreadable", face.reason, **common)
+    if face.pip_value is not None and face.pip_value != best and conf < cfg.trust_confidence:
+        # Crisp pips that fit a layout outvote an unsure classifier (glare, odd colours).
+        pv = face.pip_value
+        return DieReading(pv, "ok", "read from the pips", **{**common, "confidence": float(p[pv])})
+    if face.pip_value == best and conf >= cfg.agree_confidence:
+        return DieReading(best, "ok", "", **common)
+    if conf < cfg.min_confidence:
+        return DieReading(None, "unreadable", f"face unclear (best guess {best} at {conf:.2f})", **common)
+    return DieReading(best, "ok", "", **common)
+
+
 def read_dice(cfg: DiceConfig, frame: np.ndarray) -> DiceReading:
     """Read every d6 in a camera frame.
 
@@ -246,32 +275,7 @@ def read_dice(cfg: DiceConfig, frame: np.ndarray) -> DiceReading:
         partial = _is_partial(cfg, cx, cy, side, w, h)
         checks.append(None if partial else inspect_face(cfg.pips, frame, cx, cy, side, best))
     skews = cocked(cfg.pips, [c.shape if c is not None and c.status == "ok" else None for c in checks])
-    dice = []
-    for ((_, cx, cy, side), p), face, sk in zip(kept, checks, skews):
-        best = int(np.argmax(p[1:])) + 1
-        conf = float(p[best])
-        common = dict(confidence=conf, center=(cx, cy), box=_box(cx, cy, side, w, h))
-        if face is None:
-            dice.append(DieReading(None, "partial", "die cut by the frame border", **common))
-        elif sk is not None:
-            dice.append(DieReading(None, "cocked", f"top face not square to the camera (skew {sk:.2f})", **common))
-        elif face.status == "logo" and (best == 1 or conf < cfg.min_confidence):
-            value = cfg.logo_faces.get("logo")
-            if value is None:
-                dice.append(DieReading(None, "unreadable", "logo face (no value set in logo_faces)", **common))
-            else:
-                dice.append(DieReading(value, "ok", "logo face", **common))
-        elif face.status == "invalid" and (conf < cfg.trust_confidence or face.crisp):
-            dice.append(DieReading(None, "unreadable", face.reason, **common))
-        elif face.pip_value is not None and face.pip_value != best and conf < cfg.trust_confidence:
-            # Crisp pips that fit a layout outvote an unsure classifier (glare, odd colours).
-            pv = face.pip_value
-            dice.append(DieReading(pv, "ok", "read from the pips", **{**common, "confidence": float(p[pv])}))
-        elif face.pip_value == best and conf >= cfg.agree_confidence:
-            dice.append(DieReading(best, "ok", "", **common))
-        elif conf < cfg.min_confidence:
-            dice.append(DieReading(None, "unreadable", f"face unclear (best guess {best} at {conf:.2f})", **common))
-        else:
-            dice.append(DieReading(best, "ok", "", **common))
+    dice = [_decide(cfg, p, face, sk, dict(center=(cx, cy), box=_box(cx, cy, side, w, h)))
+            for ((_, cx, cy, side), p), face, sk in zip(kept, checks, skews)]
     dice.sort(key=lambda d: (d.center[1], d.center[0]))
     return DiceReading(tuple(dice), w, h)
