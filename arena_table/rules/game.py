@@ -153,7 +153,7 @@ class TableState:
     log: tuple[LogLine, ...] = ()
     """The last :data:`LOG_LINES` lines of the plain-words log."""
     tags: tuple[tuple[int, str, str], ...] = ()
-    """Tags resting on reader pads now: ``(pad, uid, object)``, sorted by pad."""
+    """Tags resting on reader pads now: ``(pad, uid, object)``, in the order they were placed."""
 
 
 LOG_LINES = 50
@@ -207,8 +207,8 @@ def apply(ts: TableState, event: Event, seq: int | None = None) -> TableState:
     if isinstance(event, (DiceRolled, DieCorrected)):
         tray = dice_tray.apply_tray(tray, event, seq)
     tags = ts.tags
-    if isinstance(event, TagPlaced):
-        tags = tuple(sorted([t for t in tags if t[0] != event.pad] + [(event.pad, event.uid, event.object)]))
+    if isinstance(event, TagPlaced):  # newest last: the latest hero token is the one acting
+        tags = tuple([t for t in tags if t[0] != event.pad] + [(event.pad, event.uid, event.object)])
     elif isinstance(event, TagRemoved):
         tags = tuple(t for t in tags if not (t[0] == event.pad and t[1] == event.uid))
     state = ts.state if ts.game == "dice-tray" else game.apply(ts.state, event)
@@ -358,6 +358,26 @@ def digest(ts: TableState) -> str:
     return hashlib.sha256(blob.encode()).hexdigest()
 
 
+def acting_token(ts: TableState) -> dict[str, Any] | None:
+    """The hero token laid last on a reader pad and still there: "this hero acts now".
+
+    In every game a tagged hero token on a pad names the acting hero for the spectators; a
+    game whose rules fix the turn order also receives the ``tag-on`` event and decides.
+
+    >>> ts = replay([TagPlaced(pad=1, uid="04A1B2C3", object="theosis:hero:rochon"),
+    ...              TagPlaced(pad=2, uid="04D4E5F6", object="theosis:power:fiery-purge")])
+    >>> acting_token(ts)
+    {'pad': 1, 'uid': '04A1B2C3', 'object': 'theosis:hero:rochon', 'id': 'rochon', 'name': 'Rochon'}
+    """
+    for pad, uid, obj in reversed(ts.tags):
+        game, _, rest = obj.partition(":")
+        kind, _, oid = rest.partition(":")
+        if kind == "hero" and oid:
+            return {"pad": pad, "uid": uid, "object": obj, "id": oid,
+                    "name": oid.replace("-", " ").replace("_", " ").title()}
+    return None
+
+
 def table_view(ts: TableState, viewer: str = "spectator") -> dict[str, Any]:
     """The whole table as the spectator screen shows it (JSON-ready)."""
     from . import dice_tray
@@ -372,5 +392,6 @@ def table_view(ts: TableState, viewer: str = "spectator") -> dict[str, Any]:
         "tray": dice_tray.tray_view(ts.tray),
         "outcome": to_jsonable(outcome) if outcome else None,
         "log": [to_jsonable(line) for line in ts.log if line.seq >= ts.started_seq],  # this game's, from "New game"
-        "tags": [{"pad": p, "uid": u, "object": o} for p, u, o in ts.tags],
+        "tags": [{"pad": p, "uid": u, "object": o} for p, u, o in sorted(ts.tags)],
+        "acting_token": acting_token(ts),
     }

@@ -114,6 +114,10 @@
       actingBox.replaceChildren(el('div', { class: 'label', text: 'Acting now' }),
         el('div', { class: 'who', text: acting.name || acting.id }),
         acting.side ? el('div', { class: 'side', text: acting.side }) : null);
+    } else if (state.acting_token) {  // a hero token laid on a reader pad: "this hero acts now"
+      actingBox.replaceChildren(el('div', { class: 'label', text: 'Acting now' }),
+        el('div', { class: 'who', text: state.acting_token.name }),
+        el('div', { class: 'side', text: 'token on pad ' + state.acting_token.pad }));
     } else if (state.tray && state.tray.last) {
       actingBox.replaceChildren(el('div', { class: 'label', text: 'Last total' }),
         el('div', { class: 'who', text: String(state.tray.last.total) }));
