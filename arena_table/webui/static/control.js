@@ -9,17 +9,7 @@
   let selectedDie = null;
   window.control = { lastSubmitAt: null, lastResult: null };
 
-  function el(tag, attrs, ...children) {
-    const node = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (v === null || v === undefined || v === false) continue;
-      if (k === 'class') node.className = v;
-      else if (k === 'text') node.textContent = v;
-      else node.setAttribute(k, v === true ? '' : v);
-    }
-    for (const c of children.flat()) if (c !== null && c !== undefined) node.append(c instanceof Node ? c : String(c));
-    return node;
-  }
+  const el = window.ArenaDom.el;
 
   function toast(text, isError) {
     const t = $('toast');

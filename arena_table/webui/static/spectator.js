@@ -15,20 +15,7 @@
   // Exposed for the browser tests and for anyone poking at the page.
   window.arena = { cur, renders: 0, renderedAt: {}, snapshots: [], connected: false };
 
-  function el(tag, attrs, ...children) {
-    const node = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (v === null || v === undefined || v === false) continue;
-      if (k === 'class') node.className = v;
-      else if (k === 'text') node.textContent = v;
-      else node.setAttribute(k, v === true ? '' : v);
-    }
-    for (const c of children.flat()) {
-      if (c === null || c === undefined || c === false) continue;
-      node.append(c instanceof Node ? c : document.createTextNode(String(c)));
-    }
-    return node;
-  }
+  const el = window.ArenaDom.el;
 
   function icon(name) {
     const ns = 'http://www.w3.org/2000/svg';
