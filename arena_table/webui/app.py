@@ -381,6 +381,7 @@ def _register_api(app: Flask, service: TableService, hub: Hub) -> None:
                 return _error(401, "log in with the table's PIN first")
             ts = service.state
             return jsonify({"epoch": service.epoch, "version": ts.seq, "state": spectator_state(ts, service, "control")})
+        hub.wait_for_version(service.version, timeout=0.5)  # include an event the caller just posted
         return Response(hub.state_json(), mimetype="application/json")
 
     @app.get("/api/events")

@@ -132,6 +132,7 @@ class Hub:
         self.poll = poll
         self.reap_after = reap_after
         self._lock = threading.Lock()
+        self._caught_up = threading.Condition(self._lock)
         self._clients: dict[int, Client] = {}
         self._ids = itertools.count(1)
         self._inbox: "queue.Queue[Any]" = queue.Queue()
@@ -187,6 +188,12 @@ class Hub:
         with self._lock:
             raw = self._parts.get(key)
         return default if raw is None else json.loads(raw)
+
+    def wait_for_version(self, version: int, timeout: float) -> bool:
+        """Wait until the broadcast state includes event ``version`` (read-your-writes for a
+        client that has just posted an event); False if ``timeout`` seconds pass first."""
+        with self._lock:
+            return self._caught_up.wait_for(lambda: self._version >= version, timeout)
 
     def state_json(self) -> str:
         """``{"epoch", "version", "rev", "state"}`` as JSON text, built once per revision
@@ -331,6 +338,7 @@ class Hub:
             self._rev += 1
             rev = self._rev
             self._parts, self._version, self._epoch = new, version, epoch
+            self._caught_up.notify_all()
             body = ",".join(f"{json.dumps(k)}:{v}" for k, v in changed.items())
             tails = ",".join(f"{json.dumps(k)}:{v}" for k, v in appended.items())
             data = (f'{{"type":"update","epoch":{json.dumps(epoch)},"version":{version},"rev":{rev},'
