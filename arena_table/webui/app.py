@@ -13,9 +13,6 @@ import dataclasses
 import ipaddress
 import json
 import logging
-import math
-import re
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
@@ -23,28 +20,17 @@ from typing import Any, Mapping
 from flask import Flask, Response, abort, jsonify, make_response, render_template, request, send_file
 from werkzeug.exceptions import HTTPException, InternalServerError
 
-from arena_table.rules import (DieCorrected, GameStarted, IllegalEvent, NotationError, NothingToUndo, RulesError,
-                               UnknownGame, event_types, find_game, from_json, games, parse)
+from arena_table.rules import IllegalEvent, NotationError, NothingToUndo, UnknownGame, event_types, games
 
 from . import auth, openapi
-from .service import TableService, find_device
+from .service import TableService
+from .control import _register_control
+from .inputs import MAX_BODY, MAX_DEPTH, _error, _int
 from .sse import Hub, HubFull
 from .views import log_rows, plain_words, spectator_state
 
 log = logging.getLogger(__name__)
 
-MAX_BODY = 64 * 1024
-"""Bytes a request body may have (Flask ``MAX_CONTENT_LENGTH``); more is refused with 413."""
-MAX_TEXT = 200
-"""Characters a text value of a submitted event or game options may have (names, sources...)."""
-MAX_ITEMS = 100
-"""Values a list may have (dice per roll, players...)."""
-MAX_DEPTH = 32
-"""Levels of nesting a request body (or a value in it) may have."""
-MAX_NOTATION = 4000
-"""Characters of an event in notation."""
-MAX_INT = 2 ** 53
-"""Whole numbers in a request are refused at this size or more (JSON's exact integers)."""
 
 
 @dataclass
@@ -107,12 +93,6 @@ def shutdown(app: Flask) -> None:
 
 # --- errors ---------------------------------------------------------------------------------
 
-def _error(status: int, message: str, **extra: Any) -> Response:
-    resp = jsonify({"error": message, "status": status, **extra})
-    resp.status_code = status
-    return resp
-
-
 def _register_errors(app: Flask) -> None:
     @app.errorhandler(IllegalEvent)
     def illegal(exc: IllegalEvent) -> Response:
@@ -153,104 +133,6 @@ def _register_errors(app: Flask) -> None:
             return InternalServerError(original_exception=exc)
         return _error(500, f"internal error ({type(exc).__name__}); the table logged the details")
 
-
-def _refuse_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a number JSON allows")
-
-
-def _json_body() -> dict[str, Any]:
-    """The request's JSON object (or its form fields).
-
-    Aborts with 400 naming the problem: not JSON, not an object, nested deeper than
-    :data:`MAX_DEPTH`; 413 beyond :data:`MAX_BODY` bytes (Flask ``MAX_CONTENT_LENGTH``).
-    """
-    if request.is_json or (request.content_length and not request.form):
-        raw = request.get_data(cache=True)
-        if not raw.strip():
-            abort(_error(400, "the request body is empty; expected a JSON object"))
-        try:
-            data = json.loads(raw, parse_constant=_refuse_constant)
-        except RecursionError:
-            abort(_error(400, f"the request body is nested too deeply (at most {MAX_DEPTH} levels)"))
-        except ValueError as exc:  # also UnicodeDecodeError
-            abort(_error(400, f"the request body is not valid JSON: {exc}"))
-    else:
-        data = request.form.to_dict()
-    if not isinstance(data, dict):
-        abort(_error(400, f"expected a JSON object, got {type(data).__name__}"))
-    _check_depth(data, "the request body")
-    return data
-
-
-def _check_depth(value: Any, what: str) -> None:
-    """Abort with 400 if ``value`` nests lists/objects deeper than :data:`MAX_DEPTH` (no recursion)."""
-    stack = [(value, 1)]
-    while stack:
-        v, depth = stack.pop()
-        if isinstance(v, (dict, list, tuple)):
-            if depth > MAX_DEPTH:
-                abort(_error(400, f"{what} is nested too deeply (at most {MAX_DEPTH} levels)"))
-            stack.extend((x, depth + 1) for x in (v.values() if isinstance(v, dict) else v))
-
-
-def _check_sizes(value: Any, what: str) -> None:
-    """Abort with 400 for a text longer than :data:`MAX_TEXT`, a list longer than
-    :data:`MAX_ITEMS` or a whole number of :data:`MAX_INT` or more anywhere in ``value``."""
-    _check_depth(value, what)
-    stack = [(value, what)]
-    while stack:
-        v, where = stack.pop()
-        if isinstance(v, str) and len(v) > MAX_TEXT:
-            abort(_error(400, f"{where}: text of {len(v)} characters; at most {MAX_TEXT}"))
-        elif isinstance(v, float) and not math.isfinite(v):
-            abort(_error(400, f"{where}: {v} is not a number"))
-        elif isinstance(v, int) and not isinstance(v, bool) and abs(v) >= MAX_INT:
-            abort(_error(400, f"{where}: {v} is too large"))
-        elif isinstance(v, (list, tuple)):
-            if len(v) > MAX_ITEMS:
-                abort(_error(400, f"{where}: {len(v)} values; at most {MAX_ITEMS}"
-                                  + (" dice per roll" if where.endswith("faces") else "")))
-            stack.extend((x, f"{where}[{i}]") for i, x in enumerate(v))
-        elif isinstance(v, dict):
-            stack.extend((x, f"{where}.{k}") for k, x in v.items())
-
-
-def _check_event(ev: Any) -> None:
-    """:func:`_check_sizes` on each field of the event ``ev``."""
-    for f in dataclasses.fields(ev):
-        _check_sizes(getattr(ev, f.name), f.name)
-
-
-def _int(data: Mapping[str, Any], name: str, minimum: int | None = None) -> int:
-    """Field ``name`` of ``data`` as a whole number (a JSON integer, or digits from a form).
-
-    Aborts with 400 if it is missing, a bool, a float (``1.7``, ``1e400``), text that is not
-    digits, beyond :data:`MAX_INT` or below ``minimum``.
-    """
-    try:
-        value = data[name]
-    except KeyError:
-        abort(_error(400, f"missing field {name!r}"))
-    if isinstance(value, str) and re.fullmatch(r"-?[0-9]{1,100}", value.strip()):
-        value = int(value.strip())  # a form field or query parameter
-    if isinstance(value, bool) or not isinstance(value, int):
-        shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:40] + "…"
-        abort(_error(400, f"{name} must be a whole number, got {shown}"))
-    if abs(value) >= MAX_INT:
-        abort(_error(400, f"{name} is too large ({len(str(abs(value)))} digits)"))
-    if minimum is not None and value < minimum:
-        abort(_error(400, f"{name} must be at least {minimum}, got {value}"))
-    return value
-
-
-def _text(data: Mapping[str, Any], name: str) -> str:
-    value = data.get(name)
-    if not isinstance(value, str) or not value.strip():
-        abort(_error(400, f"missing field {name!r} (text)"))
-    return value.strip()
-
-
-# --- spectator pages --------------------------------------------------------------------------
 
 def _public_url(cfg: WebConfig) -> str:
     """Where phones should go: the configured URL, else the request's, with a LAN address
@@ -441,201 +323,3 @@ def _register_api(app: Flask, service: TableService, hub: Hub) -> None:
     def openapi_json() -> Response:
         """This API's OpenAPI 3.1 description."""
         return jsonify(openapi.spec(app))
-
-
-# --- control page and its commands -----------------------------------------------------------
-
-def _register_control(app: Flask, service: TableService) -> None:
-    @app.get("/control")
-    @auth.login_required
-    def control() -> str:
-        """The control page (PIN)."""
-        return render_template("control.html")
-
-    @app.post("/api/events")
-    def submit_event() -> Response:
-        """Submit one event: ``{"notation": "roll faces=[3,4]"}`` or ``{"event": {"kind": ...}}``."""
-        data = _json_body()
-        if data.get("notation"):
-            if not isinstance(data["notation"], str):
-                return _error(400, f"notation must be text, got {type(data['notation']).__name__}")
-            if len(data["notation"]) > MAX_NOTATION:
-                return _error(400, f"notation of {len(data['notation'])} characters; at most {MAX_NOTATION}")
-            ev = parse(data["notation"])
-        elif isinstance(data.get("event"), dict):
-            _check_sizes(data["event"], "event")
-            try:
-                ev = from_json(data["event"])
-            except (TypeError, ValueError, KeyError, AttributeError) as exc:
-                return _error(400, f"not an event: {exc}")
-        else:
-            return _error(400, "give 'notation' (text) or 'event' (JSON object)")
-        _check_event(ev)
-        if ev.at is not None and not data.get("keep_time"):
-            ev = dataclasses.replace(ev, at=None)  # the table's clock stamps it
-        seq = service.submit(ev)
-        return _accepted(seq, ev)
-
-    @app.post("/api/start")
-    def start_game() -> Response:
-        """Start a game: ``{"game": "dice-tray", "options": {...}}``."""
-        data = _json_body()
-        name = _text(data, "game")
-        options = data.get("options") or {}
-        if isinstance(options, str):
-            import json
-
-            try:
-                options = json.loads(options, parse_constant=_refuse_constant) if options.strip() else {}
-            except RecursionError:
-                return _error(400, f"options are nested too deeply (at most {MAX_DEPTH} levels)")
-            except ValueError as exc:
-                return _error(400, f"options are not valid JSON: {exc}")
-        if not isinstance(options, dict):
-            return _error(400, "options must be a JSON object")
-        _check_sizes(options, "options")
-        game = find_game(name)
-        ev = GameStarted(game=game.name, options=options)
-        return _accepted(service.submit(ev), ev)
-
-    @app.post("/api/correct")
-    def correct_die() -> Response:
-        """Correct one die of a roll: ``{"roll": SEQ, "index": I, "value": V}``."""
-        data = _json_body()
-        ev = DieCorrected(roll=_int(data, "roll", minimum=1), index=_int(data, "index", minimum=0),
-                          value=_int(data, "value"))
-        return _accepted(service.submit(ev), ev)
-
-    @app.get("/api/undo")
-    @auth.login_required
-    def undo_preview() -> Response:
-        """What an undo would take back now (for the confirmation)."""
-        seq, ev = service.undo_preview()
-        text, when = _plain(service, seq, ev)
-        return jsonify({"seq": seq, "event": str(ev), "kind": ev.KIND, "text": text, "when": when,
-                        "question": f"Undo event #{seq}: {text}{', ' + when if when else ''}?"})
-
-    @app.post("/api/undo")
-    def undo() -> Response:
-        """Take back the last undoable event; ``{"seq": N}`` must name it (as previewed)."""
-        data = _json_body()
-        expected = _int(data, "seq", minimum=1)
-        seq, ev = service.undo_preview()
-        if seq != expected:
-            return _error(409, f"the last event is now #{seq} ({ev}), not #{expected}: look again before undoing",
-                          seq=seq, event=str(ev))
-        text, _when = _plain(service, seq, ev)
-        seq, ev = service.undo()
-        return jsonify({"undone": seq, "event": str(ev), "text": text, "version": service.version})
-
-    @app.post("/api/tags/enroll")
-    def enroll_tag() -> Response:
-        """Bind a tag UID to a game object: ``{"uid": "04A1B2C3", "object": "theosis:hero:rochon"}``."""
-        data = _json_body()
-        uid, obj = _text(data, "uid"), _text(data, "object")
-        _check_sizes({"uid": uid, "object": obj}, "tag")
-        enroll = getattr(service, "enroll_tag", None)
-        if not callable(enroll):
-            return _error(501, "this table has no tag registry")
-        try:
-            result = enroll(uid, obj)
-        except (ValueError, KeyError) as exc:
-            return _error(400, str(exc))
-        return jsonify({"uid": uid, "object": obj, "result": result if isinstance(result, (str, int, dict)) else None})
-
-    @app.get("/api/tokens")
-    @auth.login_required
-    def tokens_info() -> Response:
-        """The simulated reader's pads and the last unknown tag it saw (for enrolling)."""
-        dev = find_device(service, "place", "remove")
-        if dev is None:
-            return jsonify({"sim": False, "pads": [], "last_unknown_uid": None})
-        pads = list(dev.pads()) if callable(getattr(dev, "pads", None)) else []
-        last = dev.last_unknown_uid() if callable(getattr(dev, "last_unknown_uid", None)) else None
-        return jsonify({"sim": True, "pads": pads, "last_unknown_uid": last})
-
-    def _tokens(action: str) -> Response:
-        data = _json_body()
-        pad = _int(data, "pad")
-        uid = _text(data, "uid") if action == "place" or data.get("uid") else None
-        if uid is not None:
-            _check_sizes(uid, "uid")
-        dev = find_device(service, "place", "remove")
-        if dev is None:
-            return _error(409, "no simulated token reader: start the table with --tokens sim")
-        pads = [p["pad"] if isinstance(p, dict) else p for p in (dev.pads() if callable(getattr(dev, "pads", None))
-                                                                  else [])]
-        if pads and pad not in pads:
-            return _error(400, f"no pad {pad}; pads are {min(pads)}–{max(pads)}")
-        try:
-            getattr(dev, action)(pad, uid)
-        except (ValueError, LookupError) as exc:
-            return _error(400, str(exc).strip("'\""))
-        except RuntimeError as exc:
-            return _error(409, str(exc))
-        return jsonify({"pad": pad, "uid": uid, "action": action})
-
-    @app.post("/api/tokens/place")
-    def tokens_place() -> Response:
-        """Simulated reader: lay tag ``uid`` on ``pad``."""
-        return _tokens("place")
-
-    @app.post("/api/tokens/remove")
-    def tokens_remove() -> Response:
-        """Simulated reader: take the tag off ``pad`` (only if it is ``uid``, when given)."""
-        return _tokens("remove")
-
-    @app.get("/api/camera/frame.jpg")
-    @auth.login_required
-    def camera_frame() -> Response:
-        """The camera's latest frame with the detected dice drawn over it (JPEG)."""
-        dev = find_device(service, "overlay") or find_device(service, "latest_frame")
-        if dev is None:
-            return _error(404, "no camera with a live frame on this table")
-        image = dev.overlay() if callable(getattr(dev, "overlay", None)) else dev.latest_frame()
-        if image is None:
-            return _error(404, "the camera has no frame yet")
-        if not isinstance(image, (bytes, bytearray)):
-            import cv2
-
-            ok, buf = cv2.imencode(".jpg", image)
-            if not ok:
-                return _error(500, "cannot encode the camera frame")
-            image = buf.tobytes()
-        resp = Response(bytes(image), mimetype="image/jpeg")
-        resp.headers["Cache-Control"] = "no-store"
-        return resp
-
-
-def _plain(service: TableService, seq: int, ev: Any) -> tuple[str, str]:
-    """Event ``seq`` in plain words and when it happened (``"at 21:03"``, local time; with
-    the date when not today): the table log's line for ``seq`` when it has one, else the
-    game's ``describe``, else the notation without its timestamp."""
-    ts = service.state
-    text = next((line.text for line in reversed(ts.log) if line.seq == seq), "")
-    at = getattr(ev, "at", None)
-    if not text:
-        text = _describe(service, dataclasses.replace(ev, at=None) if at is not None else ev)
-    if at is None:
-        at = next((row.recorded for row in service.rows(since=seq - 1, limit=1) if row.seq == seq), None)
-    when = ""
-    if isinstance(at, (int, float)) and math.isfinite(at) and 0 < at < 1e11:
-        t = time.localtime(at)
-        same_day = time.strftime("%Y-%m-%d", t) == time.strftime("%Y-%m-%d")
-        when = time.strftime("at %H:%M:%S" if same_day else "on %d %b %Y at %H:%M:%S", t)
-    return text, when
-
-
-def _describe(service: TableService, ev: Any) -> str:
-    try:
-        game = find_game(service.state.game)
-        text = game.describe(service.state.state, ev)
-    except (RulesError, Exception):  # plain words are a courtesy; the notation always works
-        text = ""
-    return text or str(ev)
-
-
-def _accepted(seq: int, ev: Any) -> Response:
-    resp = jsonify({"seq": seq, "event": str(ev)})
-    resp.status_code = 201
-    return resp
