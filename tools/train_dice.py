@@ -1,32 +1,25 @@
 """Train the dice reader's two small CNNs and export them to ONNX.
 
-Trains ONLY on the labelled photo sets in ``../shared/data/dice`` (never on
-rendered images), with heavy colour/brightness/scale/rotation augmentation so
-the models generalise to other dice, cameras and tables:
+Data (``tools/dice_samples.py``): the labelled photo sets in ``../shared/data/dice``
+plus rendered tables (``arena_table.vision.render``) with random die and pip
+colours, glare, touching pairs, cocked dice and odd faces (logo, 7+ pips),
+with heavy colour/exposure/scale/rotation augmentation so the models
+generalise to other dice, cameras and tables:
 
 * the **detector** (``dice_det.onnx``): a CenterNet-style fully convolutional
-  net on a frame scaled to ``WORK_LONG`` px; outputs at stride 4 a die-centre
-  heat map, log die size and sub-cell offsets;
-* the **face classifier** (``dice_face.onnx``): a tiny CNN on a ``CROP`` px
-  crop around one die (1.5 die sides wide); classes 0 = "not a die centred
-  here", 1..6 = face value.
+  net on a frame scaled so dice are about ``WORK_DIE`` px; outputs at stride 4
+  a die-centre heat map, log die size and sub-cell offsets;
+* the **face classifier** (``dice_face.onnx``): a small CNN on a ``CROP`` px
+  crop around one die (``CROP_SPAN`` die sides wide); classes 0 = "no die
+  centred here", 1..6 = face value, 7 = a die whose face is not a d6 pip face.
 
-Extra augmentation beyond photometric/geometric: copy-paste of real dice edge
-to edge next to their originals (touching same-coloured dice are rare in the
-photos), and ``--hard-negatives-from DIR``: the false positives of an earlier
-detector on the training photos become "no die" crops for the classifier.
+Every ``--holdout-every``-th photo of each set (sorted by name) is held out of
+training so ``arena-table dice eval --holdout-every N`` reports held-out
+figures; ``--holdout-every 0`` trains on every photo.
 
-Every ``--holdout-every``-th image of each set (sorted by name) is held out of
-training so ``arena-table dice eval`` can report held-out figures; pass
-``--holdout-every 0`` to train on everything.
-
-Run (needs torch, training only; the reader itself uses cv2.dnn); the shipped
-models were made with::
-
-    python tools/train_dice.py --what det --det-iters 3000 --out /tmp/m3
-    python tools/train_dice.py --what face --face-iters 2200 --threads 2 \
-        --hard-negatives-from /tmp/m1 --out /tmp/m2   # /tmp/m1: a first detector run
-    cp /tmp/m3/dice_det.onnx /tmp/m2/dice_face.onnx arena_table/vision/models/
+Run (needs torch, training only; the reader itself runs the ONNX files with
+onnxruntime); the shipped models were made with the command in
+``arena_table/vision/models/README.md``.
 
 Source: CenterNet, Zhou et al. 2019, "Objects as Points" (heat-map + size head).
 """
@@ -46,35 +39,11 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from arena_table.vision.labels import dice_set_dir, is_held_out, load_set, read_boxes  # noqa: E402
-from arena_table.vision.nets import CROP, CROP_SPAN, STRIDE, standardise  # noqa: E402
+from dice_samples import CACHE_SPAN, SETS, face_cache, real_items, rendered_item  # noqa: E402
 
-SETS = ("byler_d6", "matteo_d6")
-# Matteo's YOLO boxes enclose the pips, not the die: pips of a 4/5/6 span about
-# this fraction of the die side, used to estimate the die size for training.
-PIP_SPAN = 0.62
-MATTEO_DEFAULT_DIE = 52.0
-
-
-def load_items(holdout_every):
-    """Images with die (value, cx, cy, side) arrays, split into (train, held out)."""
-    train, held = [], []
-    for name in SETS:
-        for it in load_set(dice_set_dir(name)):
-            img = cv2.imread(str(it.path))
-            boxes = read_boxes(it, img.shape[1], img.shape[0])
-            if not boxes:
-                continue
-            if name == "matteo_d6":
-                est = [max(b.size) / PIP_SPAN for b in boxes if b.value >= 4]
-                side = float(np.clip(np.median(est), 35, 85)) if est else MATTEO_DEFAULT_DIE
-                dice = [(b.value, b.center[0], b.center[1], side) for b in boxes]
-            else:
-                dice = [(b.value, b.center[0], b.center[1], (b.size[0] + b.size[1]) / 2) for b in boxes]
-            rec = (img, np.array(dice, np.float32), name)
-            (held if is_held_out(it.index, holdout_every) else train).append(rec)
-    return train, held
+from arena_table.vision.nets import CROP, CROP_SPAN, STD_FLOOR, STRIDE, standardise  # noqa: E402
 
 
 # ---------------------------------------------------------------- augmentation
@@ -178,64 +147,107 @@ def det_sample(rec, rng, out=192, paste_prob=0.5):
     return x, heat, reg, mask
 
 
-def hard_negatives(train, model_dir):
-    """Detector false positives on the training images: per image an array of (cx, cy, side)."""
+def hard_negatives(items, model_dir):
+    """Detector false positives on ``items``: per item an array of (cx, cy, side)."""
     from arena_table.vision import dice as reader
     from arena_table.vision import nets
 
     nets.MODEL_DIR = Path(model_dir)
+    nets._load.cache_clear()
     cfg = reader.DiceConfig(detect_threshold=0.2)
     out = []
-    for img, dice, _ in train:
+    for img, dice, _ in items:
         h, w = img.shape[:2]
         lo, hi = reader._size_range(cfg, h, w)
-        fps = [(cx, cy, s) for _, cx, cy, s in reader._candidates(cfg, img, lo, hi)
-               if (np.hypot(dice[:, 1] - cx, dice[:, 2] - cy) / dice[:, 3]).min() > 0.6]
+        fps = [(c[1], c[2], c[3]) for c in reader._candidates(cfg, img, lo, hi)
+               if c is not None and (not len(dice) or (np.hypot(dice[:, 1] - c[1], dice[:, 2] - c[2]) / dice[:, 3]).min() > 0.6)]
         out.append(np.array(fps, np.float32).reshape(-1, 3))
     return out
 
 
-def face_sample(rec, rng, negs=None):
-    img, dice, _ = rec
-    j = rng.integers(len(dice))
-    v, cx, cy, side = dice[j]
-    label = int(v)
-    r = rng.random()
-    if negs is not None and len(negs) and r < 0.08:  # where the detector fires wrongly
-        cx, cy, side = negs[rng.integers(len(negs))]
-        cx, cy = cx + rng.normal(0, 0.05 * side), cy + rng.normal(0, 0.05 * side)
-        side *= rng.uniform(0.85, 1.18)
-        label = 0
-    elif r < 0.18:  # off-centre: between dice or half a die away
-        ang = rng.uniform(0, 2 * math.pi)
-        d = rng.uniform(0.55, 1.1) * side
-        cx, cy = cx + d * math.cos(ang), cy + d * math.sin(ang)
-        dist = np.hypot(dice[:, 1] - cx, dice[:, 2] - cy) / dice[:, 3]
-        if dist.min() < 0.3:
-            return None
-        label = 0
-    elif r < 0.3:  # background anywhere
-        cx, cy = rng.uniform(0, img.shape[1]), rng.uniform(0, img.shape[0])
-        dist = np.hypot(dice[:, 1] - cx, dice[:, 2] - cy) / dice[:, 3]
-        if dist.min() < 0.8:
-            return None
-        label = 0
-    else:
-        cx += rng.normal(0, 0.06 * side)
-        cy += rng.normal(0, 0.06 * side)
-        side *= rng.uniform(0.85, 1.18)
-    scale = CROP / (CROP_SPAN * side)
-    if rng.random() < 0.3:  # low-resolution camera
-        lo = rng.uniform(0.5, 0.9)
-        small = cv2.resize(img, None, fx=lo, fy=lo, interpolation=cv2.INTER_AREA)
-        m = affine(cx * lo, cy * lo, scale / lo, rng.uniform(0, 360), rng.random() < 0.5, CROP / 2, CROP / 2)
-        src = small
-    else:
-        m = affine(cx, cy, scale, rng.uniform(0, 360), rng.random() < 0.5, CROP / 2, CROP / 2)
-        src = img
-    crop = cv2.warpAffine(src, m, (CROP, CROP), flags=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR,
-                          borderMode=cv2.BORDER_REPLICATE)
-    return standardise(colour_aug(crop, rng, invert_p=0.3)), label
+# YCbCr-like opponent axes (BGR order) for hue rotation of whole batches.
+_OPP = torch.tensor([[0.114, 0.587, 0.299], [0.5, -0.331, -0.169], [-0.081, -0.419, 0.5]])
+_OPP_INV = torch.linalg.inv(_OPP)
+
+
+def augment_faces(x, gen, crop=CROP, span=CROP_SPAN):
+    """Augment a batch of cached crops (NxCACHExCACHEx3 uint8 tensor) into standardised Nx3xCROPxCROP.
+
+    Geometry: rotation 0-360, mirror, scale +-15 %, shift up to 0.08 die side, sometimes a
+    lower-resolution camera. Photometry: hue rotation, channel swap, inversion, per-channel
+    gain (colour cast), exposure, gamma, a glare spot, blur, motion blur, sensor noise.
+    """
+    n = x.shape[0]
+    u = lambda *shape: torch.rand(*shape, generator=gen)  # noqa: E731
+    img = x.permute(0, 3, 1, 2).float()
+    ang = u(n) * 2 * math.pi
+    sc = (0.85 + 0.33 * u(n)) * span / CACHE_SPAN
+    flip = torch.where(u(n) < 0.5, -1.0, 1.0)
+    shift = (u(n, 2) - 0.5) * 2 * 0.08 * 2 / CACHE_SPAN
+    c, s = torch.cos(ang) * sc, torch.sin(ang) * sc
+    theta = torch.stack([torch.stack([c * flip, -s, shift[:, 0]], 1), torch.stack([s * flip, c, shift[:, 1]], 1)], 1)
+    grid = F.affine_grid(theta, (n, 3, crop, crop), align_corners=False)
+    k1 = torch.tensor([0.25, 0.5, 0.25])
+    img = F.conv2d(F.pad(img, (1, 1, 1, 1), mode="replicate"), (k1[:, None] * k1[None]).expand(3, 1, 3, 3),
+                   groups=3)  # soften before a ~0.7x resample
+    out = F.grid_sample(img, grid, mode="bilinear", padding_mode="border", align_corners=False)
+    low = u(n) < 0.3  # a lower-resolution camera
+    if low.any():
+        f = float(0.45 + 0.4 * u(1))
+        small = F.interpolate(out[low], scale_factor=f, mode="area")
+        out[low] = F.interpolate(small, size=(crop, crop), mode="bilinear", align_corners=False)
+    # colour: hue rotation in the opponent plane, channel swap, inversion
+    hue = u(n) * 2 * math.pi
+    rot = torch.zeros(n, 3, 3)
+    rot[:, 0, 0] = 1
+    rot[:, 1, 1], rot[:, 1, 2], rot[:, 2, 1], rot[:, 2, 2] = torch.cos(hue), -torch.sin(hue), torch.sin(hue), torch.cos(hue)
+    sat = 0.6 + 0.8 * u(n)
+    rot[:, 1:, 1:] *= sat[:, None, None]
+    mix = _OPP_INV @ rot @ _OPP
+    keep = u(n) < 0.4
+    mix[keep] = torch.eye(3)
+    perm = u(n) < 0.25
+    for i in torch.nonzero(perm).flatten().tolist():
+        mix[i] = mix[i][torch.randperm(3, generator=gen)]
+    out = torch.einsum("nij,njhw->nihw", mix, out)
+    inv = u(n) < 0.3
+    out[inv] = 255.0 - out[inv]
+    out = out * (0.55 + 0.9 * u(n, 3, 1, 1)) * (0.5 + u(n, 1, 1, 1)) + (u(n, 1, 1, 1) - 0.5) * 60
+    gam = u(n) < 0.3
+    if gam.any():
+        g = (0.6 + u(int(gam.sum()), 1, 1, 1))
+        out[gam] = 255.0 * (out[gam].clamp(0, 255) / 255.0) ** g
+    glare = u(n) < 0.15  # a specular spot anywhere on the top face
+    if glare.any():
+        k = int(glare.sum())
+        yy, xx = torch.meshgrid(torch.arange(crop).float(), torch.arange(crop).float(), indexing="ij")
+        die = crop / span
+        gx, gy = crop / 2 + (u(k, 1, 1) - 0.5) * 0.8 * die, crop / 2 + (u(k, 1, 1) - 0.5) * 0.8 * die
+        sig = (0.07 + 0.08 * u(k, 1, 1)) * die
+        w = (0.6 + 0.35 * u(k, 1, 1, 1)) * torch.exp(-((xx - gx) ** 2 + (yy - gy) ** 2) / (2 * sig**2))[:, None]
+        out[glare] = out[glare] * (1 - w) + 255.0 * w
+    blur = u(n) < 0.25
+    if blur.any():
+        sigma = float(0.4 + 0.9 * u(1))
+        r = torch.arange(-2, 3).float()
+        k1 = torch.exp(-r**2 / (2 * sigma**2))
+        k1 = k1 / k1.sum()
+        ker = (k1[:, None] * k1[None]).expand(3, 1, 5, 5)
+        out[blur] = F.conv2d(F.pad(out[blur], (2, 2, 2, 2), mode="replicate"), ker, groups=3)
+    mot = u(n) < 0.08
+    if mot.any():
+        ker = torch.zeros(5, 5)
+        if u(1) < 0.5:
+            ker[2] = 0.2
+        else:
+            ker[range(5), range(5)] = 0.2
+        out[mot] = F.conv2d(F.pad(out[mot], (2, 2, 2, 2), mode="replicate"), ker.expand(3, 1, 5, 5), groups=3)
+    noisy = u(n) < 0.4
+    out[noisy] += torch.randn(out[noisy].shape, generator=gen) * (1 + 7 * u(int(noisy.sum()), 1, 1, 1))
+    out = out.clamp(0, 255)
+    mean = out.mean((2, 3), keepdim=True)
+    std = out.std((2, 3), keepdim=True, unbiased=False)
+    return (out - mean) / (std + STD_FLOOR)
 
 
 # ---------------------------------------------------------------- networks
@@ -263,11 +275,11 @@ class Detector(nn.Module):
 
 
 class FaceNet(nn.Module):
-    def __init__(self):
+    def __init__(self, classes=8):
         super().__init__()
         self.f = nn.Sequential(cbr(3, 16), cbr(16, 32, 2), cbr(32, 32), cbr(32, 64, 2), cbr(64, 64),
                                cbr(64, 128, 2), cbr(128, 128))
-        self.fc = nn.Linear(128, 7)
+        self.fc = nn.Linear(128, classes)
 
     def forward(self, x):
         return self.fc(self.f(x).mean((2, 3)))
@@ -282,13 +294,18 @@ def focal(logit, target):
     return (lp + ln) / pos.sum().clamp(min=1)
 
 
-def train_detector(train, iters, rng, log, paste_prob=0.5):
+def train_detector(train, rendered, iters, rng, log, paste_prob=0.5, render_share=0.25):
+    """Train the detector on photos (with copy-pasted neighbours) and rendered tables."""
+    rendered = [r for r in rendered if len(r[1])]
     net = Detector()
     opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=iters)
     t0 = time.time()
     for it in range(iters):
-        batch = [det_sample(train[rng.integers(len(train))], rng, paste_prob=paste_prob) for _ in range(12)]
+        batch = [det_sample(rendered[rng.integers(len(rendered))], rng, out=192, paste_prob=0.0)
+                 if rendered and rng.random() < render_share else
+                 det_sample(train[rng.integers(len(train))], rng, out=192, paste_prob=paste_prob)
+                 for _ in range(12)]
         x = torch.from_numpy(np.stack([b[0] for b in batch])).float()
         heat = torch.from_numpy(np.stack([b[1] for b in batch]))
         reg = torch.from_numpy(np.stack([b[2] for b in batch]))
@@ -307,21 +324,26 @@ def train_detector(train, iters, rng, log, paste_prob=0.5):
     return net.eval()
 
 
-def train_faces(train, iters, rng, log, negs=None):
+def train_faces(crops, labels, iters, seed, log, batch=128, weights=None):
+    """Train the face classifier on cached crops (see ``dice_samples.face_cache``).
+
+    ``weights``: optional per-crop sampling weights (the photos are outnumbered by rendered dice).
+    """
     net = FaceNet()
+    gen = torch.Generator().manual_seed(seed)
     opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=iters)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, 4e-3, total_steps=iters)
+    x_all = torch.from_numpy(crops)
+    weights = None if weights is None else torch.as_tensor(weights, dtype=torch.float64)
+    y_all = torch.from_numpy(labels)
     t0 = time.time()
     for it in range(iters):
-        xs, ys = [], []
-        while len(xs) < 96:
-            k = rng.integers(len(train))
-            s = face_sample(train[k], rng, None if negs is None else negs[k])
-            if s is not None:
-                xs.append(s[0])
-                ys.append(s[1])
-        x = torch.from_numpy(np.stack(xs)).float()
-        y = torch.tensor(ys)
+        if weights is None:
+            idx = torch.randint(len(x_all), (batch,), generator=gen)
+        else:
+            idx = torch.multinomial(weights, batch, replacement=True, generator=gen)
+        x = augment_faces(x_all[idx], gen)
+        y = y_all[idx]
         out = net(x)
         loss = F.cross_entropy(out, y, label_smoothing=0.05)
         opt.zero_grad()
@@ -349,41 +371,52 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", default="arena_table/vision/models")
     ap.add_argument("--what", choices=["det", "face", "both"], default="both")
-    ap.add_argument("--det-iters", type=int, default=3000)
-    ap.add_argument("--face-iters", type=int, default=3000)
+    ap.add_argument("--det-iters", type=int, default=2500)
+    ap.add_argument("--face-iters", type=int, default=4000)
+    ap.add_argument("--rendered", type=int, default=1500, help="rendered tables added to the photos")
+    ap.add_argument("--render-share", type=float, default=0.25, help="share of detector samples that are rendered")
+    ap.add_argument("--photo-share", type=float, default=0.6, help="share of face samples drawn from the photos")
     ap.add_argument("--holdout-every", type=int, default=5)
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--paste-prob", type=float, default=0.5,
-                    help="share of detector samples with copy-pasted touching dice")
+                    help="share of detector samples from photos with copy-pasted touching dice")
     ap.add_argument("--hard-negatives-from", metavar="DIR",
                     help="folder with a trained dice_det.onnx whose false positives become extra negatives")
     a = ap.parse_args(argv)
     torch.set_num_threads(a.threads)
     torch.manual_seed(a.seed)
     rng = np.random.default_rng(a.seed)
-    train, held = load_items(a.holdout_every)
+    train, held = real_items(a.holdout_every)
+    rendered = [rendered_item(rng) for _ in range(a.rendered)]
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
 
     def log(msg):
         print(msg, flush=True)
 
-    log(f"train images {len(train)}, held out {len(held)}")
+    log(f"photos: train {len(train)}, held out {len(held)}; rendered tables {len(rendered)}")
     if a.what in ("det", "both"):
-        net = train_detector(train, a.det_iters, rng, log, a.paste_prob)
+        net = train_detector(train, rendered, a.det_iters, rng, log, a.paste_prob, a.render_share)
         torch.save(net.state_dict(), out / "dice_det.pt")
         export(net, out / "dice_det.onnx", (1, 3, 96, 128), {"input": {2: "h", 3: "w"}, "output": {2: "h", 3: "w"}})
     if a.what in ("face", "both"):
-        negs = hard_negatives(train, a.hard_negatives_from) if a.hard_negatives_from else None
-        if negs is not None:
-            log(f"hard negatives: {sum(len(n) for n in negs)}")
-        net = train_faces(train, a.face_iters, rng, log, negs)
+        items = train + rendered
+        hard = hard_negatives(items, a.hard_negatives_from) if a.hard_negatives_from else None
+        if hard is not None:
+            log(f"hard negatives: {sum(len(n) for n in hard)}")
+        c1, l1 = face_cache(train, rng, hard=None if hard is None else hard[:len(train)])
+        c2, l2 = face_cache(rendered, rng, hard=None if hard is None else hard[len(train):])
+        crops, labels = np.concatenate([c1, c2]), np.concatenate([l1, l2])
+        weights = np.concatenate([np.full(len(c1), a.photo_share / len(c1)),
+                                  np.full(len(c2), (1 - a.photo_share) / len(c2))])
+        log(f"face crops {len(c1)} from photos, {len(c2)} rendered; per class {np.bincount(labels).tolist()}")
+        net = train_faces(crops, labels, a.face_iters, a.seed, log, weights=weights)
         torch.save(net.state_dict(), out / "dice_face.pt")
         export(net, out / "dice_face.onnx", (1, 3, CROP, CROP), {"input": {0: "n"}, "output": {0: "n"}})
-    meta = {"holdout_every": a.holdout_every, "sets": list(SETS), "seed": a.seed,
-            "det_iters": a.det_iters, "face_iters": a.face_iters, "paste_prob": a.paste_prob,
-            "hard_negatives_from": a.hard_negatives_from}
+    meta = {k: getattr(a, k) for k in ("holdout_every", "seed", "det_iters", "face_iters", "rendered", "render_share", "photo_share", "paste_prob",
+                                          "hard_negatives_from")}
+    meta["sets"] = list(SETS)
     (out / f"train_{a.what}.json").write_text(json.dumps(meta, indent=1) + "\n")
 
 

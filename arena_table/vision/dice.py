@@ -211,26 +211,34 @@ def _box(cx: float, cy: float, side: float, w: int, h: int) -> tuple[int, int, i
     return x0, y0, max(0, x1 - x0), max(0, y1 - y0)
 
 
+def _face_probs(p: np.ndarray) -> tuple[int, float, float]:
+    """(best face 1..6, its probability given a die is there, probability of an odd face)."""
+    die = float(p[1:].sum()) or 1.0
+    best = int(np.argmax(p[1:nets.ODD])) + 1
+    return best, float(p[best]) / die, float(p[nets.ODD]) / die
+
+
 def _decide(cfg: DiceConfig, p: np.ndarray, face: FaceCheck | None, skew: float | None, where: dict) -> DieReading:
     """One die's reading from its class probabilities, pip check (``None``: partial) and skew."""
-    best = int(np.argmax(p[1:])) + 1
-    conf = float(p[best])
+    best, conf, odd = _face_probs(p)
     common = dict(confidence=conf, **where)
     if face is None:
         return DieReading(None, "partial", "die cut by the frame border", **common)
     if skew is not None:
         return DieReading(None, "cocked", f"top face not square to the camera (skew {skew:.2f})", **common)
-    if face.status == "logo" and (best == 1 or conf < cfg.min_confidence):
+    if face.status == "logo" and (odd > conf or best == 1 or conf < cfg.min_confidence):
         value = cfg.logo_faces.get("logo")
         if value is None:
             return DieReading(None, "unreadable", "logo face (no value set in logo_faces)", **common)
         return DieReading(value, "ok", "logo face", **common)
+    if odd > conf:
+        return DieReading(None, "unreadable", "not a d6 pip face (extra pips or a logo)", **common)
     if face.status == "invalid" and (conf < cfg.trust_confidence or face.crisp):
         return DieReading(None, "unreadable", face.reason, **common)
     if face.pip_value is not None and face.pip_value != best and conf < cfg.trust_confidence:
         # Crisp pips that fit a layout outvote an unsure classifier (glare, odd colours).
         pv = face.pip_value
-        return DieReading(pv, "ok", "read from the pips", **{**common, "confidence": float(p[pv])})
+        return DieReading(pv, "ok", "read from the pips", **{**common, "confidence": float(p[pv]) / float(p[1:].sum())})
     if face.pip_value == best and conf >= cfg.agree_confidence:
         return DieReading(best, "ok", "", **common)
     if conf < cfg.min_confidence:
@@ -271,7 +279,7 @@ def read_dice(cfg: DiceConfig, frame: np.ndarray) -> DiceReading:
     kept = [(cands[i][:4], plist[i]) for i in keep if plist[i][0] <= cfg.not_a_die]
     checks = []
     for (_, cx, cy, side), p in kept:
-        best = int(np.argmax(p[1:])) + 1
+        best = _face_probs(p)[0]
         partial = _is_partial(cfg, cx, cy, side, w, h)
         checks.append(None if partial else inspect_face(cfg.pips, frame, cx, cy, side, best))
     skews = cocked(cfg.pips, [c.shape if c is not None and c.status == "ok" else None for c in checks])

@@ -115,35 +115,56 @@ def _disc(n: int, radius_px: float) -> np.ndarray:
     return np.hypot(xx - n / 2 + 0.5, yy - n / 2 + 0.5) < radius_px
 
 
+@lru_cache(maxsize=4)
+def _grid(n: int) -> tuple[np.ndarray, np.ndarray]:
+    yy, xx = np.mgrid[0:n, 0:n].astype(np.float64)
+    return xx.ravel(), yy.ravel()
+
+
 def _blobs(cfg: PipConfig, crop: np.ndarray):
-    """Blobs of a die crop: (pips [(x, y, area, unit covariance or None, polarity)], large [(x, y)], side px)."""
+    """Blobs of a die crop: (pips [(x, y, area, unit covariance or None, polarity)], large [(x, y)], side px).
+
+    Per-blob centroid, second moments and polarity come from one pass of ``np.bincount`` over the
+    label image (vectorised, no per-blob Python work beyond the few pip-sized blobs).
+    """
     n = cfg.crop
     side = n / cfg.span
     lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB).astype(np.float32)
     disc = _disc(n, cfg.face_radius * side)
     face = np.median(lab[::2, ::2][disc[::2, ::2]], axis=0)
     diff = lab - face
-    dist = cv2.magnitude(cv2.magnitude(diff[..., 0], diff[..., 1]), diff[..., 2])
-    d8 = np.clip(dist, 0, 255).astype(np.uint8)
+    d8 = np.clip(np.sqrt((diff * diff).sum(2)), 0, 255).astype(np.uint8)
     otsu, _ = cv2.threshold(d8[disc], 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     mask = ((d8 > max(float(otsu), cfg.min_contrast)) & disc).astype(np.uint8)
     count, labels, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
     pips, large = [], []
+    if count <= 1:
+        return pips, large, side
     amin, amax = cfg.pip_area[0] * side**2, cfg.pip_area[1] * side**2
     lmin, lmax = cfg.logo_area[0] * side**2, cfg.logo_area[1] * side**2
-    for i in range(1, count):
-        x, y, w, h, area = stats[i]
-        if lmin <= area <= lmax:
+    areas = stats[:, cv2.CC_STAT_AREA]
+    for i in np.nonzero((areas >= lmin) & (areas <= lmax))[0]:
+        if i:
             large.append((cents[i][0], cents[i][1]))
-        if not amin <= area <= amax:
-            continue
-        roi = labels[y:y + h, x:x + w] == i
+    wanted = np.nonzero((areas >= amin) & (areas <= amax))[0]
+    wanted = wanted[wanted > 0]
+    if not len(wanted):
+        return pips, large, side
+    lbl = labels.ravel()
+    xx, yy = _grid(n)
+    m0 = np.bincount(lbl, minlength=count).astype(np.float64)
+    sl = np.bincount(lbl, diff[..., 0].ravel(), minlength=count)
+    sxx = np.bincount(lbl, xx * xx, minlength=count) / np.maximum(m0, 1)
+    syy = np.bincount(lbl, yy * yy, minlength=count) / np.maximum(m0, 1)
+    sxy = np.bincount(lbl, xx * yy, minlength=count) / np.maximum(m0, 1)
+    for i in wanted:
+        cx, cy = cents[i]
+        area = float(areas[i])
         cov = None
         if area >= cfg.min_shape_pixels:
-            mo = cv2.moments(roi.astype(np.uint8), binaryImage=True)
-            cov = _unit(np.array([[mo["mu20"], mo["mu11"]], [mo["mu11"], mo["mu02"]]]) / mo["m00"] + np.eye(2) / 12)
-        polarity = 1.0 if diff[y:y + h, x:x + w, 0][roi].mean() > 0 else -1.0
-        pips.append((cents[i][0], cents[i][1], float(area), cov, polarity))
+            c = np.array([[sxx[i] - cx * cx, sxy[i] - cx * cy], [sxy[i] - cx * cy, syy[i] - cy * cy]])
+            cov = _unit(c + np.eye(2) / 12)
+        pips.append((cx, cy, area, cov, 1.0 if sl[i] > 0 else -1.0))
     return pips, large, side
 
 
