@@ -98,7 +98,8 @@ def _odd_pips(rng):
 
 def rendered_item(rng, width=320, height=320):
     """One random rendered table: (image, dice array, "render")."""
-    n = int(rng.integers(1, 10))
+    # Half the tables hold 1-3 dice: a lone die on an empty table must be sized without neighbours.
+    n = int(rng.integers(1, 4)) if rng.random() < 0.5 else int(rng.integers(1, 10))
     size = float(np.exp(rng.uniform(math.log(18), math.log(70))))
     specs = []
     for _ in range(n * 40):

@@ -43,7 +43,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from dice_samples import CACHE_SPAN, SETS, face_cache, real_items, rendered_item  # noqa: E402
 
-from arena_table.vision.nets import CROP, CROP_SPAN, STD_FLOOR, STRIDE, standardise  # noqa: E402
+from arena_table.vision.nets import CROP, CROP_SPAN, STD_FLOOR, STRIDE, standardise_frame  # noqa: E402
 
 
 # ---------------------------------------------------------------- augmentation
@@ -125,7 +125,7 @@ def det_sample(rec, rng, out=192, paste_prob=0.5):
     fill = tuple(float(v) for v in rng.integers(0, 256, 3))
     warped = cv2.warpAffine(img, m, (out, out), flags=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR,
                             borderMode=cv2.BORDER_CONSTANT, borderValue=fill)
-    x = standardise(colour_aug(warped, rng, invert_p=0.15))
+    x = standardise_frame(colour_aug(warped, rng, invert_p=0.15).astype(np.uint8))
     g = out // STRIDE
     heat = np.zeros((g, g), np.float32)
     reg = np.zeros((3, g, g), np.float32)
@@ -294,6 +294,9 @@ def focal(logit, target):
     return (lp + ln) / pos.sum().clamp(min=1)
 
 
+_REG_W = torch.tensor([2.0, 1.0, 1.0]).view(1, 3, 1, 1)
+
+
 def train_detector(train, rendered, iters, rng, log, paste_prob=0.5, render_share=0.25):
     """Train the detector on photos (with copy-pasted neighbours) and rendered tables."""
     rendered = [r for r in rendered if len(r[1])]
@@ -313,7 +316,8 @@ def train_detector(train, rendered, iters, rng, log, paste_prob=0.5, render_shar
         out = net(x)
         lh = focal(out[:, 0], heat)
         m = mask.unsqueeze(1)
-        lr = (F.smooth_l1_loss(out[:, 1:], reg, reduction="none") * m).sum() / m.sum().clamp(min=1)
+        # the log-size channel weighs double: crops and the pip check depend on the die side
+        lr = (F.smooth_l1_loss(out[:, 1:], reg, reduction="none") * m * _REG_W).sum() / m.sum().clamp(min=1)
         loss = lh + lr
         opt.zero_grad()
         loss.backward()
@@ -324,15 +328,17 @@ def train_detector(train, rendered, iters, rng, log, paste_prob=0.5, render_shar
     return net.eval()
 
 
-def train_faces(crops, labels, iters, seed, log, batch=128, weights=None):
+def train_faces(crops, labels, iters, seed, log, batch=128, weights=None, init=None, lr=4e-3):
     """Train the face classifier on cached crops (see ``dice_samples.face_cache``).
 
     ``weights``: optional per-crop sampling weights (the photos are outnumbered by rendered dice).
     """
     net = FaceNet()
+    if init:  # fine-tune an earlier model
+        net.load_state_dict(torch.load(init))
     gen = torch.Generator().manual_seed(seed)
-    opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, 4e-3, total_steps=iters)
+    opt = torch.optim.AdamW(net.parameters(), lr / 2, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, lr, total_steps=iters)
     x_all = torch.from_numpy(crops)
     weights = None if weights is None else torch.as_tensor(weights, dtype=torch.float64)
     y_all = torch.from_numpy(labels)
@@ -376,6 +382,8 @@ def main(argv=None):
     ap.add_argument("--rendered", type=int, default=1500, help="rendered tables added to the photos")
     ap.add_argument("--render-share", type=float, default=0.25, help="share of detector samples that are rendered")
     ap.add_argument("--photo-share", type=float, default=0.6, help="share of face samples drawn from the photos")
+    ap.add_argument("--init-face", metavar="PT", help="fine-tune this dice_face.pt instead of starting afresh")
+    ap.add_argument("--face-lr", type=float, default=4e-3, help="peak learning rate of the face classifier")
     ap.add_argument("--holdout-every", type=int, default=5)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--threads", type=int, default=2)
@@ -411,10 +419,10 @@ def main(argv=None):
         weights = np.concatenate([np.full(len(c1), a.photo_share / len(c1)),
                                   np.full(len(c2), (1 - a.photo_share) / len(c2))])
         log(f"face crops {len(c1)} from photos, {len(c2)} rendered; per class {np.bincount(labels).tolist()}")
-        net = train_faces(crops, labels, a.face_iters, a.seed, log, weights=weights)
+        net = train_faces(crops, labels, a.face_iters, a.seed, log, weights=weights, init=a.init_face, lr=a.face_lr)
         torch.save(net.state_dict(), out / "dice_face.pt")
         export(net, out / "dice_face.onnx", (1, 3, CROP, CROP), {"input": {0: "n"}, "output": {0: "n"}})
-    meta = {k: getattr(a, k) for k in ("holdout_every", "seed", "det_iters", "face_iters", "rendered", "render_share", "photo_share", "paste_prob",
+    meta = {k: getattr(a, k) for k in ("holdout_every", "seed", "det_iters", "face_iters", "rendered", "render_share", "photo_share", "init_face", "face_lr", "paste_prob",
                                           "hard_negatives_from")}
     meta["sets"] = list(SETS)
     (out / f"train_{a.what}.json").write_text(json.dumps(meta, indent=1) + "\n")

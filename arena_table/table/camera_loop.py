@@ -311,7 +311,7 @@ class CameraLoop:
         ``state="error"`` with the error in ``detail`` (the dashboard shows it red); the next
         successful read puts it back to ``ok``. The exception is raised again for the caller.
         """
-        with self._reader_lock:  # one reader (one cv2.dnn net) shared by the loop and the page
+        with self._reader_lock:  # one reader (one model session) shared by the loop and the page
             try:
                 if self.reader is None:
                     self.reader = default_reader()

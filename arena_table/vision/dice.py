@@ -55,8 +55,13 @@ class DiceConfig:
     """Classifier probability of "no die centred here" above which a candidate is dropped."""
     die_size_px: tuple[float, float] | None = None
     """(min, max) die side in frame pixels; ``None`` = ``auto_size_fraction`` of the long side."""
-    auto_size_fraction: tuple[float, float] = (0.025, 0.16)
+    auto_size_fraction: tuple[float, float] = (0.03, 0.2)
     """Automatic die side range as fractions of the frame's long side."""
+    pass_ratio: float = 3.0
+    """Widest die-side range (max/min) one detector pass covers; a wider range is split into
+    passes at different scales (the detector was trained on dice of 10..32 working px)."""
+    pass_overlap: float = 1.1
+    """Factor by which neighbouring passes' accepted die sides overlap."""
     size_scale: float = 1.0
     """Factor on the detector's die side before cropping (the detector learned boxes that include
     visible side faces and shadow)."""
@@ -139,17 +144,41 @@ def _elongation(cfg: DiceConfig, heat: np.ndarray, iy: int, ix: int, side_cells:
     return float(vec[0, 1]), float(vec[1, 1])
 
 
+def _passes(cfg: DiceConfig, lo: float, hi: float) -> list[tuple[float, float]]:
+    """Split the die-side range into detector passes no wider than ``pass_ratio`` each."""
+    n = max(1, math.ceil(math.log(hi / lo) / math.log(cfg.pass_ratio) - 1e-9))
+    step = (hi / lo) ** (1.0 / n)
+    return [(lo * step**k, lo * step ** (k + 1)) for k in range(n)]
+
+
 def _candidates(cfg: DiceConfig, frame: np.ndarray, lo: float, hi: float):
     """Detector peaks and split halves: (score, cx, cy, side, parent index or -1) in frame px.
 
-    Entries outside the frame are ``None`` so parent indices stay valid.
+    The detector runs once per size pass (:func:`_passes`), each at the scale that makes that
+    pass's dice about ``nets.WORK_DIE`` px. Entries outside the frame are ``None`` so parent
+    indices stay valid.
     """
+    found: list = []
     h, w = frame.shape[:2]
-    scale = nets.WORK_DIE / math.sqrt(lo * hi)
+    passes = _passes(cfg, lo, hi)
+    pyramid = [frame]  # shared by the passes: each halving is done once
+    for k, (plo, phi) in enumerate(passes):
+        # neighbouring passes overlap a little so a die at the seam is not lost
+        keep_lo = plo / cfg.pass_overlap if k else lo
+        keep_hi = phi * cfg.pass_overlap if k < len(passes) - 1 else hi
+        found += _pass_candidates(cfg, pyramid, nets.WORK_DIE / math.sqrt(plo * phi), keep_lo, keep_hi, len(found))
+    return [c if c is not None and 0 <= c[1] < w and 0 <= c[2] < h else None for c in found]
+
+
+def _pass_candidates(cfg: DiceConfig, pyramid: list, scale: float, lo: float, hi: float, base: int):
+    h, w = pyramid[0].shape[:2]
     ww, wh = max(8, round(w * scale)), max(8, round(h * scale))
-    work = frame
-    while work.shape[1] >= 2 * ww and work.shape[0] >= 2 * wh:
-        work = cv2.pyrDown(work)  # fast, anti-aliased halving; INTER_AREA at odd ratios is slow
+    level = 0
+    while pyramid[level].shape[1] >= 2 * ww and pyramid[level].shape[0] >= 2 * wh:
+        if level + 1 == len(pyramid):  # fast, anti-aliased halving; INTER_AREA at odd ratios is slow
+            pyramid.append(cv2.pyrDown(pyramid[level]))
+        level += 1
+    work = pyramid[level]
     work = cv2.resize(work, (ww, wh), interpolation=cv2.INTER_AREA if work.shape[1] > ww else cv2.INTER_LINEAR)
     pad_w, pad_h = -ww % 8, -wh % 8
     if pad_w or pad_h:
@@ -166,14 +195,14 @@ def _candidates(cfg: DiceConfig, frame: np.ndarray, lo: float, hi: float):
         if not lo <= side <= hi:
             continue
         score = float(heat[iy, ix])
-        parent = len(found)
+        parent = base + len(found)
         found.append((score, float(cx), float(cy), side, -1))
         axis = _elongation(cfg, heat, iy, ix, side / cfg.size_scale * scale / nets.STRIDE)
         if axis is not None:  # one blob over two touching dice: try a die on each half too
             for sgn in (-1, 1):
                 found.append((score * 0.99, cx + sgn * axis[0] * side / 2, cy + sgn * axis[1] * side / 2, side,
                               parent))
-    return [c if 0 <= c[1] < w and 0 <= c[2] < h else None for c in found]
+    return found
 
 
 def _suppress(cfg: DiceConfig, cands: list, strength: list[float]) -> list[int]:
@@ -226,21 +255,15 @@ def _decide(cfg: DiceConfig, p: np.ndarray, face: FaceCheck | None, skew: float 
         return DieReading(None, "partial", "die cut by the frame border", **common)
     if skew is not None:
         return DieReading(None, "cocked", f"top face not square to the camera (skew {skew:.2f})", **common)
-    if face.status == "logo" and (odd > conf or best == 1 or conf < cfg.min_confidence):
-        value = cfg.logo_faces.get("logo")
-        if value is None:
-            return DieReading(None, "unreadable", "logo face (no value set in logo_faces)", **common)
-        return DieReading(value, "ok", "logo face", **common)
-    if odd > conf:
+    if odd > conf:  # the classifier sees a die whose face is not a d6 pip face
+        if face.status == "logo" or face.pips == 1:  # one central mark: a maker's logo
+            value = cfg.logo_faces.get("logo")
+            if value is None:
+                return DieReading(None, "unreadable", "logo face (no value set in logo_faces)", **common)
+            return DieReading(value, "ok", "logo face", **common)
         return DieReading(None, "unreadable", "not a d6 pip face (extra pips or a logo)", **common)
-    if face.status == "invalid" and (conf < cfg.trust_confidence or face.crisp):
+    if face.status == "invalid" and conf < cfg.trust_confidence:
         return DieReading(None, "unreadable", face.reason, **common)
-    if face.pip_value is not None and face.pip_value != best and conf < cfg.trust_confidence:
-        # Crisp pips that fit a layout outvote an unsure classifier (glare, odd colours).
-        pv = face.pip_value
-        return DieReading(pv, "ok", "read from the pips", **{**common, "confidence": float(p[pv]) / float(p[1:].sum())})
-    if face.pip_value == best and conf >= cfg.agree_confidence:
-        return DieReading(best, "ok", "", **common)
     if conf < cfg.min_confidence:
         return DieReading(None, "unreadable", f"face unclear (best guess {best} at {conf:.2f})", **common)
     return DieReading(best, "ok", "", **common)
@@ -282,7 +305,8 @@ def read_dice(cfg: DiceConfig, frame: np.ndarray) -> DiceReading:
         best = _face_probs(p)[0]
         partial = _is_partial(cfg, cx, cy, side, w, h)
         checks.append(None if partial else inspect_face(cfg.pips, frame, cx, cy, side, best))
-    skews = cocked(cfg.pips, [c.shape if c is not None and c.status == "ok" else None for c in checks])
+    skews = cocked(cfg.pips, [c.shape if c is not None and c.status == "ok" else None for c in checks],
+                   [c is not None and c.grid for c in checks])
     dice = [_decide(cfg, p, face, sk, dict(center=(cx, cy), box=_box(cx, cy, side, w, h)))
             for ((_, cx, cy, side), p), face, sk in zip(kept, checks, skews)]
     dice.sort(key=lambda d: (d.center[1], d.center[0]))

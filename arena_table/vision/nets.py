@@ -40,6 +40,9 @@ STD_FLOOR = 8.0
 MODEL_DIR = Path(__file__).resolve().parent / "models"
 
 
+DET_STD_MIN = 40.0
+"""Least channel spread (grey levels) the detector's input is divided by: a lone die on a plain
+table must not be blown up to extreme contrast (the detector then over-sizes it)."""
 CLASSES = 8
 """Classifier outputs: 0 no die, 1..6 faces, ``ODD`` a die face that is not a d6 pip face."""
 ODD = 7
@@ -52,6 +55,15 @@ def standardise(img: np.ndarray) -> np.ndarray:
     x -= mean.reshape(1, 1, 3).astype(np.float32)
     x *= (1.0 / (std.reshape(1, 1, 3) + STD_FLOOR)).astype(np.float32)
     return x.transpose(2, 0, 1)
+
+
+def standardise_frame(img: np.ndarray) -> np.ndarray:
+    """Detector input: HxWx3 image -> 3xHxW float32, per-channel mean 0, divided by
+    ``max(spread, DET_STD_MIN)``."""
+    mean, std = cv2.meanStdDev(img)
+    blob = cv2.dnn.blobFromImage(img, 1.0, mean=tuple(mean.ravel()), swapRB=False)[0]  # CHW, mean removed
+    blob *= (1.0 / np.maximum(std.reshape(3, 1, 1), DET_STD_MIN)).astype(np.float32)
+    return blob
 
 
 class _OrtNet:
@@ -113,7 +125,7 @@ def detect_map(work: np.ndarray) -> np.ndarray:
         ModelMissing: the weights are not installed.
     """
     net = _load("dice_det.onnx")
-    net.setInput(standardise(work)[None])
+    net.setInput(standardise_frame(work)[None])
     return net.forward()[0]
 
 

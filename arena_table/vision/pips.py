@@ -74,6 +74,9 @@ class PipConfig:
     """Axis ratio (relative to a circle) above which a die is cocked when no consensus exists."""
     consensus_dice: int = 2
     """Other dice with a shape needed to form the table's consensus shape."""
+    cocked_skew_blobs: float = 1.9
+    """Axis ratio above which a 1/2/3 face, whose shape comes from pip outlines alone (no pip grid),
+    is cocked: outlines of small pips are noisy, so only a steep lean (about 58 degrees) counts."""
 
 
 @dataclass(frozen=True)
@@ -90,6 +93,8 @@ class FaceCheck:
     """RMS layout-fit residual in die sides (nan when not fitted)."""
     shape: tuple[float, float, float] | None = None
     """Unit-determinant shape tensor (sxx, sxy, syy) of the top face, or ``None``."""
+    grid: bool = False
+    """``shape`` includes the fitted pip grid of a 4/5/6 (not only pip outlines)."""
     crisp: bool = False
     """An ``invalid`` verdict from pips so alike and well resolved that it overrules the classifier."""
     pip_value: int | None = None
@@ -287,7 +292,7 @@ def inspect_face(cfg: PipConfig, frame: np.ndarray, cx: float, cy: float, side: 
     if tensors:
         t = _unit(np.mean(tensors, 0))
         shape = (float(t[0, 0]), float(t[0, 1]), float(t[1, 1]))
-    return FaceCheck("ok", "", value, residual=resid, shape=shape, pip_value=pip_value)
+    return FaceCheck("ok", "", value, residual=resid, shape=shape, pip_value=pip_value, grid=lin is not None)
 
 
 def skew(shape: tuple[float, float, float], reference: np.ndarray | None = None) -> float:
@@ -305,12 +310,15 @@ def skew(shape: tuple[float, float, float], reference: np.ndarray | None = None)
     return float(math.sqrt(max(ev[1], 1e-12) / max(ev[0], 1e-12)))
 
 
-def cocked(cfg: PipConfig, shapes: list[tuple[float, float, float] | None]) -> list[float | None]:
+def cocked(cfg: PipConfig, shapes: list[tuple[float, float, float] | None],
+           grids: list[bool] | None = None) -> list[float | None]:
     """Per die, the skew that makes it cocked, or ``None`` when it is square to the camera.
 
     Args:
         cfg: thresholds.
         shapes: each die's :attr:`FaceCheck.shape` (``None`` when unknown).
+        grids: each die's :attr:`FaceCheck.grid` (default all ``True``); a shape from pip
+            outlines alone must exceed ``cocked_skew_blobs`` too.
 
     Returns:
         One entry per die: the skew (axis ratio) when above the threshold, else ``None``.
@@ -323,8 +331,11 @@ def cocked(cfg: PipConfig, shapes: list[tuple[float, float, float] | None]) -> l
         others = [np.array([[o[0], o[1]], [o[1], o[2]]]) for j, o in enumerate(shapes) if j != i and o is not None]
         if len(others) >= cfg.consensus_dice:
             k = skew(sh, _unit(np.mean(others, 0)))
-            out.append(k if k > cfg.cocked_skew else None)
+            limit = cfg.cocked_skew
         else:
             k = skew(sh)
-            out.append(k if k > cfg.cocked_skew_alone else None)
+            limit = cfg.cocked_skew_alone
+        if grids is not None and not grids[i]:
+            limit = max(limit, cfg.cocked_skew_blobs)
+        out.append(k if k > limit else None)
     return out

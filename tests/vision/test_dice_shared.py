@@ -1,8 +1,10 @@
 """Acceptance on the labelled real photos in ../shared/data/dice.
 
-The reader meets the issue-2 floor (accuracy >= 0.90, precision >= 0.95 per set); the issue-5
-targets (0.985 / 0.995 / abstention <= 0.03 / face recall >= 0.97) are not reached yet, so
-the abstention and recall figures are held to what the current models measure, with a margin.
+The reader is held to what the current models measure, with a margin (measured 2026-11-30:
+byler 0.958 / 0.979 / 0.019, lowest recall 0.934; matteo 0.964 / 0.988 / 0.010, lowest 0.900).
+The issue-5 targets (accuracy >= 0.985, precision >= 0.995, abstention <= 0.03, every face
+recall >= 0.97) are not reached yet: ``test_issue5_targets`` is a strict xfail that turns red
+the day they are.
 """
 
 import pytest
@@ -13,8 +15,10 @@ from arena_table.vision.evaluate import evaluate_set, score_multiset
 from arena_table.vision.labels import dice_set_dir, load_set
 
 SETS = ("byler_d6", "matteo_d6")
-TARGET = {"per_die_accuracy": 0.90, "precision": 0.95, "abstention_rate": 0.07, "face_recall": 0.85}
-"""Issue-2 floor for accuracy and precision; abstention and recall: measured figures with a margin."""
+TARGET = {"per_die_accuracy": 0.94, "precision": 0.97, "abstention_rate": 0.035, "face_recall": 0.88}
+"""Measured figures with a margin (a regression guard)."""
+ISSUE5 = {"per_die_accuracy": 0.985, "precision": 0.995, "abstention_rate": 0.03, "face_recall": 0.97}
+"""The targets of issue 5."""
 
 pytestmark = [pytest.mark.shared, pytest.mark.slow]
 
@@ -31,14 +35,23 @@ def metrics(request):
     return request.param, evaluate_set(_set_dir(request.param))
 
 
-def test_meets_acceptance_targets(metrics):
+def _check(metrics, target):
     name, m = metrics
     assert m["errors"] == []
-    assert m["per_die_accuracy"] >= TARGET["per_die_accuracy"], (name, m["misreads"][:10])
-    assert m["precision"] >= TARGET["precision"], (name, m["misreads"][:10])
-    assert m["abstention_rate"] <= TARGET["abstention_rate"], name
-    low = {f: r for f, r in m["per_face_recall"].items() if r < TARGET["face_recall"]}
+    assert m["per_die_accuracy"] >= target["per_die_accuracy"], (name, m["misreads"][:10])
+    assert m["precision"] >= target["precision"], (name, m["misreads"][:10])
+    assert m["abstention_rate"] <= target["abstention_rate"], name
+    low = {f: r for f, r in m["per_face_recall"].items() if r < target["face_recall"]}
     assert not low, (name, low)
+
+
+def test_meets_measured_figures(metrics):
+    _check(metrics, TARGET)
+
+
+@pytest.mark.xfail(strict=True, reason="known limitation: the face classifier reads 2-4 % of the shared photos' dice wrong")
+def test_issue5_targets(metrics):
+    _check(metrics, ISSUE5)
 
 
 @pytest.mark.parametrize("name, image, values, at_least", [

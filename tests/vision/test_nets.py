@@ -1,0 +1,61 @@
+"""The two shipped CNNs: shapes, the ONNX Runtime engine and its cv2.dnn fallback agree."""
+
+import numpy as np
+import pytest
+
+from arena_table.vision import nets
+from arena_table.vision.dice import crop_die
+from arena_table.vision.errors import ModelMissing
+from arena_table.vision.render import DieSpec, TableSpec, render_table
+
+
+def crops_of(values):
+    dice = tuple(DieSpec(v, (60.0 + 90 * i, 60.0), 40.0, 20.0 * i) for i, v in enumerate(values))
+    frame = render_table(TableSpec(90 * len(values) + 40, 120, dice=dice), np.random.default_rng(0))[0]
+    side = 40.0 * 1.25  # box side of a rotated die, as the detector reports it
+    return np.stack([crop_die(frame, d.center[0], d.center[1], side, nets.CROP, nets.CROP_SPAN) for d in dice])
+
+
+def test_classifier_reads_rendered_faces():
+    p = nets.classify(crops_of([1, 2, 3, 4, 5, 6]))
+    assert p.shape == (6, nets.CLASSES)
+    np.testing.assert_allclose(p.sum(1), 1.0, atol=1e-5)
+    assert p.argmax(1).tolist() == [1, 2, 3, 4, 5, 6]
+
+
+def test_engines_agree(monkeypatch):
+    crops = crops_of([2, 5, 6])
+    work = np.random.default_rng(1).integers(0, 255, (96, 128, 3), dtype=np.uint8)
+    nets._load.cache_clear()
+    p_ort, heat_ort = nets.classify(crops), nets.detect_map(work)
+    assert type(nets._load("dice_face.onnx")).__name__ == "_OrtNet"
+    nets._load.cache_clear()
+    monkeypatch.setattr(nets, "_load_ort", lambda path: (_ for _ in ()).throw(ImportError("no onnxruntime")))
+    try:
+        p_cv, heat_cv = nets.classify(crops), nets.detect_map(work)
+        assert type(nets._load("dice_face.onnx")).__module__.startswith("cv2")
+    finally:
+        nets._load.cache_clear()
+    np.testing.assert_allclose(p_ort, p_cv, atol=1e-3)
+    np.testing.assert_allclose(heat_ort, heat_cv, atol=1e-3)
+
+
+def test_missing_model_is_a_clear_error(tmp_path, monkeypatch):
+    monkeypatch.setattr(nets, "MODEL_DIR", tmp_path)
+    nets._load.cache_clear()
+    try:
+        with pytest.raises(ModelMissing, match="dice_face.onnx"):
+            nets.classify(np.zeros((1, nets.CROP, nets.CROP, 3), np.uint8))
+    finally:
+        nets._load.cache_clear()
+
+
+def test_standardise_is_per_channel():
+    img = np.zeros((8, 8, 3), np.uint8)
+    img[..., 2] = np.arange(64, dtype=np.uint8).reshape(8, 8) * 3
+    img[..., 0] = 200
+    x = nets.standardise(img)
+    assert x.shape == (3, 8, 8)
+    np.testing.assert_allclose(x.reshape(3, -1).mean(1), 0.0, atol=1e-5)
+    assert x[0].std() == 0.0  # STD_FLOOR keeps a flat channel flat
+    assert abs(x[2].std() - img[..., 2].std() / (img[..., 2].std() + nets.STD_FLOOR)) < 1e-5
