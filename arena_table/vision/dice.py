@@ -2,18 +2,20 @@
 
 Pipeline (all thresholds are fields of :class:`DiceConfig`):
 
-1. **Scale** the frame so the expected die side becomes ``nets.WORK_DIE`` px
-   (from ``DiceConfig.die_size_px``, or a range relative to the frame size).
+1. **Scale** the frame so dice become about ``nets.WORK_DIE`` px, once per size pass
+   (``DiceConfig.die_size_px`` or ``auto_size_fraction`` of the long side, split into passes no
+   wider than ``pass_ratio``).
 2. **Detect** die centres with a small CenterNet-style CNN (``nets.detect_map``):
    a heat-map peak per die, so touching or clustered dice give separate peaks.
 3. **Classify** a crop around each centre with a small CNN (``nets.classify``):
-   not-a-die or face 1..6. Both nets see per-channel standardised pixels, so
-   exposure and colour cast do not shift any threshold.
+   no die centred here, face 1..6, or a die face that is not a d6 pip face. Both
+   nets see per-channel standardised pixels, so exposure and colour cast do not
+   shift any threshold.
 4. **Check** each die: cut by the frame border -> ``partial``; top face not
    square to the camera compared with the other dice -> ``cocked``
-   (``pips.cocked``); pips not a valid 1..6 layout -> ``unreadable``
-   (``pips.inspect_face``, whose crisp pip count may also outvote an unsure
-   classifier); low confidence -> ``unreadable``.
+   (``pips.cocked``); not a pip face -> ``unreadable`` (or a configured logo
+   face); pips not a valid 1..6 layout while the classifier is unsure ->
+   ``unreadable`` (``pips.inspect_face``); low confidence -> ``unreadable``.
 
 >>> import numpy as np
 >>> reading = read_dice(DiceConfig(), np.full((240, 320, 3), 128, np.uint8))
@@ -49,8 +51,6 @@ class DiceConfig:
     trust_confidence: float = 0.6
     """Classifier probability above which the pip check may not call the layout invalid
     (on small or marbled dice the classical pip finder errs more often than the CNN)."""
-    agree_confidence: float = 0.2
-    """Classifier probability that suffices when crisp pips agree with the classifier's face."""
     not_a_die: float = 0.5
     """Classifier probability of "no die centred here" above which a candidate is dropped."""
     die_size_px: tuple[float, float] | None = None

@@ -56,8 +56,6 @@ class PipConfig:
     """RMS layout-fit residual (die sides) above which clean pips are not a valid face."""
     max_area_spread: float = 0.45
     """Coefficient of variation of pip areas below which a pip set counts as clean."""
-    crisp_area_spread: float = 0.2
-    """Pip-area coefficient of variation below which 7+ pips overrule the classifier."""
     max_drop: int = 2
     """Outlier blobs (glare, dirt) that may be dropped to fit the layout."""
     logo_area: tuple[float, float] = (0.12, 0.35)
@@ -95,10 +93,6 @@ class FaceCheck:
     """Unit-determinant shape tensor (sxx, sxy, syy) of the top face, or ``None``."""
     grid: bool = False
     """``shape`` includes the fitted pip grid of a 4/5/6 (not only pip outlines)."""
-    crisp: bool = False
-    """An ``invalid`` verdict from pips so alike and well resolved that it overrules the classifier."""
-    pip_value: int | None = None
-    """Face read from the pips alone when they are crisp (clean, tight layout fit), else ``None``."""
 
 
 def canonical(n: int) -> np.ndarray:
@@ -259,14 +253,7 @@ def inspect_face(cfg: PipConfig, frame: np.ndarray, cx: float, cy: float, side: 
     clean = len(blobs) >= 2 and areas.std() / areas.mean() < cfg.max_area_spread
     pts = (np.array([[b[0], b[1]] for b in blobs]) - c) / side_px
     if len(blobs) >= 7 and clean:
-        # Crisp extra pips (all alike and well resolved) overrule the classifier; loose ones only advise.
-        crisp = areas.std() / areas.mean() < cfg.crisp_area_spread and areas.min() >= cfg.min_shape_pixels
-        return FaceCheck("invalid", f"{len(blobs)} pips is not a d6 face", len(blobs), crisp=crisp)
-    pip_value = None
-    if clean or len(blobs) == 1:
-        own, _ = fit_layout(pts, len(blobs))
-        if own <= cfg.tight_residual:
-            pip_value = len(blobs)
+        return FaceCheck("invalid", f"{len(blobs)} pips is not a d6 face", len(blobs))
     fit = None
     for drop in range(max(0, len(blobs) - value), min(cfg.max_drop, len(blobs) - value) + 1):
         # Fewest dropped blobs first: glare or dirt is removed only when the layout needs it.
@@ -277,22 +264,22 @@ def inspect_face(cfg: PipConfig, frame: np.ndarray, cx: float, cy: float, side: 
         if fit is not None and fit[0] <= cfg.max_residual:
             break
     if fit is None:
-        return FaceCheck("ok", "", len(blobs), pip_value=pip_value)
+        return FaceCheck("ok", "", len(blobs))
     resid, drop, keep, lin = fit
     if resid > cfg.max_residual:
         if len(blobs) == value and clean and value >= 2:
             return FaceCheck("invalid", f"{value} pips not in a d6 layout (fit error {resid:.2f})", len(blobs),
-                             residual=resid, pip_value=pip_value)
-        return FaceCheck("ok", "", len(blobs), residual=resid, pip_value=pip_value)
+                             residual=resid)
+        return FaceCheck("ok", "", len(blobs), residual=resid)
     if drop or resid > cfg.tight_residual or not (clean or value == 1):
-        return FaceCheck("ok", "", value, residual=resid, pip_value=pip_value)  # pips found, but too loosely for their shape
+        return FaceCheck("ok", "", value, residual=resid)  # pips found, but too loosely for their shape
     covs = [blobs[i][3] for i in keep if blobs[i][3] is not None]
     tensors = ([_unit(lin @ lin.T)] if lin is not None else []) + ([_unit(np.mean(covs, 0))] if covs else [])
     shape = None
     if tensors:
         t = _unit(np.mean(tensors, 0))
         shape = (float(t[0, 0]), float(t[0, 1]), float(t[1, 1]))
-    return FaceCheck("ok", "", value, residual=resid, shape=shape, pip_value=pip_value, grid=lin is not None)
+    return FaceCheck("ok", "", value, residual=resid, shape=shape, grid=lin is not None)
 
 
 def skew(shape: tuple[float, float, float], reference: np.ndarray | None = None) -> float:
