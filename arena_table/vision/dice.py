@@ -297,8 +297,9 @@ def read_dice(cfg: DiceConfig, frame: np.ndarray) -> DiceReading:
     cands = [found[i] for i in probs]
     plist = [probs[i] for i in probs]
     # Duplicates (and the two halves of a split blob) are resolved by the classifier's belief
-    # that a die is centred there, times the detector's.
-    keep = _suppress(cfg, cands, [c[0] * (1.0 - p[0]) for c, p in zip(cands, plist)])
+    # that a die is centred there, times the detector's; an "odd face" counts half, so a single
+    # pip seen at too small a scale (it looks like a logo die) loses to the die around it.
+    keep = _suppress(cfg, cands, [c[0] * (1.0 - p[0] - 0.5 * p[nets.ODD]) for c, p in zip(cands, plist)])
     kept = [(cands[i][:4], plist[i]) for i in keep if plist[i][0] <= cfg.not_a_die]
     checks = []
     for (_, cx, cy, side), p in kept:
