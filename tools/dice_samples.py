@@ -29,6 +29,7 @@ import cv2
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from arena_table.vision.dice import crop_die  # noqa: E402
 from arena_table.vision.labels import dice_set_dir, is_held_out, load_set, read_boxes  # noqa: E402
 from arena_table.vision.render import DIE_COLOURS, DieSpec, TableSpec, render_table  # noqa: E402
 
@@ -151,12 +152,9 @@ def rendered_item(rng, width=320, height=320):
     return img, np.array(dice, np.float32).reshape(-1, 4), "render"
 
 
-def crop(img, cx, cy, side, size=CACHE, span=CACHE_SPAN):
-    """``size`` px crop centred on (cx, cy), ``span`` die sides wide (border replicated)."""
-    s = size / (span * side)
-    m = np.array([[s, 0, size / 2 - s * cx], [0, s, size / 2 - s * cy]], np.float64)
-    return cv2.warpAffine(img, m, (size, size), flags=cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR,
-                          borderMode=cv2.BORDER_REPLICATE)
+def crop(img, cx, cy, side):
+    """``CACHE`` px crop centred on (cx, cy), ``CACHE_SPAN`` die sides wide (the reader's own crop)."""
+    return crop_die(img, cx, cy, side, CACHE, CACHE_SPAN)
 
 
 def face_cache(items, rng, negs_per_die=0.6, hard=None):

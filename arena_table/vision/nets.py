@@ -48,15 +48,6 @@ CLASSES = 8
 ODD = 7
 
 
-def standardise(img: np.ndarray) -> np.ndarray:
-    """HxWx3 image -> 3xHxW float32 with per-channel mean 0 and ~unit spread."""
-    mean, std = cv2.meanStdDev(img)
-    x = img.astype(np.float32)
-    x -= mean.reshape(1, 1, 3).astype(np.float32)
-    x *= (1.0 / (std.reshape(1, 1, 3) + STD_FLOOR)).astype(np.float32)
-    return x.transpose(2, 0, 1)
-
-
 def standardise_frame(img: np.ndarray) -> np.ndarray:
     """Detector input: HxWx3 image -> 3xHxW float32, per-channel mean 0, divided by
     ``max(spread, DET_STD_MIN)``."""

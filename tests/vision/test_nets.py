@@ -50,12 +50,14 @@ def test_missing_model_is_a_clear_error(tmp_path, monkeypatch):
         nets._load.cache_clear()
 
 
-def test_standardise_is_per_channel():
+def test_detector_input_is_per_channel_with_a_spread_floor():
     img = np.zeros((8, 8, 3), np.uint8)
-    img[..., 2] = np.arange(64, dtype=np.uint8).reshape(8, 8) * 3
+    img[..., 2] = np.arange(64, dtype=np.uint8).reshape(8, 8) * 3  # spread 55.4 > DET_STD_MIN
+    img[..., 1] = np.arange(64, dtype=np.uint8).reshape(8, 8) // 2  # spread 9.2: floored
     img[..., 0] = 200
-    x = nets.standardise(img)
-    assert x.shape == (3, 8, 8)
+    x = nets.standardise_frame(img)
+    assert x.shape == (3, 8, 8) and x.dtype == np.float32
     np.testing.assert_allclose(x.reshape(3, -1).mean(1), 0.0, atol=1e-5)
-    assert x[0].std() == 0.0  # STD_FLOOR keeps a flat channel flat
-    assert abs(x[2].std() - img[..., 2].std() / (img[..., 2].std() + nets.STD_FLOOR)) < 1e-5
+    assert x[0].std() == 0.0
+    assert abs(x[2].std() - 1.0) < 1e-5
+    assert abs(x[1].std() - img[..., 1].std() / nets.DET_STD_MIN) < 1e-5
