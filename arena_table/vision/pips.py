@@ -72,9 +72,10 @@ class PipConfig:
     """Axis ratio (relative to a circle) above which a die is cocked when no consensus exists."""
     consensus_dice: int = 2
     """Other dice with a shape needed to form the table's consensus shape."""
-    cocked_skew_blobs: float = 1.9
+    cocked_skew_blobs: float = 3.5
     """Axis ratio above which a 1/2/3 face, whose shape comes from pip outlines alone (no pip grid),
-    is cocked: outlines of small pips are noisy, so only a steep lean (about 58 degrees) counts."""
+    is cocked: outlines of small pips are noisy (on the byler photos 1.9 flagged 11 flat dice,
+    3.5 flags 2), so only a very steep lean (about 73 degrees) counts."""
 
 
 @dataclass(frozen=True)
@@ -105,7 +106,8 @@ def canonical(n: int) -> np.ndarray:
 
 
 def _unit(m: np.ndarray) -> np.ndarray:
-    return m / math.sqrt(max(np.linalg.det(m), 1e-12))
+    """``m`` (2x2) scaled to unit determinant."""
+    return m / math.sqrt(max(float(m[0, 0] * m[1, 1] - m[0, 1] * m[1, 0]), 1e-12))
 
 
 @lru_cache(maxsize=4)
@@ -130,9 +132,12 @@ def _blobs(cfg: PipConfig, crop: np.ndarray):
     side = n / cfg.span
     lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB).astype(np.float32)
     disc = _disc(n, cfg.face_radius * side)
-    face = np.median(lab[::2, ::2][disc[::2, ::2]], axis=0)
+    inside = lab[::2, ::2][disc[::2, ::2]]
+    half = len(inside) // 2
+    face = np.partition(inside, (half - 1, half), axis=0)[half - 1:half + 1].mean(0)  # median colour
     diff = lab - face
-    d8 = np.clip(np.sqrt((diff * diff).sum(2)), 0, 255).astype(np.uint8)
+    sq = diff * diff
+    d8 = np.clip(cv2.sqrt(sq[..., 0] + sq[..., 1] + sq[..., 2]), 0, 255).astype(np.uint8)
     otsu, _ = cv2.threshold(d8[disc], 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     mask = ((d8 > max(float(otsu), cfg.min_contrast)) & disc).astype(np.uint8)
     count, labels, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
@@ -149,20 +154,23 @@ def _blobs(cfg: PipConfig, crop: np.ndarray):
     wanted = wanted[wanted > 0]
     if not len(wanted):
         return pips, large, side
-    lbl = labels.ravel()
+    flat = labels.ravel()
+    sel = np.flatnonzero(flat)  # blob pixels only
+    lbl = flat[sel]
     xx, yy = _grid(n)
-    m0 = np.bincount(lbl, minlength=count).astype(np.float64)
-    sl = np.bincount(lbl, diff[..., 0].ravel(), minlength=count)
-    sxx = np.bincount(lbl, xx * xx, minlength=count) / np.maximum(m0, 1)
-    syy = np.bincount(lbl, yy * yy, minlength=count) / np.maximum(m0, 1)
-    sxy = np.bincount(lbl, xx * yy, minlength=count) / np.maximum(m0, 1)
+    xx, yy = xx[sel], yy[sel]
+    m0 = np.maximum(areas, 1).astype(np.float64)
+    sl = np.bincount(lbl, diff[..., 0].ravel()[sel], minlength=count)
+    sxx = np.bincount(lbl, xx * xx, minlength=count) / m0
+    syy = np.bincount(lbl, yy * yy, minlength=count) / m0
+    sxy = np.bincount(lbl, xx * yy, minlength=count) / m0
     for i in wanted:
         cx, cy = cents[i]
         area = float(areas[i])
         cov = None
         if area >= cfg.min_shape_pixels:
-            c = np.array([[sxx[i] - cx * cx, sxy[i] - cx * cy], [sxy[i] - cx * cy, syy[i] - cy * cy]])
-            cov = _unit(c + np.eye(2) / 12)
+            vxy = sxy[i] - cx * cy
+            cov = _unit(np.array([[sxx[i] - cx * cx + 1 / 12, vxy], [vxy, syy[i] - cy * cy + 1 / 12]]))
         pips.append((cx, cy, area, cov, 1.0 if sl[i] > 0 else -1.0))
     return pips, large, side
 
