@@ -129,7 +129,8 @@ def det_sample(rec, rng, out=192, paste_prob=0.5):
     g = out // STRIDE
     heat = np.zeros((g, g), np.float32)
     reg = np.zeros((3, g, g), np.float32)
-    mask = np.zeros((g, g), np.float32)
+    mask = np.zeros((2, g, g), np.float32)  # 0: offsets (centre cell), 1: log size (3x3 around it)
+    near = np.full((g, g), np.inf, np.float32)
     yy, xx = np.mgrid[0:g, 0:g].astype(np.float32)
     for v, px, py, side in dice:
         qx, qy = m @ np.array([px, py, 1.0])
@@ -138,12 +139,20 @@ def det_sample(rec, rng, out=192, paste_prob=0.5):
         if not (0 <= gx < g and 0 <= gy < g):
             continue
         sigma = max(0.5, sz / STRIDE / 5)
-        heat = np.maximum(heat, np.exp(-((xx - gx) ** 2 + (yy - gy) ** 2) / (2 * sigma**2)))
+        dist = (xx - gx) ** 2 + (yy - gy) ** 2
+        heat = np.maximum(heat, np.exp(-dist / (2 * sigma**2)))
         ix, iy = int(round(gx)), int(round(gy))
         ix, iy = min(max(ix, 0), g - 1), min(max(iy, 0), g - 1)
         heat[iy, ix] = 1.0
-        reg[:, iy, ix] = (math.log(sz), gx - ix, gy - iy)
-        mask[iy, ix] = 1.0
+        # The size head is read at the peak, which may land a cell off the centre: it learns the
+        # die's size on the 3x3 cells around it too (nearest die wins), offsets at the centre only.
+        y0, y1, x0, x1 = max(iy - 1, 0), min(iy + 2, g), max(ix - 1, 0), min(ix + 2, g)
+        win = dist[y0:y1, x0:x1] < near[y0:y1, x0:x1]
+        reg[0, y0:y1, x0:x1][win] = math.log(sz)
+        mask[1, y0:y1, x0:x1][win] = 1.0
+        near[y0:y1, x0:x1][win] = dist[y0:y1, x0:x1][win]
+        reg[1:, iy, ix] = (gx - ix, gy - iy)
+        mask[0, iy, ix] = 1.0
     return x, heat, reg, mask
 
 
@@ -315,9 +324,11 @@ def train_detector(train, rendered, iters, rng, log, paste_prob=0.5, render_shar
         mask = torch.from_numpy(np.stack([b[3] for b in batch]))
         out = net(x)
         lh = focal(out[:, 0], heat)
-        m = mask.unsqueeze(1)
+        m = torch.stack([mask[:, 1], mask[:, 0], mask[:, 0]], 1)
+        per = F.smooth_l1_loss(out[:, 1:], reg, reduction="none") * m
         # the log-size channel weighs double: crops and the pip check depend on the die side
-        lr = (F.smooth_l1_loss(out[:, 1:], reg, reduction="none") * m * _REG_W).sum() / m.sum().clamp(min=1)
+        lr = (_REG_W[0, 0] * per[:, 0].sum() / mask[:, 1].sum().clamp(min=1)
+              + per[:, 1:].sum() / mask[:, 0].sum().clamp(min=1))
         loss = lh + lr
         opt.zero_grad()
         loss.backward()

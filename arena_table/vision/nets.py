@@ -103,6 +103,20 @@ def _load(name: str):
         raise ModelMissing(f"{path}: cannot load dice model ({str(exc).strip().splitlines()[-1]})") from exc
 
 
+def trained_holdout() -> int | None:
+    """``holdout_every`` both shipped models were trained with (0: every photo was used), or
+    ``None`` when their ``train_*.json`` records are missing or disagree."""
+    import json
+
+    seen = set()
+    for name in ("train_det.json", "train_face.json"):
+        try:
+            seen.add(int(json.loads((MODEL_DIR / name).read_text())["holdout_every"]))
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+    return seen.pop() if len(seen) == 1 else None
+
+
 def detect_map(work: np.ndarray) -> np.ndarray:
     """Run the detector on a working-scale BGR image.
 
