@@ -158,11 +158,11 @@ def _passes(cfg: DiceConfig, lo: float, hi: float) -> list[tuple[float, float]]:
 
 
 def _candidates(cfg: DiceConfig, frame: np.ndarray, lo: float, hi: float):
-    """Detector peaks and split halves: (score, cx, cy, side, parent index or -1) in frame px.
+    """Detector peaks: (score, cx, cy, side, -1, heat blob) in frame px (see :func:`_halves`).
 
     The detector runs once per size pass (:func:`_passes`), each at the scale that makes that
     pass's dice about ``nets.WORK_DIE`` px. Entries outside the frame, and a die found again by
-    a neighbouring pass (:func:`_merge_passes`), are ``None`` so parent indices stay valid.
+    a neighbouring pass (:func:`_merge_passes`), are ``None`` so indices stay stable.
     """
     found: list = []
     pass_of: list[int] = []
@@ -173,7 +173,7 @@ def _candidates(cfg: DiceConfig, frame: np.ndarray, lo: float, hi: float):
         # neighbouring passes overlap a little so a die at the seam is not lost
         keep_lo = plo / cfg.pass_overlap if k else lo
         keep_hi = phi * cfg.pass_overlap if k < len(passes) - 1 else hi
-        new = _pass_candidates(cfg, pyramid, nets.WORK_DIE / math.sqrt(plo * phi), keep_lo, keep_hi, len(found))
+        new = _pass_candidates(cfg, pyramid, nets.WORK_DIE / math.sqrt(plo * phi), keep_lo, keep_hi)
         found += new
         pass_of += [k] * len(new)
     found = [c if 0 <= c[1] < w and 0 <= c[2] < h else None for c in found]
@@ -181,7 +181,7 @@ def _candidates(cfg: DiceConfig, frame: np.ndarray, lo: float, hi: float):
 
 
 def _merge_passes(cfg: DiceConfig, found: list, pass_of: list[int]) -> list:
-    """Drop a peak (and its split halves) that another pass found stronger at the same place and size.
+    """Drop a peak that another pass found stronger at the same place and size.
 
     A die near the seam of two passes is seen by both; the classifier need not read it twice.
     Peaks of very different size at one place (a pip seen as a small die inside a large die) are
@@ -199,11 +199,10 @@ def _merge_passes(cfg: DiceConfig, found: list, pass_of: list[int]) -> list:
                     and max(ca[3], cb[3]) < cfg.same_size_ratio * min(ca[3], cb[3])
                     and math.hypot(ca[1] - cb[1], ca[2] - cb[2]) < cfg.duplicate_distance * max(ca[3], cb[3])):
                 dropped.add(b)
-    return [None if c is None or (c[4] < 0 and i in dropped) or (c[4] >= 0 and c[4] in dropped) else c
-            for i, c in enumerate(found)]
+    return [None if i in dropped else c for i, c in enumerate(found)]
 
 
-def _pass_candidates(cfg: DiceConfig, pyramid: list, scale: float, lo: float, hi: float, base: int):
+def _pass_candidates(cfg: DiceConfig, pyramid: list, scale: float, lo: float, hi: float):
     h, w = pyramid[0].shape[:2]
     ww, wh = max(8, round(w * scale)), max(8, round(h * scale))
     level = 0
@@ -230,15 +229,20 @@ def _pass_candidates(cfg: DiceConfig, pyramid: list, scale: float, lo: float, hi
         side = cfg.size_scale * math.exp(float(np.clip(out[1, iy, ix], 0.0, 6.0))) / scale
         if not lo <= side <= hi:
             continue
-        score = float(heat[iy, ix])
-        parent = base + len(found)
-        found.append((score, float(cx), float(cy), side, -1))
-        axis = _elongation(cfg, heat, iy, ix, side / cfg.size_scale * scale / nets.STRIDE)
-        if axis is not None:  # one blob over two touching dice: try a die on each half too
-            for sgn in (-1, 1):
-                found.append((score * 0.99, cx + sgn * axis[0] * side / 2, cy + sgn * axis[1] * side / 2, side,
-                              parent))
+        # the heat blob is kept for _halves: only a peak the classifier is unsure of is split
+        found.append((float(heat[iy, ix]), float(cx), float(cy), side, -1,
+                      (heat, int(iy), int(ix), side / cfg.size_scale * scale / nets.STRIDE)))
     return found
+
+
+def _halves(cfg: DiceConfig, peak: tuple, parent: int) -> list:
+    """Candidates on both halves of a peak's heat blob when it is stretched over two touching dice."""
+    score, cx, cy, side = peak[:4]
+    axis = _elongation(cfg, *peak[5])
+    if axis is None:
+        return []
+    return [(score * 0.99, cx + sgn * axis[0] * side / 2, cy + sgn * axis[1] * side / 2, side, parent)
+            for sgn in (-1, 1)]
 
 
 def _suppress(cfg: DiceConfig, cands: list, strength: list[float]) -> list[int]:
@@ -347,14 +351,13 @@ def read_dice(cfg: DiceConfig, frame: np.ndarray) -> DiceReading:
     h, w = frame.shape[:2]
     lo, hi = _size_range(cfg, h, w)
     found = _candidates(cfg, frame, lo, hi)
-    peaks = [i for i, c in enumerate(found) if c is not None and c[4] < 0]
-    probs = dict(zip(peaks, _classify(frame, [found[i] for i in peaks])))
+    cands = [c for c in found if c is not None]
+    plist = list(_classify(frame, cands))
     # Split halves are only worth a look when the peak itself is not a clear, centred die.
-    settled = {i for i in peaks if probs[i][0] <= cfg.not_a_die and probs[i][1:].max() >= cfg.min_confidence}
-    halves = [i for i, c in enumerate(found) if c is not None and c[4] >= 0 and c[4] not in settled]
-    probs.update(zip(halves, _classify(frame, [found[i] for i in halves])))
-    cands = [found[i] for i in probs]
-    plist = [probs[i] for i in probs]
+    halves = [h for i, (c, p) in enumerate(zip(cands, plist))
+              if not (p[0] <= cfg.not_a_die and p[1:].max() >= cfg.min_confidence) for h in _halves(cfg, c, i)]
+    cands += halves
+    plist += list(_classify(frame, halves))
     # Duplicates (and the two halves of a split blob) are resolved by the classifier's belief
     # that a die is centred there, times the detector's; an "odd face" counts half, so a single
     # pip seen at too small a scale (it looks like a logo die) loses to the die around it.
