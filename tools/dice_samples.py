@@ -70,6 +70,12 @@ def _random_colours(rng):
     """(body, pip) BGR: a stock pair or a random body with a contrasting pip colour."""
     if rng.random() < 0.35:
         return DIE_COLOURS[rng.integers(len(DIE_COLOURS))]
+    if rng.random() < 0.15:  # smoky dark body, dim coloured pips: low contrast (a failure mode in the photos)
+        body = rng.integers(25, 90) + rng.integers(-12, 13, 3)
+        pip = np.zeros(3, np.int64)
+        pip[rng.integers(3)] = rng.integers(110, 210)
+        pip += rng.integers(20, 60)
+        return tuple(int(v) for v in np.clip(body, 0, 255)), tuple(int(v) for v in np.clip(pip, 0, 255))
     hsv = np.uint8([[[rng.integers(0, 180), rng.integers(0, 256), rng.integers(30, 256)]]])
     body = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0]
     lum = float(body.mean())
@@ -131,6 +137,8 @@ def rendered_item(rng, width=320, height=320):
                                float(rng.uniform(0.08, 0.25)))
             if rng.random() < 0.08:
                 kw["tilt"] = float(rng.uniform(15, 50))
+            if rng.random() < 0.3:  # marbled or smoky translucent plastic
+                kw["marble"] = float(rng.uniform(0.1, 0.5))
             specs.append(DieSpec(value if value != ODD else 1, g, s, ang + float(rng.normal(0, 3)), **kw))
     bg = tuple(int(v) for v in rng.integers(0, 256, 3))
     spec = TableSpec(width, height, tuple(specs), background=bg, texture=float(rng.uniform(0, 20)),

@@ -46,8 +46,10 @@ class PipConfig:
     """Side (px) of the crop the check works on."""
     span: float = 1.25
     """Crop side in die sides."""
-    face_radius: float = 0.42
-    """Radius (die sides) of the disc around the centre searched for pips."""
+    face_radius: float = 0.47
+    """Radius (die sides) of the disc around the centre searched for pips. A blob cut by the disc's
+    rim (the die's edge or the table: the detector's die side includes visible side faces) is
+    used only when the face's layout needs it."""
     min_contrast: float = 14.0
     """Floor on the Lab distance that separates pip from face (Otsu picks the rest)."""
     pip_area: tuple[float, float] = (0.004, 0.08)
@@ -117,13 +119,21 @@ def _disc(n: int, radius_px: float) -> np.ndarray:
 
 
 @lru_cache(maxsize=4)
+def _rim(n: int, radius_px: float) -> np.ndarray:
+    """Outermost pixel ring of ``_disc``: a blob reaching it is not a whole pip inside the face."""
+    disc = _disc(n, radius_px)
+    return disc & ~cv2.erode(disc.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+
+
+@lru_cache(maxsize=4)
 def _grid(n: int) -> tuple[np.ndarray, np.ndarray]:
     yy, xx = np.mgrid[0:n, 0:n].astype(np.float64)
     return xx.ravel(), yy.ravel()
 
 
 def _blobs(cfg: PipConfig, crop: np.ndarray):
-    """Blobs of a die crop: (pips [(x, y, area, unit covariance or None, polarity)], large [(x, y)], side px).
+    """Blobs of a die crop: (pips [(x, y, area, unit covariance or None, polarity, touches the disc's rim)],
+    large [(x, y)], side px).
 
     Per-blob centroid, second moments and polarity come from one pass of ``np.bincount`` over the
     label image (vectorised, no per-blob Python work beyond the few pip-sized blobs).
@@ -150,6 +160,8 @@ def _blobs(cfg: PipConfig, crop: np.ndarray):
     for i in np.nonzero((areas >= lmin) & (areas <= lmax))[0]:
         if i:
             large.append((cents[i][0], cents[i][1]))
+    rim = np.zeros(count, bool)
+    rim[np.unique(labels[_rim(n, cfg.face_radius * side)])] = True  # cut by the disc: die edge, table?
     wanted = np.nonzero((areas >= amin) & (areas <= amax))[0]
     wanted = wanted[wanted > 0]
     if not len(wanted):
@@ -171,7 +183,7 @@ def _blobs(cfg: PipConfig, crop: np.ndarray):
         if area >= cfg.min_shape_pixels:
             vxy = sxy[i] - cx * cy
             cov = _unit(np.array([[sxx[i] - cx * cx + 1 / 12, vxy], [vxy, syy[i] - cy * cy + 1 / 12]]))
-        pips.append((cx, cy, area, cov, 1.0 if sl[i] > 0 else -1.0))
+        pips.append((cx, cy, area, cov, 1.0 if sl[i] > 0 else -1.0, bool(rim[i])))
     return pips, large, side
 
 
@@ -232,6 +244,25 @@ def _design(n: int) -> tuple[np.ndarray, np.ndarray]:
     return a, np.linalg.pinv(a)
 
 
+def _fit_pool(cfg: PipConfig, blobs: list, value: int, c: float, side_px: float):
+    """Best layout fit of ``value`` pips among ``blobs``: (residual, dropped, kept indices, linear map) or ``None``.
+
+    Fewest dropped blobs first: glare or dirt is removed only when the layout needs it.
+    """
+    if not blobs:
+        return None
+    pts = (np.array([[b[0], b[1]] for b in blobs]) - c) / side_px
+    fit = None
+    for drop in range(max(0, len(blobs) - value), min(cfg.max_drop, len(blobs) - value) + 1):
+        for keep in itertools.combinations(range(len(blobs)), value):
+            resid, lin = fit_layout(pts[list(keep)], value)
+            if fit is None or resid < fit[0]:
+                fit = (resid, drop, keep, lin)
+        if fit is not None and fit[0] <= cfg.max_residual:
+            break
+    return fit
+
+
 def inspect_face(cfg: PipConfig, frame: np.ndarray, cx: float, cy: float, side: float, value: int) -> FaceCheck:
     """Check the pips of the die at (cx, cy) against face ``value``.
 
@@ -257,20 +288,25 @@ def inspect_face(cfg: PipConfig, frame: np.ndarray, cx: float, cy: float, side: 
     # Pips share one polarity; the majority (by area) wins, glare of the other sign is dropped.
     pol = 1.0 if sum(b[2] * b[4] for b in blobs) > 0 else -1.0
     blobs = [b for b in blobs if b[4] == pol]
-    areas = np.array([b[2] for b in blobs])
-    clean = len(blobs) >= 2 and areas.std() / areas.mean() < cfg.max_area_spread
-    pts = (np.array([[b[0], b[1]] for b in blobs]) - c) / side_px
-    if len(blobs) >= 7 and clean:
-        return FaceCheck("invalid", f"{len(blobs)} pips is not a d6 face", len(blobs))
+    # Blobs cut by the searched disc are most often the die's edge or the table (the die side the
+    # detector reports includes visible side faces); they are used only when the pips need them.
+    inner = [b for b in blobs if not b[5]]
     fit = None
-    for drop in range(max(0, len(blobs) - value), min(cfg.max_drop, len(blobs) - value) + 1):
-        # Fewest dropped blobs first: glare or dirt is removed only when the layout needs it.
-        for keep in itertools.combinations(range(len(blobs)), value):
-            resid, lin = fit_layout(pts[list(keep)], value)
-            if fit is None or resid < fit[0]:
-                fit = (resid, drop, keep, lin)
+    for pool in ([inner, blobs] if len(inner) < len(blobs) else [blobs]):
+        if len(pool) < value and pool is not blobs:
+            continue
+        found = _fit_pool(cfg, pool, value, c, side_px)
+        if fit is None or (found is not None and found[0] <= cfg.max_residual < fit[0]):
+            blobs, fit = pool, found
         if fit is not None and fit[0] <= cfg.max_residual:
             break
+    if not blobs:
+        return FaceCheck("ok", "", -1)
+    whole = [b[2] for b in blobs if not b[5]]  # a pip cut by the disc shows only part of its area
+    areas = np.array(whole if len(whole) >= 2 else [b[2] for b in blobs])
+    clean = len(areas) >= 2 and areas.std() / areas.mean() < cfg.max_area_spread
+    if len(blobs) >= 7 and clean:
+        return FaceCheck("invalid", f"{len(blobs)} pips is not a d6 face", len(blobs))
     if fit is None:
         return FaceCheck("ok", "", len(blobs))
     resid, drop, keep, lin = fit
@@ -281,7 +317,7 @@ def inspect_face(cfg: PipConfig, frame: np.ndarray, cx: float, cy: float, side: 
         return FaceCheck("ok", "", len(blobs), residual=resid)
     if drop or resid > cfg.tight_residual or not (clean or value == 1):
         return FaceCheck("ok", "", value, residual=resid)  # pips found, but too loosely for their shape
-    covs = [blobs[i][3] for i in keep if blobs[i][3] is not None]
+    covs = [blobs[i][3] for i in keep if blobs[i][3] is not None and not blobs[i][5]]
     tensors = ([_unit(lin @ lin.T)] if lin is not None else []) + ([_unit(np.mean(covs, 0))] if covs else [])
     shape = None
     if tensors:

@@ -75,6 +75,9 @@ class DieSpec:
     """Pip radius in die sides."""
     pips: tuple[tuple[float, float], ...] | None = None
     """Explicit pip centres (die sides) overriding the layout of ``value`` (invalid faces)."""
+    marble: float = 0.0
+    """Amplitude (0..1) of swirled light and dark streaks in the body: marbled or smoky translucent
+    plastic. The streaks follow from ``value``, ``center`` and ``angle``, so a spec draws the same."""
 
 
 @dataclass(frozen=True)
@@ -152,6 +155,26 @@ def _scale(colour: BGR, k: float) -> tuple[int, int, int]:
     return tuple(int(min(255, max(0, c * k))) for c in colour)
 
 
+def _marble(img: np.ndarray, d: DieSpec, m: np.ndarray, outline: np.ndarray) -> None:
+    """Blend swirled streaks (a sine of a smooth random phase field) into the die body."""
+    px = outline @ m[:, :2].T + m[:, 2]
+    x0, y0 = np.floor(px.min(0)).astype(int)
+    x1, y1 = np.ceil(px.max(0)).astype(int) + 1
+    x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, img.shape[1]), min(y1, img.shape[0])
+    if x1 <= x0 or y1 <= y0:
+        return
+    rng = np.random.default_rng(abs(hash((d.value, round(d.center[0], 1), round(d.center[1], 1), d.angle))) % 2**32)
+    field = cv2.resize(rng.normal(0, 1, (4, 4)).astype(np.float32), (x1 - x0, y1 - y0), interpolation=cv2.INTER_CUBIC)
+    yy, xx = np.mgrid[y0:y1, x0:x1].astype(np.float32)
+    a = rng.uniform(0, 2 * np.pi)
+    streak = np.sin((xx * math.cos(a) + yy * math.sin(a)) * 6.0 / d.size + 3.0 * field)
+    mask = np.zeros((y1 - y0, x1 - x0), np.float32)
+    cv2.fillPoly(mask, [np.round((px - (x0, y0)) * (1 << SHIFT)).astype(np.int32)], 1.0, cv2.LINE_AA, SHIFT)
+    gain = 1.0 + d.marble * streak * mask
+    roi = img[y0:y1, x0:x1].astype(np.float32) * gain[..., None]
+    img[y0:y1, x0:x1] = np.clip(roi, 0, 255).astype(np.uint8)
+
+
 def _draw_die(img: np.ndarray, d: DieSpec, shadow: bool) -> np.ndarray:
     """Draw one die; returns its outline polygon in frame px."""
     m = _face_map(d)
@@ -168,6 +191,8 @@ def _draw_die(img: np.ndarray, d: DieSpec, shadow: bool) -> np.ndarray:
     _poly(img, m, outline, _scale(d.body, 0.62))
     _poly(img, m, _rounded_square(0.5, 0.5, CORNER), _scale(d.body, 0.85))
     _poly(img, m, _rounded_square(0.45, 0.45, CORNER * 0.8), d.body)
+    if d.marble > 0:
+        _marble(img, d, m, outline)
     for u, v in d.pips if d.pips is not None else pip_layout(d.value, d.pip_offset):
         _poly(img, m, _ellipse(u, v, d.pip_radius), d.pip)
     if d.glare is not None:
