@@ -93,12 +93,13 @@ def cmd_eval(args: argparse.Namespace) -> int:
         print(f"error: {labels}: labels file not found", file=sys.stderr)
         return 1
     if args.holdout_every:
-        from arena_table.vision.nets import trained_holdout
+        from arena_table.vision.nets import trained_holdouts
 
-        trained = trained_holdout()
-        if trained != args.holdout_every:
-            print(f"note: the installed models were trained with --holdout-every {trained}, so these images "
-                  f"are not a held-out split for them (see arena_table/vision/models/README.md)", file=sys.stderr)
+        other = {k: v for k, v in trained_holdouts().items() if v != args.holdout_every}
+        if other:
+            said = ", ".join(f"the {k} with --holdout-every {v}" for k, v in other.items())
+            print(f"note: {said}: these images are not all held out from the installed models "
+                  f"(see arena_table/vision/models/README.md)", file=sys.stderr)
     try:
         m = evaluate_set(args.directory, labels, holdout_every=args.holdout_every)
     except VisionError as exc:

@@ -103,18 +103,18 @@ def _load(name: str):
         raise ModelMissing(f"{path}: cannot load dice model ({str(exc).strip().splitlines()[-1]})") from exc
 
 
-def trained_holdout() -> int | None:
-    """``holdout_every`` both shipped models were trained with (0: every photo was used), or
-    ``None`` when their ``train_*.json`` records are missing or disagree."""
+def trained_holdouts() -> dict[str, int | None]:
+    """``holdout_every`` each shipped model was trained with: ``{"detector": N, "classifier": N}``
+    (0: every photo was used; ``None``: its ``train_*.json`` record is missing or unreadable)."""
     import json
 
-    seen = set()
-    for name in ("train_det.json", "train_face.json"):
+    out: dict[str, int | None] = {}
+    for model, name in (("detector", "train_det.json"), ("classifier", "train_face.json")):
         try:
-            seen.add(int(json.loads((MODEL_DIR / name).read_text())["holdout_every"]))
+            out[model] = int(json.loads((MODEL_DIR / name).read_text())["holdout_every"])
         except (OSError, ValueError, KeyError, TypeError):
-            return None
-    return seen.pop() if len(seen) == 1 else None
+            out[model] = None
+    return out
 
 
 def detect_map(work: np.ndarray) -> np.ndarray:
