@@ -165,7 +165,7 @@ def crop(img, cx, cy, side):
     return crop_die(img, cx, cy, side, CACHE, CACHE_SPAN)
 
 
-def face_cache(items, rng, negs_per_die=0.6, hard=None):
+def face_cache(items, rng, negs_per_die=0.6, hard=None, proposals=None):
     """Cut every die and some negative spots of ``items`` into crops.
 
     Args:
@@ -173,6 +173,7 @@ def face_cache(items, rng, negs_per_die=0.6, hard=None):
         rng: numpy Generator.
         negs_per_die: off-centre/background negatives per die.
         hard: optional per-item arrays of (cx, cy, side) detector false positives.
+        proposals: optional per-item arrays of (label, cx, cy, side): a die cut where a detector put it.
 
     Returns:
         (crops NxCACHExCACHEx3 uint8, labels N int64; 0 = no die centred here).
@@ -182,6 +183,10 @@ def face_cache(items, rng, negs_per_die=0.6, hard=None):
         h, w = img.shape[:2]
         for label, cx, cy, side in dice:
             if 0 <= cx < w and 0 <= cy < h:
+                xs.append(crop(img, cx, cy, side))
+                ys.append(int(label))
+        if proposals is not None:
+            for label, cx, cy, side in proposals[k]:
                 xs.append(crop(img, cx, cy, side))
                 ys.append(int(label))
         med = float(np.median(dice[:, 3])) if len(dice) else 40.0

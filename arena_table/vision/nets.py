@@ -3,8 +3,10 @@
 Both were trained by ``tools/train_dice.py`` on the labelled photos in
 ``../shared/data/dice`` plus rendered tables, and ship as ONNX in
 ``arena_table/vision/models``. ONNX Runtime (one intra-op thread) runs them
-about three times faster than ``cv2.dnn`` on one core; ``cv2.dnn`` is the
-fallback when the ``onnxruntime`` package is not installed.
+about three times faster than ``cv2.dnn`` on one core, the classifier as an
+8-bit model (``dice_face.int8.onnx``, ``tools/quantize_dice.py``: 1.4x faster
+again); ``cv2.dnn`` runs the float models when the ``onnxruntime`` package is
+not installed.
 Inputs are standardised per colour channel (mean 0, unit spread) so global
 exposure and colour cast do not change what the nets see.
 
@@ -82,13 +84,19 @@ def _load_ort(path: Path):
     return _OrtNet(ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"]))
 
 
+USE_INT8 = True
+"""Run the 8-bit models (``*.int8.onnx``, made by ``tools/quantize_dice.py``) when ONNX Runtime is
+installed and they are present; ``cv2.dnn`` always runs the float models."""
+
+
 @lru_cache(maxsize=4)
 def _load(name: str):
     path = MODEL_DIR / name
     if not path.is_file():
         raise ModelMissing(f"{path}: dice model not installed")
+    int8 = path.with_name(name.replace(".onnx", ".int8.onnx"))
     try:
-        return _load_ort(path)
+        return _load_ort(int8 if USE_INT8 and int8.is_file() else path)
     except ImportError:
         pass
     except Exception as exc:  # onnxruntime raises its own exception types

@@ -26,6 +26,7 @@ def test_classifier_reads_rendered_faces():
 def test_engines_agree(monkeypatch):
     crops = crops_of([2, 5, 6])
     work = np.random.default_rng(1).integers(0, 255, (96, 128, 3), dtype=np.uint8)
+    monkeypatch.setattr(nets, "USE_INT8", False)  # cv2.dnn runs the float models
     nets._load.cache_clear()
     p_ort, heat_ort = nets.classify(crops), nets.detect_map(work)
     assert type(nets._load("dice_face.onnx")).__name__ == "_OrtNet"
@@ -38,6 +39,21 @@ def test_engines_agree(monkeypatch):
         nets._load.cache_clear()
     np.testing.assert_allclose(p_ort, p_cv, atol=1e-3)
     np.testing.assert_allclose(heat_ort, heat_cv, atol=1e-3)
+
+
+def test_int8_classifier_agrees_with_the_float_one(monkeypatch):
+    assert (nets.MODEL_DIR / "dice_face.int8.onnx").is_file()
+    crops = crops_of([1, 2, 3, 4, 5, 6])
+    nets._load.cache_clear()
+    try:
+        p_int8 = nets.classify(crops)
+        monkeypatch.setattr(nets, "USE_INT8", False)
+        nets._load.cache_clear()
+        p_float = nets.classify(crops)
+    finally:
+        nets._load.cache_clear()
+    assert p_int8.argmax(1).tolist() == p_float.argmax(1).tolist() == [1, 2, 3, 4, 5, 6]
+    np.testing.assert_allclose(p_int8, p_float, atol=0.05)
 
 
 def test_missing_model_is_a_clear_error(tmp_path, monkeypatch):
