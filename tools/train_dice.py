@@ -174,15 +174,17 @@ def detector_samples(items, model_dir):
     for img, dice, _ in items:
         h, w = img.shape[:2]
         lo, hi = reader._size_range(cfg, h, w)
-        fp, tp = [], []
+        fp, best = [], {}
         for c in reader._candidates(cfg, img, lo, hi):
             if c is None:
                 continue
             d = (np.hypot(dice[:, 1] - c[1], dice[:, 2] - c[2]) / dice[:, 3]) if len(dice) else np.array([9.0])
-            if d.min() > 0.6:
+            j = int(np.argmin(d))
+            if d[j] > 0.6:
                 fp.append((c[1], c[2], c[3]))
-            elif d.min() < 0.35:
-                tp.append((dice[int(np.argmin(d)), 0], c[1], c[2], c[3]))
+            elif d[j] < 0.3 and abs(math.log(c[3] / dice[j, 3])) < math.log(1.4) and (j not in best or c[0] > best[j][0]):
+                best[j] = (c[0], dice[j, 0], c[1], c[2], c[3])  # the die's strongest proposal of about its size
+        tp = [b[1:] for b in best.values()]
         negs.append(np.array(fp, np.float32).reshape(-1, 3))
         props.append(np.array(tp, np.float32).reshape(-1, 4))
     return negs, props

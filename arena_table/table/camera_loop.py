@@ -52,6 +52,9 @@ def default_reader() -> Reader:
     from arena_table.vision.dice import DiceConfig, read_dice
 
     cfg = DiceConfig()
+    # The reader's images are small (crops of ~48 px, frames scaled to ~420x240): OpenCV's thread
+    # pool only adds hand-off cost there and competes with the camera, web and token threads.
+    cv2.setNumThreads(1)
     return lambda image: read_dice(cfg, image)
 
 
