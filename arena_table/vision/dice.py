@@ -16,6 +16,9 @@ Pipeline (all thresholds are fields of :class:`DiceConfig`):
    (``pips.cocked``); not a pip face -> ``unreadable`` (or a configured logo
    face); pips not a valid 1..6 layout while the classifier is unsure ->
    ``unreadable`` (``pips.inspect_face``); low confidence -> ``unreadable``.
+   The pip check is skipped for a sure 1, 2 or 3: it could not veto it, and
+   pips on one diagonal do not measure the face's shape well enough for the
+   cocked test (``PipConfig.cocked_skew_blobs``).
 
 >>> import numpy as np
 >>> reading = read_dice(DiceConfig(), np.full((240, 320, 3), 128, np.uint8))
@@ -367,9 +370,13 @@ def read_dice(cfg: DiceConfig, frame: np.ndarray) -> DiceReading:
                                                              [plist[i] for i in keep])))
     checks = []
     for (_, cx, cy, side), p in kept:
-        best = _face_probs(p)[0]
-        partial = _is_partial(cfg, cx, cy, side, w, h)
-        checks.append(None if partial else inspect_face(cfg.pips, frame, cx, cy, side, best))
+        best, conf, odd = _face_probs(p)
+        if _is_partial(cfg, cx, cy, side, w, h):
+            checks.append(None)
+        elif best >= 4 or conf < cfg.trust_confidence or odd > conf:
+            checks.append(inspect_face(cfg.pips, frame, cx, cy, side, best))
+        else:  # a sure 1, 2 or 3: its few pips can neither veto it nor measure the face's shape well
+            checks.append(FaceCheck("ok", "", -1))
     skews = cocked(cfg.pips, [c.shape if c is not None and c.status == "ok" else None for c in checks],
                    [c is not None and c.grid for c in checks])
     dice = [_decide(cfg, p, face, sk, dict(center=(cx, cy), box=_box(cx, cy, side, w, h)))

@@ -1,7 +1,8 @@
 """Acceptance on the labelled real photos in ../shared/data/dice.
 
-The reader is held to what the current models measure, with a margin (measured 2026-11-30:
-byler 0.958 / 0.979 / 0.019, lowest recall 0.934; matteo 0.964 / 0.988 / 0.010, lowest 0.900).
+The reader is held to what the current models measure, with a margin (measured 2026-11-30,
+session 3: byler 0.967 / 0.989 / 0.019, lowest recall 0.954; matteo 0.985 / 0.995 / 0.002,
+lowest 0.957; the classifier was trained on every photo, see arena_table/vision/models/README.md).
 The issue-5 targets (accuracy >= 0.985, precision >= 0.995, abstention <= 0.03, every face
 recall >= 0.97) are not reached yet: ``test_issue5_targets`` is a strict xfail that turns red
 the day they are.
@@ -15,7 +16,7 @@ from arena_table.vision.evaluate import evaluate_set, score_multiset
 from arena_table.vision.labels import dice_set_dir, load_set
 
 SETS = ("byler_d6", "matteo_d6")
-TARGET = {"per_die_accuracy": 0.94, "precision": 0.97, "abstention_rate": 0.035, "face_recall": 0.88}
+TARGET = {"per_die_accuracy": 0.955, "precision": 0.98, "abstention_rate": 0.03, "face_recall": 0.93}
 """Measured figures with a margin (a regression guard)."""
 ISSUE5 = {"per_die_accuracy": 0.985, "precision": 0.995, "abstention_rate": 0.03, "face_recall": 0.97}
 """The targets of issue 5."""
