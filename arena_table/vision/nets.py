@@ -158,10 +158,11 @@ def classify(crops: np.ndarray) -> np.ndarray:
     if len(crops) == 0:
         return np.zeros((0, CLASSES), np.float32)
     net = _load("dice_face.onnx")
-    x = crops.astype(np.float32)
-    flat = x.reshape(len(x), -1, 3)
-    x = (x - flat.mean(1)[:, None, None]) / (flat.std(1)[:, None, None] + STD_FLOOR)
-    net.setInput(np.ascontiguousarray(x.transpose(0, 3, 1, 2)))
+    x = np.ascontiguousarray(crops.transpose(0, 3, 1, 2), np.float32)  # N x 3 x CROP x CROP
+    flat = x.reshape(len(x), 3, -1)
+    flat -= flat.mean(2, keepdims=True)
+    flat /= np.sqrt((flat * flat).mean(2, keepdims=True)) + STD_FLOOR
+    net.setInput(x)
     logits = net.forward().reshape(len(crops), -1)
     if logits.shape[1] < CLASSES:  # an older 7-class model: no "odd face" column
         logits = np.hstack([logits, np.full((len(crops), CLASSES - logits.shape[1]), -1e4, np.float32)])

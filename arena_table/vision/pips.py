@@ -355,13 +355,15 @@ def cocked(cfg: PipConfig, shapes: list[tuple[float, float, float] | None],
         One entry per die: the skew (axis ratio) when above the threshold, else ``None``.
     """
     out: list[float | None] = []
+    mats = {i: np.array([[o[0], o[1]], [o[1], o[2]]]) for i, o in enumerate(shapes) if o is not None}
+    total = sum(mats.values()) if mats else None
     for i, sh in enumerate(shapes):
         if sh is None:
             out.append(None)
             continue
-        others = [np.array([[o[0], o[1]], [o[1], o[2]]]) for j, o in enumerate(shapes) if j != i and o is not None]
-        if len(others) >= cfg.consensus_dice:
-            k = skew(sh, _unit(np.mean(others, 0)))
+        n_others = len(mats) - 1
+        if n_others >= cfg.consensus_dice:
+            k = skew(sh, _unit((total - mats[i]) / n_others))  # mean shape of the other dice
             limit = cfg.cocked_skew
         else:
             k = skew(sh)
