@@ -81,6 +81,11 @@ class DiceConfig:
     """See ``split_spread``."""
     split_level: float = 0.3
     """Fraction of a peak's heat above which the blob around it is measured for splitting."""
+    inside_ratio: float = 1.6
+    """A candidate inside another at least this many times its side, which the classifier reads as
+    a clear die face, is part of that die (not a smaller die of its own)."""
+    inside_confidence: float = 0.95
+    """Least best-face probability of the larger die in ``inside_ratio``."""
     duplicate_distance: float = 0.55
     """Two candidates closer than this many die sides are one die (the stronger is kept)."""
     border_tolerance: float = 0.08
@@ -248,6 +253,19 @@ def _halves(cfg: DiceConfig, peak: tuple, parent: int) -> list:
             for sgn in (-1, 1)]
 
 
+def _inside_larger(cfg: DiceConfig, cands: list, probs: list[np.ndarray]) -> set[int]:
+    """Candidates lying inside a much larger candidate (``inside_ratio``) that reads as a clear die.
+
+    A crop of part of a large die (a pip, or one half of its face seen at a smaller scale) can
+    look like a whole smaller die showing fewer pips; the larger reading is the whole face.
+    """
+    clear = [j for j, p in enumerate(probs) if p[0] <= cfg.not_a_die and _face_probs(p)[1] >= cfg.inside_confidence]
+    return {i for i, c in enumerate(cands)
+            if any(cands[j][3] >= cfg.inside_ratio * c[3]
+                   and math.hypot(c[1] - cands[j][1], c[2] - cands[j][2]) < cfg.duplicate_distance * cands[j][3]
+                   for j in clear)}
+
+
 def _suppress(cfg: DiceConfig, cands: list, strength: list[float]) -> list[int]:
     """Indices of ``cands`` kept after dropping weaker ones within ``duplicate_distance`` sides."""
     kept: list[int] = []
@@ -364,7 +382,10 @@ def read_dice(cfg: DiceConfig, frame: np.ndarray) -> DiceReading:
     # Duplicates (and the two halves of a split blob) are resolved by the classifier's belief
     # that a die is centred there, times the detector's; an "odd face" counts half, so a single
     # pip seen at too small a scale (it looks like a logo die) loses to the die around it.
-    keep = _suppress(cfg, cands, [c[0] * (1.0 - p[0] - 0.5 * p[nets.ODD]) for c, p in zip(cands, plist)])
+    strength = [c[0] * (1.0 - p[0] - 0.5 * p[nets.ODD]) for c, p in zip(cands, plist)]
+    for i in _inside_larger(cfg, cands, plist):
+        strength[i] = 0.0
+    keep = _suppress(cfg, cands, strength)
     keep = [i for i in keep if plist[i][0] <= cfg.not_a_die]
     kept = list(zip([cands[i][:4] for i in keep], _second_look(cfg, frame, [cands[i] for i in keep],
                                                              [plist[i] for i in keep])))

@@ -165,3 +165,20 @@ def test_simulated_table_reads_its_throws():
     assert total > 150
     assert reasons["logo face"] <= 0.06 * total, reasons
     assert matched / total >= 0.88 and wrong / total <= 0.04, (matched, wrong, total, reasons)
+
+
+def test_part_of_a_large_clear_die_is_not_a_die_of_its_own():
+    # Hand-made candidates (score, cx, cy, side, parent): a 60 px die read as a clear 3, a 30 px
+    # peak at its centre (half of its face, which looks like a 2) and a 30 px die beside it.
+    from arena_table.vision.dice import _inside_larger
+
+    def probs(face, p):
+        out = np.full(8, (1.0 - p) / 7, np.float32)
+        out[face] = p
+        return out
+
+    cands = [(0.9, 100.0, 100.0, 60.0, -1), (0.95, 104.0, 98.0, 30.0, -1), (0.9, 160.0, 100.0, 30.0, -1)]
+    cfg = DiceConfig()
+    assert _inside_larger(cfg, cands, [probs(3, 0.97), probs(2, 0.97), probs(5, 0.97)]) == {1}
+    # an unsure large reading does not overrule the small one
+    assert _inside_larger(cfg, cands, [probs(3, 0.7), probs(2, 0.97), probs(5, 0.97)]) == set()
