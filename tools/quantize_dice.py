@@ -21,7 +21,9 @@ Source: ONNX Runtime, "Quantize ONNX models" (static quantization, QDQ format).
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -89,13 +91,16 @@ def quantize(src: Path, dst: Path, inputs: list[np.ndarray]) -> None:
             x = next(self.it, None)
             return None if x is None else {"input": x}
 
-    pre = dst.with_suffix(".pre.onnx")
-    quant_pre_process(str(src), str(pre), skip_symbolic_shape=True)  # the detector has dynamic H, W
-    try:
-        quantize_static(str(pre), str(dst), Reader(), quant_format=QuantFormat.QDQ,
-                        activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8, per_channel=True)
-    finally:
-        pre.unlink(missing_ok=True)
+    here = os.getcwd()
+    with tempfile.TemporaryDirectory() as tmp:  # ONNX Runtime leaves scratch files in the working folder
+        os.chdir(tmp)
+        try:
+            pre = Path(tmp) / "pre.onnx"
+            quant_pre_process(str(src.resolve()), str(pre), skip_symbolic_shape=True)  # the detector: dynamic H, W
+            quantize_static(str(pre), str(dst.resolve()), Reader(), quant_format=QuantFormat.QDQ,
+                            activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8, per_channel=True)
+        finally:
+            os.chdir(here)
 
 
 def main(argv=None) -> int:

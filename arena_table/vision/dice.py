@@ -195,7 +195,7 @@ def _merge_passes(cfg: DiceConfig, found: list, pass_of: list[int]) -> list:
     Peaks of very different size at one place (a pip seen as a small die inside a large die) are
     both kept: the classifier tells them apart (see ``read_dice``).
     """
-    peaks = [i for i, c in enumerate(found) if c is not None and c[4] < 0]
+    peaks = [i for i, c in enumerate(found) if c is not None]
     dropped = set()
     for a in sorted(peaks, key=lambda i: -found[i][0]):
         if a in dropped:
