@@ -290,11 +290,7 @@ def _crops(frame: np.ndarray, cands: list) -> np.ndarray:
     return np.stack(crops) if crops else np.zeros((0, nets.CROP, nets.CROP, 3), np.uint8)
 
 
-def _classify(frame: np.ndarray, cands: list) -> np.ndarray:
-    return nets.classify(_crops(frame, cands))
-
-
-def _second_look(cfg: DiceConfig, frame: np.ndarray, cands: list, probs: list[np.ndarray]) -> list[np.ndarray]:
+def _second_look(cfg: DiceConfig, crops: np.ndarray, probs: list[np.ndarray]) -> list[np.ndarray]:
     """Probabilities averaged over the crop and its 90, 180 and 270 degree turns, for unsure dice.
 
     Test-time augmentation: a die whose best face is below ``cfg.second_look`` is read three
@@ -304,8 +300,7 @@ def _second_look(cfg: DiceConfig, frame: np.ndarray, cands: list, probs: list[np
     unsure = [i for i, p in enumerate(probs) if _face_probs(p)[1] < cfg.second_look]
     if not unsure:
         return probs
-    crops = _crops(frame, [cands[i] for i in unsure])
-    turned = np.concatenate([np.ascontiguousarray(np.rot90(crops, k, axes=(1, 2))) for k in (1, 2, 3)])
+    turned = np.concatenate([np.ascontiguousarray(np.rot90(crops[unsure], k, axes=(1, 2))) for k in (1, 2, 3)])
     more = nets.classify(turned).reshape(3, len(unsure), -1)
     out = list(probs)
     for j, i in enumerate(unsure):
@@ -373,12 +368,15 @@ def read_dice(cfg: DiceConfig, frame: np.ndarray) -> DiceReading:
     lo, hi = _size_range(cfg, h, w)
     found = _candidates(cfg, frame, lo, hi)
     cands = [c for c in found if c is not None]
-    plist = list(_classify(frame, cands))
+    crops = _crops(frame, cands)
+    plist = list(nets.classify(crops))
     # Split halves are only worth a look when the peak itself is not a clear, centred die.
     halves = [h for i, (c, p) in enumerate(zip(cands, plist))
               if not (p[0] <= cfg.not_a_die and p[1:].max() >= cfg.min_confidence) for h in _halves(cfg, c, i)]
-    cands += halves
-    plist += list(_classify(frame, halves))
+    if halves:
+        half_crops = _crops(frame, halves)
+        cands, crops = cands + halves, np.concatenate([crops, half_crops])
+        plist += list(nets.classify(half_crops))
     # Duplicates (and the two halves of a split blob) are resolved by the classifier's belief
     # that a die is centred there, times the detector's; an "odd face" counts half, so a single
     # pip seen at too small a scale (it looks like a logo die) loses to the die around it.
@@ -387,8 +385,7 @@ def read_dice(cfg: DiceConfig, frame: np.ndarray) -> DiceReading:
         strength[i] = 0.0
     keep = _suppress(cfg, cands, strength)
     keep = [i for i in keep if plist[i][0] <= cfg.not_a_die]
-    kept = list(zip([cands[i][:4] for i in keep], _second_look(cfg, frame, [cands[i] for i in keep],
-                                                             [plist[i] for i in keep])))
+    kept = list(zip([cands[i][:4] for i in keep], _second_look(cfg, crops[keep], [plist[i] for i in keep])))
     checks = []
     for (_, cx, cy, side), p in kept:
         best, conf, odd = _face_probs(p)
