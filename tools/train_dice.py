@@ -195,14 +195,17 @@ _OPP = torch.tensor([[0.114, 0.587, 0.299], [0.5, -0.331, -0.169], [-0.081, -0.4
 _OPP_INV = torch.linalg.inv(_OPP)
 
 
-def augment_faces(x, gen, crop=CROP, span=CROP_SPAN):
+def augment_faces(x, gen, crop=CROP, span=CROP_SPAN, mild=0.0):
     """Augment a batch of cached crops (NxCACHExCACHEx3 uint8 tensor) into standardised Nx3xCROPxCROP.
 
     Geometry: rotation 0-360, mirror, scale -20..+25 %, shift up to 0.12 die side, sometimes a
     lower-resolution camera. Photometry: hue rotation, channel swap, inversion, per-channel
     gain (colour cast), exposure, gamma, a glare spot, blur, motion blur, sensor noise.
+    A ``mild`` share of the batch gets the geometry, exposure and noise only (the die as
+    photographed), so the net also fits the real dice's own colours and pip contrast.
     """
     n = x.shape[0]
+    gentle = torch.rand(n, generator=gen) < mild
     u = lambda *shape: torch.rand(*shape, generator=gen)  # noqa: E731
     img = x.permute(0, 3, 1, 2).float()
     ang = u(n) * 2 * math.pi
@@ -216,7 +219,7 @@ def augment_faces(x, gen, crop=CROP, span=CROP_SPAN):
     img = F.conv2d(F.pad(img, (1, 1, 1, 1), mode="replicate"), (k1[:, None] * k1[None]).expand(3, 1, 3, 3),
                    groups=3)  # soften before a ~0.7x resample
     out = F.grid_sample(img, grid, mode="bilinear", padding_mode="border", align_corners=False)
-    low = u(n) < 0.3  # a lower-resolution camera
+    low = (u(n) < 0.3) & ~gentle  # a lower-resolution camera
     if low.any():
         f = float(0.45 + 0.4 * u(1))
         small = F.interpolate(out[low], scale_factor=f, mode="area")
@@ -229,20 +232,21 @@ def augment_faces(x, gen, crop=CROP, span=CROP_SPAN):
     sat = 0.6 + 0.8 * u(n)
     rot[:, 1:, 1:] *= sat[:, None, None]
     mix = _OPP_INV @ rot @ _OPP
-    keep = u(n) < 0.4
+    keep = (u(n) < 0.4) | gentle
     mix[keep] = torch.eye(3)
-    perm = u(n) < 0.25
+    perm = (u(n) < 0.25) & ~gentle
     for i in torch.nonzero(perm).flatten().tolist():
         mix[i] = mix[i][torch.randperm(3, generator=gen)]
     out = torch.einsum("nij,njhw->nihw", mix, out)
-    inv = u(n) < 0.3
+    inv = (u(n) < 0.3) & ~gentle
     out[inv] = 255.0 - out[inv]
-    out = out * (0.55 + 0.9 * u(n, 3, 1, 1)) * (0.5 + u(n, 1, 1, 1)) + (u(n, 1, 1, 1) - 0.5) * 60
+    cast = torch.where(gentle[:, None, None, None], 0.85 + 0.3 * u(n, 3, 1, 1), 0.55 + 0.9 * u(n, 3, 1, 1))
+    out = out * cast * (0.5 + u(n, 1, 1, 1)) + (u(n, 1, 1, 1) - 0.5) * 60
     gam = u(n) < 0.3
     if gam.any():
         g = (0.6 + u(int(gam.sum()), 1, 1, 1))
         out[gam] = 255.0 * (out[gam].clamp(0, 255) / 255.0) ** g
-    glare = u(n) < 0.15  # a specular spot anywhere on the top face
+    glare = (u(n) < 0.15) & ~gentle  # a specular spot anywhere on the top face
     if glare.any():
         k = int(glare.sum())
         yy, xx = torch.meshgrid(torch.arange(crop).float(), torch.arange(crop).float(), indexing="ij")
@@ -259,7 +263,7 @@ def augment_faces(x, gen, crop=CROP, span=CROP_SPAN):
         k1 = k1 / k1.sum()
         ker = (k1[:, None] * k1[None]).expand(3, 1, 5, 5)
         out[blur] = F.conv2d(F.pad(out[blur], (2, 2, 2, 2), mode="replicate"), ker, groups=3)
-    mot = u(n) < 0.08
+    mot = (u(n) < 0.08) & ~gentle
     if mot.any():
         ker = torch.zeros(5, 5)
         if u(1) < 0.5:
@@ -355,7 +359,7 @@ def train_detector(train, rendered, iters, rng, log, paste_prob=0.5, render_shar
     return net.eval()
 
 
-def train_faces(crops, labels, iters, seed, log, batch=128, weights=None, init=None, lr=4e-3):
+def train_faces(crops, labels, iters, seed, log, batch=128, weights=None, init=None, lr=4e-3, mild=0.0):
     """Train the face classifier on cached crops (see ``dice_samples.face_cache``).
 
     ``weights``: optional per-crop sampling weights (the photos are outnumbered by rendered dice).
@@ -375,7 +379,7 @@ def train_faces(crops, labels, iters, seed, log, batch=128, weights=None, init=N
             idx = torch.randint(len(x_all), (batch,), generator=gen)
         else:
             idx = torch.multinomial(weights, batch, replacement=True, generator=gen)
-        x = augment_faces(x_all[idx], gen)
+        x = augment_faces(x_all[idx], gen, mild=mild)
         y = y_all[idx]
         out = net(x)
         loss = F.cross_entropy(out, y, label_smoothing=0.05)
@@ -411,6 +415,8 @@ def main(argv=None):
     ap.add_argument("--photo-share", type=float, default=0.6, help="share of face samples drawn from the photos")
     ap.add_argument("--init-face", metavar="PT", help="fine-tune this dice_face.pt instead of starting afresh")
     ap.add_argument("--face-lr", type=float, default=4e-3, help="peak learning rate of the face classifier")
+    ap.add_argument("--face-mild", type=float, default=0.0,
+                    help="share of face samples given geometry, exposure and noise only (no colour change)")
     ap.add_argument("--holdout-every", type=int, default=5)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--threads", type=int, default=2)
@@ -447,10 +453,11 @@ def main(argv=None):
         weights = np.concatenate([np.full(len(c1), a.photo_share / len(c1)),
                                   np.full(len(c2), (1 - a.photo_share) / len(c2))])
         log(f"face crops {len(c1)} from photos, {len(c2)} rendered; per class {np.bincount(labels).tolist()}")
-        net = train_faces(crops, labels, a.face_iters, a.seed, log, weights=weights, init=a.init_face, lr=a.face_lr)
+        net = train_faces(crops, labels, a.face_iters, a.seed, log, weights=weights, init=a.init_face, lr=a.face_lr,
+                          mild=a.face_mild)
         torch.save(net.state_dict(), out / "dice_face.pt")
         export(net, out / "dice_face.onnx", (1, 3, CROP, CROP), {"input": {0: "n"}, "output": {0: "n"}})
-    meta = {k: getattr(a, k) for k in ("holdout_every", "seed", "det_iters", "face_iters", "rendered", "render_share", "photo_share", "init_face", "face_lr", "paste_prob",
+    meta = {k: getattr(a, k) for k in ("holdout_every", "seed", "det_iters", "face_iters", "rendered", "render_share", "photo_share", "init_face", "face_lr", "face_mild", "paste_prob",
                                           "hard_negatives_from")}
     meta["sets"] = list(SETS)
     (out / f"train_{a.what}.json").write_text(json.dumps(meta, indent=1) + "\n")

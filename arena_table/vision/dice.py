@@ -49,8 +49,9 @@ class DiceConfig:
 
     min_confidence: float = 0.45
     """Classifier probability of the best face below which a die is ``unreadable``."""
-    detect_threshold: float = 0.4
-    """Detector heat-map peak (0..1) above which a spot is a die candidate."""
+    detect_threshold: float = 0.3
+    """Detector heat-map peak (0..1) above which a spot is a die candidate (the classifier then
+    drops the candidates that are no die)."""
     second_look: float = 0.75
     """Best-face probability below which a die is classified again from its crop turned 90, 180
     and 270 degrees and the four readings averaged (``0``: never)."""
@@ -88,8 +89,9 @@ class DiceConfig:
     """Least best-face probability of the larger die in ``inside_ratio``."""
     duplicate_distance: float = 0.55
     """Two candidates closer than this many die sides are one die (the stronger is kept)."""
-    border_tolerance: float = 0.08
-    """A die whose box, grown by this fraction of its side, leaves the frame is ``partial``."""
+    border_tolerance: float = 0.0
+    """A die whose box, grown by this fraction of its side, leaves the frame is ``partial`` (0: a
+    die whose box lies inside the frame is read, however close to the border)."""
     logo_faces: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
     """Logo face name -> value it stands for, e.g. ``{"logo": 1}`` for dice whose 1 is a
     maker's logo. Empty: a logo face is ``unreadable``."""

@@ -103,6 +103,14 @@ def test_die_cut_by_the_border_is_partial():
     assert d.status == "partial" and d.value is None
 
 
+@pytest.mark.parametrize("gap", [3.0, 6.0])
+def test_die_just_inside_the_border_is_read(gap):
+    # The whole die is in the frame, a few pixels from its edge: nothing is cut, so it is read.
+    # (At 1 px the detector's box is pulled across the edge and the die is called partial.)
+    d = only(read(frame_of(die(4, x=W - SIDE / 2 - gap, angle=0.0))))
+    assert (d.status, d.value) == ("ok", 4)
+
+
 def test_seven_pips_is_not_a_face():
     q = 0.27
     seven = ((-q, -q), (q, -q), (-q, 0.0), (0.0, 0.0), (q, 0.0), (-q, q), (q, q))
