@@ -69,6 +69,9 @@ class DiceConfig:
     passes at different scales (the detector was trained on dice of 10..32 working px)."""
     pass_overlap: float = 1.1
     """Factor by which neighbouring passes' accepted die sides overlap."""
+    seam_ratio: float = 1.4
+    """A peak up to this factor beyond its pass's overlapped range is kept when no other candidate
+    is at its place: a die at the seam of two passes that each sized it into the other's range."""
     same_size_ratio: float = 1.5
     """Two passes' peaks at one place whose sides differ by less than this factor are one die: only
     the stronger peak is classified."""
@@ -171,11 +174,13 @@ def _candidates(cfg: DiceConfig, frame: np.ndarray, lo: float, hi: float):
     """Detector peaks: (score, cx, cy, side, -1, heat blob) in frame px (see :func:`_halves`).
 
     The detector runs once per size pass (:func:`_passes`), each at the scale that makes that
-    pass's dice about ``nets.WORK_DIE`` px. Entries outside the frame, and a die found again by
-    a neighbouring pass (:func:`_merge_passes`), are ``None`` so indices stay stable.
+    pass's dice about ``nets.WORK_DIE`` px. Peaks outside the frame are dropped; a die found again
+    by a neighbouring pass (:func:`_merge_passes`) is ``None``; dice at a seam between two passes
+    are added by :func:`_seam_peaks`.
     """
     found: list = []
     pass_of: list[int] = []
+    seam: list = []
     h, w = frame.shape[:2]
     passes = _passes(cfg, lo, hi)
     pyramid = [frame]  # shared by the passes: each halving is done once
@@ -183,11 +188,34 @@ def _candidates(cfg: DiceConfig, frame: np.ndarray, lo: float, hi: float):
         # neighbouring passes overlap a little so a die at the seam is not lost
         keep_lo = plo / cfg.pass_overlap if k else lo
         keep_hi = phi * cfg.pass_overlap if k < len(passes) - 1 else hi
-        new = _pass_candidates(cfg, pyramid, nets.WORK_DIE / math.sqrt(plo * phi), keep_lo, keep_hi)
-        found += new
-        pass_of += [k] * len(new)
-    found = [c if 0 <= c[1] < w and 0 <= c[2] < h else None for c in found]
-    return _merge_passes(cfg, found, pass_of) if len(passes) > 1 else found
+        reach_lo = keep_lo / cfg.seam_ratio if k else lo
+        reach_hi = keep_hi * cfg.seam_ratio if k < len(passes) - 1 else hi
+        new = _pass_candidates(cfg, pyramid, nets.WORK_DIE / math.sqrt(plo * phi), reach_lo, reach_hi)
+        for c in new:
+            if not 0 <= c[1] < w or not 0 <= c[2] < h:
+                continue
+            if keep_lo <= c[3] <= keep_hi:
+                found.append(c)
+                pass_of.append(k)
+            else:
+                seam.append(c)
+    found = _merge_passes(cfg, found, pass_of) if len(passes) > 1 else found
+    return found + _seam_peaks(cfg, [c for c in found if c is not None], seam)
+
+
+def _seam_peaks(cfg: DiceConfig, kept: list, seam: list) -> list:
+    """Peaks just outside their pass's size range that no kept peak explains.
+
+    Each pass sizes a die at the seam of two passes a little towards its own range, so such a die
+    can fall out of both (one pass calls it 55 px, the next 44 px, the seam at 50 px). A peak
+    within ``seam_ratio`` beyond its pass's range is kept only when no other candidate lies within
+    ``duplicate_distance`` of it; of two such peaks at one place the stronger is kept.
+    """
+    out: list = []
+    for c in sorted(seam, key=lambda c: -c[0]):
+        if all(math.hypot(c[1] - o[1], c[2] - o[2]) >= cfg.duplicate_distance * max(c[3], o[3]) for o in kept + out):
+            out.append(c)
+    return out
 
 
 def _merge_passes(cfg: DiceConfig, found: list, pass_of: list[int]) -> list:

@@ -66,3 +66,16 @@ def test_known_photo(name, image, values, at_least):
     reading = read_dice(DiceConfig(), load_image(item.path))
     assert score_multiset(values, reading.values) >= at_least
     assert len(reading.values) - score_multiset(values, reading.values) <= 1  # at most one wrong read
+
+
+def test_die_at_the_seam_of_two_size_passes_is_found():
+    # IMG_20191208_112340: a lone dark die with four red pips (labelled box 34x36 px at
+    # (311, 246)) that the small-dice pass sizes at 55 px and the large-dice pass at 44.5 px,
+    # each outside its own range (seam at 49.6 px): found only through DiceConfig.seam_ratio.
+    item = next(it for it in load_set(_set_dir("byler_d6")) if it.path.name == "IMG_20191208_112340.jpg")
+    frame = load_image(item.path)
+    near = [d for d in read_dice(DiceConfig(), frame).dice
+            if abs(d.center[0] - 311) < 12 and abs(d.center[1] - 246) < 12]
+    assert [(d.status, d.value) for d in near] == [("ok", 4)]
+    assert not [d for d in read_dice(DiceConfig(seam_ratio=1.0), frame).dice
+                if abs(d.center[0] - 311) < 12 and abs(d.center[1] - 246) < 12]
