@@ -165,7 +165,7 @@ def crop(img, cx, cy, side):
     return crop_die(img, cx, cy, side, CACHE, CACHE_SPAN)
 
 
-def face_cache(items, rng, negs_per_die=0.6, hard=None, proposals=None):
+def face_cache(items, rng, negs_per_die=0.6, hard=None, proposals=None, interior=0.0):
     """Cut every die and some negative spots of ``items`` into crops.
 
     Args:
@@ -174,6 +174,9 @@ def face_cache(items, rng, negs_per_die=0.6, hard=None, proposals=None):
         negs_per_die: off-centre/background negatives per die.
         hard: optional per-item arrays of (cx, cy, side) detector false positives.
         proposals: optional per-item arrays of (label, cx, cy, side): a die cut where a detector put it.
+        interior: share of dice also cut at 0.35-0.55 of their side near their centre, as
+            "no die centred here": the inside of a die (one or two pips, cut edges) is what the
+            reader sees when the detector puts a half-size peak on a large die.
 
     Returns:
         (crops NxCACHExCACHEx3 uint8, labels N int64; 0 = no die centred here).
@@ -185,6 +188,11 @@ def face_cache(items, rng, negs_per_die=0.6, hard=None, proposals=None):
             if 0 <= cx < w and 0 <= cy < h:
                 xs.append(crop(img, cx, cy, side))
                 ys.append(int(label))
+        for label, cx, cy, side in dice:
+            if 0 <= cx < w and 0 <= cy < h and rng.random() < interior:
+                ox, oy = rng.uniform(-0.25, 0.25, 2) * side
+                xs.append(crop(img, cx + ox, cy + oy, side * rng.uniform(0.35, 0.55)))
+                ys.append(0)
         if proposals is not None:
             for label, cx, cy, side in proposals[k]:
                 xs.append(crop(img, cx, cy, side))

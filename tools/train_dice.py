@@ -417,6 +417,8 @@ def main(argv=None):
     ap.add_argument("--face-lr", type=float, default=4e-3, help="peak learning rate of the face classifier")
     ap.add_argument("--face-mild", type=float, default=0.0,
                     help="share of face samples given geometry, exposure and noise only (no colour change)")
+    ap.add_argument("--face-interior", type=float, default=0.0,
+                    help="share of dice also cut at about half their side as 'no die' (see dice_samples.face_cache)")
     ap.add_argument("--holdout-every", type=int, default=5)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--threads", type=int, default=2)
@@ -447,8 +449,8 @@ def main(argv=None):
         if hard is not None:
             log(f"hard negatives: {sum(len(n) for n in hard)}; detector proposals on dice: {sum(len(p) for p in props)}")
         n = len(train)
-        c1, l1 = face_cache(train, rng, hard=hard and hard[:n], proposals=props and props[:n])
-        c2, l2 = face_cache(rendered, rng, hard=hard and hard[n:], proposals=props and props[n:])
+        c1, l1 = face_cache(train, rng, hard=hard and hard[:n], proposals=props and props[:n], interior=a.face_interior)
+        c2, l2 = face_cache(rendered, rng, hard=hard and hard[n:], proposals=props and props[n:], interior=a.face_interior)
         crops, labels = np.concatenate([c1, c2]), np.concatenate([l1, l2])
         weights = np.concatenate([np.full(len(c1), a.photo_share / len(c1)),
                                   np.full(len(c2), (1 - a.photo_share) / len(c2))])
@@ -457,7 +459,7 @@ def main(argv=None):
                           mild=a.face_mild)
         torch.save(net.state_dict(), out / "dice_face.pt")
         export(net, out / "dice_face.onnx", (1, 3, CROP, CROP), {"input": {0: "n"}, "output": {0: "n"}})
-    meta = {k: getattr(a, k) for k in ("holdout_every", "seed", "det_iters", "face_iters", "rendered", "render_share", "photo_share", "init_face", "face_lr", "face_mild", "paste_prob",
+    meta = {k: getattr(a, k) for k in ("holdout_every", "seed", "det_iters", "face_iters", "rendered", "render_share", "photo_share", "init_face", "face_lr", "face_mild", "face_interior", "paste_prob",
                                           "hard_negatives_from")}
     meta["sets"] = list(SETS)
     (out / f"train_{a.what}.json").write_text(json.dumps(meta, indent=1) + "\n")
