@@ -211,11 +211,9 @@ def _seam_peaks(cfg: DiceConfig, kept: list, seam: list) -> list:
     within ``seam_ratio`` beyond its pass's range is kept only when no other candidate lies within
     ``duplicate_distance`` of it; of two such peaks at one place the stronger is kept.
     """
-    out: list = []
-    for c in sorted(seam, key=lambda c: -c[0]):
-        if all(math.hypot(c[1] - o[1], c[2] - o[2]) >= cfg.duplicate_distance * max(c[3], o[3]) for o in kept + out):
-            out.append(c)
-    return out
+    first = [math.inf] * len(kept)  # the kept peaks win over any seam peak
+    chosen = _suppress(cfg, kept + seam, first + [c[0] for c in seam])
+    return [seam[i - len(kept)] for i in sorted(chosen) if i >= len(kept)]
 
 
 def _merge_passes(cfg: DiceConfig, found: list, pass_of: list[int]) -> list:
