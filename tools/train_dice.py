@@ -326,12 +326,14 @@ def focal(logit, target):
 _REG_W = torch.tensor([2.0, 1.0, 1.0]).view(1, 3, 1, 1)
 
 
-def train_detector(train, rendered, iters, rng, log, paste_prob=0.5, render_share=0.25):
+def train_detector(train, rendered, iters, rng, log, paste_prob=0.5, render_share=0.25, init=None, lr=3e-3):
     """Train the detector on photos (with copy-pasted neighbours) and rendered tables."""
     rendered = [r for r in rendered if len(r[1])]
     net = Detector()
+    if init:  # fine-tune an earlier model
+        net.load_state_dict(torch.load(init))
     opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=iters)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, lr, total_steps=iters)
     t0 = time.time()
     for it in range(iters):
         batch = [det_sample(rendered[rng.integers(len(rendered))], rng, out=192, paste_prob=0.0)
@@ -413,6 +415,8 @@ def main(argv=None):
     ap.add_argument("--rendered", type=int, default=1500, help="rendered tables added to the photos")
     ap.add_argument("--render-share", type=float, default=0.25, help="share of detector samples that are rendered")
     ap.add_argument("--photo-share", type=float, default=0.6, help="share of face samples drawn from the photos")
+    ap.add_argument("--init-det", metavar="PT", help="fine-tune this dice_det.pt instead of starting afresh")
+    ap.add_argument("--det-lr", type=float, default=3e-3, help="peak learning rate of the detector")
     ap.add_argument("--init-face", metavar="PT", help="fine-tune this dice_face.pt instead of starting afresh")
     ap.add_argument("--face-lr", type=float, default=4e-3, help="peak learning rate of the face classifier")
     ap.add_argument("--face-mild", type=float, default=0.0,
@@ -440,7 +444,8 @@ def main(argv=None):
 
     log(f"photos: train {len(train)}, held out {len(held)}; rendered tables {len(rendered)}")
     if a.what in ("det", "both"):
-        net = train_detector(train, rendered, a.det_iters, rng, log, a.paste_prob, a.render_share)
+        net = train_detector(train, rendered, a.det_iters, rng, log, a.paste_prob, a.render_share,
+                             init=a.init_det, lr=a.det_lr)
         torch.save(net.state_dict(), out / "dice_det.pt")
         export(net, out / "dice_det.onnx", (1, 3, 96, 128), {"input": {2: "h", 3: "w"}, "output": {2: "h", 3: "w"}})
     if a.what in ("face", "both"):
@@ -459,7 +464,7 @@ def main(argv=None):
                           mild=a.face_mild)
         torch.save(net.state_dict(), out / "dice_face.pt")
         export(net, out / "dice_face.onnx", (1, 3, CROP, CROP), {"input": {0: "n"}, "output": {0: "n"}})
-    meta = {k: getattr(a, k) for k in ("holdout_every", "seed", "det_iters", "face_iters", "rendered", "render_share", "photo_share", "init_face", "face_lr", "face_mild", "face_interior", "paste_prob",
+    meta = {k: getattr(a, k) for k in ("holdout_every", "seed", "det_iters", "face_iters", "rendered", "render_share", "photo_share", "init_face", "face_lr", "init_det", "det_lr", "face_mild", "face_interior", "paste_prob",
                                           "hard_negatives_from")}
     meta["sets"] = list(SETS)
     (out / f"train_{a.what}.json").write_text(json.dumps(meta, indent=1) + "\n")
