@@ -426,7 +426,8 @@ def read_dice(cfg: DiceConfig, frame: np.ndarray) -> DiceReading:
         if _is_partial(cfg, cx, cy, side, w, h):
             checks.append(None)
         elif best >= 4 or conf < cfg.trust_confidence or odd > conf:
-            checks.append(inspect_face(cfg.pips, frame, cx, cy, side, best))
+            # an odd face is checked for the logo hypothesis (one central mark), not for its best pip face
+            checks.append(inspect_face(cfg.pips, frame, cx, cy, side, 1 if odd > conf else best))
         else:  # a sure 1, 2 or 3: its few pips can neither veto it nor measure the face's shape well
             checks.append(FaceCheck("ok", "", -1))
     skews = cocked(cfg.pips, [c.shape if c is not None and c.status == "ok" else None for c in checks],

@@ -281,9 +281,10 @@ def inspect_face(cfg: PipConfig, frame: np.ndarray, cx: float, cy: float, side: 
     crop = cv2.warpAffine(frame, m, (cfg.crop, cfg.crop), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     blobs, large, side_px = _blobs(cfg, crop)
     c = cfg.crop / 2 - 0.5
+    if len(large) == 1 and all(b[5] for b in blobs) \
+            and math.hypot(large[0][0] - c, large[0][1] - c) < cfg.logo_offset * side_px:
+        return FaceCheck("logo", "logo face", 0)  # one central mark; blobs on the disc's rim are the die's edge
     if not blobs:
-        if len(large) == 1 and math.hypot(large[0][0] - c, large[0][1] - c) < cfg.logo_offset * side_px:
-            return FaceCheck("logo", "logo face", 0)
         return FaceCheck("ok", "", -1)
     # Pips share one polarity; the majority (by area) wins, glare of the other sign is dropped.
     pol = 1.0 if sum(b[2] * b[4] for b in blobs) > 0 else -1.0

@@ -1,8 +1,8 @@
 """Acceptance on the labelled real photos in ../shared/data/dice.
 
 The reader is held to what the current models measure, with a margin (measured 2026-11-30,
-session 4: byler 0.981 / 0.993 / 0.009, lowest recall 0.975; matteo 0.988 / 0.988 / 0.002,
-lowest 0.957; the classifier was trained on every photo, see arena_table/vision/models/README.md).
+session 4: byler 0.9846 / 0.993 / 0.008, lowest recall 0.975; matteo 0.993 / 0.993 / 0.000,
+lowest 0.971; the classifier was trained on every photo, see arena_table/vision/models/README.md).
 The issue-5 targets (accuracy >= 0.985, precision >= 0.995, abstention <= 0.03, every face
 recall >= 0.97) are not reached yet: ``test_issue5_targets`` is a strict xfail that turns red
 the day they are.
@@ -16,7 +16,7 @@ from arena_table.vision.evaluate import evaluate_set, score_multiset
 from arena_table.vision.labels import dice_set_dir, load_set
 
 SETS = ("byler_d6", "matteo_d6")
-TARGET = {"per_die_accuracy": 0.97, "precision": 0.983, "abstention_rate": 0.03, "face_recall": 0.95}
+TARGET = {"per_die_accuracy": 0.975, "precision": 0.985, "abstention_rate": 0.03, "face_recall": 0.96}
 """Measured figures with a margin (a regression guard)."""
 ISSUE5 = {"per_die_accuracy": 0.985, "precision": 0.995, "abstention_rate": 0.03, "face_recall": 0.97}
 """The targets of issue 5."""
@@ -70,12 +70,10 @@ def test_known_photo(name, image, values, at_least):
 
 def test_die_at_the_seam_of_two_size_passes_is_found():
     # IMG_20191208_112340: a lone dark die with four red pips (labelled box 34x36 px at
-    # (311, 246)) that the small-dice pass sizes at 55 px and the large-dice pass at 44.5 px,
-    # each outside its own range (seam at 49.6 px): found only through DiceConfig.seam_ratio.
+    # (311, 246)). The session-3 detector sized it at 55 px in the small-dice pass and 44.5 px in
+    # the large-dice pass, each outside its own range (seam at 49.6 px), so it was lost until
+    # DiceConfig.seam_ratio (the mechanism itself: tests/vision/test_dice_faults.py).
     item = next(it for it in load_set(_set_dir("byler_d6")) if it.path.name == "IMG_20191208_112340.jpg")
-    frame = load_image(item.path)
-    near = [d for d in read_dice(DiceConfig(), frame).dice
+    near = [d for d in read_dice(DiceConfig(), load_image(item.path)).dice
             if abs(d.center[0] - 311) < 12 and abs(d.center[1] - 246) < 12]
     assert [(d.status, d.value) for d in near] == [("ok", 4)]
-    assert not [d for d in read_dice(DiceConfig(seam_ratio=1.0), frame).dice
-                if abs(d.center[0] - 311) < 12 and abs(d.center[1] - 246) < 12]
