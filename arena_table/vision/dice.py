@@ -92,9 +92,11 @@ class DiceConfig:
     """Least best-face probability of the larger die in ``inside_ratio``."""
     duplicate_distance: float = 0.55
     """Two candidates closer than this many die sides are one die (the stronger is kept)."""
-    border_tolerance: float = 0.0
-    """A die whose box, grown by this fraction of its side, leaves the frame is ``partial`` (0: a
-    die whose box lies inside the frame is read, however close to the border)."""
+    border_tolerance: float = -0.05
+    """A die whose box, grown by this fraction of its side, leaves the frame is ``partial``. The
+    default -0.05 reads a die whose box passes the border by under 5 % of its side: no pip lies that
+    close to a die's edge (pips sit 0.17 side or more inside it), and the detector's centre is
+    itself off by about that much (0.06 side median)."""
     logo_faces: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
     """Logo face name -> value it stands for, e.g. ``{"logo": 1}`` for dice whose 1 is a
     maker's logo. Empty: a logo face is ``unreadable``."""
