@@ -47,11 +47,13 @@ CROP_MARGIN = 0.15
 """Each stored die crop is the die's box grown by this share of its size on every side."""
 
 
-def default_reader() -> Reader:
-    """The shipped dice reader with its default configuration."""
+def default_reader(die_side_px: float | None = None) -> Reader:
+    """The shipped dice reader: default configuration, or looking for dice of about ``die_side_px``
+    (a calibration's ``die_size_px``, see :func:`arena_table.vision.calibrate.sized_config`)."""
+    from arena_table.vision.calibrate import sized_config
     from arena_table.vision.dice import DiceConfig, read_dice
 
-    cfg = DiceConfig()
+    cfg = DiceConfig() if die_side_px is None else sized_config(float(die_side_px))
     # The reader's images are small (crops of ~48 px, frames scaled to ~420x240): OpenCV's thread
     # pool only adds hand-off cost there and competes with the camera, web and token threads.
     cv2.setNumThreads(1)
@@ -73,6 +75,11 @@ def settle_config(extra: Mapping[str, Any]) -> SettleConfig:
     if "settle_mode" in extra:
         cfg = dataclasses.replace(cfg, mode=str(extra["settle_mode"]))
     return cfg
+
+
+SETTINGS = ("settle_s", "settle_mode", "still_frames", "camera_fps", "camera_realtime", "camera_seed", "camera_size",
+            "warmup_s", "lock_exposure", "camera_backoff", "camera_calibration")
+"""The camera keys of ``TableConfig.extra`` (docs/camera.md, "Settings"); ``arena-table run --camera-setting``."""
 
 
 def source_options(extra: Mapping[str, Any]) -> dict[str, Any]:
@@ -137,7 +144,8 @@ class CameraLoop:
         settle: settle parameters.
         reader: frame -> ``DiceReading``; default the shipped reader.
         calibration: refused (camera ``failed``) if frames come at another resolution; its
-            ``tray`` limits motion and reading to that part of the frame.
+            ``tray`` limits motion and reading to that part of the frame, and the default reader
+            looks for dice of its ``die_size_px``.
         options: source options (see :func:`source_options`).
         source_factory: builds the source (tests); default :func:`open_source`.
         read_timeout: seconds a read may wait before the loop checks for close.
@@ -317,7 +325,8 @@ class CameraLoop:
         with self._reader_lock:  # one reader (one model session) shared by the loop and the page
             try:
                 if self.reader is None:
-                    self.reader = default_reader()
+                    side = self.calibration.die_size_px if self.calibration else None
+                    self.reader = default_reader() if side is None else default_reader(side)
                 reading = self.reader(image)
             except Exception as exc:
                 self._reader_failing = True

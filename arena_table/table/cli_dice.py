@@ -1,4 +1,4 @@
-"""``arena-table dice read|eval`` and ``arena-table bench dice``.
+"""``arena-table dice read|eval|calibrate`` and ``arena-table bench dice``.
 
 The top-level CLI calls :func:`register` with its subparsers; every leaf sets
 ``func`` to a handler ``(args) -> exit code``.
@@ -17,13 +17,21 @@ from arena_table.vision.errors import UnreadableImage, VisionError
 
 
 def register(sub) -> None:
-    """Add ``dice`` (``read``, ``eval``) and ``bench dice`` to the top-level subparsers."""
+    """Add ``dice`` (``read``, ``eval``, ``calibrate``) and ``bench dice`` to the top-level subparsers."""
     dice = sub.add_parser("dice", help="read dice from photos, score the reader")
     dsub = dice.add_subparsers(dest="dice_cmd", metavar="WHAT", required=True)
     read = dsub.add_parser("read", help="read the dice in image files")
     read.add_argument("images", nargs="+", metavar="IMAGE")
     read.add_argument("--json", action="store_true", help="print one JSON list")
+    read.add_argument("--die-size", type=float, metavar="PX",
+                      help="look for dice of about this side in px (as `dice calibrate` measures it); "
+                           "default: 3-20 %% of the image's long side")
     read.set_defaults(func=cmd_read)
+    cal = dsub.add_parser("calibrate", help="measure the die size in a camera frame and write a calibration file")
+    cal.add_argument("image", metavar="IMAGE", help="a frame from the camera, at its resolution, with a few dice in view")
+    cal.add_argument("--tray", metavar="X,Y,W,H", help="the tray's box in the frame (px); default the whole frame")
+    cal.add_argument("--out", metavar="FILE", help="write the calibration JSON here (the camera_calibration setting)")
+    cal.set_defaults(func=cmd_calibrate)
     ev = dsub.add_parser("eval", help="score the reader on a labelled folder")
     ev.add_argument("directory", metavar="DIR")
     ev.add_argument("--labels", metavar="CSV", help="labels file (default DIR/labels.csv)")
@@ -59,6 +67,14 @@ def cmd_read(args: argparse.Namespace) -> int:
 
     _quiet_opencv()
     cfg = DiceConfig()
+    if args.die_size is not None:
+        from arena_table.vision.calibrate import sized_config
+
+        try:
+            cfg = sized_config(args.die_size)
+        except ValueError as exc:
+            print(f"error: --die-size: {exc}", file=sys.stderr)
+            return 2
     failed = 0
     results = []
     for path in args.images:
@@ -80,6 +96,43 @@ def cmd_read(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(results, indent=1))
     return 1 if failed else 0
+
+
+def _parse_tray(text: str) -> tuple[int, int, int, int]:
+    parts = text.replace(" ", "").split(",")
+    try:
+        x, y, w, h = (int(v) for v in parts)
+    except ValueError:
+        raise ValueError(f"--tray must be four whole numbers X,Y,W,H (px), got {text!r}") from None
+    return x, y, w, h
+
+
+def cmd_calibrate(args: argparse.Namespace) -> int:
+    """Measure the die size (and record the resolution and tray) for the camera that took IMAGE."""
+    from arena_table.vision.calibrate import calibrate
+    from arena_table.vision.dice_io import load_image
+
+    _quiet_opencv()
+    try:
+        tray = _parse_tray(args.tray) if args.tray else None
+        frame = load_image(args.image)
+        calib, size = calibrate(frame, tray=tray)
+    except (ValueError, VisionError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    print(f"{args.image}: {calib.resolution[0]}x{calib.resolution[1]}, die side {size.side_px:.1f} px "
+          f"(median of {size.dice} dice, {size.smallest_px:.0f}-{size.largest_px:.0f} px); "
+          f"the reader will look for {size.side_px / 1.6:.0f}-{size.side_px * 1.6:.0f} px")
+    if args.out:
+        try:
+            calib.save(args.out)
+        except OSError as exc:
+            print(f"error: {args.out}: cannot write ({exc.strerror or exc})", file=sys.stderr)
+            return 1
+        print(f"wrote {args.out}; use it with the camera_calibration setting")
+    else:
+        print(json.dumps(calib.to_json()))
+    return 0
 
 
 def cmd_eval(args: argparse.Namespace) -> int:

@@ -17,7 +17,7 @@ import secrets
 import signal
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 DEFAULT_DB = Path("var/arena-table.db")
 PIN_FILE = "pin.txt"
@@ -107,6 +107,37 @@ def port_number(text: str) -> int:
     return port
 
 
+def camera_settings(pairs: Sequence[str], calibration: str | None = None) -> dict[str, Any]:
+    """``TableConfig.extra`` from ``--camera-setting KEY=VALUE`` pairs (VALUE read as JSON when it
+    parses, else as text) and ``--calibration FILE``.
+
+    Raises:
+        ValueError: a pair without ``=``, an unknown key, or a calibration file that is missing.
+
+    >>> camera_settings(["settle_s=0.6", "settle_mode=whole", "camera_size=[1280,720]"])
+    {'settle_s': 0.6, 'settle_mode': 'whole', 'camera_size': [1280, 720]}
+    """
+    from .camera_loop import SETTINGS
+
+    extra: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            raise ValueError(f"--camera-setting {pair!r}: expected KEY=VALUE")
+        if key not in SETTINGS:
+            raise ValueError(f"--camera-setting {key!r}: unknown key (known: {', '.join(SETTINGS)})")
+        try:
+            extra[key] = json.loads(value)
+        except ValueError:
+            extra[key] = value
+    if calibration is not None:
+        if not Path(calibration).is_file():
+            raise ValueError(f"--calibration {calibration}: no such file (make one with `arena-table dice calibrate`)")
+        extra["camera_calibration"] = calibration
+    return extra
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     from arena_table.webui.app import WebConfig, create_app
     from arena_table.webui.server import make_server, stop_server
@@ -121,6 +152,11 @@ def cmd_run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"error: --options: {exc}", file=sys.stderr)
         return 2
+    try:
+        extra = camera_settings(args.camera_setting or [], args.calibration)
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     db = Path(args.db)
     data_dir = Path(args.data_dir) if args.data_dir else db.parent
     try:
@@ -130,7 +166,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         return 2
     camera = _camera_arg(args.camera)
     config = TableConfig(db=db, data_dir=data_dir, game=args.game, options=options, camera=camera,
-                         tokens=_tokens_arg(args.tokens), host=args.host, port=args.port, pin=pin)
+                         tokens=_tokens_arg(args.tokens), host=args.host, port=args.port, pin=pin, extra=extra)
     try:
         from arena_table.rules import UnknownGame, find_game
 
@@ -236,6 +272,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--options", help="the game's setup options as a JSON object")
     p.add_argument("--camera", help="sim, a device index or path, a video file, a folder of stills, picamera2 "
                                     "or none (default: a camera if one is found, else sim)")
+    p.add_argument("--calibration", metavar="FILE",
+                   help="the camera's calibration (resolution, tray, die size) from `arena-table dice calibrate`")
+    p.add_argument("--camera-setting", action="append", metavar="KEY=VALUE",
+                   help="a camera setting, e.g. settle_s=0.6 or settle_mode=whole (repeatable; docs/camera.md)")
     p.add_argument("--tokens", help="sim, a serial port, or none (default: none)")
     p.add_argument("--db", default=str(DEFAULT_DB), help=f"the event log (default: {DEFAULT_DB})")
     p.add_argument("--data-dir", help="media and PIN folder (default: the folder of --db)")

@@ -9,6 +9,7 @@ after DRM fourccs, so ``XRGB8888`` is ``[B, G, R, X]`` in memory) and
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Callable, Mapping
@@ -143,7 +144,9 @@ class Calibration:
     tray: tuple[int, int, int, int] | None = None
     """The tray as (x, y, w, h) pixels; dice and motion outside it are ignored. None: whole frame."""
     die_size_px: float | None = None
-    """Side of a die seen from above, pixels (a hint for the reader)."""
+    """Die side in pixels as the reader measures it (top face plus visible sides), made by
+    ``arena-table dice calibrate``: the reader then looks for dice from side/1.6 to side*1.6
+    (:func:`arena_table.vision.calibrate.sized_config`). None: the automatic range."""
     made: str = ""
     """When it was made (ISO 8601), informative only."""
 
@@ -176,8 +179,12 @@ class Calibration:
         except (KeyError, TypeError, ValueError) as exc:
             raise CameraError(f"calibration has no valid resolution [width, height]: {obj!r:.80}") from exc
         tray = obj.get("tray")
+        side = obj.get("die_size_px")
+        if side is not None and (isinstance(side, bool) or not isinstance(side, (int, float))
+                                 or not math.isfinite(side) or side <= 0):
+            raise CameraError(f"calibration die_size_px must be a positive number of pixels, got {side!r:.40}")
         return cls(resolution=res, tray=tuple(int(v) for v in tray) if tray else None,  # type: ignore[arg-type]
-                   die_size_px=obj.get("die_size_px"), made=str(obj.get("made", "")))
+                   die_size_px=None if side is None else float(side), made=str(obj.get("made", "")))
 
     @classmethod
     def load(cls, path: str | Path) -> "Calibration":

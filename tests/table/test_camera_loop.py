@@ -348,3 +348,24 @@ def test_control_page_gets_the_latest_frame_with_the_dice_drawn(tmp_path, monkey
         assert np.array_equal(loop.latest_frame(), frame)  # the frame itself is left alone
     finally:
         table.close()
+
+
+def test_calibrated_die_size_lets_the_real_reader_find_small_dice(tmp_path):
+    """A camera that sees 16 px dice on a 1280x720 frame (below the automatic 3 % of the long side):
+    with the die side from ``dice calibrate`` in the calibration file, the shipped reader reads all six."""
+    from arena_table.vision.calibrate import calibrate
+
+    folder = tmp_path / "p"
+    folder.mkdir()
+    spec = TableSpec(1280, 720, tuple(DieSpec(v, (150.0 + 160 * v, 300.0 + 40 * (v % 2)), 16.0, 10.0 * v)
+                                      for v in range(1, 7)))
+    frame = render_table(spec, np.random.default_rng(0))[0]
+    cv2.imwrite(str(folder / "small.png"), frame)
+    calib, size = calibrate(frame)
+    assert calib.resolution == (1280, 720) and size.dice == 6
+    calib.save(tmp_path / "calib.json")
+    table = run_folder(tmp_path, folder, camera_calibration=str(tmp_path / "calib.json"))
+    try:
+        assert [sorted(r.faces) for r in table.state.tray.rolls] == [[1, 2, 3, 4, 5, 6]]
+    finally:
+        table.close()

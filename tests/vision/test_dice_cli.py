@@ -69,3 +69,42 @@ def test_eval_says_when_the_split_is_not_held_out(tmp_path, capsys, monkeypatch)
         assert "note" not in capsys.readouterr().err
     finally:
         nets._load.cache_clear()
+
+
+def _small_dice_photo(path):
+    spec = TableSpec(1280, 720, dice=tuple(DieSpec(v, (150.0 + 160 * v, 300.0 + 40 * (v % 2)), 16.0, 10.0 * v)
+                                           for v in range(1, 7)))
+    cv2.imwrite(str(path), render_table(spec, np.random.default_rng(0))[0])
+    return path
+
+
+def test_calibrate_writes_a_file_the_reader_then_uses(tmp_path, capsys):
+    photo = _small_dice_photo(tmp_path / "small.png")
+    out = tmp_path / "calib.json"
+    assert _run(["dice", "calibrate", str(photo), "--tray", "0,0,1280,720", "--out", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "1280x720, die side" in text and "median of 6 dice" in text and f"wrote {out}" in text
+    calib = json.loads(out.read_text())
+    assert calib["resolution"] == [1280, 720] and calib["tray"] == [0, 0, 1280, 720]
+    side = calib["die_size_px"]
+    assert 20 < side < 30
+    assert _run(["dice", "read", str(photo), "--json"]) == 0
+    assert len(json.loads(capsys.readouterr().out)[0]["values"]) < 6  # below the automatic range
+    assert _run(["dice", "read", str(photo), "--json", "--die-size", str(side)]) == 0
+    assert sorted(json.loads(capsys.readouterr().out)[0]["values"]) == [1, 2, 3, 4, 5, 6]
+
+
+def test_calibrate_errors_name_what_was_wrong(tmp_path, capsys):
+    photo = _small_dice_photo(tmp_path / "small.png")
+    empty = tmp_path / "empty.png"
+    cv2.imwrite(str(empty), np.full((720, 1280, 3), 90, np.uint8))
+    assert _run(["dice", "calibrate", str(empty)]) == 1
+    assert "no die read surely in the 1280x720 frame" in capsys.readouterr().err
+    assert _run(["dice", "calibrate", str(photo), "--tray", "1,2"]) == 1
+    assert "--tray must be four whole numbers X,Y,W,H" in capsys.readouterr().err
+    assert _run(["dice", "calibrate", str(photo), "--tray", "0,0,2000,720"]) == 1
+    assert "leaves the 1280x720 frame" in capsys.readouterr().err
+    assert _run(["dice", "calibrate", str(photo), "--out", str(tmp_path / "no" / "dir.json")]) == 1
+    assert "cannot write" in capsys.readouterr().err
+    assert _run(["dice", "read", str(photo), "--die-size", "0"]) == 2
+    assert "--die-size: die side must be a positive number" in capsys.readouterr().err

@@ -91,3 +91,49 @@ def test_run_refuses_bad_options(tmp_path, capsys):
     assert main(["run", "--camera", "none", "--db", str(tmp_path / "t.db"), "--options", "[1]"]) == 2
     assert "--options must be a JSON object" in capsys.readouterr().err
     assert not Path(tmp_path / "t.db").exists()
+
+
+def test_camera_settings_are_checked():
+    assert cli_run.camera_settings(["settle_s=0.6", "settle_mode=whole"]) == {"settle_s": 0.6, "settle_mode": "whole"}
+    with pytest.raises(ValueError, match="unknown key"):
+        cli_run.camera_settings(["settle=0.6"])
+    with pytest.raises(ValueError, match="expected KEY=VALUE"):
+        cli_run.camera_settings(["settle_s"])
+    with pytest.raises(ValueError, match="no such file"):
+        cli_run.camera_settings([], "/nonexistent/calib.json")
+
+
+def test_run_reads_small_dice_with_the_calibration_file(tmp_path):
+    """The whole path for a camera that sees small dice: ``dice calibrate`` on a frame, then
+    ``run --camera DIR --calibration FILE``: the roll has all six dice (the automatic range finds 4)."""
+    import cv2
+    import numpy as np
+
+    from arena_table.vision.render import DieSpec, TableSpec, render_table
+
+    photos = tmp_path / "photos"
+    photos.mkdir()
+    spec = TableSpec(1280, 720, dice=tuple(DieSpec(v, (150.0 + 160 * v, 300.0 + 40 * (v % 2)), 16.0, 10.0 * v)
+                                           for v in range(1, 7)))
+    cv2.imwrite(str(photos / "small.png"), render_table(spec, np.random.default_rng(0))[0])
+    calib = tmp_path / "calib.json"
+    assert main(["dice", "calibrate", str(photos / "small.png"), "--out", str(calib)]) == 0
+    port = _free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "arena_table.table.cli", "run", "--camera", str(photos),
+                             "--calibration", str(calib), "--camera-setting", "settle_mode=whole",
+                             "--tokens", "none", "--db", str(tmp_path / "t.db"), "--port", str(port)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    try:
+        deadline, history = time.monotonic() + 90, []
+        while time.monotonic() < deadline and not history:
+            time.sleep(0.3)
+            try:
+                body = json.loads(urllib.request.urlopen(f"http://127.0.0.1:{port}/api/state", timeout=5).read())
+                history = body["state"]["tray"]["history"]
+            except OSError:
+                pass
+        assert [sorted(r["faces"]) for r in history] == [[1, 2, 3, 4, 5, 6]], history
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.communicate(timeout=20)
