@@ -186,4 +186,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
           f"(CPU median {out['cpu_median_ms']:.1f}, p95 {out['cpu_p95_ms']:.1f}) per "
           f"{out['frame'][0]}x{out['frame'][1]} frame with {out['dice_per_frame']} dice, one core; "
           f"peak RSS {out['rss_mb']:.0f} MB")
+    cal = out["calibrated"]
+    print(f"calibrated (die side {cal['die_side_px']:.0f} px): median {cal['median_ms']:.1f} ms, "
+          f"p95 {cal['p95_ms']:.1f} ms wall")
     return 0

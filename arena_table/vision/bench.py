@@ -8,7 +8,8 @@ Reports, with the keys of ``arena-table dice eval``:
 
 and the speed of :func:`~arena_table.vision.dice.read_dice` on 1280x720
 frames with 10 dice on one core (OpenCV limited to one thread and the process
-pinned to one CPU while timing), plus the process's peak resident memory.
+pinned to one CPU while timing), with the automatic die-size range and with a
+calibrated die size, plus the process's peak resident memory.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
+from .calibrate import measure_die_side, sized_config
 from .dice import DiceConfig, read_dice
 from .evaluate import evaluate_set, score_samples
 from .labels import LabelledBox, dice_set_dir
@@ -58,11 +60,20 @@ def stress_samples(name: str, frames: int, seed: int = 0):
         yield f"{name}_{i}", frame, values, boxes
 
 
-def time_frames(cfg: DiceConfig, frames: int = 40, seed: int = 1) -> dict:
-    """Median and p95 wall and CPU ms of ``read_dice`` on 1280x720 frames with 10 dice, one thread."""
+def time_frames(cfg: DiceConfig, frames: int = 40, seed: int = 1, calibrated: bool = False) -> dict:
+    """Median and p95 wall and CPU ms of ``read_dice`` on 1280x720 frames with 10 dice, one thread.
+
+    ``calibrated``: first measure the die side on one frame (``calibrate.measure_die_side``, as
+    ``arena-table dice calibrate`` does for a mounted camera) and time the reader sized to it; the
+    result then also has ``die_side_px``.
+    """
     rng = np.random.default_rng(seed)
     imgs = [render_table(random_table(rng, *FRAME_SIZE, n_dice=DICE_PER_FRAME, touching_pairs=1), rng)[0]
             for _ in range(frames)]
+    side = None
+    if calibrated:
+        side = measure_die_side(imgs[0], cfg).side_px
+        cfg = sized_config(side, cfg)
     threads = cv2.getNumThreads()
     cv2.setNumThreads(1)
     affinity = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else None
@@ -81,8 +92,11 @@ def time_frames(cfg: DiceConfig, frames: int = 40, seed: int = 1) -> dict:
         if affinity:
             os.sched_setaffinity(0, affinity)
     # CPU time is reported too: on a loaded machine wall time also counts other processes.
-    return {"median_ms": float(np.median(ms)), "p95_ms": float(np.percentile(ms, 95)),
-            "cpu_median_ms": float(np.median(cpu)), "cpu_p95_ms": float(np.percentile(cpu, 95)), "frames": frames}
+    out = {"median_ms": float(np.median(ms)), "p95_ms": float(np.percentile(ms, 95)),
+           "cpu_median_ms": float(np.median(cpu)), "cpu_p95_ms": float(np.percentile(cpu, 95)), "frames": frames}
+    if side is not None:
+        out["die_side_px"] = side
+    return out
 
 
 def run_bench(cfg: DiceConfig | None = None, stress_frames: int = 20, timing_frames: int = 40) -> dict:
@@ -90,7 +104,9 @@ def run_bench(cfg: DiceConfig | None = None, stress_frames: int = 20, timing_fra
 
     Returns:
         ``{"median_ms", "p95_ms", "rss_mb", "frame": [w, h], "dice_per_frame",
-        "sets": {set name: eval metrics}, "skipped": [reasons]}``.
+        "sets": {set name: eval metrics}, "skipped": [reasons], "calibrated": {"median_ms",
+        "p95_ms", "die_side_px", ...}}``: the top-level times are the reader's automatic die-size
+        range (no calibration), ``calibrated`` the same frames read at a measured die side.
     """
     cfg = cfg or DiceConfig()
     sets, skipped = {}, []
@@ -103,6 +119,7 @@ def run_bench(cfg: DiceConfig | None = None, stress_frames: int = 20, timing_fra
     for name in STRESS:
         sets[name] = score_samples(stress_samples(name, stress_frames), cfg)
     out = time_frames(cfg, timing_frames)
+    out["calibrated"] = time_frames(cfg, timing_frames, calibrated=True)
     out.update(rss_mb=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0,
                frame=list(FRAME_SIZE), dice_per_frame=DICE_PER_FRAME, sets=sets, skipped=skipped)
     return out

@@ -108,3 +108,18 @@ def test_calibrate_errors_name_what_was_wrong(tmp_path, capsys):
     assert "cannot write" in capsys.readouterr().err
     assert _run(["dice", "read", str(photo), "--die-size", "0"]) == 2
     assert "--die-size: die side must be a positive number" in capsys.readouterr().err
+
+
+def test_bench_dice_json_has_the_issue_keys(capsys):
+    """``bench dice --json``: one object with median_ms, p95_ms, rss_mb and per-set metrics with the
+    keys of ``dice eval`` (shared sets when ../shared is beside the clone, rendered stress sets always)."""
+    assert _run(["bench", "dice", "--json", "--stress-frames", "2", "--timing-frames", "3"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    for key in ("median_ms", "p95_ms", "rss_mb", "sets", "frame", "dice_per_frame"):
+        assert key in out
+    assert out["frame"] == [1280, 720] and out["dice_per_frame"] == 10 and out["rss_mb"] > 0
+    assert {"touching", "glare", "dark_40", "bright_40", "colour_cast", "motion_blur"} <= set(out["sets"])
+    for m in out["sets"].values():
+        assert {"per_die_accuracy", "precision", "abstention_rate", "per_face_recall", "confusion"} <= set(m)
+    cal = out["calibrated"]
+    assert cal["median_ms"] > 0 and cal["p95_ms"] >= cal["median_ms"] and 60 < cal["die_side_px"] < 110
