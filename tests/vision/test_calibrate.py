@@ -95,8 +95,8 @@ def _byler():
 @pytest.mark.shared
 def test_real_photo_die_size_matches_its_labelled_boxes():
     """On photos of ../shared/data/dice/byler_d6 (© 2019 Nell Byler, BSD 3-Clause: its LICENSE and
-    SOURCE.md) the measured side is near the median side of the photo's labelled YOLO boxes (which, like the reader's side,
-    include the dice's visible sides). Measured on every 5th photo: ratio 0.80-1.20, median 0.95
+    SOURCE.md) the measured side is near the median side of the photo's labelled YOLO boxes
+    (which, like the reader's side, include the dice's visible sides). Measured on every 5th photo: ratio 0.80-1.20, median 0.95
     (the detector's size error is over 15 % on a third of the dice, and some photos hold 1-2 dice)."""
     ratios = []
     for item in load_set(_byler())[::10]:
