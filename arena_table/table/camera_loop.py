@@ -77,9 +77,70 @@ def settle_config(extra: Mapping[str, Any]) -> SettleConfig:
     return cfg
 
 
-SETTINGS = ("settle_s", "settle_mode", "still_frames", "camera_fps", "camera_realtime", "camera_seed", "camera_size",
-            "warmup_s", "lock_exposure", "camera_backoff", "camera_calibration")
-"""The camera keys of ``TableConfig.extra`` (docs/camera.md, "Settings"); ``arena-table run --camera-setting``."""
+def _number(lo: float, hi: float = math.inf, lo_open: bool = False) -> Callable[[Any], bool]:
+    def ok(v: Any) -> bool:
+        return (isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+                and (v > lo if lo_open else v >= lo) and v <= hi)
+    ok.__doc__ = f"a number {'above' if lo_open else 'from'} {lo:g}" + ("" if hi == math.inf else f" to {hi:g}")
+    return ok
+
+
+def _whole(lo: int) -> Callable[[Any], bool]:
+    def ok(v: Any) -> bool:
+        return isinstance(v, int) and not isinstance(v, bool) and v >= lo
+    ok.__doc__ = f"a whole number from {lo}"
+    return ok
+
+
+def _flag(v: Any) -> bool:
+    """true or false"""
+    return isinstance(v, bool)
+
+
+def _size(v: Any) -> bool:
+    """[width, height] in whole pixels"""
+    return isinstance(v, (list, tuple)) and len(v) == 2 and all(_whole(1)(x) for x in v)
+
+
+def _backoff(v: Any) -> bool:
+    """{"initial": s, "factor": f >= 1, "maximum": s} (numbers)"""
+    if isinstance(v, Backoff):
+        return True
+    return (isinstance(v, Mapping) and set(v) <= {"initial", "factor", "maximum"}
+            and all(_number(0, lo_open=True)(x) for x in v.values()) and v.get("factor", 1) >= 1)
+
+
+def _path(v: Any) -> bool:
+    """a file path"""
+    return isinstance(v, (str, Path, Calibration)) and str(v) != ""
+
+
+SETTINGS: dict[str, Callable[[Any], bool]] = {
+    "settle_s": _number(0, 60, lo_open=True), "settle_mode": lambda v: v in ("moved", "whole"),
+    "still_frames": _whole(1), "camera_fps": _number(0, 1000, lo_open=True), "camera_realtime": _flag,
+    "camera_seed": _whole(0), "camera_size": _size, "warmup_s": _number(0, 60), "lock_exposure": _flag,
+    "camera_backoff": _backoff, "camera_calibration": _path, "partial_rolls": _flag,
+}
+"""The camera keys of ``TableConfig.extra`` (docs/camera.md, "Settings") and the check of each
+value; ``arena-table run --camera-setting``."""
+SETTINGS["settle_mode"].__doc__ = '"moved" or "whole"'
+
+
+def check_settings(extra: Mapping[str, Any]) -> None:
+    """Check the camera keys of ``extra`` (other keys are not the camera's and pass).
+
+    Raises:
+        ValueError: a camera key's value is out of its range; the message names the key.
+
+    >>> check_settings({"settle_s": 0.6, "theme": "dark"})
+    >>> check_settings({"camera_fps": 0})
+    Traceback (most recent call last):
+    ...
+    ValueError: camera setting camera_fps must be a number above 0 to 1000, got 0
+    """
+    for key, ok in SETTINGS.items():
+        if key in extra and not ok(extra[key]):
+            raise ValueError(f"camera setting {key} must be {ok.__doc__}, got {extra[key]!r:.60}")
 
 
 def source_options(extra: Mapping[str, Any]) -> dict[str, Any]:
@@ -385,10 +446,11 @@ def build_camera(table: Any, spec: str) -> CameraLoop:
     """The camera device for ``table`` (called by ``Table`` when ``config.camera`` is set).
 
     Raises:
-        ValueError: bad settle settings in ``table.config.extra``.
+        ValueError: a bad camera setting in ``table.config.extra`` (see :func:`check_settings`).
         CameraError / OSError: ``camera_calibration`` names a missing or bad file.
     """
     extra = dict(getattr(table.config, "extra", {}) or {})
+    check_settings(extra)
     calib = extra.get("camera_calibration")
     calibration = calib if isinstance(calib, Calibration) else Calibration.load(Path(calib)) if calib else None
     return CameraLoop(table, str(spec), settle=settle_config(extra), calibration=calibration,

@@ -79,7 +79,11 @@ def cmd_read(args: argparse.Namespace) -> int:
     results = []
     for path in args.images:
         try:
-            reading = read_dice(cfg, load_image(path))
+            image = load_image(path)
+            if args.die_size is not None and args.die_size > max(image.shape[:2]):
+                print(f"warning: {path}: --die-size {args.die_size:g} px is larger than the "
+                      f"{image.shape[1]}x{image.shape[0]} image", file=sys.stderr)
+            reading = read_dice(cfg, image)
         except (UnreadableImage, VisionError) as exc:
             failed += 1
             print(f"error: {exc}", file=sys.stderr)
@@ -99,7 +103,7 @@ def cmd_read(args: argparse.Namespace) -> int:
 
 
 def _parse_tray(text: str) -> tuple[int, int, int, int]:
-    parts = text.replace(" ", "").split(",")
+    parts = text.replace(" ", "").split(",") if text.strip() else []
     try:
         x, y, w, h = (int(v) for v in parts)
     except ValueError:
@@ -109,28 +113,31 @@ def _parse_tray(text: str) -> tuple[int, int, int, int]:
 
 def cmd_calibrate(args: argparse.Namespace) -> int:
     """Measure the die size (and record the resolution and tray) for the camera that took IMAGE."""
-    from arena_table.vision.calibrate import calibrate
+    from arena_table.vision.calibrate import HINT_SPREAD, calibrate
     from arena_table.vision.dice_io import load_image
 
     _quiet_opencv()
     try:
-        tray = _parse_tray(args.tray) if args.tray else None
+        tray = _parse_tray(args.tray) if args.tray is not None else None
         frame = load_image(args.image)
         calib, size = calibrate(frame, tray=tray)
     except (ValueError, VisionError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
-    print(f"{args.image}: {calib.resolution[0]}x{calib.resolution[1]}, die side {size.side_px:.1f} px "
-          f"(median of {size.dice} dice, {size.smallest_px:.0f}-{size.largest_px:.0f} px); "
-          f"the reader will look for {size.side_px / 1.6:.0f}-{size.side_px * 1.6:.0f} px")
+    spread = f"median of {size.dice} dice, {size.smallest_px:.0f}-{size.largest_px:.0f} px" if size.dice > 1 else "1 die"
+    summary = (f"{args.image}: {calib.resolution[0]}x{calib.resolution[1]}, die side {size.side_px:.1f} px "
+               f"({spread}); the reader will look for {size.side_px / HINT_SPREAD:.0f}-"
+               f"{size.side_px * HINT_SPREAD:.0f} px")
     if args.out:
         try:
             calib.save(args.out)
         except OSError as exc:
             print(f"error: {args.out}: cannot write ({exc.strerror or exc})", file=sys.stderr)
             return 1
-        print(f"wrote {args.out}; use it with the camera_calibration setting")
-    else:
+        print(summary)
+        print(f"wrote {args.out}; start the table with: arena-table run --calibration {args.out}")
+    else:  # stdout is the calibration JSON alone, so `dice calibrate F > calib.json` works
+        print(summary, file=sys.stderr)
         print(json.dumps(calib.to_json()))
     return 0
 

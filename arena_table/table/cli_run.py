@@ -112,12 +112,15 @@ def camera_settings(pairs: Sequence[str], calibration: str | None = None) -> dic
     parses, else as text) and ``--calibration FILE``.
 
     Raises:
-        ValueError: a pair without ``=``, an unknown key, or a calibration file that is missing.
+        ValueError: a pair without ``=``, an unknown key, a value out of its range, or a
+            calibration file that is missing or not valid (the message names the key or file).
 
     >>> camera_settings(["settle_s=0.6", "settle_mode=whole", "camera_size=[1280,720]"])
     {'settle_s': 0.6, 'settle_mode': 'whole', 'camera_size': [1280, 720]}
     """
-    from .camera_loop import SETTINGS
+    from arena_table.vision.frames import Calibration, CameraError
+
+    from .camera_loop import SETTINGS, check_settings
 
     extra: dict[str, Any] = {}
     for pair in pairs:
@@ -132,9 +135,16 @@ def camera_settings(pairs: Sequence[str], calibration: str | None = None) -> dic
         except ValueError:
             extra[key] = value
     if calibration is not None:
-        if not Path(calibration).is_file():
-            raise ValueError(f"--calibration {calibration}: no such file (make one with `arena-table dice calibrate`)")
         extra["camera_calibration"] = calibration
+    check_settings(extra)
+    path = extra.get("camera_calibration")
+    if path is not None:
+        if not Path(path).is_file():
+            raise ValueError(f"calibration {path}: no such file (make one with `arena-table dice calibrate`)")
+        try:
+            Calibration.load(path)
+        except (CameraError, OSError) as exc:
+            raise ValueError(f"calibration {exc}") from None
     return extra
 
 

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .dice import DiceConfig, read_dice
+from .dice import MIN_DIE_SIDE_PX, DiceConfig, read_dice
 from .errors import DiceNotFound
 from .frames import Calibration
 
@@ -65,12 +65,15 @@ def sized_config(side_px: float, base: DiceConfig | None = None, spread: float =
     """``base`` (default :class:`DiceConfig`) reading dice of about ``side_px`` (from side/spread to side*spread).
 
     Raises:
-        ValueError: ``side_px`` is not a positive number or ``spread`` is below 1.
+        ValueError: ``side_px`` is not a positive number, is below ``MIN_DIE_SIDE_PX * spread``
+            (8 px), or ``spread`` is below 1.
     """
-    if not (isinstance(side_px, (int, float)) and np.isfinite(side_px) and side_px > 0):
+    if isinstance(side_px, bool) or not (isinstance(side_px, (int, float)) and np.isfinite(side_px) and side_px > 0):
         raise ValueError(f"die side must be a positive number of pixels, got {side_px!r}")
     if spread < 1:
         raise ValueError(f"spread must be at least 1, got {spread}")
+    if side_px / spread < MIN_DIE_SIDE_PX:
+        raise ValueError(f"die side {side_px:g} px is too small to read (at least {MIN_DIE_SIDE_PX * spread:g} px)")
     base = base or DiceConfig()
     return dataclasses.replace(base, die_size_px=(side_px / spread, side_px * spread))
 
@@ -91,8 +94,10 @@ def measure_die_side(frame: np.ndarray, base: DiceConfig | None = None) -> DieSi
     """
     base = base or DiceConfig()
     long_side = max(frame.shape[:2]) if getattr(frame, "ndim", 0) >= 2 else 0
-    cfg = dataclasses.replace(base, die_size_px=(SEARCH_FRACTION[0] * long_side, SEARCH_FRACTION[1] * long_side))
-    reading = read_dice(cfg, frame)
+    lo, hi = max(MIN_DIE_SIDE_PX, SEARCH_FRACTION[0] * long_side), SEARCH_FRACTION[1] * long_side
+    if hi < 2 * lo:
+        raise DiceNotFound(f"the {frame.shape[1]}x{frame.shape[0]} frame is too small to hold a die")
+    reading = read_dice(dataclasses.replace(base, die_size_px=(lo, hi)), frame)
     sides = _sure_sides(reading)
     if not len(sides):
         raise DiceNotFound(f"no die read surely in the {frame.shape[1]}x{frame.shape[0]} frame "
@@ -133,6 +138,12 @@ def calibrate(frame: np.ndarray, tray: tuple[int, int, int, int] | None = None,
             raise ValueError(f"tray {x},{y},{tw},{th} (x,y,w,h) is empty or leaves the {w}x{h} frame")
         view = frame[y:y + th, x:x + tw]
         tray = (x, y, tw, th)
-    size = measure_die_side(view)
+    try:
+        size = measure_die_side(view)
+    except DiceNotFound as exc:
+        if tray is None:
+            raise
+        raise DiceNotFound(str(exc).replace(f"the {view.shape[1]}x{view.shape[0]} frame",
+                                            f"the tray {x},{y},{tw},{th} (x,y,w,h)")) from None
     stamp = made or _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")
     return Calibration(resolution=(w, h), tray=tray, die_size_px=round(size.side_px, 1), made=stamp), size

@@ -37,7 +37,7 @@ import cv2
 import numpy as np
 
 from . import nets
-from .errors import BadFrame
+from .errors import BadConfig, BadFrame
 from .pips import FaceCheck, PipConfig, cocked, inspect_face
 
 STATUSES = ("ok", "unreadable", "cocked", "partial")
@@ -139,9 +139,21 @@ class DiceReading:
         return tuple(d.value for d in self.dice if d.status == "ok")
 
 
+MIN_DIE_SIDE_PX = 5.0
+"""Smallest die side (px) the reader may be asked for: a smaller ``die_size_px`` would scale the frame
+up past ``nets.WORK_DIE / MIN_DIE_SIDE_PX`` (about 4x) with nothing more to see and gigabytes of memory."""
+
+
 def _size_range(cfg: DiceConfig, height: int, width: int) -> tuple[float, float]:
     if cfg.die_size_px is not None:
-        return float(cfg.die_size_px[0]), float(cfg.die_size_px[1])
+        try:
+            lo, hi = (float(v) for v in cfg.die_size_px)
+        except (TypeError, ValueError):
+            raise BadConfig(f"die_size_px must be (min, max) pixels, got {cfg.die_size_px!r:.60}") from None
+        if not (math.isfinite(lo) and math.isfinite(hi) and MIN_DIE_SIDE_PX <= lo < hi):
+            raise BadConfig(f"die_size_px must be (min, max) pixels with {MIN_DIE_SIDE_PX:g} <= min < max, "
+                            f"got {cfg.die_size_px!r:.60}")
+        return lo, hi
     long_side = max(height, width)
     return cfg.auto_size_fraction[0] * long_side, cfg.auto_size_fraction[1] * long_side
 
@@ -396,6 +408,7 @@ def read_dice(cfg: DiceConfig, frame: np.ndarray) -> DiceReading:
 
     Raises:
         BadFrame: ``frame`` is not an HxWx3 uint8 array.
+        BadConfig: ``cfg.die_size_px`` is not (min, max) px with ``MIN_DIE_SIDE_PX`` <= min < max.
         ModelMissing: the shipped CNN weights are missing.
     """
     if not isinstance(frame, np.ndarray) or frame.dtype != np.uint8 or frame.ndim != 3 or frame.shape[2] != 3:

@@ -32,3 +32,7 @@ class ModelMissing(VisionError, FileNotFoundError):
 
 class BadFrame(VisionError, ValueError):
     """A frame passed to a reader is not an HxWx3 uint8 BGR array."""
+
+
+class BadConfig(VisionError, ValueError):
+    """A reader setting is out of its range (the message names the setting and the value)."""

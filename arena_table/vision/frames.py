@@ -129,6 +129,13 @@ PICAMERA2_FORMATS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
 
 # --- calibration -------------------------------------------------------------------------------
 
+def _whole(v: Any) -> int:
+    """A whole number from JSON (``1280`` or ``1280.0``), else ValueError (``true``, ``"12"``, ``12.5``)."""
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or v != int(v):
+        raise ValueError(v)
+    return int(v)
+
+
 @dataclass(frozen=True)
 class Calibration:
     """Per-camera set-up data, valid only at the resolution it was made at.
@@ -171,28 +178,49 @@ class Calibration:
 
     @classmethod
     def from_json(cls, obj: Mapping[str, Any]) -> "Calibration":
-        """Raises: CameraError: no or bad ``resolution``."""
+        """Raises: CameraError naming the field: no or bad ``resolution``; a ``tray`` that is not
+        [x, y, w, h] inside the resolution; a ``die_size_px`` that is not a number from 8 px
+        (``calibrate.sized_config``'s floor) to the frame's long side."""
+        if not isinstance(obj, Mapping):
+            raise CameraError(f"a calibration is a JSON object, got {type(obj).__name__}")
         try:
-            res = tuple(int(v) for v in obj["resolution"])
+            res = tuple(_whole(v) for v in obj["resolution"])
             if len(res) != 2 or min(res) <= 0:
                 raise ValueError(res)
         except (KeyError, TypeError, ValueError) as exc:
             raise CameraError(f"calibration has no valid resolution [width, height]: {obj!r:.80}") from exc
         tray = obj.get("tray")
+        if tray is not None:
+            try:
+                tray = tuple(_whole(v) for v in tray)
+                x, y, w, h = tray
+            except (TypeError, ValueError):
+                raise CameraError(f"calibration tray must be [x, y, width, height] pixels, got {tray!r:.60}") from None
+            if w <= 0 or h <= 0 or x < 0 or y < 0 or x + w > res[0] or y + h > res[1]:
+                raise CameraError(f"calibration tray {list(tray)} is empty or leaves the {res[0]}x{res[1]} frame")
         side = obj.get("die_size_px")
         if side is not None and (isinstance(side, bool) or not isinstance(side, (int, float))
-                                 or not math.isfinite(side) or side <= 0):
-            raise CameraError(f"calibration die_size_px must be a positive number of pixels, got {side!r:.40}")
-        return cls(resolution=res, tray=tuple(int(v) for v in tray) if tray else None,  # type: ignore[arg-type]
-                   die_size_px=None if side is None else float(side), made=str(obj.get("made", "")))
+                                 or not math.isfinite(side) or not 8 <= side <= max(res)):
+            raise CameraError(f"calibration die_size_px must be a number of pixels from 8 to {max(res)} "
+                              f"(the frame's long side), got {side!r:.40}")
+        return cls(resolution=res, tray=tray, die_size_px=None if side is None else float(side),  # type: ignore[arg-type]
+                   made=str(obj.get("made", "")))
 
     @classmethod
     def load(cls, path: str | Path) -> "Calibration":
-        """Read a calibration JSON file. Raises: CameraError (bad file), OSError."""
+        """Read a calibration JSON file.
+
+        Raises:
+            CameraError: the file is not a valid calibration (the message names the file and the field).
+            OSError: it cannot be read.
+        """
         try:
-            return cls.from_json(json.loads(Path(path).read_text()))
-        except json.JSONDecodeError as exc:
-            raise CameraError(f"{path}: not a calibration file ({exc.msg})") from exc
+            return cls.from_json(json.loads(Path(path).read_text(encoding="utf-8")))
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            reason = exc.msg if isinstance(exc, json.JSONDecodeError) else "not UTF-8 text"
+            raise CameraError(f"{path}: not a calibration file ({reason})") from exc
+        except CameraError as exc:
+            raise CameraError(f"{path}: {exc}") from exc
 
     def save(self, path: str | Path) -> None:
         Path(path).write_text(json.dumps(self.to_json(), indent=2))

@@ -9,7 +9,7 @@ import pytest
 from arena_table.vision.calibrate import calibrate, measure_die_side, sized_config
 from arena_table.vision.dice import DiceConfig, read_dice
 from arena_table.vision.dice_io import load_image
-from arena_table.vision.errors import DiceNotFound
+from arena_table.vision.errors import BadConfig, DiceNotFound
 from arena_table.vision.frames import Calibration, CameraError
 from arena_table.vision.labels import dice_set_dir, load_set, read_boxes
 from arena_table.vision.render import random_table, render_table
@@ -79,10 +79,46 @@ def test_frame_without_dice_says_what_to_do():
         measure_die_side(np.full((720, 1280, 3), 90, np.uint8))
 
 
-@pytest.mark.parametrize("side", ["40", -2, 0, True, float("nan")])
+@pytest.mark.parametrize("side", ["40", -2, 0, 0.5, True, float("nan"), 1e9])
 def test_calibration_file_with_a_bad_die_size_is_refused(side):
-    with pytest.raises(CameraError, match="die_size_px must be a positive number"):
+    with pytest.raises(CameraError, match="die_size_px must be a number of pixels from 8 to 640"):
         Calibration.from_json({"resolution": [640, 480], "die_size_px": side})
+
+
+@pytest.mark.parametrize("tray, message", [([1, 2], "must be \\[x, y, width, height\\]"),
+                                           ("abc", "must be \\[x, y, width, height\\]"),
+                                           ({"x": 1}, "must be \\[x, y, width, height\\]"),
+                                           ([0, 0, 10.5, 10], "must be \\[x, y, width, height\\]"),
+                                           ([-10, -10, 100, 100], "is empty or leaves the 640x480 frame"),
+                                           ([0, 0, 0, 0], "is empty or leaves the 640x480 frame"),
+                                           ([600, 400, 200, 200], "is empty or leaves the 640x480 frame")])
+def test_calibration_file_with_a_bad_tray_is_refused(tray, message):
+    with pytest.raises(CameraError, match=f"calibration tray .*{message}"):
+        Calibration.from_json({"resolution": [640, 480], "tray": tray})
+
+
+def test_calibration_file_errors_name_the_file(tmp_path):
+    bad = tmp_path / "calib.json"
+    bad.write_text(json.dumps({"resolution": [640, 480], "die_size_px": -1}))
+    with pytest.raises(CameraError, match=f"^{bad}: calibration die_size_px"):
+        Calibration.load(bad)
+    bad.write_bytes(b"\xff\xfe\x00")
+    with pytest.raises(CameraError, match=f"^{bad}: not a calibration file \\(not UTF-8 text\\)"):
+        Calibration.load(bad)
+    bad.write_text("[1, 2]")
+    with pytest.raises(CameraError, match=f"^{bad}: a calibration is a JSON object, got list"):
+        Calibration.load(bad)
+
+
+def test_reader_refuses_die_sizes_too_small_to_read():
+    frame = np.zeros((480, 640, 3), np.uint8)
+    for side in (0.5, 4.9, 7.9):
+        with pytest.raises(ValueError, match="too small to read \\(at least 8 px\\)"):
+            sized_config(side)
+    with pytest.raises(BadConfig, match="5 <= min < max"):
+        read_dice(DiceConfig(die_size_px=(1.0, 3.0)), frame)
+    with pytest.raises(BadConfig, match="5 <= min < max"):
+        read_dice(DiceConfig(die_size_px=(40.0, 20.0)), frame)
 
 
 def _byler():

@@ -108,6 +108,22 @@ def test_calibrate_errors_name_what_was_wrong(tmp_path, capsys):
     assert "cannot write" in capsys.readouterr().err
     assert _run(["dice", "read", str(photo), "--die-size", "0"]) == 2
     assert "--die-size: die side must be a positive number" in capsys.readouterr().err
+    assert _run(["dice", "read", str(photo), "--die-size", "0.8"]) == 2
+    assert "die side 0.8 px is too small to read (at least 8 px)" in capsys.readouterr().err
+    assert _run(["dice", "calibrate", str(photo), "--tray", "0,0,20,20"]) == 1
+    assert "the tray 0,0,20,20 (x,y,w,h) is too small to hold a die" in capsys.readouterr().err
+    assert _run(["dice", "calibrate", str(photo), "--tray", ""]) == 1
+    assert "--tray must be four whole numbers" in capsys.readouterr().err
+    assert _run(["dice", "read", str(photo), "--die-size", "5000"]) == 0
+    assert "--die-size 5000 px is larger than the 1280x720 image" in capsys.readouterr().err
+
+
+def test_calibrate_without_out_prints_only_the_json_on_stdout(tmp_path, capsys):
+    photo = _small_dice_photo(tmp_path / "small.png")
+    assert _run(["dice", "calibrate", str(photo)]) == 0
+    out, err = capsys.readouterr()
+    assert json.loads(out)["resolution"] == [1280, 720]  # `dice calibrate F > calib.json` works
+    assert "die side" in err
 
 
 def test_bench_dice_json_has_the_issue_keys(capsys):

@@ -101,6 +101,26 @@ def test_camera_settings_are_checked():
         cli_run.camera_settings(["settle_s"])
     with pytest.raises(ValueError, match="no such file"):
         cli_run.camera_settings([], "/nonexistent/calib.json")
+    for pair, message in [("still_frames=abc", "still_frames must be a whole number from 1, got 'abc'"),
+                          ("camera_fps=0", "camera_fps must be a number above 0"),
+                          ("camera_fps=-5", "camera_fps must be a number above 0"),
+                          ("settle_s=abc", "settle_s must be a number above 0"),
+                          ("settle_mode=fast", 'settle_mode must be "moved" or "whole"'),
+                          ("camera_realtime=maybe", "camera_realtime must be true or false"),
+                          ("camera_size=[1280]", "camera_size must be \\[width, height\\]"),
+                          ("camera_calibration=5", "camera_calibration must be a file path"),
+                          ("camera_backoff={\"factor\": 0.5}", "camera_backoff must be")]:
+        with pytest.raises(ValueError, match=f"camera setting {message}"):
+            cli_run.camera_settings([pair])
+
+
+def test_run_refuses_a_bad_calibration_file_naming_it(tmp_path, capsys):
+    calib = tmp_path / "calib.json"
+    calib.write_text(json.dumps({"resolution": [640, 480], "tray": [1, 2]}))
+    assert main(["run", "--camera", "none", "--db", str(tmp_path / "t.db"), "--calibration", str(calib)]) == 2
+    err = capsys.readouterr().err
+    assert f"{calib}: calibration tray must be [x, y, width, height]" in err
+    assert not (tmp_path / "t.db").exists()
 
 
 def test_run_reads_small_dice_with_the_calibration_file(tmp_path):
