@@ -37,6 +37,8 @@ def register(sub) -> None:
     ev.add_argument("--labels", metavar="CSV", help="labels file (default DIR/labels.csv)")
     ev.add_argument("--holdout-every", type=int, default=0, metavar="N",
                     help="score only the training hold-out split (every N-th image by name)")
+    ev.add_argument("--die-size", type=float, metavar="PX",
+                    help="read with this calibrated die side in px (as `dice calibrate` measures it)")
     ev.add_argument("--json", action="store_true", help="print the metrics as JSON")
     ev.set_defaults(func=cmd_eval)
     bench = bench_subparsers(sub).add_parser("dice", help="dice reader accuracy, speed and memory")
@@ -160,8 +162,17 @@ def cmd_eval(args: argparse.Namespace) -> int:
             said = ", ".join(f"the {k} with --holdout-every {v}" for k, v in other.items())
             print(f"note: {said}: these images are not all held out from the installed models "
                   f"(see arena_table/vision/models/README.md)", file=sys.stderr)
+    cfg = None
+    if args.die_size is not None:
+        from arena_table.vision.calibrate import sized_config
+
+        try:
+            cfg = sized_config(args.die_size)
+        except ValueError as exc:
+            print(f"error: --die-size: {exc}", file=sys.stderr)
+            return 2
     try:
-        m = evaluate_set(args.directory, labels, holdout_every=args.holdout_every)
+        m = evaluate_set(args.directory, labels, cfg=cfg, holdout_every=args.holdout_every)
     except VisionError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
