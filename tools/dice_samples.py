@@ -103,9 +103,10 @@ def _odd_pips(rng):
     return tuple(grid[i] for i in pick), float(rng.uniform(0.07, 0.1))
 
 
-def rendered_item(rng, width=320, height=320, texture_max=20.0):
+def rendered_item(rng, width=320, height=320, texture_max=20.0, texture_cells=(32, 32)):
     """One random rendered table: (image, dice array, "render"); the table texture's amplitude is
-    uniform in 0..``texture_max`` grey levels."""
+    uniform in 0..``texture_max`` grey levels, its blotches ``texture_cells`` (min, max) px wide
+    (log-uniform)."""
     # Half the tables hold 1-3 dice: a lone die on an empty table must be sized without neighbours.
     n = int(rng.integers(1, 4)) if rng.random() < 0.5 else int(rng.integers(1, 10))
     size = float(np.exp(rng.uniform(math.log(18), math.log(70))))
@@ -143,6 +144,8 @@ def rendered_item(rng, width=320, height=320, texture_max=20.0):
             specs.append(DieSpec(value if value != ODD else 1, g, s, ang + float(rng.normal(0, 3)), **kw))
     bg = tuple(int(v) for v in rng.integers(0, 256, 3))
     spec = TableSpec(width, height, tuple(specs), background=bg, texture=float(rng.uniform(0, texture_max)),
+                     texture_cell=(32 if texture_cells[0] == texture_cells[1] else
+                                   int(round(math.exp(rng.uniform(*np.log(texture_cells)))))),
                      exposure=float(rng.uniform(0.55, 1.45)),
                      cast=tuple(float(v) for v in rng.uniform(0.7, 1.3, 3)),
                      motion_blur=float(rng.uniform(2, 5)) if rng.random() < 0.05 else 0.0,

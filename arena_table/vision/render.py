@@ -94,6 +94,8 @@ class TableSpec:
     """Table colour (BGR)."""
     texture: float = 8.0
     """Amplitude of the low-frequency table texture (grey levels)."""
+    texture_cell: int = 32
+    """Size (px) of the texture's noise cells: smooth blotches about this wide."""
     exposure: float = 1.0
     """Global gain: 0.6 = 40 % darker, 1.4 = 40 % brighter."""
     cast: tuple[float, float, float] = (1.0, 1.0, 1.0)
@@ -222,7 +224,8 @@ def render_table(spec: TableSpec, rng: np.random.Generator) -> tuple[np.ndarray,
     img = np.empty((h, w, 3), np.uint8)
     img[:] = spec.background
     if spec.texture:
-        small = rng.normal(0, 1, (max(2, h // 32), max(2, w // 32))).astype(np.float32)
+        cell = max(1, int(spec.texture_cell))
+        small = rng.normal(0, 1, (max(2, h // cell), max(2, w // cell))).astype(np.float32)
         tex = cv2.resize(small, (w, h), interpolation=cv2.INTER_CUBIC) * spec.texture
         img = np.clip(img + tex[..., None], 0, 255).astype(np.uint8)
     truth = []
