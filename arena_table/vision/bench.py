@@ -4,7 +4,8 @@ Reports, with the keys of ``arena-table dice eval``:
 
 * the shared labelled photo sets (``../shared/data/dice/*``), when present;
 * rendered stress sets (``render.py``): touching dice, glare, 40 % darker and
-  brighter exposure, colour cast, motion blur;
+  brighter exposure, colour cast, motion blur, a strongly textured table (blotches of
+  +-35 grey levels about half a die wide);
 
 and the speed of :func:`~arena_table.vision.dice.read_dice` on 1280x720
 frames with 10 dice on one core (OpenCV limited to one thread and the process
@@ -39,6 +40,7 @@ STRESS = {
     "bright_40": dict(exposure=1.4),
     "colour_cast": dict(cast=(1.35, 1.0, 0.7)),
     "motion_blur": dict(motion_blur=6.0, blur_angle=30.0),
+    "textured_table": dict(texture=35.0),
 }
 """Stress set name -> :func:`random_table` / :class:`TableSpec` options."""
 
