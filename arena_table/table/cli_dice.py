@@ -62,21 +62,30 @@ def _die_text(d) -> str:
     return f"  {what:<10} at ({x:.0f}, {y:.0f}) conf {d.confidence:.2f}{tail}"
 
 
+def _reader_config(die_size: float | None):
+    """The reader's config for ``--die-size`` (the default config when not given), or ``None``
+    after printing why the size is refused."""
+    from arena_table.vision.calibrate import sized_config
+    from arena_table.vision.dice import DiceConfig
+
+    if die_size is None:
+        return DiceConfig()
+    try:
+        return sized_config(die_size)
+    except ValueError as exc:
+        print(f"error: --die-size: {exc}", file=sys.stderr)
+        return None
+
+
 def cmd_read(args: argparse.Namespace) -> int:
     """Print the dice of each image; a bad file gets one error line and the rest continue."""
-    from arena_table.vision.dice import DiceConfig, read_dice
+    from arena_table.vision.dice import read_dice
     from arena_table.vision.dice_io import load_image
 
     _quiet_opencv()
-    cfg = DiceConfig()
-    if args.die_size is not None:
-        from arena_table.vision.calibrate import sized_config
-
-        try:
-            cfg = sized_config(args.die_size)
-        except ValueError as exc:
-            print(f"error: --die-size: {exc}", file=sys.stderr)
-            return 2
+    cfg = _reader_config(args.die_size)
+    if cfg is None:
+        return 2
     failed = 0
     results = []
     for path in args.images:
@@ -162,15 +171,9 @@ def cmd_eval(args: argparse.Namespace) -> int:
             said = ", ".join(f"the {k} with --holdout-every {v}" for k, v in other.items())
             print(f"note: {said}: these images are not all held out from the installed models "
                   f"(see arena_table/vision/models/README.md)", file=sys.stderr)
-    cfg = None
-    if args.die_size is not None:
-        from arena_table.vision.calibrate import sized_config
-
-        try:
-            cfg = sized_config(args.die_size)
-        except ValueError as exc:
-            print(f"error: --die-size: {exc}", file=sys.stderr)
-            return 2
+    cfg = _reader_config(args.die_size)
+    if cfg is None:
+        return 2
     try:
         m = evaluate_set(args.directory, labels, cfg=cfg, holdout_every=args.holdout_every)
     except VisionError as exc:
