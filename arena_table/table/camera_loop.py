@@ -110,20 +110,24 @@ def _backoff(v: Any) -> bool:
             and all(_number(0, lo_open=True)(x) for x in v.values()) and v.get("factor", 1) >= 1)
 
 
+def _settle_mode(v: Any) -> bool:
+    '''"moved" or "whole"'''
+    return v in ("moved", "whole")
+
+
 def _path(v: Any) -> bool:
     """a file path"""
     return isinstance(v, (str, Path, Calibration)) and str(v) != ""
 
 
 SETTINGS: dict[str, Callable[[Any], bool]] = {
-    "settle_s": _number(0, 60, lo_open=True), "settle_mode": lambda v: v in ("moved", "whole"),
+    "settle_s": _number(0, 60, lo_open=True), "settle_mode": _settle_mode,
     "still_frames": _whole(1), "camera_fps": _number(0, 1000, lo_open=True), "camera_realtime": _flag,
     "camera_seed": _whole(0), "camera_size": _size, "warmup_s": _number(0, 60), "lock_exposure": _flag,
     "camera_backoff": _backoff, "camera_calibration": _path, "partial_rolls": _flag,
 }
 """The camera keys of ``TableConfig.extra`` (docs/camera.md, "Settings") and the check of each
 value; ``arena-table run --camera-setting``."""
-SETTINGS["settle_mode"].__doc__ = '"moved" or "whole"'
 
 
 def check_settings(extra: Mapping[str, Any]) -> None:
@@ -386,8 +390,7 @@ class CameraLoop:
         with self._reader_lock:  # one reader (one model session) shared by the loop and the page
             try:
                 if self.reader is None:
-                    side = self.calibration.die_size_px if self.calibration else None
-                    self.reader = default_reader() if side is None else default_reader(side)
+                    self.reader = default_reader(self.calibration.die_size_px if self.calibration else None)
                 reading = self.reader(image)
             except Exception as exc:
                 self._reader_failing = True

@@ -75,7 +75,7 @@ def run_folder(tmp_path: Path, photos: Path, **extra) -> Table:
 
 @pytest.mark.shared
 def test_each_real_photo_is_one_roll_in_the_tray(tmp_path, monkeypatch):
-    monkeypatch.setattr(camera_loop, "default_reader", lambda: yolo_reader(matteo()))
+    monkeypatch.setattr(camera_loop, "default_reader", lambda *_: yolo_reader(matteo()))
     photos = copy_photos(tmp_path / "photos")
     table = run_folder(tmp_path, photos)
     try:
@@ -112,7 +112,7 @@ def test_real_reader_turns_each_real_photo_into_one_roll(tmp_path):
 
 @pytest.mark.shared
 def test_corrupt_file_in_the_folder_is_one_error_line_and_the_loop_goes_on(tmp_path, monkeypatch, caplog):
-    monkeypatch.setattr(camera_loop, "default_reader", lambda: yolo_reader(matteo()))
+    monkeypatch.setattr(camera_loop, "default_reader", lambda *_: yolo_reader(matteo()))
     photos = copy_photos(tmp_path / "photos", PHOTOS[:3])
     (photos / "dice_6.jpg").write_bytes(b"\xff\xd8\xff\xe0garbage, not a photo")  # between dice_5 and five_9
     caplog.set_level(logging.ERROR, logger="arena_table.table.camera_loop")
@@ -151,7 +151,7 @@ def scripted_reader(answers):
 
 def test_a_roll_with_a_refused_die_is_not_recorded_and_is_named_for_a_reroll(tmp_path, monkeypatch):
     answers = [[(3, "ok"), (None, "cocked")], [(None, "unreadable")], [(7, "ok")], [(2, "ok"), (2, "ok")]]
-    monkeypatch.setattr(camera_loop, "default_reader", lambda: scripted_reader(answers))
+    monkeypatch.setattr(camera_loop, "default_reader", lambda *_: scripted_reader(answers))
     photos = write_rendered(tmp_path / "p", [((1, 60, 120),)] * 4)
     table = run_folder(tmp_path, photos)
     try:
@@ -168,7 +168,7 @@ def test_a_roll_with_a_refused_die_is_not_recorded_and_is_named_for_a_reroll(tmp
 
 
 def test_photos_settle_even_when_still_frames_is_shorter_than_settle_s(tmp_path, monkeypatch):
-    monkeypatch.setattr(camera_loop, "default_reader", lambda: scripted_reader([[(1, "ok")], [(2, "ok")]]))
+    monkeypatch.setattr(camera_loop, "default_reader", lambda *_: scripted_reader([[(1, "ok")], [(2, "ok")]]))
     photos = write_rendered(tmp_path / "p", [((1, 60, 120),), ((2, 160, 120),)])
     table = run_folder(tmp_path, photos, still_frames=2, settle_s=1.0)  # 0.2 s of stills asked for
     try:
@@ -178,7 +178,7 @@ def test_photos_settle_even_when_still_frames_is_shorter_than_settle_s(tmp_path,
 
 
 def test_status_asks_for_a_reroll_when_no_die_can_be_read(tmp_path, monkeypatch):
-    monkeypatch.setattr(camera_loop, "default_reader", lambda: scripted_reader([[(None, "cocked"), (None, "partial")]]))
+    monkeypatch.setattr(camera_loop, "default_reader", lambda *_: scripted_reader([[(None, "cocked"), (None, "partial")]]))
     table = run_folder(tmp_path, write_rendered(tmp_path / "p", [((1, 60, 120),)]))
     try:
         assert table.state.tray.rolls == ()
@@ -203,7 +203,7 @@ def test_missing_camera_is_reported_and_retried_not_a_crash(tmp_path):
 
 
 def test_calibration_at_another_resolution_stops_the_camera_with_a_reason(tmp_path, monkeypatch):
-    monkeypatch.setattr(camera_loop, "default_reader", lambda: scripted_reader([[(1, "ok")]] * 3))
+    monkeypatch.setattr(camera_loop, "default_reader", lambda *_: scripted_reader([[(1, "ok")]] * 3))
     calib = tmp_path / "calib.json"
     Calibration((1280, 720)).save(calib)
     table = run_folder(tmp_path, write_rendered(tmp_path / "p", [((1, 60, 120),)]),
@@ -223,7 +223,7 @@ def test_calibration_tray_limits_reading_to_the_tray(tmp_path, monkeypatch):
         seen.append(image.shape)
         return DiceReading((), image.shape[1], image.shape[0])
 
-    monkeypatch.setattr(camera_loop, "default_reader", lambda: reader)
+    monkeypatch.setattr(camera_loop, "default_reader", lambda *_: reader)
     calib = tmp_path / "calib.json"
     Calibration((320, 240), tray=(20, 10, 200, 180)).save(calib)
     table = run_folder(tmp_path, write_rendered(tmp_path / "p", [((1, 60, 120),)]), camera_calibration=str(calib))
@@ -314,7 +314,7 @@ def test_video_file_of_a_throw_is_one_roll(tmp_path, monkeypatch):
         seen.append(image.copy())
         return DiceReading((DieReading(6, "ok", "", 0.95, (200.0, 120.0), (180, 100, 40, 40)),), 320, 240)
 
-    monkeypatch.setattr(camera_loop, "default_reader", lambda: reader)
+    monkeypatch.setattr(camera_loop, "default_reader", lambda *_: reader)
     path = tmp_path / "throw.avi"
     writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 10, (320, 240))
     rng = np.random.default_rng(0)
@@ -334,7 +334,7 @@ def test_video_file_of_a_throw_is_one_roll(tmp_path, monkeypatch):
 
 def test_control_page_gets_the_latest_frame_with_the_dice_drawn(tmp_path, monkeypatch):
     monkeypatch.setattr(camera_loop, "default_reader",
-                        lambda: scripted_reader([[(3, "ok")], [(3, "ok"), (None, "cocked")]]))
+                        lambda *_: scripted_reader([[(3, "ok")], [(3, "ok"), (None, "cocked")]]))
     photos = write_rendered(tmp_path / "p", [((3, 60, 120),)])
     table = run_folder(tmp_path, photos)
     try:

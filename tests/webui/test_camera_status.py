@@ -28,7 +28,7 @@ def test_reader_failure_is_camera_error_then_ok_again(tmp_path, monkeypatch):
         if len(calls) == 1:
             raise FileNotFoundError("models/dice.onnx: no such file")
         return truth(image)
-    monkeypatch.setattr(camera_loop, "default_reader", lambda: reader)
+    monkeypatch.setattr(camera_loop, "default_reader", lambda *_: reader)
 
     with Table(TableConfig(db=tmp_path / "t.db", camera=None)) as table:
         seen = []

@@ -53,7 +53,7 @@ def test_stills_become_rolls_on_api_state_with_crops(tmp_path, monkeypatch):
     truth = render_stills(tmp_path / "stills")
     # the loop, engine and web app are under test here, not the reader: it answers from the drawing
     monkeypatch.setattr(camera_loop, "default_reader",
-                        lambda: lambda image: truth[hashlib.sha1(image.tobytes()).hexdigest()])
+                        lambda *_: lambda image: truth[hashlib.sha1(image.tobytes()).hexdigest()])
     with Table(TableConfig(db=tmp_path / "t.db", camera=str(tmp_path / "stills"), pin=PIN)) as table:
         app = create_app(table)
         client = app.test_client()
