@@ -47,7 +47,7 @@ STATUSES = ("ok", "unreadable", "cocked", "partial")
 class DiceConfig:
     """Documented thresholds of the dice reader (defaults measured on the shared sets)."""
 
-    min_confidence: float = 0.45
+    min_confidence: float = 0.5
     """Classifier probability of the best face below which a die is ``unreadable``."""
     detect_threshold: float = 0.3
     """Detector heat-map peak (0..1) above which a spot is a die candidate (the classifier then
@@ -58,6 +58,15 @@ class DiceConfig:
     trust_confidence: float = 0.6
     """Classifier probability above which the pip check may not call the layout invalid
     (on small or marbled dice the classical pip finder errs more often than the CNN)."""
+    size_check_sure: float = 0.9
+    """Best-face probability of the dice whose median side is the frame's typical die side (see
+    ``size_check_ratio``)."""
+    size_check_ratio: float = 1.6
+    """A die whose side is more than this factor off the frame's typical die side, and whose best
+    face is below ``size_check_sure``, is classified again from a crop at the typical side and the two
+    readings averaged (``0``: never). A small "die" that is a side face or a pip group of a larger die
+    (oblique close-ups) then reads as no die and is dropped; dice of one table seen by one camera
+    differ in side by much less than this factor."""
     not_a_die: float = 0.5
     """Classifier probability of "no die centred here" above which a candidate is dropped."""
     die_size_px: tuple[float, float] | None = None
@@ -356,6 +365,32 @@ def _second_look(cfg: DiceConfig, crops: np.ndarray, probs: list[np.ndarray]) ->
     return out
 
 
+def _size_check(cfg: DiceConfig, frame: np.ndarray, kept: list) -> list:
+    """``kept`` ((score, cx, cy, side), probs) pairs after the size check (``size_check_ratio``).
+
+    The typical side is the median side of the dice read at ``size_check_sure`` or more with "no
+    die" at most 0.3; without such dice nothing changes. A die read again at the typical side takes
+    that side; one whose averaged reading is "no die centred here" (above ``not_a_die``) is dropped.
+    """
+    if not cfg.size_check_ratio:
+        return kept
+    sure = [c[3] for c, p in kept if p[0] <= 0.3 and _face_probs(p)[1] >= cfg.size_check_sure]
+    if not sure:
+        return kept
+    typical = float(np.median(sure))
+    odd = [k for k, (c, p) in enumerate(kept) if _face_probs(p)[1] < cfg.size_check_sure
+           and max(c[3] / typical, typical / c[3]) > cfg.size_check_ratio]
+    if not odd:
+        return kept
+    again = nets.classify(_crops(frame, [(0.0, kept[k][0][1], kept[k][0][2], typical) for k in odd]))
+    out = list(kept)
+    for k, q in zip(odd, again):
+        (score, cx, cy, _), p = kept[k]
+        mean = (p + q) / 2.0
+        out[k] = None if mean[0] > cfg.not_a_die else ((score, cx, cy, typical), mean)
+    return [x for x in out if x is not None]
+
+
 def _is_partial(cfg: DiceConfig, cx: float, cy: float, side: float, w: int, h: int) -> bool:
     half = side * (0.5 + cfg.border_tolerance)
     return cx - half < 0 or cy - half < 0 or cx + half > w or cy + half > h
@@ -435,6 +470,7 @@ def read_dice(cfg: DiceConfig, frame: np.ndarray) -> DiceReading:
     keep = _suppress(cfg, cands, strength)
     keep = [i for i in keep if plist[i][0] <= cfg.not_a_die]
     kept = list(zip([cands[i][:4] for i in keep], _second_look(cfg, crops[keep], [plist[i] for i in keep])))
+    kept = _size_check(cfg, frame, kept)
     checks = []
     for (_, cx, cy, side), p in kept:
         best, conf, odd = _face_probs(p)

@@ -191,6 +191,29 @@ def test_part_of_a_large_clear_die_is_not_a_die_of_its_own():
     assert _inside_larger(cfg, cands, [probs(3, 0.7), probs(2, 0.97), probs(5, 0.97)]) == set()
 
 
+def test_die_far_off_the_typical_size_is_read_again_at_it():
+    # Three 34 px dice read sure; two hand-made unsure candidates: a 12 px "die" on the bare felt
+    # (a side face or pip group seen at too small a scale) and the 4 at (420, 240) sized 80 px.
+    # Read again from a crop at the typical side (34 px), the first is no die and is dropped, the
+    # second reads 4 and takes the typical side. Candidates within size_check_ratio are untouched.
+    from arena_table.vision import nets
+    from arena_table.vision.dice import _crops, _face_probs, _size_check
+
+    frame = frame_of(die(2, x=220.0), die(6, x=320.0), die(4, x=420.0))
+    sure = [(0.9, x, 240.0, SIDE) for x in (220.0, 320.0)]
+    probs = list(nets.classify(_crops(frame, sure)))
+    assert [_face_probs(p)[:1] for p in probs] == [(2,), (6,)] and min(_face_probs(p)[1] for p in probs) >= 0.9
+    unsure = np.full(8, 0.1, np.float32)
+    unsure[4] = 0.3
+    kept = list(zip(sure, probs)) + [((0.5, 320.0, 380.0, 12.0), unsure), ((0.5, 420.0, 240.0, 80.0), unsure)]
+    out = _size_check(DiceConfig(), frame, kept)
+    assert [c[1:] for c, _ in out] == [(220.0, 240.0, SIDE), (320.0, 240.0, SIDE), (420.0, 240.0, SIDE)]
+    assert _face_probs(out[2][1])[0] == 4
+    assert _size_check(DiceConfig(size_check_ratio=0), frame, kept) == kept
+    near = [((0.5, 420.0, 240.0, 1.5 * SIDE), unsure)]  # within the ratio: left as it is
+    assert _size_check(DiceConfig(), frame, kept[:2] + near) == kept[:2] + near
+
+
 def test_seam_peaks_keep_a_die_no_other_candidate_explains():
     # Hand-made peaks (score, cx, cy, side, parent) just outside their pass's size range: the one
     # at (300, 200) has no kept candidate near it and is kept (the stronger of its two passes'

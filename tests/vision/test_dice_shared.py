@@ -1,12 +1,14 @@
 """Acceptance on the labelled real photos in ../shared/data/dice.
 
 The reader is held to what the current models measure, with a margin (measured 2026-11-30,
-session 5: byler 0.987 / 0.992 / 0.005, lowest recall 0.977; matteo 0.993 / 0.990 / 0.000,
-lowest 0.971; the classifier was trained on every photo, see arena_table/vision/models/README.md).
+session 6: byler 0.986 / 0.992 / 0.006, lowest recall 0.977; matteo 0.995 / 0.995 / 0.000,
+lowest 0.986; the classifier was trained on every photo, see arena_table/vision/models/README.md).
 The issue-5 targets (accuracy >= 0.985, precision >= 0.995, abstention <= 0.03, every face
-recall >= 0.97) are not reached yet: ``test_issue5_targets`` is a strict xfail that turns red
-the day they are.
+recall >= 0.97) are met on matteo_d6; on byler_d6 precision is not (six of its twelve wrong reads
+are label faults, docs/vision.md), so that case is a strict xfail that turns red the day it is.
 """
+
+from functools import lru_cache
 
 import pytest
 
@@ -31,9 +33,14 @@ def _set_dir(name):
     return d
 
 
-@pytest.fixture(scope="module", params=SETS)
+@lru_cache(maxsize=None)
+def _evaluated(name):
+    return name, evaluate_set(_set_dir(name))
+
+
+@pytest.fixture(params=SETS)
 def metrics(request):
-    return request.param, evaluate_set(_set_dir(request.param))
+    return _evaluated(request.param)
 
 
 def _check(metrics, target):
@@ -50,9 +57,13 @@ def test_meets_measured_figures(metrics):
     _check(metrics, TARGET)
 
 
-@pytest.mark.xfail(strict=True, reason="known limitation: 1-2 % of the shared photos' dice are read wrong or refused")
-def test_issue5_targets(metrics):
-    _check(metrics, ISSUE5)
+@pytest.mark.parametrize("name", [
+    pytest.param("byler_d6", marks=pytest.mark.xfail(
+        strict=True, reason="known limitation: precision 0.992 < 0.995 (6 of 12 wrong reads are label faults)")),
+    "matteo_d6",
+])
+def test_issue5_targets(name):
+    _check(_evaluated(name), ISSUE5)
 
 
 @pytest.mark.parametrize("name, image, values, at_least", [
@@ -66,6 +77,17 @@ def test_known_photo(name, image, values, at_least):
     reading = read_dice(DiceConfig(), load_image(item.path))
     assert score_multiset(values, reading.values) >= at_least
     assert len(reading.values) - score_multiset(values, reading.values) <= 1  # at most one wrong read
+
+
+def test_side_face_of_an_oblique_die_is_not_a_die():
+    # matteo three_6.jpg: one die showing 3, seen obliquely; the 3 pips of its front side face
+    # were found as a 25 px die of their own (box at (315, 343)) and read 6 at 0.57, until the
+    # size check (DiceConfig.size_check_ratio) read that spot again at the sure die's side (59 px).
+    item = next(it for it in load_set(_set_dir("matteo_d6")) if it.path.name == "three_6.jpg")
+    assert item.values == (3,)
+    reading = read_dice(DiceConfig(), load_image(item.path))
+    assert reading.values == (3,) and len(reading.dice) == 1
+    assert read_dice(DiceConfig(size_check_ratio=0), load_image(item.path)).values == (3, 6)
 
 
 def test_die_at_the_seam_of_two_size_passes_is_found():
