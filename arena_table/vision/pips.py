@@ -188,8 +188,10 @@ def _blobs(cfg: PipConfig, crop: np.ndarray):
 
 
 def _order(pts: np.ndarray) -> np.ndarray:
-    c = pts.mean(0)
-    return pts[np.argsort(np.arctan2(pts[:, 1] - c[1], pts[:, 0] - c[0]))]
+    """Points of each set in ``pts`` (..., m, 2) sorted by angle around the set's mean."""
+    c = pts.mean(-2, keepdims=True)
+    idx = np.argsort(np.arctan2(pts[..., 1] - c[..., 1], pts[..., 0] - c[..., 0]), axis=-1)
+    return np.take_along_axis(pts, idx[..., None], axis=-2)
 
 
 def fit_layout(pts: np.ndarray, n: int) -> tuple[float, np.ndarray | None]:
@@ -199,31 +201,47 @@ def fit_layout(pts: np.ndarray, n: int) -> tuple[float, np.ndarray | None]:
         (rms residual in die sides, 2x2 linear part of the affine map from the
         canonical layout, or ``None`` for faces 1..3 whose pips cannot give it).
     """
+    resid, lin = fit_layouts(np.asarray(pts, np.float64)[None], n)
+    return float(resid[0]), None if lin is None else lin[0]
+
+
+def fit_layouts(pts: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray | None]:
+    """:func:`fit_layout` for K candidate pip sets at once.
+
+    Args:
+        pts: (K, n, 2) pip centres in die sides, centre origin.
+        n: face value 1..6.
+
+    Returns:
+        (K,) rms residuals in die sides and (K, 2, 2) linear maps (``None`` for faces 1..3).
+    """
     ref = canonical(n)
     if n == 1:
-        return float(np.hypot(*pts[0])), None
+        return np.hypot(pts[:, 0, 0], pts[:, 0, 1]), None
     if n <= 3:  # collinear: pips on one diagonal, evenly spaced, spacing free
-        c = pts.mean(0)
-        _, _, vt = np.linalg.svd(pts - c)
-        obs = np.sort((pts - c) @ vt[0])
+        d = pts - pts.mean(1, keepdims=True)
+        _, _, vt = np.linalg.svd(d)
+        obs = np.sort(np.einsum("kmj,kj->km", d, vt[:, 0]), axis=1)
         exp = np.sort((ref - ref.mean(0)) @ np.array([1.0, 1.0]) / math.sqrt(2))
-        k = float(obs @ exp / (exp @ exp))
-        resid = np.sqrt(((obs - k * exp) ** 2).mean() + (((pts - c) @ vt[1]) ** 2).mean())
-        return float(resid), None
-    if n == 5:
-        k = int(np.argmin(np.hypot(*(pts - pts.mean(0)).T)))
-        ring, mid = np.delete(pts, k, 0), pts[k]
+        k = (obs @ exp) / (exp @ exp)
+        across = np.einsum("kmj,kj->km", d, vt[:, 1])
+        return np.sqrt(((obs - k[:, None] * exp) ** 2).mean(1) + (across**2).mean(1)), None
+    if n == 5:  # the pip nearest the mean is the centre pip, the other four the ring
+        k = np.argmin(np.hypot(*(pts - pts.mean(1, keepdims=True)).transpose(2, 0, 1)), axis=1)
+        mid = pts[np.arange(len(pts)), k]
+        ring = pts[np.arange(5)[None, :] != k[:, None]].reshape(len(pts), 4, 2)
     else:
         ring, mid = pts, None
     ring = _order(ring)
     a, pinv = _design(n)
-    dst = ring[_cyclic_orders(len(ring))]  # (k, m, 2): every cyclic correspondence, both orientations
+    dst = ring[:, _cyclic_orders(ring.shape[1])]  # (K, c, m, 2): every cyclic correspondence, both orientations
     if mid is not None:
-        dst = np.concatenate([dst, np.broadcast_to(mid, (len(dst), 1, 2))], axis=1)
-    sol = np.einsum("ij,kjl->kil", pinv, dst)
-    resid = np.sqrt((((np.einsum("ij,kjl->kil", a, sol) - dst) ** 2).sum(2)).mean(1))
-    k = int(np.argmin(resid))
-    return float(resid[k]), sol[k, :2].T
+        dst = np.concatenate([dst, np.broadcast_to(mid[:, None, None], (len(dst), dst.shape[1], 1, 2))], axis=2)
+    sol = np.einsum("ij,kcjl->kcil", pinv, dst)
+    resid = np.sqrt((((np.einsum("ij,kcjl->kcil", a, sol) - dst) ** 2).sum(3)).mean(2))
+    best = np.argmin(resid, axis=1)
+    rows = np.arange(len(pts))
+    return resid[rows, best], sol[rows, best, :2].transpose(0, 2, 1)
 
 
 @lru_cache(maxsize=8)
@@ -251,16 +269,14 @@ def _fit_pool(cfg: PipConfig, blobs: list, value: int, c: float, side_px: float)
     """
     if not blobs:
         return None
+    drop = int(len(blobs) - value)
+    if not 0 <= drop <= cfg.max_drop:
+        return None
     pts = (np.array([[b[0], b[1]] for b in blobs]) - c) / side_px
-    fit = None
-    for drop in range(max(0, len(blobs) - value), min(cfg.max_drop, len(blobs) - value) + 1):
-        for keep in itertools.combinations(range(len(blobs)), value):
-            resid, lin = fit_layout(pts[list(keep)], value)
-            if fit is None or resid < fit[0]:
-                fit = (resid, drop, keep, lin)
-        if fit is not None and fit[0] <= cfg.max_residual:
-            break
-    return fit
+    keeps = list(itertools.combinations(range(len(blobs)), value))
+    resid, lin = fit_layouts(pts[np.array(keeps)], value)  # every choice of kept blobs in one batch
+    k = int(np.argmin(resid))
+    return float(resid[k]), drop, keeps[k], None if lin is None else lin[k]
 
 
 def inspect_face(cfg: PipConfig, frame: np.ndarray, cx: float, cy: float, side: float, value: int) -> FaceCheck:

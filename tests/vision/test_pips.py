@@ -43,3 +43,39 @@ def test_tilted_face_has_a_skewed_shape():
     # A face tilted 55 degrees away from the camera is foreshortened by cos(55) = 0.57.
     check = inspect_face(PipConfig(), one_die(value=5, tilt=55.0), 80.0, 80.0 - 0.0, SIDE, 5)
     assert check.shape is not None and skew(check.shape) > 1.45
+
+
+@pytest.mark.parametrize("value", range(1, 7))
+def test_batched_layout_fit_equals_one_at_a_time(value):
+    # fit_layouts (every choice of kept blobs in one batch) against fit_layout per set: a face
+    # stretched 1.3x along x and turned 30 degrees fits with residual 0 and gives that map back.
+    from arena_table.vision.pips import canonical, fit_layout, fit_layouts
+
+    t = np.deg2rad(30.0)
+    lin = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]]) @ np.diag([1.3, 1.0])
+    exact = canonical(value) @ lin.T
+    rng = np.random.default_rng(value)
+    sets = np.stack([exact] + [exact + rng.normal(0, 0.04, exact.shape) for _ in range(5)])
+    resid, maps = fit_layouts(sets, value)
+    assert resid[0] == pytest.approx(0.0, abs=1e-9)
+    for k, pts in enumerate(sets):
+        r1, m1 = fit_layout(pts, value)
+        assert resid[k] == pytest.approx(r1, abs=1e-12)
+        assert (m1 is None) == (maps is None) == (value <= 3)
+        if m1 is not None:
+            assert np.allclose(maps[k], m1)
+    if value >= 4:  # the map is the one the face was made with, up to the face's own symmetry
+        assert np.allclose(maps[0] @ maps[0].T, lin @ lin.T)
+
+
+def test_layout_fit_drops_a_glare_blob():
+    # A 5 with one extra blob (glare) beside it: the fit keeps the five pips and drops the glare.
+    from arena_table.vision.pips import _fit_pool, canonical
+
+    side, c = 40.0, 23.5
+    pips = [(c + x * side, c + y * side, 20.0, None, 1.0, False) for x, y in canonical(5)]
+    glare = (c + 0.1 * side, c - 0.4 * side, 20.0, None, 1.0, False)
+    blobs = pips[:2] + [glare] + pips[2:]
+    resid, drop, keep, _ = _fit_pool(PipConfig(), blobs, 5, c, side)
+    assert (round(resid, 9), drop, keep) == (0.0, 1, (0, 1, 3, 4, 5))
+    assert _fit_pool(PipConfig(), blobs + [glare] * 2, 5, c, side) is None  # 3 extra: more than max_drop
