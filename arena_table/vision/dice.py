@@ -11,7 +11,10 @@ Pipeline (all thresholds are fields of :class:`DiceConfig`):
    no die centred here, face 1..6, or a die face that is not a d6 pip face. Both
    nets see per-channel standardised pixels, so exposure and colour cast do not
    shift any threshold.
-4. **Check** each die: cut by the frame border -> ``partial``; top face not
+4. **Size check**: a die far off the frame's typical side (the median side of its sure dice) that
+   the classifier is unsure of is classified again at the typical side (``size_check_ratio``);
+   a side face or pip group of an oblique die, found as a small die of its own, drops out.
+5. **Check** each die: cut by the frame border -> ``partial``; top face not
    square to the camera compared with the other dice -> ``cocked``
    (``pips.cocked``); not a pip face -> ``unreadable`` (or a configured logo
    face); pips not a valid 1..6 layout while the classifier is unsure ->
