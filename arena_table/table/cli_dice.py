@@ -163,6 +163,9 @@ def cmd_eval(args: argparse.Namespace) -> int:
     if not labels.is_file():
         print(f"error: {labels}: labels file not found", file=sys.stderr)
         return 1
+    if args.holdout_every < 0:
+        print(f"error: --holdout-every must be 0 (every image) or more, got {args.holdout_every}", file=sys.stderr)
+        return 2
     if args.holdout_every:
         from arena_table.vision.nets import trained_holdouts
 
@@ -187,6 +190,9 @@ def cmd_eval(args: argparse.Namespace) -> int:
             print(f"  true {t}: " + ", ".join(f"{k}={v}" for k, v in row.items()))
         for e in m["errors"]:
             print(f"  error: {e}")
+    if not m["images"]:
+        print(f"error: {labels}: no image could be scored", file=sys.stderr)
+        return 1
     return 0
 
 

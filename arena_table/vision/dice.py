@@ -13,7 +13,7 @@ Pipeline (all thresholds are fields of :class:`DiceConfig`):
    shift any threshold.
 4. **Size check**: a die far off the frame's typical side (the median side of its sure dice) that
    the classifier is unsure of is classified again at the typical side (``size_check_ratio``);
-   a side face or pip group of an oblique die, found as a small die of its own, drops out.
+   a side face or pip group of an oblique die, found as a small die of its own, is refused.
 5. **Check** each die: cut by the frame border -> ``partial``; top face not
    square to the camera compared with the other dice -> ``cocked``
    (``pips.cocked``); not a pip face -> ``unreadable`` (or a configured logo
@@ -32,7 +32,7 @@ Pipeline (all thresholds are fields of :class:`DiceConfig`):
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Mapping
 
@@ -68,8 +68,8 @@ class DiceConfig:
     """A die whose side is more than this factor off the frame's typical die side, and whose best
     face is below ``size_check_sure``, is classified again from a crop at the typical side and the two
     readings averaged (``0``: never). A small "die" that is a side face or a pip group of a larger die
-    (oblique close-ups) then reads as no die and is dropped; dice of one table seen by one camera
-    differ in side by much less than this factor."""
+    (oblique close-ups) then reads as no die and is refused (``unreadable``), as is an unsure die of
+    another size in a mixed dice set (set ``0`` for a set whose dice differ in size by this factor)."""
     not_a_die: float = 0.5
     """Classifier probability of "no die centred here" above which a candidate is dropped."""
     die_size_px: tuple[float, float] | None = None
@@ -368,30 +368,34 @@ def _second_look(cfg: DiceConfig, crops: np.ndarray, probs: list[np.ndarray]) ->
     return out
 
 
-def _size_check(cfg: DiceConfig, frame: np.ndarray, kept: list) -> list:
-    """``kept`` ((score, cx, cy, side), probs) pairs after the size check (``size_check_ratio``).
+def _size_check(cfg: DiceConfig, frame: np.ndarray, kept: list) -> tuple[list, set[int]]:
+    """``kept`` ((score, cx, cy, side), probs) pairs after the size check (``size_check_ratio``),
+    and the indices of the dice it refuses.
 
     The typical side is the median side of the dice read at ``size_check_sure`` or more with "no
-    die" at most 0.3; without such dice nothing changes. A die read again at the typical side takes
-    that side; one whose averaged reading is "no die centred here" (above ``not_a_die``) is dropped.
+    die" at most 0.3; without such dice nothing changes. A die read again at the typical side
+    keeps its own side (box, border and pip checks) and takes the average of its two readings; one
+    whose average is "no die centred here" (above ``not_a_die``) is refused, never dropped: it may
+    be a side face of an oblique die, or a real die of another size (a mixed dice set).
     """
     if not cfg.size_check_ratio:
-        return kept
+        return kept, set()
     sure = [c[3] for c, p in kept if p[0] <= 0.3 and _face_probs(p)[1] >= cfg.size_check_sure]
     if not sure:
-        return kept
+        return kept, set()
     typical = float(np.median(sure))
     odd = [k for k, (c, p) in enumerate(kept) if _face_probs(p)[1] < cfg.size_check_sure
            and max(c[3] / typical, typical / c[3]) > cfg.size_check_ratio]
     if not odd:
-        return kept
+        return kept, set()
     again = nets.classify(_crops(frame, [(0.0, kept[k][0][1], kept[k][0][2], typical) for k in odd]))
-    out = list(kept)
+    out, refused = list(kept), set()
     for k, q in zip(odd, again):
-        (score, cx, cy, _), p = kept[k]
-        mean = (p + q) / 2.0
-        out[k] = None if mean[0] > cfg.not_a_die else ((score, cx, cy, typical), mean)
-    return [x for x in out if x is not None]
+        mean = (kept[k][1] + q) / 2.0
+        out[k] = (kept[k][0], mean)
+        if mean[0] > cfg.not_a_die:
+            refused.add(k)
+    return out, refused
 
 
 def _is_partial(cfg: DiceConfig, cx: float, cy: float, side: float, w: int, h: int) -> bool:
@@ -473,7 +477,7 @@ def read_dice(cfg: DiceConfig, frame: np.ndarray) -> DiceReading:
     keep = _suppress(cfg, cands, strength)
     keep = [i for i in keep if plist[i][0] <= cfg.not_a_die]
     kept = list(zip([cands[i][:4] for i in keep], _second_look(cfg, crops[keep], [plist[i] for i in keep])))
-    kept = _size_check(cfg, frame, kept)
+    kept, odd_size = _size_check(cfg, frame, kept)
     checks = []
     for (_, cx, cy, side), p in kept:
         best, conf, odd = _face_probs(p)
@@ -488,5 +492,9 @@ def read_dice(cfg: DiceConfig, frame: np.ndarray) -> DiceReading:
                    [c is not None and c.grid for c in checks])
     dice = [_decide(cfg, p, face, sk, dict(center=(cx, cy), box=_box(cx, cy, side, w, h)))
             for ((_, cx, cy, side), p), face, sk in zip(kept, checks, skews)]
+    for k in odd_size:  # size unlike the sure dice and no die at their size: refused, not dropped
+        if dice[k].status in ("ok", "unreadable"):
+            dice[k] = replace(dice[k], value=None, status="unreadable",
+                              reason="size unlike the other dice (a side face, or a die of another size?)")
     dice.sort(key=lambda d: (d.center[1], d.center[0]))
     return DiceReading(tuple(dice), w, h)

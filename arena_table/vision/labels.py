@@ -113,14 +113,30 @@ def load_set(directory: str | Path, labels_csv: str | Path | None = None) -> lis
 
     Raises:
         FileNotFoundError: the CSV does not exist.
-        VisionError: a row has a bad face value.
+        VisionError: the CSV is not UTF-8 text with ``image`` and ``values`` columns, or a row has a
+            bad face value (the message names the file and the line).
     """
     directory = Path(directory)
     labels_csv = Path(labels_csv) if labels_csv else directory / "labels.csv"
     rows = []
-    with open(labels_csv, newline="") as fh:
-        for row in csv.DictReader(fh):
-            yolo = directory / "labels_yolo" / (Path(row["image"]).stem + ".txt")
-            rows.append((directory / row["image"], parse_values(row["values"]), yolo if yolo.is_file() else None))
+    try:
+        with open(labels_csv, newline="", encoding="utf-8") as fh:
+            reader = csv.DictReader(fh)
+            missing = {"image", "values"} - set(reader.fieldnames or ())
+            if missing:
+                raise VisionError(f"{labels_csv}: no {' or '.join(sorted(missing))} column "
+                                  f"(the header must name image,values)")
+            for row in reader:
+                where = f"{labels_csv}, line {reader.line_num}"
+                if not row["image"] or row["values"] is None:
+                    raise VisionError(f"{where}: a row needs an image and its values")
+                try:
+                    values = parse_values(row["values"])
+                except VisionError as exc:
+                    raise VisionError(f"{where}: {exc}") from None
+                yolo = directory / "labels_yolo" / (Path(row["image"]).stem + ".txt")
+                rows.append((directory / row["image"], values, yolo if yolo.is_file() else None))
+    except UnicodeDecodeError:
+        raise VisionError(f"{labels_csv}: not UTF-8 text") from None
     rows.sort(key=lambda r: r[0].name)
     return [LabelledImage(p, v, y, i) for i, (p, v, y) in enumerate(rows)]

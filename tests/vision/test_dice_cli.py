@@ -5,6 +5,7 @@ import json
 
 import cv2
 import numpy as np
+import pytest
 
 from arena_table.table import cli_dice
 from arena_table.table.cli_common import bench_subparsers
@@ -43,6 +44,28 @@ def test_read_reports_bad_files_and_continues(tmp_path, capsys):
 def test_eval_without_labels_is_an_error(tmp_path, capsys):
     assert _run(["dice", "eval", str(tmp_path)]) == 1
     assert "labels file not found" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("content, message", [
+    (b"foo,bar\nx,y\n", "labels.csv: no image or values column (the header must name image,values)"),
+    (b"image\nimg0.png\n", "labels.csv: no values column (the header must name image,values)"),
+    (b"", "labels.csv: no image or values column (the header must name image,values)"),
+    (b"image,values\nimg0.png,3\nimg1.png,seven\n", "labels.csv, line 3: bad die face 'seven' in labels"),
+    (b"image,values\nimg0.png,9\n", "labels.csv, line 2: bad die face '9' in labels"),
+    (b"\xff\xfe\x00garbage", "labels.csv: not UTF-8 text"),
+    (b"image,values\ngone.png,3\n", "labels.csv: no image could be scored"),
+])
+def test_eval_names_what_is_wrong_with_the_labels(tmp_path, capsys, content, message):
+    (tmp_path / "labels.csv").write_bytes(content)
+    assert _run(["dice", "eval", str(tmp_path)]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[-1] == f"error: {tmp_path / message}"
+
+
+def test_eval_refuses_a_negative_holdout(tmp_path, capsys):
+    (tmp_path / "labels.csv").write_text("image,values\n")
+    assert _run(["dice", "eval", str(tmp_path), "--holdout-every", "-1"]) == 2
+    assert "--holdout-every must be 0 (every image) or more, got -1" in capsys.readouterr().err
 
 
 def test_eval_says_when_the_split_is_not_held_out(tmp_path, capsys, monkeypatch):

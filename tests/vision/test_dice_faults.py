@@ -192,10 +192,10 @@ def test_part_of_a_large_clear_die_is_not_a_die_of_its_own():
 
 
 def test_die_far_off_the_typical_size_is_read_again_at_it():
-    # Three 34 px dice read sure; two hand-made unsure candidates: a 12 px "die" on the bare felt
-    # (a side face or pip group seen at too small a scale) and the 4 at (420, 240) sized 80 px.
-    # Read again from a crop at the typical side (34 px), the first is no die and is dropped, the
-    # second reads 4 and takes the typical side. Candidates within size_check_ratio are untouched.
+    # Three 34 px dice, two read sure; two hand-made unsure candidates: a 12 px "die" on the bare
+    # felt (a side face or pip group seen at too small a scale) and the 4 at (420, 240) sized 80 px.
+    # Read again from a crop at the typical side (34 px), the first is no die and is refused, the
+    # second reads 4; both keep their own side. Candidates within size_check_ratio are untouched.
     from arena_table.vision import nets
     from arena_table.vision.dice import _crops, _face_probs, _size_check
 
@@ -206,12 +206,27 @@ def test_die_far_off_the_typical_size_is_read_again_at_it():
     unsure = np.full(8, 0.1, np.float32)
     unsure[4] = 0.3
     kept = list(zip(sure, probs)) + [((0.5, 320.0, 380.0, 12.0), unsure), ((0.5, 420.0, 240.0, 80.0), unsure)]
-    out = _size_check(DiceConfig(), frame, kept)
-    assert [c[1:] for c, _ in out] == [(220.0, 240.0, SIDE), (320.0, 240.0, SIDE), (420.0, 240.0, SIDE)]
-    assert _face_probs(out[2][1])[0] == 4
-    assert _size_check(DiceConfig(size_check_ratio=0), frame, kept) == kept
+    out, refused = _size_check(DiceConfig(), frame, kept)
+    assert [c for c, _ in out] == [c for c, _ in kept] and refused == {2}
+    assert _face_probs(out[3][1])[0] == 4 and out[3][1][0] < 0.5
+    assert _size_check(DiceConfig(size_check_ratio=0), frame, kept) == (kept, set())
     near = [((0.5, 420.0, 240.0, 1.5 * SIDE), unsure)]  # within the ratio: left as it is
-    assert _size_check(DiceConfig(), frame, kept[:2] + near) == kept[:2] + near
+    assert _size_check(DiceConfig(), frame, kept[:2] + near) == (kept[:2] + near, set())
+
+
+def test_unsure_die_of_another_size_is_refused_not_dropped():
+    # A mixed set: three 34 px dice read sure and a 90 px die with a glare streak over its face
+    # that the classifier is unsure of. At the small dice' side its centre is no die, so the size
+    # check refuses it (the roll is held back), it never drops it (a wrong total recorded).
+    dice = [die(v, x=120.0 + 110 * i, y=120.0) for i, v in enumerate((3, 5, 6))]
+    big = DieSpec(6, (320.0, 330.0), 90.0, 10.0, body=(60, 140, 60), pip=WHITE, glare=(0.0, 0.05, 0.3))
+    frame = frame_of(*dice, big)
+    r = read(frame)
+    assert sorted(r.values) == [3, 5, 6] and len(r.dice) == 4, r
+    at_big = [d for d in r.dice if abs(d.center[1] - 330) < 30]
+    assert [(d.status, d.reason.split(" (")[0]) for d in at_big] == [("unreadable", "size unlike the other dice")]
+    # without the size check the big die is read (6 at about 0.77): for a mixed set, set it to 0
+    assert sorted(read(frame, size_check_ratio=0).values) == [3, 5, 6, 6]
 
 
 def test_seam_peaks_keep_a_die_no_other_candidate_explains():

@@ -82,11 +82,13 @@ def test_known_photo(name, image, values, at_least):
 def test_side_face_of_an_oblique_die_is_not_a_die():
     # matteo three_6.jpg: one die showing 3, seen obliquely; the 3 pips of its front side face
     # were found as a 25 px die of their own (box at (315, 343)) and read 6 at 0.57, until the
-    # size check (DiceConfig.size_check_ratio) read that spot again at the sure die's side (59 px).
+    # size check (DiceConfig.size_check_ratio) read that spot again at the sure die's side (59 px):
+    # no die there, so it is refused.
     item = next(it for it in load_set(_set_dir("matteo_d6")) if it.path.name == "three_6.jpg")
     assert item.values == (3,)
     reading = read_dice(DiceConfig(), load_image(item.path))
-    assert reading.values == (3,) and len(reading.dice) == 1
+    assert reading.values == (3,)
+    assert [(d.status, d.box[2]) for d in reading.dice] == [("ok", 59), ("unreadable", 25)]  # refused, own size
     assert read_dice(DiceConfig(size_check_ratio=0), load_image(item.path)).values == (3, 6)
 
 
