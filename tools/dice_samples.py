@@ -103,10 +103,12 @@ def _odd_pips(rng):
     return tuple(grid[i] for i in pick), float(rng.uniform(0.07, 0.1))
 
 
-def rendered_item(rng, width=320, height=320, texture_max=20.0, texture_cells=(32, 32)):
+def rendered_item(rng, width=320, height=320, texture_max=20.0, texture_cells=(32, 32), oblique=0.0):
     """One random rendered table: (image, dice array, "render"); the table texture's amplitude is
     uniform in 0..``texture_max`` grey levels, its blotches ``texture_cells`` (min, max) px wide
-    (log-uniform)."""
+    (log-uniform). With probability ``oblique`` a table is seen obliquely: each of its dice is tilted
+    10-50 degrees and shows the pips of a front face (labelled by its top face)."""
+    seen_obliquely = oblique > 0 and rng.random() < oblique
     # Half the tables hold 1-3 dice: a lone die on an empty table must be sized without neighbours.
     n = int(rng.integers(1, 4)) if rng.random() < 0.5 else int(rng.integers(1, 10))
     size = float(np.exp(rng.uniform(math.log(18), math.log(70))))
@@ -137,7 +139,10 @@ def rendered_item(rng, width=320, height=320, texture_max=20.0, texture_cells=(3
             if rng.random() < 0.3:
                 kw["glare"] = (float(rng.uniform(-0.35, 0.35)), float(rng.uniform(-0.35, 0.35)),
                                float(rng.uniform(0.08, 0.25)))
-            if rng.random() < 0.08:
+            if seen_obliquely:
+                kw["tilt"] = float(rng.uniform(10, 50))
+                kw["side_value"] = int(rng.choice([f for f in range(1, 7) if f not in (value, 7 - value)]))
+            elif rng.random() < 0.08:
                 kw["tilt"] = float(rng.uniform(15, 50))
             if rng.random() < 0.3:  # marbled or smoky translucent plastic
                 kw["marble"] = float(rng.uniform(0.1, 0.5))

@@ -427,6 +427,8 @@ def main(argv=None):
                     help="largest table-texture amplitude (grey levels) of the rendered tables")
     ap.add_argument("--texture-cells", type=float, nargs=2, default=(32, 32), metavar=("MIN", "MAX"),
                     help="size range (px, log-uniform) of the rendered tables' texture blotches")
+    ap.add_argument("--oblique", type=float, default=0.0,
+                    help="share of rendered tables seen obliquely: dice tilted 10-50 degrees showing front-face pips")
     ap.add_argument("--holdout-every", type=int, default=5)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--threads", type=int, default=2)
@@ -439,7 +441,8 @@ def main(argv=None):
     torch.manual_seed(a.seed)
     rng = np.random.default_rng(a.seed)
     train, held = real_items(a.holdout_every)
-    rendered = [rendered_item(rng, texture_max=a.texture_max, texture_cells=tuple(a.texture_cells)) for _ in range(a.rendered)]
+    rendered = [rendered_item(rng, texture_max=a.texture_max, texture_cells=tuple(a.texture_cells),
+                              oblique=a.oblique) for _ in range(a.rendered)]
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
 
@@ -468,7 +471,7 @@ def main(argv=None):
                           mild=a.face_mild)
         torch.save(net.state_dict(), out / "dice_face.pt")
         export(net, out / "dice_face.onnx", (1, 3, CROP, CROP), {"input": {0: "n"}, "output": {0: "n"}})
-    meta = {k: getattr(a, k) for k in ("holdout_every", "seed", "det_iters", "face_iters", "rendered", "render_share", "photo_share", "init_face", "face_lr", "init_det", "det_lr", "face_mild", "face_interior", "texture_max", "texture_cells", "paste_prob",
+    meta = {k: getattr(a, k) for k in ("holdout_every", "seed", "det_iters", "face_iters", "rendered", "render_share", "photo_share", "init_face", "face_lr", "init_det", "det_lr", "face_mild", "face_interior", "texture_max", "texture_cells", "oblique", "paste_prob",
                                           "hard_negatives_from")}
     meta["sets"] = list(SETS)
     (out / f"train_{a.what}.json").write_text(json.dumps(meta, indent=1) + "\n")

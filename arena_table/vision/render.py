@@ -78,6 +78,9 @@ class DieSpec:
     marble: float = 0.0
     """Amplitude (0..1) of swirled light and dark streaks in the body: marbled or smoky translucent
     plastic. The streaks follow from ``value``, ``center`` and ``angle``, so a spec draws the same."""
+    side_value: int | None = None
+    """Face (1..6) on the side face a tilted die shows, its pips drawn foreshortened like the side
+    face (an oblique camera sees the pips of a die's front face); ``None``: a plain side face."""
 
 
 @dataclass(frozen=True)
@@ -197,6 +200,11 @@ def _draw_die(img: np.ndarray, d: DieSpec, shadow: bool) -> np.ndarray:
         _marble(img, d, m, outline)
     for u, v in d.pips if d.pips is not None else pip_layout(d.value, d.pip_offset):
         _poly(img, m, _ellipse(u, v, d.pip_radius), d.pip)
+    if d.side_value is not None and side_h > 0.05:  # front-face pips, squashed to the strip's height
+        for u, v in pip_layout(d.side_value, d.pip_offset):
+            pts = _ellipse(u, v, d.pip_radius)
+            pts[:, 1] = 0.5 + (pts[:, 1] + 0.5) * side_h
+            _poly(img, m, pts, _scale(d.pip, 0.8))
     if d.glare is not None:
         u, v, r = d.glare
         gx, gy = m[:, :2] @ np.array([u, v]) + m[:, 2]

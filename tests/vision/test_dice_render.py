@@ -31,6 +31,23 @@ def test_border_and_tilt_statuses():
     assert truth[0].box[0] + truth[0].box[2] == 200  # clipped to the frame
 
 
+@pytest.mark.parametrize("side_value", [None, 1, 4, 6])
+def test_tilted_die_shows_its_side_face_pips(side_value):
+    # A white die tilted 45 degrees (side face strip 0.71 die sides tall below the top face, drawn
+    # at 0.62 of the body's brightness): the strip holds side_value dark pips, or none.
+    import cv2
+
+    spec = TableSpec(200, 200, dice=(DieSpec(2, (100.0, 80.0), 60.0, body=(250, 250, 250), pip=(0, 0, 0),
+                                             tilt=45.0, side_value=side_value),),
+                     background=(0, 120, 0), texture=0, noise=0, shadow=False)
+    frame, _ = render_table(spec, np.random.default_rng(0))
+    top_bottom = 80 + 30 * np.cos(np.radians(45))
+    strip = frame[int(top_bottom) + 3:int(top_bottom + 60 * np.sin(np.radians(45))) - 3, 75:126]
+    assert np.median(strip) == pytest.approx(250 * 0.62, abs=2)
+    n, _ = cv2.connectedComponents((strip.max(2) < 80).astype(np.uint8))
+    assert n - 1 == (side_value or 0)
+
+
 def test_exposure_scales_the_frame():
     spec = TableSpec(64, 48, background=(100, 100, 100), texture=0, noise=0)
     dark, _ = render_table(TableSpec(**{**spec.__dict__, "exposure": 0.6}), np.random.default_rng(0))
