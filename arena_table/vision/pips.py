@@ -265,7 +265,9 @@ def _design(n: int) -> tuple[np.ndarray, np.ndarray]:
 def _fit_pool(cfg: PipConfig, blobs: list, value: int, c: float, side_px: float):
     """Best layout fit of ``value`` pips among ``blobs``: (residual, dropped, kept indices, linear map) or ``None``.
 
-    Fewest dropped blobs first: glare or dirt is removed only when the layout needs it.
+    Every choice of ``value`` blobs is fitted (one batch, :func:`fit_layouts`) when at most
+    ``cfg.max_drop`` blobs are left over (glare, dirt); the smallest residual wins. ``None``: no
+    blobs, fewer than ``value``, or more than ``max_drop`` extra.
     """
     if not blobs:
         return None
