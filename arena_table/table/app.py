@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Protocol
 
-from arena_table.rules import Event, TableState
+from arena_table.rules import Event, GameStarted, TableState, find_game
 
 from .engine import Change, Clock, Engine
 from .log import EventLog, LogRow
@@ -194,3 +194,30 @@ class Table:
         from .tokens import enroll_tag
 
         return enroll_tag(self, uid, obj)
+
+
+def record_game(engine: Engine, game: str, options: dict[str, Any]) -> int | None:
+    """Make ``game`` set up with ``options`` the log's running game, durably.
+
+    A ``start`` event is recorded unless the log already runs that game with those options (a
+    restart with the same ``run --game/--options``), so a later restart without the flags, an
+    export or a replay finds the game in the log (the log is the source of truth). The engine must
+    replay the log from the default table (``TableConfig()``'s game, no options): the default game
+    needs no ``start`` event.
+
+    Returns:
+        The ``start`` event's sequence number, or ``None`` when nothing was recorded.
+
+    Raises:
+        UnknownGame: no such game.
+        IllegalEvent: the game refuses ``options`` (stored as a rejected event, like any refusal).
+    """
+    name = find_game(game).name
+    ts = engine.state
+    if ts.started_seq:
+        started = next(ev for seq, ev in engine.log.records() if seq == ts.started_seq)
+        if find_game(started.game).name == name and dict(started.options) == dict(options):
+            return None
+    elif name == find_game(TableConfig.game).name and not options:
+        return None
+    return engine.submit(GameStarted(game=name, options=dict(options), at=engine.clock()))

@@ -152,7 +152,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     from arena_table.webui.app import WebConfig, create_app
     from arena_table.webui.server import make_server, stop_server
 
-    from .app import Table, TableConfig
+    from .app import Table, TableConfig, record_game
     from .log import LogError
 
     try:
@@ -175,16 +175,34 @@ def cmd_run(args: argparse.Namespace) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     camera = _camera_arg(args.camera)
-    config = TableConfig(db=db, data_dir=data_dir, game=args.game, options=options, camera=camera,
-                         tokens=_tokens_arg(args.tokens), host=args.host, port=args.port, pin=pin, extra=extra)
-    try:
-        from arena_table.rules import UnknownGame, find_game
+    # The log replays from the default table; --game/--options become a recorded start event
+    # (record_game), so a restart without them finds the game in the log.
+    config = TableConfig(db=db, data_dir=data_dir, camera=camera, tokens=_tokens_arg(args.tokens),
+                         host=args.host, port=args.port, pin=pin, extra=extra)
+    game = args.game or config.game
+    from arena_table.rules import IllegalEvent, UnknownGame, find_game, new_table
 
-        find_game(args.game)
+    try:
+        find_game(game)
+        new_table(game, options)  # refuse bad options before anything is written
+    except UnknownGame as exc:
+        print(f"error: --game: {exc}", file=sys.stderr)
+        return 1
+    except (ValueError, TypeError) as exc:
+        print(f"error: --options: {game} refuses them: {exc}", file=sys.stderr)
+        return 2
+    try:
         table = Table(config)
-    except (LogError, UnknownGame) as exc:
+    except LogError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
+    if args.game is not None or args.options is not None:
+        try:
+            record_game(table.engine, game, options)
+        except IllegalEvent as exc:
+            table.close()
+            print(f"error: --options: {exc}", file=sys.stderr)
+            return 2
     try:
         table.start()
     except ModuleNotFoundError as exc:
@@ -278,7 +296,9 @@ def cmd_doctor(args: argparse.Namespace) -> int:
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("run", help="run the table: sensors, rules engine, spectator screen and control page")
-    p.add_argument("--game", default="dice-tray", help="game to run until the control page starts another")
+    p.add_argument("--game", help="start this game (recorded in the event log, so a restart without the flag "
+                   "keeps it) unless the log already runs it with these --options; default: the log's game, "
+                   "else dice-tray")
     p.add_argument("--options", help="the game's setup options as a JSON object")
     p.add_argument("--camera", help="sim, a device index or path, a video file, a folder of stills, picamera2 "
                                     "or none (default: a camera if one is found, else sim)")

@@ -1,0 +1,78 @@
+"""``arena-table run --game/--options`` is recorded in the event log (issue found by a new user:
+a game started from the flags vanished on a restart without them)."""
+
+import pytest
+
+from arena_table.rules import GameStarted, IllegalEvent
+from arena_table.rules.events import parse as parse_event
+from arena_table.table.app import Table, TableConfig, record_game
+from arena_table.table.cli import main
+
+PVP = {"mode": "pvp", "players": ["Ann", "Bo"], "heroes_1": ["rochon", "rac", "norn"],
+       "heroes_2": ["aer", "lug", "edhel"]}
+
+
+def _table(db):
+    return Table(TableConfig(db=db, camera=None), clock=lambda: 1000.0)
+
+
+def test_game_from_the_flags_survives_a_restart_without_them(tmp_path):
+    db = tmp_path / "e.db"
+    t = _table(db)
+    assert record_game(t.engine, "Theosis", PVP) == 1
+    t.engine.submit(parse_event("th-place hero=rochon location=guardian golden=true"))
+    assert t.engine.state.game == "theosis"
+    before = t.engine.state
+    t.close()
+    t = _table(db)  # no flags: the log says which game runs
+    try:
+        assert t.engine.state.game == "theosis" and t.engine.state.seq == before.seq
+        assert t.engine.state.state == before.state
+        records = t.log.records()
+        assert [type(ev) for _, ev in records] == [GameStarted, type(records[1][1])]
+        assert records[0][1].options == PVP
+        # the same flags again: nothing new is recorded, the game goes on
+        assert record_game(t.engine, "theosis", dict(PVP)) is None
+        assert t.engine.state.seq == before.seq
+        # other options: the user asked for a new game
+        other = dict(PVP, players=["Cy", "Di"])
+        assert record_game(t.engine, "theosis", other) == before.seq + 1
+        assert t.engine.state.started_seq == before.seq + 1
+    finally:
+        t.close()
+
+
+def test_the_default_game_needs_no_start_event(tmp_path):
+    t = _table(tmp_path / "e.db")
+    try:
+        assert record_game(t.engine, "dice-tray", {}) is None
+        assert t.log.records() == []
+    finally:
+        t.close()
+
+
+def test_options_the_game_refuses_are_an_error_not_a_traceback(tmp_path, capsys):
+    db = tmp_path / "e.db"
+    code = main(["run", "--db", str(db), "--camera", "none", "--game", "theosis",
+                 "--options", '{"mode": "pvp", "players": ["Ann", "Bo"]}'])
+    assert code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: --options: theosis refuses them: ") and "heroes" in err
+    assert main(["run", "--db", str(db), "--camera", "none", "--options", '{"x": 1}']) == 2
+    assert "error: --options: dice-tray refuses them" in capsys.readouterr().err
+    assert main(["run", "--db", str(db), "--camera", "none", "--game", "chess"]) == 1
+    assert "error: --game: unknown game 'chess'" in capsys.readouterr().err
+    if db.exists():
+        t = _table(db)
+        assert t.log.records() == []
+        t.close()
+
+
+def test_refused_start_is_kept_as_rejected(tmp_path):
+    t = _table(tmp_path / "e.db")
+    try:
+        with pytest.raises(IllegalEvent):
+            record_game(t.engine, "theosis", {"mode": "pvp", "players": ["Ann"]})
+        assert t.engine.state.game == "dice-tray"
+    finally:
+        t.close()
