@@ -109,7 +109,9 @@ def apply_tray(tray: TrayState, event: Event, seq: int) -> TrayState:
         else:
             raise IllegalEvent(event, f"no roll with seq {event.roll} in this game")
         if not 0 <= event.index < len(roll.faces):
-            raise IllegalEvent(event, f"roll {event.roll} has no die #{event.index} (it has {len(roll.faces)})")
+            n = len(roll.faces)
+            raise IllegalEvent(event, f"roll {event.roll} has no die with index {event.index} "
+                                      f"(its {n} dice have index 0 to {n - 1}: #1 to #{n} in the log)")
         sides = sides_of(roll.die)
         if sides is not None and not 1 <= event.value <= sides:
             raise IllegalEvent(event, f"{event.value} is impossible on a {roll.die}")

@@ -180,8 +180,8 @@ class Table:
     def subscribe(self, fn: Callable[[Change], None]) -> Callable[[], None]:
         return self.engine.subscribe(fn)
 
-    def rows(self, since: int = 0, limit: int | None = None) -> list[LogRow]:
-        return self.log.rows(since=since, limit=limit)
+    def rows(self, since: int = 0, limit: int | None = None, include_rejected: bool = True) -> list[LogRow]:
+        return self.log.rows(since=since, limit=limit, include_rejected=include_rejected)
 
     def status(self) -> dict[str, dict[str, Any]]:
         return self.status_board.snapshot()

@@ -169,6 +169,8 @@ def init_auth(app: Flask, pin: str, limiter: RateLimiter | None = None) -> None:
             return _refuse(429, f"too many wrong PINs: try again in {int(wait) + 1} s",
                            {"Retry-After": str(int(wait) + 1)})
         data = request.get_json(silent=True) if request.is_json else request.form
+        if request.is_json and not isinstance(data, dict):
+            return _refuse(400, 'the body must be a JSON object such as {"pin": "123456"}')
         given = str((data or {}).get("pin", "")).strip()
         if not hmac.compare_digest(given.encode(), str(pin).encode()):
             limiter.fail(who)

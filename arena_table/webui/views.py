@@ -137,9 +137,8 @@ def log_rows(service: TableService, since: int, limit: int, viewer: str = "spect
     """The log after ``since`` as JSON rows; spectators get applied events only, with
     any field an event class lists in ``PRIVATE_FIELDS`` (sealed bids, hands) left out."""
     out = []
-    for row in service.rows(since=since, limit=limit):
-        if viewer == "spectator" and row.status != "ok":
-            continue
+    # spectators see applied events only: filtered in the query, so ``limit`` counts what they get
+    for row in service.rows(since=since, limit=limit, include_rejected=viewer != "spectator"):
         ev = row.event
         data = to_jsonable({"kind": ev.KIND, **{k: getattr(ev, k) for k in _fields(ev)}})
         text = str(ev)

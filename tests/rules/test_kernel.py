@@ -76,7 +76,7 @@ def test_chi_square_flags_a_loaded_die():
     (DiceRolled(faces=(7,)), "impossible on a d6"),
     (DiceRolled(faces=()), "at least one die"),
     (DieCorrected(roll=9, index=0, value=2), "no roll with seq 9"),
-    (DieCorrected(roll=1, index=3, value=2), "no die #3"),
+    (DieCorrected(roll=1, index=3, value=2), "no die with index 3 \\(its 2 dice have index 0 to 1"),
     (DiceRolled(faces=(1, 2), confidence=(0.5,)), "confidence has 1 entries"),
 ])
 def test_illegal_tray_events(ev, reason):

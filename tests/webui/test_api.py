@@ -88,6 +88,20 @@ def test_events_since(ctl, client):
     assert client.get("/api/events?since=x").status_code == 400
 
 
+def test_spectator_paging_counts_only_the_events_it_shows(ctl, client):
+    # rejected rows (2 and 4) are hidden from spectators: a page of 2 after seq 1 must still
+    # hold two events (it held none when the limit counted the hidden rows)
+    for notation in ("roll faces=[1]", "roll die=d4 faces=[5]", "roll faces=[3]", "roll die=d4 faces=[6]",
+                     "roll faces=[5]"):
+        ctl("/api/events", {"notation": notation})
+    page = client.get("/api/events?since=1&limit=2").get_json()["events"]
+    assert [r["seq"] for r in page] == [3, 5]
+    page = client.get(f"/api/events?since={page[-1]['seq']}&limit=2").get_json()["events"]
+    assert page == []
+    ctl_page = client.get("/api/events?since=1&limit=2&viewer=control").get_json()["events"]
+    assert [(r["seq"], r["status"]) for r in ctl_page] == [(2, "rejected"), (3, "ok")]
+
+
 def test_start_game(ctl, table):
     r = ctl("/api/start", {"game": "nope"})
     assert r.status_code == 400 and "unknown game 'nope'" in r.get_json()["error"]
@@ -106,7 +120,7 @@ def test_correct_a_die(ctl, table):
     assert r.status_code == 201
     assert table.state.tray.rolls[0].faces == (4, 6) and table.state.tray.rolls[0].sensed == (1, 6)
     r = ctl("/api/correct", {"roll": 1, "index": 2, "value": 4})
-    assert r.status_code == 422 and r.get_json()["reason"] == "roll 1 has no die #2 (it has 2)"
+    assert r.status_code == 422 and r.get_json()["reason"] == "roll 1 has no die with index 2 (its 2 dice have index 0 to 1: #1 to #2 in the log)"
     r = ctl("/api/correct", {"roll": 1, "index": "first", "value": 4})
     assert r.status_code == 400 and "index must be a whole number" in r.get_json()["error"]
 

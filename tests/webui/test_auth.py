@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -51,6 +52,16 @@ def test_wrong_pin_refused_right_pin_works(client):
     cookie = ok.headers["Set-Cookie"]
     assert "HttpOnly" in cookie and "SameSite=Strict" in cookie
     assert client.get("/control").status_code == 200
+
+
+@pytest.mark.parametrize("body", [[1, 2], "x", 7, None])
+def test_login_with_a_json_body_that_is_not_an_object_is_400(client, body):
+    token = client.get("/api/session").get_json()["csrf"]
+    r = client.post("/login", data=json.dumps(body), content_type="application/json",
+                    headers={"X-CSRF-Token": token, "Accept": "application/json"})
+    assert r.status_code == 400
+    assert r.get_json()["error"] == 'the body must be a JSON object such as {"pin": "123456"}'
+    assert client.get("/api/session").get_json()["authenticated"] is False
 
 
 def test_form_login_redirects_and_refuses_open_redirects(client):
