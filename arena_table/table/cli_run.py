@@ -306,7 +306,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="the camera's calibration (resolution, tray, die size) from `arena-table dice calibrate`")
     p.add_argument("--camera-setting", action="append", metavar="KEY=VALUE",
                    help="a camera setting, e.g. settle_s=0.6 or settle_mode=whole (repeatable; docs/camera.md)")
-    p.add_argument("--tokens", help="sim, a serial port, or none (default: none)")
+    p.add_argument("--tokens", help="sim, a serial port (/dev/ttyACM0), usb:VID:PID[:SERIAL], "
+                   "pn532:/dev/serial0, or none (default: none)")
     p.add_argument("--db", default=str(DEFAULT_DB), help=f"the event log (default: {DEFAULT_DB})")
     p.add_argument("--data-dir", help="media and PIN folder (default: the folder of --db)")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (0.0.0.0: the whole network)")

@@ -179,7 +179,8 @@ class Engine:
         elif not math.isfinite(event.at):
             raise IllegalEvent(event, f"time stamp {event.at} is not a finite number of seconds")
         if isinstance(event, Undone):
-            raise IllegalEvent(event, "use undo(), which picks the event to take back")
+            raise IllegalEvent(event, "an undo is made with POST /api/undo or the control page's Undo button, "
+                                      "which pick the event to take back")
         seq = self.log.last_seq() + 1  # single writer: the number the row will get
         try:
             new = apply(self._state, event, seq)

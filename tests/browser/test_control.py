@@ -100,6 +100,32 @@ def test_start_a_game_from_the_form(live, page):
     assert live.table.state.started_seq == 1
 
 
+def test_starting_over_a_running_board_game_asks_first(live, page):
+    # A new user's trial: one click on Start ended a Theosis game mid-play, and Undo stops at a
+    # game's start. Now the page asks; "Cancel" keeps the game, "OK" starts the new one.
+    from arena_table.rules import GameStarted
+
+    live.table.submit(GameStarted(game="demigods", options={"players": ["Ann", "Bo"]}))
+    login(page, live.url)
+    page.wait_for_function("document.querySelector('#running').textContent.includes('Demigods')", timeout=5000)
+    page.select_option("#start-game", "dice-tray")
+    asked = []
+
+    def answer(dialog, accept):
+        asked.append(dialog.message)
+        dialog.accept() if accept else dialog.dismiss()
+
+    page.once("dialog", lambda d: answer(d, False))
+    page.click("#start-form button[type=submit]")
+    page.wait_for_timeout(300)
+    assert asked and asked[0].startswith("End the running Demigods") and "Undo cannot bring it back" in asked[0]
+    assert live.table.state.game == "demigods"
+    page.once("dialog", lambda d: answer(d, True))
+    page.click("#start-form button[type=submit]")
+    page.wait_for_function("document.querySelector('#toast').textContent.startsWith('Started')", timeout=5000)
+    assert live.table.state.game == "dice-tray" and len(asked) == 2
+
+
 THEOSIS_DRAFTS = """
 th-draft player=Ann power=fiery-purge
 th-draft player=Ann power=fireball

@@ -107,6 +107,10 @@
     e.preventDefault();
     let options;
     try { options = collectOptions(); } catch (err) { toast(err.message, true); return; }
+    // a board game in progress ends here, and Undo stops at a game's start: ask first
+    if (state && state.game !== 'dice-tray' && state.seq > 0 &&
+        !window.confirm('End the running ' + state.title + ' (event ' + state.seq + ') and start a new game? ' +
+                        'Its events stay in the log, but Undo cannot bring it back.')) return;
     await act('POST', '/api/start', { game: $('start-game').value, options }, (d) => 'Started: event #' + d.seq);
   });
 
