@@ -285,12 +285,16 @@ def cbr(i, o, s=1, d=1):
 
 
 class Detector(nn.Module):
-    def __init__(self):
+    """``slim``: without the second stride-4 convolution and the 3x3 after the fuse (a third fewer
+    multiply-adds; fine-tuned from a full model, whose other layers it shares by name)."""
+
+    def __init__(self, slim=False):
         super().__init__()
         self.s2 = cbr(3, 16, 2)
-        self.s4 = nn.Sequential(cbr(16, 24, 2), cbr(24, 24))
+        self.s4 = nn.Sequential(cbr(16, 24, 2)) if slim else nn.Sequential(cbr(16, 24, 2), cbr(24, 24))
         self.s8 = nn.Sequential(cbr(24, 48, 2), cbr(48, 48, d=2), cbr(48, 48, d=4))
-        self.fuse = nn.Sequential(nn.Conv2d(72, 24, 1, bias=False), nn.BatchNorm2d(24), nn.ReLU(inplace=True), cbr(24, 24))
+        fuse = [nn.Conv2d(72, 24, 1, bias=False), nn.BatchNorm2d(24), nn.ReLU(inplace=True)]
+        self.fuse = nn.Sequential(*fuse) if slim else nn.Sequential(*fuse, cbr(24, 24))
         self.head = nn.Conv2d(24, 4, 1)
         nn.init.constant_(self.head.bias, 0.0)
         with torch.no_grad():
@@ -326,12 +330,17 @@ def focal(logit, target):
 _REG_W = torch.tensor([2.0, 1.0, 1.0]).view(1, 3, 1, 1)
 
 
-def train_detector(train, rendered, iters, rng, log, paste_prob=0.5, render_share=0.25, init=None, lr=3e-3):
+def train_detector(train, rendered, iters, rng, log, paste_prob=0.5, render_share=0.25, init=None, lr=3e-3,
+                   slim=False):
     """Train the detector on photos (with copy-pasted neighbours) and rendered tables."""
     rendered = [r for r in rendered if len(r[1])]
-    net = Detector()
-    if init:  # fine-tune an earlier model
-        net.load_state_dict(torch.load(init))
+    net = Detector(slim)
+    if init:  # fine-tune an earlier model (a slim one from the full model's shared layers)
+        state = torch.load(init)
+        if slim:
+            own = net.state_dict()
+            state = {k: v for k, v in state.items() if k in own and own[k].shape == v.shape}
+        net.load_state_dict(state, strict=not slim)
     opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, lr, total_steps=iters)
     t0 = time.time()
@@ -417,6 +426,8 @@ def main(argv=None):
     ap.add_argument("--photo-share", type=float, default=0.6, help="share of face samples drawn from the photos")
     ap.add_argument("--init-det", metavar="PT", help="fine-tune this dice_det.pt instead of starting afresh")
     ap.add_argument("--det-lr", type=float, default=3e-3, help="peak learning rate of the detector")
+    ap.add_argument("--det-slim", action="store_true",
+                    help="the slim detector (a third fewer multiply-adds), fine-tuned from --init-det")
     ap.add_argument("--init-face", metavar="PT", help="fine-tune this dice_face.pt instead of starting afresh")
     ap.add_argument("--face-lr", type=float, default=4e-3, help="peak learning rate of the face classifier")
     ap.add_argument("--face-mild", type=float, default=0.0,
@@ -452,7 +463,7 @@ def main(argv=None):
     log(f"photos: train {len(train)}, held out {len(held)}; rendered tables {len(rendered)}")
     if a.what in ("det", "both"):
         net = train_detector(train, rendered, a.det_iters, rng, log, a.paste_prob, a.render_share,
-                             init=a.init_det, lr=a.det_lr)
+                             init=a.init_det, lr=a.det_lr, slim=a.det_slim)
         torch.save(net.state_dict(), out / "dice_det.pt")
         export(net, out / "dice_det.onnx", (1, 3, 96, 128), {"input": {2: "h", 3: "w"}, "output": {2: "h", 3: "w"}})
     if a.what in ("face", "both"):
@@ -471,7 +482,7 @@ def main(argv=None):
                           mild=a.face_mild)
         torch.save(net.state_dict(), out / "dice_face.pt")
         export(net, out / "dice_face.onnx", (1, 3, CROP, CROP), {"input": {0: "n"}, "output": {0: "n"}})
-    meta = {k: getattr(a, k) for k in ("holdout_every", "seed", "det_iters", "face_iters", "rendered", "render_share", "photo_share", "init_face", "face_lr", "init_det", "det_lr", "face_mild", "face_interior", "texture_max", "texture_cells", "oblique", "paste_prob",
+    meta = {k: getattr(a, k) for k in ("holdout_every", "seed", "det_iters", "face_iters", "rendered", "render_share", "photo_share", "init_face", "face_lr", "init_det", "det_lr", "face_mild", "face_interior", "texture_max", "texture_cells", "oblique", "det_slim", "paste_prob",
                                           "hard_negatives_from")}
     meta["sets"] = list(SETS)
     (out / f"train_{a.what}.json").write_text(json.dumps(meta, indent=1) + "\n")
