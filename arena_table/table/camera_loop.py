@@ -11,12 +11,13 @@ die would feed the game a wrong total), unless ``partial_rolls`` is set, which
 records the dice that were read. Nothing here stops the table: a bad
 file, a missing camera or a rejected event is reported and the loop goes on.
 
-Settings come from ``TableConfig.extra`` (all optional, defaults in
-``docs/camera.md``): ``settle_s``, ``settle_mode`` (``moved``/``whole``),
-``still_frames``, ``camera_fps``, ``camera_realtime``, ``camera_seed``,
-``camera_size`` ([w, h]), ``partial_rolls`` (default false), ``warmup_s``, ``lock_exposure``, ``camera_backoff``
-(``{"initial": 0.5, "factor": 2, "maximum": 10}`` seconds), ``camera_calibration``
-(a JSON file, see :class:`~arena_table.vision.frames.Calibration`).
+Settings come from ``TableConfig.extra`` (all optional; checked, and turned into the settle,
+source and reader configurations, by :mod:`.camera_settings`; defaults in ``docs/camera.md``):
+``settle_s``, ``settle_mode`` (``moved``/``whole``), ``still_frames``, ``camera_fps``,
+``camera_realtime``, ``camera_seed``, ``camera_size`` ([w, h]), ``partial_rolls`` (default false),
+``warmup_s``, ``lock_exposure``, ``camera_backoff`` (``{"initial": 0.5, "factor": 2, "maximum": 10}``
+seconds), ``camera_calibration`` (a JSON file, see :class:`~arena_table.vision.frames.Calibration`),
+``dice_min_confidence``, ``dice_logo_face``, ``dice_size_check`` (the reader's thresholds).
 """
 
 from __future__ import annotations
@@ -33,133 +34,18 @@ import cv2
 import numpy as np
 
 from arena_table.rules import DiceRolled, IllegalEvent
-from arena_table.vision.capture import (Backoff, CameraStatus, FolderSource, FrameSource, GrabberSource,
+from arena_table.vision.capture import (CameraStatus, FolderSource, FrameSource, GrabberSource,
                                        VideoFileSource, open_source)
 from arena_table.vision.frames import (Calibration, CalibrationMismatch, CameraError, CameraUnavailable, EndOfStream,
                                        Frame)
 from arena_table.vision.settle import Settle, SettleConfig, SettleDetector
 
+from .camera_settings import Reader, check_settings, default_reader, settle_config, source_options
+
 log = logging.getLogger(__name__)
 
-Reader = Callable[[np.ndarray], Any]
-"""``BGR frame -> DiceReading`` (``arena_table.vision.dice.read_dice`` with its config bound)."""
 CROP_MARGIN = 0.15
 """Each stored die crop is the die's box grown by this share of its size on every side."""
-
-
-def default_reader(die_side_px: float | None = None) -> Reader:
-    """The shipped dice reader: default configuration, or looking for dice of about ``die_side_px``
-    (a calibration's ``die_size_px``, see :func:`arena_table.vision.calibrate.sized_config`)."""
-    from arena_table.vision.calibrate import sized_config
-    from arena_table.vision.dice import DiceConfig, read_dice
-
-    cfg = DiceConfig() if die_side_px is None else sized_config(float(die_side_px))
-    # The reader's images are small (crops of ~48 px, frames scaled to ~420x240): OpenCV's thread
-    # pool only adds hand-off cost there and competes with the camera, web and token threads.
-    cv2.setNumThreads(1)
-    return lambda image: read_dice(cfg, image)
-
-
-def settle_config(extra: Mapping[str, Any]) -> SettleConfig:
-    """The :class:`SettleConfig` the ``extra`` settings ask for.
-
-    Raises:
-        ValueError: a bad ``settle_mode`` or ``settle_s``.
-
-    >>> settle_config({"settle_s": 0.6, "settle_mode": "whole"}).mode
-    'whole'
-    """
-    cfg = SettleConfig()
-    if "settle_s" in extra:
-        cfg = dataclasses.replace(cfg, settle_s=float(extra["settle_s"]))
-    if "settle_mode" in extra:
-        cfg = dataclasses.replace(cfg, mode=str(extra["settle_mode"]))
-    return cfg
-
-
-def _number(lo: float, hi: float = math.inf, lo_open: bool = False) -> Callable[[Any], bool]:
-    def ok(v: Any) -> bool:
-        return (isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
-                and (v > lo if lo_open else v >= lo) and v <= hi)
-    ok.__doc__ = f"a number {'above' if lo_open else 'from'} {lo:g}" + ("" if hi == math.inf else f" to {hi:g}")
-    return ok
-
-
-def _whole(lo: int) -> Callable[[Any], bool]:
-    def ok(v: Any) -> bool:
-        return isinstance(v, int) and not isinstance(v, bool) and v >= lo
-    ok.__doc__ = f"a whole number from {lo}"
-    return ok
-
-
-def _flag(v: Any) -> bool:
-    """true or false"""
-    return isinstance(v, bool)
-
-
-def _size(v: Any) -> bool:
-    """[width, height] in whole pixels"""
-    return isinstance(v, (list, tuple)) and len(v) == 2 and all(_whole(1)(x) for x in v)
-
-
-def _backoff(v: Any) -> bool:
-    """{"initial": s, "factor": f >= 1, "maximum": s} (numbers)"""
-    if isinstance(v, Backoff):
-        return True
-    return (isinstance(v, Mapping) and set(v) <= {"initial", "factor", "maximum"}
-            and all(_number(0, lo_open=True)(x) for x in v.values()) and v.get("factor", 1) >= 1)
-
-
-def _settle_mode(v: Any) -> bool:
-    '''"moved" or "whole"'''
-    return v in ("moved", "whole")
-
-
-def _path(v: Any) -> bool:
-    """a file path"""
-    return isinstance(v, (str, Path, Calibration)) and str(v) != ""
-
-
-SETTINGS: dict[str, Callable[[Any], bool]] = {
-    "settle_s": _number(0, 60, lo_open=True), "settle_mode": _settle_mode,
-    "still_frames": _whole(1), "camera_fps": _number(0, 1000, lo_open=True), "camera_realtime": _flag,
-    "camera_seed": _whole(0), "camera_size": _size, "warmup_s": _number(0, 60), "lock_exposure": _flag,
-    "camera_backoff": _backoff, "camera_calibration": _path, "partial_rolls": _flag,
-}
-"""The camera keys of ``TableConfig.extra`` (docs/camera.md, "Settings") and the check of each
-value; ``arena-table run --camera-setting``."""
-
-
-def check_settings(extra: Mapping[str, Any]) -> None:
-    """Check the camera keys of ``extra`` (other keys are not the camera's and pass).
-
-    Raises:
-        ValueError: a camera key's value is out of its range; the message names the key.
-
-    >>> check_settings({"settle_s": 0.6, "theme": "dark"})
-    >>> check_settings({"camera_fps": 0})
-    Traceback (most recent call last):
-    ...
-    ValueError: camera setting camera_fps must be a number above 0 to 1000, got 0
-    """
-    for key, ok in SETTINGS.items():
-        if key in extra and not ok(extra[key]):
-            raise ValueError(f"camera setting {key} must be {ok.__doc__}, got {extra[key]!r:.60}")
-
-
-def source_options(extra: Mapping[str, Any]) -> dict[str, Any]:
-    """:func:`~arena_table.vision.capture.open_source` options from the ``extra`` settings.
-
-    >>> source_options({"camera_fps": 5, "settle_s": 1})
-    {'fps': 5}
-    """
-    names = {"still_frames": "still_frames", "camera_fps": "fps", "camera_realtime": "realtime",
-             "camera_seed": "seed", "camera_size": "size", "warmup_s": "warmup_s", "lock_exposure": "lock_exposure",
-             "camera_backoff": "backoff"}
-    out = {opt: extra[key] for key, opt in names.items() if key in extra}
-    if isinstance(out.get("backoff"), Mapping):  # from a JSON/TOML config: {"initial": 0.5, ...}
-        out["backoff"] = Backoff(**out["backoff"])
-    return out
 
 
 def crop_box(image: np.ndarray, box: tuple[int, int, int, int], margin: float = CROP_MARGIN) -> np.ndarray:
@@ -218,6 +104,7 @@ class CameraLoop:
 
     def __init__(self, table: Any, spec: str, *, settle: SettleConfig = SettleConfig(), reader: Reader | None = None,
                  calibration: Calibration | None = None, options: Mapping[str, Any] | None = None,
+                 reader_settings: Mapping[str, Any] | None = None,
                  source_factory: Callable[..., FrameSource] | None = None, read_timeout: float = 1.0) -> None:
         self.table = table
         self.spec = spec
@@ -225,6 +112,7 @@ class CameraLoop:
         self.reader = reader
         self.calibration = calibration
         self.options = dict(options or {})
+        self.reader_settings = dict(reader_settings or {})
         self.source_factory = source_factory or open_source
         self.read_timeout = read_timeout
         self.source: FrameSource | None = None
@@ -390,7 +278,8 @@ class CameraLoop:
         with self._reader_lock:  # one reader (one model session) shared by the loop and the page
             try:
                 if self.reader is None:
-                    self.reader = default_reader(self.calibration.die_size_px if self.calibration else None)
+                    self.reader = default_reader(self.calibration.die_size_px if self.calibration else None,
+                                                 self.reader_settings)
                 reading = self.reader(image)
             except Exception as exc:
                 self._reader_failing = True
@@ -457,4 +346,5 @@ def build_camera(table: Any, spec: str) -> CameraLoop:
     calib = extra.get("camera_calibration")
     calibration = calib if isinstance(calib, Calibration) else Calibration.load(Path(calib)) if calib else None
     return CameraLoop(table, str(spec), settle=settle_config(extra), calibration=calibration,
-                      options=source_options(extra))
+                      options=source_options(extra),
+                      reader_settings={k: v for k, v in extra.items() if k.startswith("dice_")})

@@ -120,7 +120,7 @@ def camera_settings(pairs: Sequence[str], calibration: str | None = None) -> dic
     """
     from arena_table.vision.frames import Calibration, CameraError
 
-    from .camera_loop import SETTINGS, check_settings
+    from .camera_settings import SETTINGS, check_settings
 
     extra: dict[str, Any] = {}
     for pair in pairs:

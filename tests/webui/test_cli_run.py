@@ -109,9 +109,38 @@ def test_camera_settings_are_checked():
                           ("camera_realtime=maybe", "camera_realtime must be true or false"),
                           ("camera_size=[1280]", "camera_size must be \\[width, height\\]"),
                           ("camera_calibration=5", "camera_calibration must be a file path"),
-                          ("camera_backoff={\"factor\": 0.5}", "camera_backoff must be")]:
+                          ("camera_backoff={\"factor\": 0.5}", "camera_backoff must be"),
+                          ("dice_min_confidence=1.5", "dice_min_confidence must be a number from 0 to 1"),
+                          ("dice_logo_face=7", "dice_logo_face must be a face value, a whole number from 1 to 6"),
+                          ("dice_logo_face=true", "dice_logo_face must be a face value"),
+                          ("dice_size_check=0.5", "dice_size_check must be 0 \\(off\\) or a number above 1")]:
         with pytest.raises(ValueError, match=f"camera setting {message}"):
             cli_run.camera_settings([pair])
+
+
+def test_reader_settings_reach_the_reader():
+    # dice_* settings: a logo face mapped to 1, a stricter confidence, the size check off
+    import numpy as np
+
+    from arena_table.table.camera_loop import build_camera
+    from arena_table.table.camera_settings import default_reader, reader_config
+    from arena_table.vision.render import DieSpec, TableSpec, render_table
+
+    settings = cli_run.camera_settings(["dice_logo_face=1", "dice_min_confidence=0.8", "dice_size_check=0"])
+    cfg = reader_config(None, settings)
+    assert (dict(cfg.logo_faces), cfg.min_confidence, cfg.size_check_ratio) == ({"logo": 1}, 0.8, 0.0)
+    assert reader_config(40.0, settings).die_size_px == pytest.approx((25.0, 64.0))
+    logo = DieSpec(1, (320.0, 240.0), 34.0, 17.0, body=(235, 240, 240), pip=(40, 40, 200),
+                   pips=((0.0, 0.0),), pip_radius=0.26)
+    frame = render_table(TableSpec(640, 480, dice=(logo,), background=(70, 110, 60)), np.random.default_rng(0))[0]
+    assert default_reader()(frame).dice[0].status == "unreadable"
+    assert default_reader(None, settings)(frame).values == (1,)
+
+    class Fake:
+        config = type("C", (), {"extra": dict(settings, settle_s=0.5)})()
+
+    loop = build_camera(Fake(), "none")
+    assert loop.reader_settings == settings
 
 
 def test_run_refuses_a_bad_calibration_file_naming_it(tmp_path, capsys):
