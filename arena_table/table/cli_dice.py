@@ -23,9 +23,7 @@ def register(sub) -> None:
     read = dsub.add_parser("read", help="read the dice in image files")
     read.add_argument("images", nargs="+", metavar="IMAGE")
     read.add_argument("--json", action="store_true", help="print one JSON list")
-    read.add_argument("--die-size", type=float, metavar="PX",
-                      help="look for dice of about this side in px (as `dice calibrate` measures it); "
-                           "default: 3-20 %% of the image's long side")
+    _reader_flags(read)
     read.set_defaults(func=cmd_read)
     cal = dsub.add_parser("calibrate", help="measure the die size in a camera frame and write a calibration file")
     cal.add_argument("image", metavar="IMAGE", help="a frame from the camera, at its resolution, with a few dice in view")
@@ -37,8 +35,7 @@ def register(sub) -> None:
     ev.add_argument("--labels", metavar="CSV", help="labels file (default DIR/labels.csv)")
     ev.add_argument("--holdout-every", type=int, default=0, metavar="N",
                     help="score only the training hold-out split (every N-th image by name)")
-    ev.add_argument("--die-size", type=float, metavar="PX",
-                    help="read with this calibrated die side in px (as `dice calibrate` measures it)")
+    _reader_flags(ev)
     ev.add_argument("--json", action="store_true", help="print the metrics as JSON")
     ev.set_defaults(func=cmd_eval)
     bench = bench_subparsers(sub).add_parser("dice", help="dice reader accuracy, speed and memory")
@@ -62,16 +59,39 @@ def _die_text(d) -> str:
     return f"  {what:<10} at ({x:.0f}, {y:.0f}) conf {d.confidence:.2f}{tail}"
 
 
-def _reader_config(die_size: float | None):
-    """The reader's config for ``--die-size`` (the default config when not given), or ``None``
-    after printing why the size is refused."""
-    from arena_table.vision.calibrate import sized_config
-    from arena_table.vision.dice import DiceConfig
+_READER_FLAGS = (("min_confidence", "dice_min_confidence"), ("logo_face", "dice_logo_face"),
+                 ("size_check", "dice_size_check"))
+"""``dice read/eval`` flags and the camera settings they match (``table/camera_settings.py``)."""
 
-    if die_size is None:
-        return DiceConfig()
+
+def _reader_flags(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--die-size", type=float, metavar="PX",
+                   help="look for dice of about this side in px (as `dice calibrate` measures it); "
+                        "default: 3-20 %% of the image's long side")
+    p.add_argument("--min-confidence", type=float, metavar="P",
+                   help="a die whose best face is less likely than P is unreadable (default 0.5)")
+    p.add_argument("--logo-face", type=int, metavar="N",
+                   help="the value (1-6) of a face showing a maker's logo (default: unreadable)")
+    p.add_argument("--size-check", type=float, metavar="R",
+                   help="re-read unsure dice more than R times off the typical size; 0: off (default 1.6)")
+
+
+def _reader_config(args: argparse.Namespace):
+    """The reader's config for the ``dice read/eval`` flags (the camera's ``dice_*`` settings, see
+    ``camera_settings.reader_config``), or ``None`` after printing which flag is refused and why."""
+    from .camera_settings import SETTINGS, reader_config
+
+    settings = {}
+    for flag, key in _READER_FLAGS:
+        value = getattr(args, flag, None)
+        if value is None:
+            continue
+        if not SETTINGS[key](value):
+            print(f"error: --{flag.replace('_', '-')} must be {SETTINGS[key].__doc__}, got {value:g}", file=sys.stderr)
+            return None
+        settings[key] = value
     try:
-        return sized_config(die_size)
+        return reader_config(args.die_size, settings)
     except ValueError as exc:
         print(f"error: --die-size: {exc}", file=sys.stderr)
         return None
@@ -83,7 +103,7 @@ def cmd_read(args: argparse.Namespace) -> int:
     from arena_table.vision.dice_io import load_image
 
     _quiet_opencv()
-    cfg = _reader_config(args.die_size)
+    cfg = _reader_config(args)
     if cfg is None:
         return 2
     failed = 0
@@ -174,7 +194,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
             said = ", ".join(f"the {k} with --holdout-every {v}" for k, v in other.items())
             print(f"note: {said}: these images are not all held out from the installed models "
                   f"(see arena_table/vision/models/README.md)", file=sys.stderr)
-    cfg = _reader_config(args.die_size)
+    cfg = _reader_config(args)
     if cfg is None:
         return 2
     try:

@@ -41,6 +41,23 @@ def test_read_reports_bad_files_and_continues(tmp_path, capsys):
     assert [r.get("values") for r in results] == [None, [3], None]
 
 
+def test_read_flags_reach_the_reader(tmp_path, capsys):
+    # a logo die: unreadable by default, read as 1 with --logo-face 1; bad flag values are named
+    logo = DieSpec(1, (320.0, 240.0), 34.0, 17.0, body=(235, 240, 240), pip=(40, 40, 200),
+                   pips=((0.0, 0.0),), pip_radius=0.26)
+    path = tmp_path / "logo.png"
+    cv2.imwrite(str(path), render_table(TableSpec(640, 480, dice=(logo,)), np.random.default_rng(0))[0])
+    assert _run(["dice", "read", str(path), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)[0]["dice"][0]["status"] == "unreadable"
+    assert _run(["dice", "read", str(path), "--json", "--logo-face", "1", "--min-confidence", "0.3"]) == 0
+    assert json.loads(capsys.readouterr().out)[0]["values"] == [1]
+    for flags, message in [(["--min-confidence", "2"], "--min-confidence must be a number from 0 to 1, got 2"),
+                           (["--logo-face", "0"], "--logo-face must be a face value, a whole number from 1 to 6, got 0"),
+                           (["--size-check", "0.5"], "--size-check must be 0 (off) or a number above 1, got 0.5")]:
+        assert _run(["dice", "read", str(path)] + flags) == 2
+        assert capsys.readouterr().err.strip() == f"error: {message}"
+
+
 def test_eval_without_labels_is_an_error(tmp_path, capsys):
     assert _run(["dice", "eval", str(tmp_path)]) == 1
     assert "labels file not found" in capsys.readouterr().err
