@@ -283,8 +283,9 @@ Record = tuple[int, Event]
 
 
 def undone_seqs(records: Iterable[Record]) -> frozenset[int]:
-    """Sequence numbers taken back by ``undo`` events in ``records``."""
-    return frozenset(ev.seq for _, ev in records if isinstance(ev, Undone))
+    """Sequence numbers taken back by ``undo`` events in ``records`` (an undo takes back an earlier
+    event only: one naming itself or a later event takes back nothing, see :func:`replay`)."""
+    return frozenset(ev.seq for seq, ev in records if isinstance(ev, Undone) and ev.seq < seq)
 
 
 def replay(records: Iterable[Record] | Iterable[Event], game: str = "dice-tray",
@@ -299,7 +300,8 @@ def replay(records: Iterable[Record] | Iterable[Event], game: str = "dice-tray",
             re-reading a log written by an older rules version).
 
     Raises:
-        IllegalEvent: an event the rules forbid (only with ``strict``).
+        IllegalEvent: an event the rules forbid, or an ``undo`` naming itself or a later event
+            (only with ``strict``; otherwise it takes back nothing).
 
     >>> ts = replay([DiceRolled(faces=(6,)), DiceRolled(faces=(2,)), Undone(seq=2)])
     >>> [r.faces for r in ts.tray.rolls]
@@ -311,6 +313,8 @@ def replay(records: Iterable[Record] | Iterable[Event], game: str = "dice-tray",
     skip = undone_seqs(recs)
     ts = new_table(game, options)
     for seq, ev in recs:
+        if isinstance(ev, Undone) and ev.seq >= seq and strict:
+            raise IllegalEvent(ev, f"an undo takes back an earlier event; this is event {seq}")
         if isinstance(ev, Undone) or seq in skip:
             ts = dataclasses.replace(ts, seq=seq)
             continue

@@ -148,11 +148,40 @@ def camera_settings(pairs: Sequence[str], calibration: str | None = None) -> dic
     return extra
 
 
+def game_from_flags(engine, game: str | None, options: dict | None) -> int | None:
+    """Apply ``run --game/--options`` to the log (:func:`~arena_table.table.app.record_game`).
+
+    ``--options`` alone set up the log's running game anew, ``--game`` alone starts that game
+    with no options unless it is the one running (which then goes on with its own options), and
+    neither changes nothing.
+
+    Returns:
+        The recorded ``start`` event's sequence number, or ``None``.
+
+    Raises:
+        ValueError: the game refuses the options (nothing is recorded).
+        UnknownGame: no such game.
+    """
+    from arena_table.rules import IllegalEvent, find_game, new_table
+
+    from .app import record_game
+
+    running = engine.state.game
+    name = find_game(game).name if game is not None else running
+    if options is None and name == running:
+        return None
+    try:
+        new_table(name, options or {})  # refuse bad options before anything is written
+        return record_game(engine, name, options or {})
+    except (ValueError, TypeError, IllegalEvent) as exc:
+        raise ValueError(f"{name} refuses them: {exc}") from None
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     from arena_table.webui.app import WebConfig, create_app
     from arena_table.webui.server import make_server, stop_server
 
-    from .app import Table, TableConfig, record_game
+    from .app import Table, TableConfig
     from .log import LogError
 
     try:
@@ -179,30 +208,24 @@ def cmd_run(args: argparse.Namespace) -> int:
     # (record_game), so a restart without them finds the game in the log.
     config = TableConfig(db=db, data_dir=data_dir, camera=camera, tokens=_tokens_arg(args.tokens),
                          host=args.host, port=args.port, pin=pin, extra=extra)
-    game = args.game or config.game
-    from arena_table.rules import IllegalEvent, UnknownGame, find_game, new_table
+    from arena_table.rules import UnknownGame, find_game
 
     try:
-        find_game(game)
-        new_table(game, options)  # refuse bad options before anything is written
+        if args.game is not None:
+            find_game(args.game)
+        table = Table(config)
     except UnknownGame as exc:
         print(f"error: --game: {exc}", file=sys.stderr)
         return 1
-    except (ValueError, TypeError) as exc:
-        print(f"error: --options: {game} refuses them: {exc}", file=sys.stderr)
-        return 2
-    try:
-        table = Table(config)
     except LogError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
-    if args.game is not None or args.options is not None:
-        try:
-            record_game(table.engine, game, options)
-        except IllegalEvent as exc:
-            table.close()
-            print(f"error: --options: {exc}", file=sys.stderr)
-            return 2
+    try:
+        game_from_flags(table.engine, args.game, options if args.options is not None else None)
+    except ValueError as exc:
+        table.close()
+        print(f"error: --options: {exc}", file=sys.stderr)
+        return 2
     try:
         table.start()
     except ModuleNotFoundError as exc:
@@ -297,9 +320,10 @@ def cmd_doctor(args: argparse.Namespace) -> int:
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("run", help="run the table: sensors, rules engine, spectator screen and control page")
     p.add_argument("--game", help="start this game (recorded in the event log, so a restart without the flag "
-                   "keeps it) unless the log already runs it with these --options; default: the log's game, "
-                   "else dice-tray")
-    p.add_argument("--options", help="the game's setup options as a JSON object")
+                   "keeps it) unless the log already runs it (with these --options, when given); default: the "
+                   "log's game, else dice-tray")
+    p.add_argument("--options", help="the game's setup options as a JSON object (with no --game: a new game of "
+                   "the log's running game, unless it already runs with these options)")
     p.add_argument("--camera", help="sim, a device index or path, a video file, a folder of stills, picamera2 "
                                     "or none (default: a camera if one is found, else sim)")
     p.add_argument("--calibration", metavar="FILE",

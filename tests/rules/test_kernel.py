@@ -104,6 +104,16 @@ def test_replay_equals_live_and_undo():
     assert [r.faces for r in replay(records).tray.rolls] == [(1, 2), (3,)]
 
 
+@pytest.mark.parametrize("target", [2, 3])
+def test_an_undo_naming_itself_or_a_later_event_is_refused(target):
+    # a hand-written transcript: "undo seq=2" on line 2 or "undo seq=3" before line 3
+    records = [(1, DiceRolled(faces=(3,))), (2, Undone(seq=target)), (3, DiceRolled(faces=(5,)))]
+    with pytest.raises(IllegalEvent, match="an undo takes back an earlier event; this is event 2"):
+        replay(records)
+    # re-reading an old log (not strict): it takes back nothing
+    assert [r.faces for r in replay(records, strict=False).tray.rolls] == [(3,), (5,)]
+
+
 def test_undo_never_crosses_a_game_start():
     records = [(1, DiceRolled(faces=(1,))), (2, GameStarted(game="dice-tray"))]
     with pytest.raises(NothingToUndo):

@@ -76,3 +76,27 @@ def test_refused_start_is_kept_as_rejected(tmp_path):
         assert t.engine.state.game == "dice-tray"
     finally:
         t.close()
+
+
+def test_flags_against_a_running_game(tmp_path):
+    # A new user's second trial: `--options` alone used to target the dice tray (refusing the
+    # running Theosis game's own options, or ending it with `{}`), and `--game theosis` alone
+    # started an empty Theosis over the one in progress.
+    from arena_table.table.cli_run import game_from_flags
+
+    t = _table(tmp_path / "e.db")
+    try:
+        assert game_from_flags(t.engine, "theosis", dict(PVP)) == 1
+        t.engine.submit(parse_event("th-place hero=rochon location=guardian golden=true"))
+        seq = t.engine.state.seq
+        assert game_from_flags(t.engine, None, None) is None            # no flags
+        assert game_from_flags(t.engine, None, dict(PVP)) is None       # the same options, no --game
+        assert game_from_flags(t.engine, "Theosis", None) is None       # the running game, no --options
+        assert t.engine.state.seq == seq
+        with pytest.raises(ValueError, match="^theosis refuses them: .*heroes"):
+            game_from_flags(t.engine, None, {"mode": "pvp", "players": ["Ann", "Bo"]})
+        assert t.engine.state.started_seq == 1 and t.engine.state.game == "theosis"
+        assert game_from_flags(t.engine, "dice-tray", None) == seq + 1  # another game: started (the refusal wrote nothing)
+        assert t.engine.state.game == "dice-tray"
+    finally:
+        t.close()
