@@ -20,7 +20,7 @@ from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
-from arena_table.rules import (Event, IllegalEvent, NothingToUndo, RulesError, TableState, Undone, new_table,
+from arena_table.rules import (Event, IllegalEvent, NothingToUndo, RulesError, TableState, Undone,
                                replay, undo_target)
 
 from .log import EventLog

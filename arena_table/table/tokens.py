@@ -25,7 +25,6 @@ from arena_table.hardware.pn532_uart import Pn532TokenReader
 from arena_table.hardware.reader import LinkStatus, SerialTokenReader, TagChange
 from arena_table.hardware.errors import RegistryError
 from arena_table.hardware.registry import Binding, TagRegistry, check_object_name
-from arena_table.hardware.uid import canonical_uid
 from arena_table.rules import RulesError, TagPlaced, TagRemoved, UnknownGame, find_game
 
 log = logging.getLogger(__name__)
