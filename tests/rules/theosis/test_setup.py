@@ -90,3 +90,23 @@ def test_idle_table_before_the_start_event():
     assert table_view(ts)["view"]["phase"] == "Waiting for players"
     with pytest.raises(IllegalEvent, match="no Theosis game is set up"):
         apply(ts, parse("th-next"))
+
+
+@pytest.mark.parametrize("extra, message", [
+    ({"speeds": {"rochon": "fast"}}, "speeds rochon: 'fast' is not a whole number"),
+    ({"speeds": [1]}, "speeds must be a JSON object, got [1]"),
+    ({"items": {"x": 5}}, "items: x must be a JSON object of the item's values, got 5"),
+    ({"arena_radius": "big"}, "arena_radius: 'big' is not a whole number"),
+    ({"power_values": {"fireball": 3}}, "power_values: fireball must be [value, value], got 3"),
+    ({"pads": {"attacker": 1.5}}, "pads attacker: 1.5 is not a whole number"),
+])
+def test_option_values_of_the_wrong_kind_are_named(extra, message):
+    # a new user's trial: these gave Python's own words ("invalid literal for int()",
+    # "'int' object is not a mapping")
+    from arena_table.rules import new_table
+
+    base = {"mode": "pvp", "players": ["Ann", "Bo"], "heroes_1": ["rochon", "rac", "norn"],
+            "heroes_2": ["aer", "lug", "edhel"]}
+    with pytest.raises(ValueError) as err:
+        new_table("theosis", dict(base, **extra))
+    assert str(err.value) == message
