@@ -26,6 +26,7 @@ from arena_table.rules.game import Outcome, register_game
 from . import actions, combat, data, divine, form, moves, rounds, setup, victory
 from . import events as ev
 from .buffs import add, make, remove
+from .options import checked
 from .state import DemigodsState, char, put, side_name
 from .view import describe as _describe
 from .view import view as _view
@@ -217,7 +218,9 @@ class Demigods:
         Raises:
             ValueError: bad options (the message names the option and the rule).
         """
-        options = form.to_options(options)
+        if not isinstance(options, Mapping):
+            raise ValueError(f"demigods options must be a JSON object, got {options!r:.40}")
+        options = checked(form.to_options(options))
         state = setup.new_game(options)
         if options.get("lineup"):
             state = rounds.start_round(setup.apply_lineup(state, options["lineup"]))

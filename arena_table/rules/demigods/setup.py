@@ -27,6 +27,7 @@ from typing import Any, Mapping
 from . import data, divine
 from .buffs import make
 from .formation import check_order, default_order, relink
+from .options import checked
 from .state import MODES, Board, Character, DemigodsState, char, put, team_index
 
 HERO_LIMITS = {("slayer", 2): (3, 6), ("slayer", 4): (3, 4), ("tactics", 2): (4, 6)}
@@ -46,45 +47,41 @@ def new_game(options: Mapping[str, Any]) -> DemigodsState:
     """The state after ``start`` with ``options`` (see the module docstring).
 
     Raises:
-        ValueError: unknown mode/selection, wrong number of players, bad teams or hero counts.
+        ValueError: an option of the wrong type or an unknown one (:func:`.options.checked`), unknown
+            mode/selection, wrong number of players, bad teams or hero counts.
     """
-    known = {"mode", "players", "teams", "heroes", "selection", "first", "board", "hero_stats", "dice_faces", "lineup"}
-    unknown = sorted(set(options) - known)
-    if unknown:
-        raise ValueError(f"unknown option(s) {unknown}; options: {sorted(known)}")
+    options = checked(options)
     mode = options.get("mode", "slayer")
     if mode not in MODES:
-        raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
-    players = tuple(options.get("players", ("Player 1", "Player 2")))
+        raise ValueError(f"mode must be one of {', '.join(MODES)}; got {mode!r}")
+    players = tuple(options.get("players") or ("Player 1", "Player 2"))
     if len(players) not in (2, 4) or len(set(players)) != len(players):
-        raise ValueError(f"2 or 4 distinct players, got {list(players)}")
+        raise ValueError(f"players: 2 or 4 distinct names, got {list(players)}")
     if base_mode(mode) == "tactics" and len(players) != 2:
         raise ValueError(f"{mode} is a 2-player duel (p.4)")
     if len(players) == 2:
         teams, names = ((players[0],), (players[1],)), players
     else:
-        given = options.get("teams") or {f"{players[0]} & {players[1]}": players[:2],
-                                          f"{players[2]} & {players[3]}": players[2:]}
+        given = options.get("teams") or {f"{players[0]} & {players[1]}": list(players[:2]),
+                                          f"{players[2]} & {players[3]}": list(players[2:])}
         names = tuple(given)
         teams = tuple(tuple(given[n]) for n in names)
         if len(teams) != 2 or sorted(p for t in teams for p in t) != sorted(players) or any(len(t) != 2 for t in teams):
             raise ValueError(f"teams must split the 4 players two and two, got {given}")
     low, high = HERO_LIMITS[(base_mode(mode), len(players))]
-    n = int(options.get("heroes", low if mode == "slayer" else 4))
+    n = options.get("heroes", low if mode == "slayer" else 4)
     if not low <= n <= high:
-        raise ValueError(f"{mode} with {len(players)} players takes {low}-{high} heroes per player, got {n}")
+        raise ValueError(f"heroes: {mode} with {len(players)} players takes {low}-{high} heroes per player, got {n}")
     selection = options.get("selection", "free-pick")
     if selection not in SELECTIONS:
-        raise ValueError(f"selection must be one of {SELECTIONS}, got {selection!r}")
-    board = None
-    if options.get("board"):
-        b = options["board"]
-        board = Board(cols=int(b["cols"]), rows=int(b["rows"]),
-                      obstacles=tuple((int(c), int(r), str(k)) for c, r, k in b.get("obstacles", ())),
-                      entry_inset=int(b.get("entry_inset", 0)))
-    hero_stats = {h: dict(v) for h, v in options.get("hero_stats", {}).items()}
+        raise ValueError(f"selection must be one of {', '.join(SELECTIONS)}; got {selection!r}")
+    board = Board(**options["board"]) if options.get("board") else None
+    hero_stats = options["hero_stats"]
     for h in hero_stats:
-        data.hero(h, hero_stats)
+        try:
+            data.hero(h, hero_stats)
+        except KeyError as exc:
+            raise ValueError(f"hero_stats: {exc.args[0]}") from None
     first = options.get("first", players[0])
     if first not in players and first not in names:
         raise ValueError(f"first must name a player or team, got {first!r}")

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from ..mechanics import options as opt
 from . import catalog
 
 MAX_SEATS = 6
@@ -85,18 +86,6 @@ def setup_form() -> list[dict[str, Any]]:
 
 
 
-def _names(value) -> list[str]:
-    """A list of names from a JSON list, or from one comma-separated string ("rochon, rac": a
-    string is not read letter by letter).
-
-    >>> _names("rochon, rac"), _names(["Ann", " Bo "]), _names(None)
-    (['rochon', 'rac'], ['Ann', 'Bo'], [])
-    """
-    if isinstance(value, str):
-        value = value.split(",")
-    return [str(v).strip() for v in value or () if str(v).strip()]
-
-
 def to_options(values: Mapping[str, Any]) -> dict[str, Any]:
     """The :func:`.setup.setup` options for the form's ``values`` (other keys pass through unchanged).
 
@@ -117,7 +106,7 @@ def to_options(values: Mapping[str, Any]) -> dict[str, Any]:
     out["mode"] = meaning["mode"]
     if meaning.get("blitz"):
         out["blitz"] = True
-    names = _names(values.get("players"))
+    names = opt.names("players", values.get("players"))
     out["players"] = names
     seats = {"team-2x2": 4, "team-2x2-blitz": 4, "team-2x3": 6, "team-3x2": 6, "solo": 1}.get(form_mode)
     if seats and len(names) != seats:
@@ -125,7 +114,7 @@ def to_options(values: Mapping[str, Any]) -> dict[str, Any]:
     if "heroes" not in values:
         heroes = {}
         for seat, player in enumerate(names, 1):
-            chosen = _names(values.get(f"heroes_{seat}"))
+            chosen = opt.names(f"heroes_{seat}", values.get(f"heroes_{seat}"))
             if not chosen:
                 raise ValueError(f"player {seat} ({player}) has no heroes: choose them under 'Heroes of player {seat}'")
             heroes[player] = chosen

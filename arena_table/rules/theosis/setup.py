@@ -32,6 +32,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from ..mechanics.options import obj, whole
 from . import catalog
 from .state import ARENA_RADIUS, Config, Hero, Monster, Player, ThState
 
@@ -69,61 +70,36 @@ def heroes_each(mode: str, players: int, teams: int, blitz: bool) -> int:
     raise ValueError(f"{mode} is not played by {players} players (p.20)")
 
 
-def _object(options: Mapping[str, Any], key: str) -> dict:
-    """Option ``key`` as a dict (``{}`` when absent).
-
-    Raises:
-        ValueError: it is not a JSON object (the message names the option).
-    """
-    value = options.get(key, {})
-    if not isinstance(value, Mapping):
-        raise ValueError(f"{key} must be a JSON object, got {value!r:.40}")
-    return dict(value)
-
-
-def _whole(key: str, value: Any) -> int:
-    """``value`` as a whole number; ``ValueError`` naming option ``key`` otherwise."""
-    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
-        raise ValueError(f"{key}: {value!r:.40} is not a whole number")
-    try:
-        number = float(value)
-    except ValueError:
-        raise ValueError(f"{key}: {value!r:.40} is not a whole number") from None
-    if not number.is_integer():
-        raise ValueError(f"{key}: {value!r:.40} is not a whole number")
-    return int(number)
-
-
 def _config(options: Mapping[str, Any]) -> Config:
-    pads = _object(options, "pads")
+    pads = obj(options, "pads")
     known = catalog.powers()
     values = {}
-    for pid, pair in _object(options, "power_values").items():
+    for pid, pair in obj(options, "power_values").items():
         if pid not in known:
             raise ValueError(f"power_values: unknown power {pid!r}")
         if not isinstance(pair, (list, tuple)) or len(pair) != 2:
             raise ValueError(f"power_values: {pid} must be [value, value], got {pair!r:.40}")
-        values[pid] = (_whole(f"power_values {pid}", pair[0]), _whole(f"power_values {pid}", pair[1]))
-    radius = _whole("arena_radius", options.get("arena_radius", ARENA_RADIUS))
+        values[pid] = (whole(f"power_values {pid}", pair[0]), whole(f"power_values {pid}", pair[1]))
+    radius = whole("arena_radius", options.get("arena_radius", ARENA_RADIUS))
     if not 1 <= radius <= 12:
         raise ValueError(f"arena_radius must be 1-12 hexes, not {radius}")
-    alignments = _object(options, "alignments")
+    alignments = obj(options, "alignments")
     for hid, al in alignments.items():
         if hid not in catalog.heroes() or al not in catalog.ALIGNMENTS:
             raise ValueError(f"alignments: {hid!r} -> {al!r} is not a hero and an alignment")
-    items = _object(options, "items")
+    items = obj(options, "items")
     for k, v in items.items():
         if not isinstance(v, Mapping):
             raise ValueError(f"items: {k} must be a JSON object of the item's values, got {v!r:.40}")
     return Config(mode=options.get("mode", "pvp"), fast=bool(options.get("fast", False)),
                   expansion=bool(options.get("expansion", False)),
-                  attacker_pad=_whole("pads attacker", pads.get("attacker", 1)),
-                  defender_pad=_whole("pads defender", pads.get("defender", 2)),
-                  speeds={k: _whole(f"speeds {k}", v) for k, v in _object(options, "speeds").items()},
+                  attacker_pad=whole("pads attacker", pads.get("attacker", 1)),
+                  defender_pad=whole("pads defender", pads.get("defender", 2)),
+                  speeds={k: whole(f"speeds {k}", v) for k, v in obj(options, "speeds").items()},
                   alignments=alignments, power_values=values,
-                  damage_types=_object(options, "damage_types"),
+                  damage_types=obj(options, "damage_types"),
                   items={k: {**v, "id": k} for k, v in items.items()},
-                  thieves_faces={str(k): v for k, v in _object(options, "thieves_guild_faces").items()},
+                  thieves_faces={str(k): v for k, v in obj(options, "thieves_guild_faces").items()},
                   arena_radius=radius)
 
 

@@ -25,8 +25,40 @@ def start(**options) -> Table:
     ({"mode": "chess"}, "mode must be one of"),
     ({"selection": "draft"}, "selection must be one of"),
     ({"colour": "red"}, "unknown option"),
+    # a new user's audit: wrong types are named, never a traceback or a letter-by-letter reading
+    ({"heroes": "three"}, "heroes: 'three' is not a whole number"),
+    ({"heroes": 3.7}, "heroes: 3.7 is not a whole number"),
+    ({"players": 5}, "players must be a list of names"),
+    ({"players": [1, 2]}, "players: 1 is not a name"),
+    ({"players": [" ", "  "]}, "players: no names given"),
+    ({"players": "AnnBo"}, r"players: 2 or 4 distinct names, got \['AnnBo'\]"),
+    ({"hero_stats": 5}, "hero_stats must be a JSON object"),
+    ({"hero_stats": {"knight": 5}}, "hero_stats knight must be a JSON object"),
+    ({"hero_stats": {"knight": {"ap": "7"}}}, None),  # "7" is a whole number: accepted
+    ({"hero_stats": {"knight": {"ap": "fast"}}}, "hero_stats knight ap: 'fast' is not a whole number"),
+    ({"hero_stats": {"knight": {"class": "wizard"}}}, "hero_stats knight class must be one of"),
+    ({"hero_stats": {"knight": {"traits": "fortres"}}}, "hero_stats knight traits must be one of"),
+    ({"hero_stats": {"knight": {"bogus": 1}}}, "hero_stats knight: unknown key"),
+    ({"dice_faces": 5}, "dice_faces must be a JSON object"),
+    ({"board": {"cols": 5}}, "board needs rows"),
+    ({"board": {"cols": -3, "rows": 0}}, r"board cols: -3 is out of range"),
+    ({"board": {"cols": 5, "rows": 5, "entry_inset": 7}}, "board entry_inset: 7 is out of range"),
+    ({"board": {"cols": 5, "rows": 5, "obstacles": [[1, 2]]}}, r"is not \[col, row, kind\]"),
+    ({"board": {"cols": 5, "rows": 5, "obstacles": [[99, 99, "boulder"]]}}, "board obstacle col: 99 is out of range"),
+    ({"board": {"cols": 5, "rows": 5, "obstacles": [[1, 2, "lava"]]}}, "board obstacle kind must be one of"),
+    ({"board": {"cols": 5, "rows": 5, "obstacles": [[1, 2, "boulders"]]}}, "board obstacle kind must be one of"),
+    ({"board": {"cols": 5, "rows": 5, "size": 3}}, "board: unknown key"),
+    ({"lineup": "x"}, "lineup must be a JSON object"),
+    ({"lineup": {"Ann": 5}}, "lineup Ann must be a JSON object"),
+    ({"lineup": {"Ann": {"demigod": "warlord", "heroes": ["knight"], "items": "elemental-sword"}}},
+     "lineup Ann items must be a list"),
+    ({"lineup": {"Ann": {"demigod": "warlord", "bind": 3}}}, "lineup Ann bind must be a JSON object"),
+    ({"lineup": {"Ann": {"demigod": "warlord", "hero": ["knight"]}}}, "lineup Ann: unknown key"),
 ])
 def test_bad_options_are_named(options, reason):
+    if reason is None:
+        Table({"players": ["Ann", "Bo"], **options})
+        return
     with pytest.raises(IllegalEvent, match=reason):
         Table({"players": ["Ann", "Bo"], **options})
 

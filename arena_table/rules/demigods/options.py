@@ -1,0 +1,150 @@
+"""Checking the ``start game=demigods options={...}`` values before a game is set up.
+
+Each option is read by the shared helpers of :mod:`..mechanics.options`, so a wrong value is
+refused with a message naming it (``heroes: 'three' is not a whole number``) instead of a
+traceback, a letter-by-letter reading of a string, or a game that starts and fails later
+(a hero whose AP is text). See :mod:`.setup` for what each option means.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from ..mechanics import options as opt
+from . import data
+
+OPTIONS = ("mode", "players", "teams", "heroes", "selection", "first", "board", "hero_stats", "dice_faces",
+           "lineup")
+OBSTACLES = ("boulder", "pitfall", "spike-pit", "high-ground", "magma", "portal", "flash-freeze", "stone")
+"""The eight obstacle kinds of 'Place Obstacles' (p.9); ``stone`` is the Ascending Stone."""
+RACES = ("human", "elf", "orc", "dwarf")
+"""Races by the colour of the class-trait section (p.10)."""
+NUMBER_FIELDS = ("ap", "health", "initiative", "attack", "physical_defense", "magical_defense")
+HERO_STAT_FIELDS = data.HERO_FIELDS + ("traits", "skills")
+LINEUP_KEYS = ("demigod", "heroes", "items", "bind", "formation")
+BOARD_KEYS = ("cols", "rows", "obstacles", "entry_inset")
+
+
+def checked(options: Any) -> dict[str, Any]:
+    """``options`` with every value checked and normalised (names as lists of text, numbers as int).
+
+    Raises:
+        ValueError: the options are not a JSON object, a key is unknown, or a value has the wrong
+            type or range; the message names the option.
+    """
+    if not isinstance(options, Mapping):
+        raise ValueError(f"demigods options must be a JSON object, got {options!r:.40}")
+    unknown = sorted(str(k) for k in options if k not in OPTIONS)
+    if unknown:
+        raise ValueError(f"unknown option(s) {', '.join(unknown)}; options: {', '.join(OPTIONS)}")
+    out: dict[str, Any] = {}
+    for key in ("mode", "selection", "first"):
+        if options.get(key) is not None:
+            out[key] = opt.text(key, options[key])
+    if options.get("players") is not None:
+        out["players"] = opt.names("players", options["players"])
+        if not out["players"]:
+            raise ValueError("players: no names given")
+    if options.get("heroes") is not None:
+        out["heroes"] = opt.whole("heroes", options["heroes"])
+    if options.get("teams"):
+        out["teams"] = {opt.text("teams", name): opt.names(f"teams {name}", members)
+                        for name, members in opt.obj(options, "teams").items()}
+    if options.get("board"):
+        out["board"] = board(opt.obj(options, "board"))
+    out["hero_stats"] = {str(h): hero_stats(str(h), v) for h, v in opt.obj(options, "hero_stats").items()}
+    faces = opt.obj(options, "dice_faces")
+    for die, values in faces.items():
+        if not isinstance(values, (list, tuple)):
+            raise ValueError(f"dice_faces {die} must be a list of six results, got {values!r:.40}")
+    out["dice_faces"] = faces
+    out["lineup"] = {str(p): lineup_entry(str(p), v) for p, v in opt.obj(options, "lineup").items()}
+    return out
+
+
+def board(b: Mapping[str, Any]) -> dict[str, Any]:
+    """The ``board`` option: ``cols`` x ``rows`` fields, obstacles on the board, entry rows apart.
+
+    Raises:
+        ValueError: a missing size, a size too small for two entry rows, an obstacle off the board,
+            of an unknown kind, or two obstacles on one field.
+    """
+    opt.only_keys("board", b, BOARD_KEYS)
+    for key in ("cols", "rows"):
+        if key not in b:
+            raise ValueError(f"board needs {key} (fields across and down)")
+    inset = opt.whole("board entry_inset", b.get("entry_inset", 0), 0, 2)
+    cols = opt.whole("board cols", b["cols"], 1, 40)
+    rows = opt.whole("board rows", b["rows"], 2 + 2 * inset, 40)
+    raw = b.get("obstacles") or []
+    if not isinstance(raw, (list, tuple)):
+        raise ValueError(f"board obstacles must be a list of [col, row, kind], got {raw!r:.40}")
+    obstacles, seen = [], set()
+    for entry in raw:
+        if not isinstance(entry, (list, tuple)) or len(entry) != 3:
+            raise ValueError(f"board obstacles: {entry!r:.40} is not [col, row, kind]")
+        cell = (opt.whole("board obstacle col", entry[0], 0, cols - 1),
+                opt.whole("board obstacle row", entry[1], 0, rows - 1))
+        kind = opt.choice("board obstacle kind", entry[2], OBSTACLES)
+        if cell in seen:
+            raise ValueError(f"board obstacles: two obstacles on field {list(cell)}")
+        seen.add(cell)
+        obstacles.append((cell[0], cell[1], kind))
+    return {"cols": cols, "rows": rows, "obstacles": tuple(obstacles), "entry_inset": inset}
+
+
+def hero_stats(hero: str, stats: Any) -> dict[str, Any]:
+    """One hero's ``hero_stats`` entry, each field of the type its card prints.
+
+    Raises:
+        ValueError: not an object, an unknown field, or a value of the wrong type (naming hero and field).
+    """
+    where = f"hero_stats {hero}"
+    if not isinstance(stats, Mapping):
+        raise ValueError(f"{where} must be a JSON object of card fields, got {stats!r:.40}")
+    opt.only_keys(where, stats, HERO_STAT_FIELDS)
+    out: dict[str, Any] = {}
+    for field, value in stats.items():
+        key = f"{where} {field}"
+        if field in NUMBER_FIELDS:
+            out[field] = opt.whole(key, value, 1 if field in ("ap", "health") else 0, 99)
+        elif field == "class":
+            out[field] = opt.choice(key, value, tuple(data.classes()))
+        elif field == "race":
+            out[field] = opt.choice(key, value, RACES)
+        elif field == "attack_type":
+            out[field] = opt.choice(key, value, data.ATTACK_TYPES)
+        elif field == "traits":
+            known = sorted({t for c in data.classes().values() for t in c["traits"]})
+            out[field] = [opt.choice(key, t, known) for t in opt.names(key, value)]
+        elif field == "skills":
+            if not isinstance(value, (list, tuple)) or not all(isinstance(s, Mapping) for s in value):
+                raise ValueError(f"{key} must be a list of skill objects, got {value!r:.40}")
+            out[field] = [dict(s) for s in value]
+        else:  # name
+            out[field] = opt.text(key, value)
+    return out
+
+
+def lineup_entry(player: str, spec: Any) -> dict[str, Any]:
+    """One player's ``lineup`` entry: ``demigod``, ``heroes``, ``items``, ``bind``, ``formation``.
+
+    Raises:
+        ValueError: not an object, an unknown key, or a value of the wrong type (naming the player).
+    """
+    where = f"lineup {player}"
+    if not isinstance(spec, Mapping):
+        raise ValueError(f"{where} must be a JSON object, got {spec!r:.40}")
+    opt.only_keys(where, spec, LINEUP_KEYS)
+    items = spec.get("items") or []
+    if not isinstance(items, (list, tuple)):
+        raise ValueError(f"{where} items must be a list of item ids by slot ('' for an empty slot), "
+                         f"got {items!r:.40}")
+    bind = spec.get("bind") or {}
+    if not isinstance(bind, Mapping):
+        raise ValueError(f"{where} bind must be a JSON object {{item: hero}}, got {bind!r:.40}")
+    return {"demigod": opt.text(f"{where} demigod", spec.get("demigod", "")) if spec.get("demigod") else "",
+            "heroes": opt.names(f"{where} heroes", spec.get("heroes")),
+            "items": [opt.text(f"{where} items", i) if i else "" for i in items],
+            "bind": {opt.text(f"{where} bind", k): opt.text(f"{where} bind {k}", v) for k, v in bind.items()},
+            "formation": opt.names(f"{where} formation", spec.get("formation"))}
