@@ -10,7 +10,8 @@ Hero ties (p.31): when heroes of opposing players share an initiative the
 players roll the Demigod dice (every round, p.26); only the left-most tied hero
 of each player may activate until every tied player has activated one, then
 the rest follow the same way in the order of the rolls. A tie between
-teammates only is not rolled: the players choose (``dg-activate``). Initiative
+teammates only is not rolled: the players choose (``dg-activate``), except when the
+teammates are what is left of a tie rolled this round: those rolls still give the order. Initiative
 changed by tokens counts; the formation does not change.
 
 "Who is next" is derived here from the state's ``activated`` list and rolls.
@@ -88,14 +89,16 @@ def next_hero(state: DemigodsState, activated: tuple[str, ...] | None = None, gu
     if len(players) == 1:
         return Next("hero", (queues[players[0]][0],))
     went = {p: sum(1 for h in heroes if h.player == p and h.id in done and init[h.id] == top) for p in players}
-    if len({team_index(state, p) for p in players}) > 1:
-        key = f"init:{top}"
+    key = f"init:{top}"
+    # A tie rolled this round keeps its order for the heroes left over, teammates' included (p.31).
+    if len({team_index(state, p) for p in players}) > 1 or state.rolls.get(key):
         order, needs = _tie_order(state, key, players)
-        if needs:
+        if not needs:
+            return Next("hero", (round_robin(queues, order, went)[0],))
+        if len({team_index(state, p) for p in players}) > 1:
             if not guess:
                 return Next("roll", key=key, contenders=needs)
-            order = players
-        return Next("hero", (round_robin(queues, order, went)[0],))
+            return Next("hero", (round_robin(queues, players, went)[0],))
     fewest = min(went.values())
     eligible = tuple(queues[p][0] for p in players if went[p] == fewest)
     if len(eligible) == 1 or guess:

@@ -146,3 +146,29 @@ def test_control_view_lists_what_the_acting_character_can_use():
     assert uses["attack"] == {"use": "attack", "name": "base attack", "ap": 1, "cost": 0, "blocked": ""}
     assert uses["sharpen"]["blocked"] == "needs 3 rage"
     assert "uses" not in table_view(t.ts)["view"]["extra"]
+
+
+def test_leftover_tied_teammates_follow_the_rolls():
+    """p.31: after each tiebreaking player has activated one hero, 'any additional heroes with the
+    same initiative may be activated (in order of the rolls ...)': teammates left over after a rolled
+    tie follow those rolls; they choose only when the tie was between teammates alone."""
+    stats = {f"extra-{i}": {**CUSTOM, "name": f"Extra {i}", "initiative": 8} for i in range(5)}
+    stats.update({"knight": {"initiative": 2}, "pegasus-knight": {"initiative": 1}, "trapper": {"initiative": 3},
+                  "blacksmith": {"initiative": 4}, "gunner": {"initiative": 5}, "ogre": {"initiative": 6},
+                  "extra-5": {**CUSTOM, "name": "Extra 5", "initiative": 7}})
+    lineup = {"Ann": {"demigod": "warlord", "heroes": ["extra-0", "extra-1", "knight"]},
+              "Bo": {"demigod": "warlord", "heroes": ["extra-2", "extra-3", "pegasus-knight"]},
+              "Cy": {"demigod": "protector", "heroes": ["extra-4", "trapper", "blacksmith"]},
+              "Di": {"demigod": "protector", "heroes": ["gunner", "ogre", "extra-5"]}}
+    t = Table({"players": ["Ann", "Bo", "Cy", "Di"], "heroes": 3, "lineup": lineup, "hero_stats": stats})
+    t.do("roll die=dg-demigod faces=[6,5,4,3]")
+    for _ in range(4):
+        t.do("dg-end-turn")
+    assert rounds.next_hero(t.st) == rounds.Next("roll", key="init:8", contenders=("Ann", "Bo", "Cy"))
+    t.do("roll die=dg-demigod faces=[6,5,4]")
+    went = []
+    for _ in range(5):
+        went.append(t.st.acting)
+        t.do("dg-end-turn")
+    assert went == ["extra-0", "extra-2", "extra-4", "extra-1", "extra-3"]
+    assert t.st.acting == "extra-5"
