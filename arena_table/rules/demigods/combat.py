@@ -12,6 +12,8 @@ Readings of the book the engine makes (not printed as rules):
   would trade blows forever); the character retaliated against is still
   "attacked by an opposing character" and gains rage/loses focus (p.12: only
   the retaliating hero is denied rage, p.13);
+* an Enrage rolled on a Retaliation attack by a rage hero gives nothing: its "one additional
+  rage ... instead" of healing (p.24) would be rage from the retaliation, which p.13 denies;
 * a Push into an occupied or blocked field, or off the board, leaves the
   target where it is;
 * Backfire wounds the mage once per attack if any melee target took wounds.
@@ -207,7 +209,8 @@ def _attacker_effects(state, aid, effects, s, p: Pending, hit_any_melee: bool) -
         return state
     for _ in range(effects.count("enrage")):
         if att.power == "rage":
-            att = divine.gain(att, "rage", 1)
+            if not p.retaliation:  # 'does not gain rage from retaliation' (p.13), Enrage's included
+                att = divine.gain(att, "rage", 1)
         else:
             att = dataclasses.replace(att, wounds=max(0, att.wounds - damage.ENRAGE_HEAL))
     opposing = any(are_opponents(state, att, char(state, t)) for t in p.targets)

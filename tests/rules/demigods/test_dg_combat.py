@@ -237,3 +237,24 @@ def test_on_critical_item_effects():
     assert {c.stat for c in t.ch("black-wolf").conditions} == {"immobilize", "knockdown"}
     assert all(c.turns == 1 for c in t.ch("black-wolf").conditions if c.stat == "immobilize")  # from a Demigod
     assert dict(t.ch("protector").cooldowns) == {"frost-staff": 2}
+
+
+def test_enrage_on_a_retaliation_gives_no_rage():
+    """p.13 Retaliation: 'This hero does not gain rage from retaliation.' The Enrage result's extra
+    rage (p.24) is rage from the retaliation too: the Weaponsmith's rage stays where being attacked
+    put it (a new user's audit)."""
+    t = Table({"players": ["Ann", "Bo"], "lineup": {
+        "Ann": {"demigod": "warlord", "heroes": ["knight", "black-wolf", "weaponsmith"]},
+        "Bo": {"demigod": "protector", "heroes": ["pegasus-knight", "trapper", "blacksmith"]}}})
+    t.do("roll die=dg-demigod faces=[2,3]", "dg-end-turn", "dg-end-turn", "dg-enter who=knight", "dg-end-turn",
+         "roll die=dg-demigod faces=[5,2]", "dg-enter who=black-wolf", "dg-end-turn",
+         "dg-enter who=pegasus-knight", "dg-end-turn", "roll die=dg-demigod faces=[2,5]",
+         "dg-enter who=trapper", "dg-end-turn", "dg-enter who=weaponsmith", "dg-end-turn",
+         "dg-enter who=blacksmith", "dg-end-turn", "roll die=dg-demigod faces=[6,1]",
+         "dg-end-turn", "dg-end-turn", "dg-end-turn", "roll die=dg-demigod faces=[2,5]")
+    rage = t.ch("weaponsmith").divine
+    t.do('dg-use who=pegasus-knight targets=["weaponsmith"] side=["front"] distance=1',
+         "roll die=dg-piercing faces=[4]", "dg-resolve")
+    assert t.st.pending.retaliation and t.ch("weaponsmith").divine == rage + 1  # +1 for being attacked
+    t.do("roll die=dg-slashing faces=[1]")  # Enrage, rolled by the retaliating warrior
+    assert t.ch("weaponsmith").divine == rage + 1
