@@ -125,12 +125,15 @@ def demigod_die() -> dict[str, Any]:
     return _load("dice")["demigod_die"]
 
 
-def unentered() -> dict[str, list[str]]:
-    """Object id -> fields still holding placeholder values (from every data file)."""
+def unentered(hero_overrides: Mapping[str, Mapping[str, Any]] | None = None) -> dict[str, list[str]]:
+    """Object id -> fields still holding placeholder values (from every data file); a hero field
+    given in ``hero_overrides`` (the ``hero_stats`` option) is entered, so it is not listed."""
     out = {}
     for name, key, prefix in (("heroes", "heroes", "hero"), ("demigods", "demigods", "demigod"),
                               ("items", "items", "item")):
         for entry in _load(name)[key]:
-            if entry.get("to_enter"):
-                out[f"demigods:{prefix}:{entry['id']}"] = list(entry["to_enter"])
+            given = (hero_overrides or {}).get(entry["id"], {}) if prefix == "hero" else {}
+            left = [f for f in entry.get("to_enter", ()) if f.split(".")[0] not in given]
+            if left:
+                out[f"demigods:{prefix}:{entry['id']}"] = left
     return out

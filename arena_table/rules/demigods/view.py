@@ -215,7 +215,7 @@ def _select_view(state: DemigodsState) -> dict[str, Any]:
         prompt = f"Chieftain: {state.team_names[chieftain_sides(first, totals)[len(state.picks)]]} picks a hero"
     return {"phase": f"Setup · {state.selection}", "round": 0, "order_title": "Selection", "order": [],
             "acting": None, "scores": [], "prompt": prompt,
-            "extra": {"mode": state.mode, "teams": teams, "to_enter": data.unentered()}}
+            "extra": {"mode": state.mode, "teams": teams, "to_enter": data.unentered(state.hero_stats)}}
 
 
 def describe(before: DemigodsState, after: DemigodsState | None, event: Any) -> str:

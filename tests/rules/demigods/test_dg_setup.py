@@ -166,3 +166,13 @@ def test_objects_catalogue_and_selection_view():
     assert v["prompt"] == "Ann has 1 of 3 heroes"
     assert v["extra"]["to_enter"]["demigods:hero:trapper"][:2] == ["class", "race"]
     assert dataclasses.is_dataclass(t.st)
+
+
+def test_fields_given_in_hero_stats_are_no_longer_to_enter():
+    """The control page lists card values still holding placeholders; those the players copied into
+    ``hero_stats`` are entered (a new user's audit)."""
+    before = table_view(start().ts)["view"]["extra"]["to_enter"]["demigods:hero:trapper"]
+    t = start(hero_stats={"trapper": {"race": "elf", "class": "archer", "ap": 6}})
+    after = table_view(t.ts)["view"]["extra"]["to_enter"]["demigods:hero:trapper"]
+    assert {"class", "race", "ap"} <= set(before)
+    assert after == [f for f in before if f not in ("class", "race", "ap")]
