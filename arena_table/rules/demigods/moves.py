@@ -6,7 +6,8 @@ entering high ground 1 more; entering the battlefield 1. With a board and known
 positions the engine works the cost out (cheapest path); otherwise the event
 gives it. Leaving a pit costs all remaining AP. Fields with obstacles act on a
 figure that moves or is moved onto them: spike pit 5 wounds, magma 1 wound and
-Burn, flash freeze 3 wounds and Freeze.
+Burn, flash freeze 3 wounds and Freeze; such a field (and a portal) ends a move
+(``STOPS``), so a route across it is entered one move at a time.
 """
 
 from __future__ import annotations
@@ -24,6 +25,10 @@ ENTER_AP = 1
 FIELD_EFFECTS = {"spike-pit": (5, None), "magma": (1, {"name": "Burn", "stat": "burn", "text": "3 wounds a turn"}),
                  "flash-freeze": (3, {"name": "Freeze", "stat": "freeze", "text": "-2 AP"})}
 """Obstacle -> (wounds, debuff) on entering it (p.9)."""
+STOPS = ("pitfall", "spike-pit", "magma", "flash-freeze", "portal")
+"""Fields a move may end on but not cross: each acts on entering it (p.9). A figure in a pit stays
+(leaving costs all its AP); magma and flash freeze wound on entry; a portal transports. The engine
+applies a field's effect when a move ends there, so a route through one is entered step by step."""
 
 
 def enter_field(state: DemigodsState, cid: str, source: str = "") -> DemigodsState:
@@ -109,10 +114,21 @@ def move(state: DemigodsState, ev: Any) -> DemigodsState:
             moves = (data.minion_data()["movement"] if ch.kind == "minion" else data.demigod_movement()
                      if ch.kind == "demigod" else data.classes()[ch.klass]["movement"])
             high = [(c, r) for c, r, k in state.board.obstacles if k == "high-ground"]
-            measured = positions.move_cost(ch.cell, ch.facing, to, facing, moves=moves, cols=state.board.cols,
-                                           rows=state.board.rows, blocked=blocked_fields(state, ch.id),
-                                           high_ground=high, can_rotate=ch.kind != "minion")
+            # entering a pit, magma, flash freeze or portal acts at once (p.9): such a field ends a move
+            stops = {(c, r) for c, r, k in state.board.obstacles if k in STOPS} - {to}
+            blocked = set(blocked_fields(state, ch.id))
+
+            def cost_with(fields):
+                return positions.move_cost(ch.cell, ch.facing, to, facing, moves=moves, cols=state.board.cols,
+                                           rows=state.board.rows, blocked=fields, high_ground=high,
+                                           can_rotate=ch.kind != "minion")
+
+            measured = cost_with(blocked | stops)
             if measured is None:
+                if stops and cost_with(blocked) is not None:
+                    raise Illegal(f"{ch.name} cannot reach {to} facing {facing} without crossing a pit, magma, "
+                                  "flash freeze or portal field: entering one acts at once (p.9), so move onto it "
+                                  "first")
                 raise Illegal(f"{ch.name} cannot reach {to} facing {facing}")
         if cost is not None and cost != measured:
             raise Illegal(f"that move costs {measured} AP, not {cost}")

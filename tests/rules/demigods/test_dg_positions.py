@@ -164,3 +164,25 @@ def test_entering_costs_one_ap_on_the_entry_row():
     assert (t.ch("knight").ap, t.ch("knight").cell, t.ch("knight").facing) == (6, (3, 8), 0)
     with pytest.raises(IllegalEvent, match="already on the battlefield"):
         t.do("dg-enter who=knight cell=[4,8]")
+
+
+def test_a_move_does_not_cross_a_pit_or_magma():
+    """p.9: a figure that moves into a spike pit takes 5 wounds and may leave only by spending all its
+    AP; magma wounds on entering. A route across such a field is refused (a new user's audit: the
+    Knight walked over a spike pit for 3 AP and 0 wounds); ending the move on it applies it."""
+    t = board_at("knight").do("dg-place who=knight cell=[6,4] facing=0")
+    with pytest.raises(IllegalEvent, match="9 AP asked, Knight has 7"):  # around the pit; across it was 3
+        t.do("dg-move who=knight to=[6,1] facing=0")
+    assert t.ch("knight").cell == (6, 4) and t.ch("knight").wounds == 0
+    t.do("dg-move who=knight to=[6,2] facing=0")
+    assert t.ch("knight").cell == (6, 2) and t.ch("knight").wounds == 5 and t.ch("knight").ap == 5
+
+
+def test_a_move_that_only_crosses_a_hazard_is_named():
+    """With no way around, the refusal names the field that ends a move (p.9)."""
+    board = {"cols": 1, "rows": 10, "obstacles": [[0, 5, "magma"]]}
+    t = Table(lineup_options(board=board)).until("knight").do("dg-place who=knight cell=[0,7] facing=0")
+    with pytest.raises(IllegalEvent, match="without crossing a pit, magma, flash freeze or portal field"):
+        t.do("dg-move who=knight to=[0,4] facing=0")
+    t.do("dg-move who=knight to=[0,5] facing=0")  # onto the magma: 1 wound and Burn
+    assert t.ch("knight").wounds == 1 and any(c.stat == "burn" for c in t.ch("knight").conditions)
