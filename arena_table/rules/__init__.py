@@ -3,7 +3,7 @@
 Imports nothing else of arena-table, no hardware, clocks, threads or ``random``.
 """
 
-from .errors import IllegalEvent, NotationError, NothingToUndo, RulesError, UnknownGame
+from .errors import IllegalEvent, NotationError, NothingToUndo, RulesError, UndoTargetMoved, UnknownGame
 from .events import (DiceRolled, DieCorrected, Event, GameStarted, Note, TagPlaced, TagRemoved, Undone,
                      event, event_types, from_json, parse, to_json, to_notation)
 from .game import (Game, LogLine, Outcome, Record, TableState, apply, digest, find_game, games, is_legal,
@@ -11,7 +11,7 @@ from .game import (Game, LogLine, Outcome, Record, TableState, apply, digest, fi
                    undone_seqs)
 
 __all__ = [
-    "IllegalEvent", "NotationError", "NothingToUndo", "RulesError", "UnknownGame",
+    "IllegalEvent", "NotationError", "NothingToUndo", "RulesError", "UndoTargetMoved", "UnknownGame",
     "DiceRolled", "DieCorrected", "Event", "GameStarted", "Note", "TagPlaced", "TagRemoved", "Undone",
     "event", "event_types", "from_json", "parse", "to_json", "to_notation",
     "Game", "LogLine", "Outcome", "Record", "TableState", "apply", "digest", "find_game", "games", "is_legal",

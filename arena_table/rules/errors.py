@@ -43,3 +43,12 @@ class IllegalEvent(RulesError, ValueError):
 
 class NothingToUndo(RulesError, LookupError):
     """Undo was asked for but no undoable event is left in the log."""
+
+
+class UndoTargetMoved(NothingToUndo):
+    """Undo was asked for event ``expected`` (as previewed) but the last undoable event is now ``seq``
+    (another event or undo came first); nothing was taken back."""
+
+    def __init__(self, seq: int, event: object, expected: int) -> None:
+        self.seq, self.event, self.expected = seq, event, expected
+        super().__init__(f"the last event is now #{seq} ({event}), not #{expected}: look again before undoing")

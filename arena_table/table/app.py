@@ -171,8 +171,8 @@ class Table:
         """Validate, commit and apply ``event``; see :meth:`Engine.submit`."""
         return self.engine.submit(event)
 
-    def undo(self) -> tuple[int, Event]:
-        return self.engine.undo()
+    def undo(self, expected: int | None = None) -> tuple[int, Event]:
+        return self.engine.undo(expected=expected)
 
     def undo_preview(self) -> tuple[int, Event]:
         return self.engine.undo_preview()

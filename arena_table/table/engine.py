@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
 from arena_table.rules import (Event, IllegalEvent, NothingToUndo, RulesError, TableState, Undone,
-                               replay, undo_target)
+                               UndoTargetMoved, replay, undo_target)
 
 from .log import EventLog
 
@@ -128,14 +128,18 @@ class Engine:
             self._drain_one()
         return fut.result(timeout=timeout)
 
-    def undo(self, timeout: float | None = 10.0) -> tuple[int, Event]:
+    def undo(self, timeout: float | None = 10.0, expected: int | None = None) -> tuple[int, Event]:
         """Take back the last undoable event; returns ``(seq, event)`` taken back.
+
+        ``expected``: the ``seq`` the caller previewed (:meth:`undo_preview`); checked by the single
+        writer in the same step as the undo, so two confirmations of one preview undo one event.
 
         Raises:
             NothingToUndo: nothing undoable in the running game.
+            UndoTargetMoved: the last undoable event is no longer ``expected`` (nothing is undone).
         """
         fut: Future = Future()
-        self._queue.put(("undo", fut))
+        self._queue.put((("undo", expected), fut))
         if self._thread is None:
             self._drain_one()
         return fut.result(timeout=timeout)
@@ -164,8 +168,8 @@ class Engine:
     def _process(self, item: tuple) -> None:
         what, fut = item
         try:
-            if what == "undo":
-                fut.set_result(self._do_undo())
+            if isinstance(what, tuple) and what[0] == "undo":
+                fut.set_result(self._do_undo(what[1]))
             else:
                 fut.set_result(self._do_event(what))
         except BaseException as exc:  # handed to the submitter, never kills the worker
@@ -204,9 +208,11 @@ class Engine:
             log.warning("event log does not replay strictly (%s); skipping refused events", exc)
             return replay(records, self.game, self.options, strict=False)
 
-    def _do_undo(self) -> tuple[int, Event]:
+    def _do_undo(self, expected: int | None) -> tuple[int, Event]:
         records = self.log.records()
         target = undo_target(records)
+        if expected is not None and target[0] != expected:
+            raise UndoTargetMoved(target[0], target[1], expected)
         ev = Undone(seq=target[0], at=self.clock())
         seq = self.log.append(ev)
         self._state = self._rebuild(records + [(seq, ev)])

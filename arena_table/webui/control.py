@@ -13,7 +13,7 @@ from typing import Any
 
 from flask import Flask, Response, jsonify, render_template
 
-from arena_table.rules import DieCorrected, GameStarted, RulesError, find_game, from_json, parse
+from arena_table.rules import DieCorrected, GameStarted, RulesError, UndoTargetMoved, find_game, from_json, parse
 
 from . import auth
 from .inputs import (MAX_DEPTH, MAX_NOTATION, _check_event, _check_sizes, _error, _int, _json_body, _refuse_constant,
@@ -95,12 +95,11 @@ def _register_control(app: Flask, service: TableService) -> None:
         """Take back the last undoable event; ``{"seq": N}`` must name it (as previewed)."""
         data = _json_body()
         expected = _int(data, "seq", minimum=1)
-        seq, ev = service.undo_preview()
-        if seq != expected:
-            return _error(409, f"the last event is now #{seq} ({ev}), not #{expected}: look again before undoing",
-                          seq=seq, event=str(ev))
+        try:
+            seq, ev = service.undo(expected=expected)  # checked and undone in one step of the single writer
+        except UndoTargetMoved as exc:
+            return _error(409, str(exc), seq=exc.seq, event=str(exc.event))
         text, _when = _plain(service, seq, ev)
-        seq, ev = service.undo()
         return jsonify({"undone": seq, "event": str(ev), "text": text, "version": service.version})
 
     @app.post("/api/tags/enroll")

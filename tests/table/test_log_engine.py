@@ -6,7 +6,7 @@ import sqlite3
 
 import pytest
 
-from arena_table.rules import DiceRolled, DieCorrected, IllegalEvent, NothingToUndo, Undone, digest, replay
+from arena_table.rules import DiceRolled, DieCorrected, IllegalEvent, NothingToUndo, Undone, UndoTargetMoved, digest, replay
 from arena_table.table.cli import main
 from arena_table.table.engine import Engine
 from arena_table.table.log import EventLog, LogError, read_jsonl
@@ -67,6 +67,25 @@ def test_engine_thread_replay_equals_live_and_undo():
         assert seen == [1, 2, 3, 4, 5]
         with pytest.raises(IllegalEvent):
             eng.submit(Undone(seq=1))
+
+
+def test_two_confirmations_of_one_preview_undo_one_event():
+    """Two control pages confirm the same preview at once: the writer checks the previewed seq in the
+    same step as the undo, so the second is refused and the event before stays (a new user's audit:
+    both got 200 and two events were taken back)."""
+    import concurrent.futures
+
+    with EventLog(":memory:") as log, Engine(log, clock=FakeClock()) as eng:
+        for faces in [(1, 2), (3,), (6,)]:
+            eng.submit(DiceRolled(faces=faces))
+        seq = eng.undo_preview()[0]
+        with concurrent.futures.ThreadPoolExecutor(2) as pool:
+            futures = [pool.submit(eng.undo, expected=seq) for _ in range(2)]
+        outcomes = sorted(type(f.exception()).__name__ if f.exception() else "undone" for f in futures)
+        assert outcomes == ["UndoTargetMoved", "undone"]
+        assert [r.faces for r in eng.state.tray.rolls] == [(1, 2), (3,)]
+        with pytest.raises(UndoTargetMoved, match="the last event is now #2"):
+            eng.undo(expected=seq)
 
 
 def test_nothing_to_undo():

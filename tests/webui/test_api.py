@@ -141,6 +141,9 @@ def test_undo_says_what_it_undoes_and_needs_the_seq(ctl, client, table):
     r = ctl("/api/undo", {"seq": 2})
     assert r.status_code == 200 and r.get_json()["undone"] == 2
     assert [roll.faces for roll in table.state.tray.rolls] == [(3, 4)]
+    r = ctl("/api/undo", {"seq": 2})  # the same confirmation again: #1 is not taken back in its place
+    assert r.status_code == 409 and r.get_json()["seq"] == 1 and "is now #1" in r.get_json()["error"]
+    assert [roll.faces for roll in table.state.tray.rolls] == [(3, 4)]
 
 
 class FakeReaderSim:
