@@ -45,7 +45,7 @@ def _register_control(app: Flask, service: TableService) -> None:
                 return _error(400, f"not an event: {exc}")
         else:
             return _error(400, "give 'notation' (text) or 'event' (JSON object)")
-        _check_event(ev)
+        _check_event(ev, keep_time=bool(data.get("keep_time")))
         if ev.at is not None and not data.get("keep_time"):
             ev = dataclasses.replace(ev, at=None)  # the table's clock stamps it
         seq = service.submit(ev)

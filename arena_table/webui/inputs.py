@@ -93,10 +93,38 @@ def _check_sizes(value: Any, what: str) -> None:
             stack.extend((x, f"{where}.{k}") for k, x in v.items())
 
 
-def _check_event(ev: Any) -> None:
-    """:func:`_check_sizes` on each field of the event ``ev``."""
+UID = re.compile(r"(?:[0-9A-F]{2}){1,10}")
+"""A canonical tag UID as the readers report it: upper-case hex, two digits a byte, 1-10 bytes
+(ISO/IEC 14443-3 UIDs are 4, 7 or 10 bytes)."""
+EARLIEST = 946684800.0
+"""2000-01-01 UTC: a kept event time before it is a mistake, not a game played then."""
+FUTURE_SLACK = 86400.0
+"""Seconds a kept event time may lie ahead of this machine's clock (clocks of other devices drift)."""
+
+
+def _check_event(ev: Any, keep_time: bool = False) -> None:
+    """:func:`_check_sizes` on each field of the event ``ev``, then what the hardware edge would
+    never send: a tag event with a negative pad, a UID that is not canonical or an object no game
+    catalogues, and (``keep_time``) a time before 2000 or more than a day ahead."""
     for f in dataclasses.fields(ev):
         _check_sizes(getattr(ev, f.name), f.name)
+    if ev.KIND in ("tag-on", "tag-off"):
+        if ev.pad < 0:
+            abort(_error(400, f"pad must be 0 or more, got {ev.pad}"))
+        if not UID.fullmatch(ev.uid):
+            abort(_error(400, f"uid must be upper-case hex, two digits a byte (04A1B2C3), got {ev.uid!r:.40}"))
+        if ev.object:
+            from arena_table.rules import games
+
+            if not any(ev.object in g.objects() for g in games()):
+                abort(_error(400, f"object {ev.object!r:.60} is in no game's catalogue "
+                                  "(GET /api/games lists the games; `arena-table tags objects GAME` their objects)"))
+    if keep_time and ev.at is not None:
+        import time
+
+        if not EARLIEST <= ev.at <= time.time() + FUTURE_SLACK:
+            abort(_error(400, f"at={ev.at!r:.30} is not a plausible time (seconds since 1970, from 2000 to "
+                              "a day ahead of this table's clock)"))
 
 
 def _int(data: Mapping[str, Any], name: str, minimum: int | None = None) -> int:

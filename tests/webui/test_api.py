@@ -320,3 +320,24 @@ def test_sealed_bids_are_hidden_from_spectators_in_the_event_log(ctl, client, ta
     assert bid["text"] == "th-bid (details hidden)"
     seen = client.get(f"/api/events?since={upto}&viewer=control").get_json()["events"][0]
     assert seen["event"]["amount"] == 1 and seen["text"].startswith("th-bid player=Ann amount=1")
+
+
+@pytest.mark.parametrize("body,message", [
+    ({"event": {"kind": "tag-on", "pad": 0, "uid": "zz"}}, "uid must be upper-case hex"),
+    ({"event": {"kind": "tag-on", "pad": 0, "uid": "04a1b2c3"}}, "uid must be upper-case hex"),
+    ({"event": {"kind": "tag-off", "pad": -5, "uid": "04A1B2C3"}}, "pad must be 0 or more, got -5"),
+    ({"event": {"kind": "tag-on", "pad": 0, "uid": "04A1B2C3", "object": "x"}}, "object 'x' is in no game's catalogue"),
+    ({"event": {"kind": "roll", "faces": [3], "at": -1}, "keep_time": True}, "at=-1.0 is not a plausible time"),
+    ({"event": {"kind": "roll", "faces": [3], "at": 1e308}, "keep_time": True}, "is not a plausible time"),
+])
+def test_events_the_hardware_edge_would_never_send_are_refused(ctl, table, body, message):
+    """A new user's audit: these were recorded (201) though no reader or clock can produce them."""
+    r = ctl("/api/events", body)
+    assert r.status_code == 400 and message in r.get_json()["error"]
+    assert table.rows() == []
+
+
+def test_a_catalogued_tag_event_is_accepted(ctl, table):
+    r = ctl("/api/events", {"event": {"kind": "tag-on", "pad": 1, "uid": "04A1B2C3",
+                                      "object": "theosis:hero:rochon"}})
+    assert r.status_code == 201 and table.rows()[-1].event.object == "theosis:hero:rochon"
