@@ -16,6 +16,7 @@ MAX_LINE = 120
 """Longest line either side sends, in bytes, newline included."""
 
 _VALUE_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._:/+-"
+_CRC_CHARS = "0123456789ABCDEF"
 
 
 def crc16(data):
@@ -64,18 +65,18 @@ def encode(seq, verb, fields=()):
 def decode(line):
     """``(seq, verb, fields)`` from one line (``str``, newline optional); ``fields`` is a list of pairs.
 
-    Raises ValueError naming what is wrong: no checksum, checksum mismatch, bad seq,
-    bad field.
+    Raises ValueError naming what is wrong: no checksum, checksum not 4 upper-case hex digits,
+    checksum mismatch, bad seq, bad field.
     """
     line = line.rstrip("\r\n")
     star = line.rfind("*")
     if star < 0 or len(line) - star != 5:
         raise ValueError("no checksum")
     payload, given = line[:star], line[star + 1:]
-    try:
-        want = int(given, 16)
-    except ValueError:
-        raise ValueError("checksum %r is not hex" % given)
+    for ch in given:  # PROTOCOL.md: 4 upper-case hex digits (int(x, 16) alone takes "7df0", " DF0", "0x7D")
+        if ch not in _CRC_CHARS:
+            raise ValueError("checksum %r is not 4 upper-case hex digits" % given)
+    want = int(given, 16)
     if crc16(payload.encode()) != want:
         raise ValueError("checksum mismatch")
     parts = payload.split(" ")

@@ -60,8 +60,12 @@ class Scanner:
         self.detail = ["not started"] * len(self.readers)
         self.bad_reads = 0
         self._rx = bytearray()
+        self._skipping = False  # inside a too-long line, already answered: drop up to its newline
         self._booted = clock()
         self._last_hb = self._booted
+        self._up_tick = self._booted  # clock reading the uptime was last brought up to
+        self._up_s = 0  # uptime: whole seconds ...
+        self._up_ms = 0  # ... and 0..999 ms, kept apart so no int outgrows a small int on the Pico
         self._retry_at = [self._booted] * len(self.readers)
 
     # -- output ------------------------------------------------------------------------
@@ -96,9 +100,23 @@ class Scanner:
             self.emit("PAD", (("pad", pad), ("reader", reader.name), ("where", reader.where)))
         self.emit("PADS", (("n", len(self.readers)),))
 
+    def uptime(self, now):
+        """Seconds since the Scanner was made, ``now`` being a reading of ``clock`` (ms).
+
+        ``ticks_diff`` is only right for readings less than TICKS_PERIOD/2 ms (2**29 ms, 6.2 days)
+        apart, so the uptime is not measured from boot but summed from the ticks_diff between
+        successive calls; ``step()`` calls it every poll (20 ms). Correct for years (``_up_s``
+        reaches 2**30 after 34 years).
+        """
+        ms = self._up_ms + ticks_diff(now, self._up_tick)
+        self._up_tick = now
+        self._up_s += ms // 1000
+        self._up_ms = ms % 1000
+        return self._up_s
+
     def heartbeat(self, now):
         self._last_hb = now
-        up = ticks_diff(now, self._booted) // 1000
+        up = self.uptime(now)
         tags = sum(1 for d in self.pads if d.uid is not None)
         self.emit("HB", (("up", up), ("tags", tags)))
 
@@ -160,12 +178,19 @@ class Scanner:
             for kind, text in self.pads[pad].update(uid):
                 self.emit("PLACED" if kind == "placed" else "REMOVED", (("pad", pad), ("uid", text)))
         now = self.clock()
+        self.uptime(now)
         if ticks_diff(now, self._last_hb) >= self.heartbeat_ms:
             self.heartbeat(now)
 
     # -- input ------------------------------------------------------------------------------
     def receive(self, data):
-        """Feed bytes from the host; complete lines are answered at once."""
+        """Feed bytes from the host, in chunks of any size; complete lines are answered at once.
+
+        A line may have protocol.MAX_LINE (120) bytes, its newline (and any ``\\r``) included
+        (PROTOCOL.md, Lines). A longer one gets a single ``ERR why=too-long`` as soon as its length
+        is certain (120 bytes without a newline), wherever the chunks split it; the rest of it, up to
+        and including its newline, is dropped unanswered.
+        """
         self._rx.extend(data)
         while True:
             nl = self._rx.find(b"\n")
@@ -173,18 +198,40 @@ class Scanner:
                 break
             line = bytes(self._rx[:nl])
             self._rx = self._rx[nl + 1:]
-            self.handle(line)
-        if len(self._rx) > protocol.MAX_LINE:
+            if self._skipping:
+                self._skipping = False  # the tail of a too-long line, answered already
+            elif nl + 1 > protocol.MAX_LINE:
+                self.emit("ERR", (("why", "too-long"),))
+            else:
+                self.handle(line)
+        if len(self._rx) >= protocol.MAX_LINE:  # with its newline still to come it is too long
             self._rx = bytearray()
-            self.emit("ERR", (("why", "too-long"),))
+            if not self._skipping:
+                self._skipping = True
+                self.emit("ERR", (("why", "too-long"),))
 
     def handle(self, line):
-        """Answer one command line (bytes, without newline). See PROTOCOL.md, host to device."""
-        try:
-            text = line.decode().strip()
-        except UnicodeError:
-            self.emit("ERR", (("why", "not-ascii"),))
-            return
+        """Answer one command line (bytes, without newline). See PROTOCOL.md, host to device.
+
+        A trailing ``\\r`` is ignored and bytes outside 0x20..0x7E in front of the line (noise
+        after a reset) are skipped; a line with any byte >= 0x80 left gets ``ERR why=not-ascii``,
+        one with a control byte ``ERR why=bad-line``.
+        """
+        if line.endswith(b"\r"):
+            line = line[:-1]
+        start = 0
+        while start < len(line) and not 0x20 <= line[start] <= 0x7E:
+            start += 1
+        line = line[start:]
+        for b in line:
+            if b >= 0x80:
+                self.emit("ERR", (("why", "not-ascii"),))
+                return
+        for b in line:
+            if b < 0x20 or b == 0x7F:
+                self.emit("ERR", (("why", "bad-line"),))
+                return
+        text = line.decode().strip()
         if not text:
             return
         if "*" in text:

@@ -434,6 +434,216 @@ def scenario_mfrc522_reads_every_uid_size_on_every_poll(fw):
     _eq(reader.poll(), None)
 
 
+# --- regressions: PN532 empty field, error replies, uptime -------------------------------------
+
+def _pn532_answer(body):
+    """A PN532-to-host normal information frame around ``body`` (UM0701-02 6.2.1.1), built here
+    independently of the driver's ``frame()`` so the fake is an oracle, not a mirror."""
+    n = len(body)
+    return bytes([0x00, 0x00, 0xFF, n, (-n) & 0xFF]) + bytes(body) + bytes([(-sum(body)) & 0xFF, 0x00])
+
+
+class _FakePn532Uart:
+    """A PN532 in HSU mode behind a ``machine.UART``-like object (``any``/``read``/``write``).
+
+    Models the NXP PN532 User Manual UM0701-02: asleep until a frame is preceded by the HSU
+    wake-up 0x55 (6.3.2.3); every well-formed command is ACKed (6.2.1.3); GetFirmwareVersion
+    answers IC 0x32, v1.6, support 0x07 (7.2.2); InListPassiveTarget is only served after
+    SAMConfiguration (7.2.10); RFConfiguration CfgItem 0x05 sets MxRtyATR, MxRtyPSL,
+    MxRtyPassiveActivation (7.3.1). InListPassiveTarget (7.3.5) with a card answers NbTg=1 and its
+    NFCID1; with no card it answers NbTg=0 after MxRtyPassiveActivation retries, except with the
+    power-up default 0xFF ("try eternally"): then only the ACK ever comes.
+    ``commands`` records ``(command code, parameter bytes)`` of every frame received.
+    """
+
+    def __init__(self, uid=None):
+        self.uid = uid
+        self.awake = False
+        self.sam = False
+        self.passive_retries = 0xFF  # UM0701-02 7.3.1: default of MxRtyPassiveActivation
+        self.commands = []
+        self._out = b""
+
+    def any(self):
+        return len(self._out)
+
+    def read(self, n=None):
+        if not self._out:
+            return None
+        data, self._out = self._out, b""
+        return data
+
+    def write(self, data):
+        data = bytes(data)
+        if data[:1] == b"\x55":
+            self.awake = True
+        start = data.find(b"\x00\x00\xff")
+        if not self.awake or start < 0:
+            return
+        n = data[start + 3]
+        body = data[start + 5:start + 5 + n]
+        assert (n + data[start + 4]) & 0xFF == 0 and (sum(body) + data[start + 5 + n]) & 0xFF == 0, "bad frame"
+        assert body[0] == 0xD4, "not a host frame"
+        cmd, params = body[1], bytes(body[2:])
+        self.commands.append((cmd, params))
+        self._out += b"\x00\x00\xff\x00\xff\x00"  # ACK
+        answer = None
+        if cmd == 0x02:
+            answer = [0x32, 0x01, 0x06, 0x07]
+        elif cmd == 0x14:
+            self.sam = True
+            answer = []
+        elif cmd == 0x32 and params[0] == 0x05:
+            self.passive_retries = params[3]
+            answer = []
+        elif cmd == 0x4A and self.sam:
+            if self.uid:
+                sens = [0x44, 0x00] if len(self.uid) > 4 else [0x04, 0x00]
+                answer = [0x01, 0x01] + sens + [0x00, len(self.uid)] + list(self.uid)
+            elif self.passive_retries != 0xFF:
+                answer = [0x00]
+        if answer is not None:
+            self._out += _pn532_answer(bytes([0xD5, cmd + 1] + answer))
+
+
+def scenario_pn532_init_sets_finite_passive_activation_retries(fw):
+    uart = _FakePn532Uart()
+    reader = fw.pn532.PN532(uart, where="uart0")
+    _eq(reader.init(), "pn532-v1.6")
+    _eq(uart.commands, [(0x02, b""), (0x14, bytes([0x01, 0x14, 0x01])),
+                        (0x32, bytes([0x05, 0xFF, 0x01, 0x01]))])  # RFConfiguration MaxRetries
+    _eq(reader.poll(), None)  # empty field: NbTg=0, no card, no error
+    _eq(uart.commands[-1], (0x4A, bytes([0x01, 0x00])))
+    uart.uid = bytes([0x04, 0xA1, 0xB2, 0xC3, 0xD4, 0xE5, 0xF6])
+    _eq(reader.poll(), uart.uid)
+    uart.uid = None
+    _eq(reader.poll(), None)
+    # the fake's model of the defect: with the default 0xFF the chip only ACKs an empty field
+    stuck = _FakePn532Uart()
+    stuck.awake = stuck.sam = True
+    try:
+        fw.pn532.PN532(stuck).poll()
+    except OSError as exc:
+        _eq(exc.args[0], "no-answer")
+    else:
+        raise AssertionError("the modelled default-retry PN532 answered an empty field")
+
+
+def scenario_pn532_empty_pad_is_no_card_not_reader_fail(fw):
+    uart = _FakePn532Uart()
+    clock = FakeClock()
+    raw = []
+    sc = fw.scanner.Scanner([fw.pn532.PN532(uart, where="uart0")], raw.append, clock, backend="pn532",
+                            boot_id="BEEF")
+    sc.boot()
+    for _ in range(300):  # 6 s of 20 ms polls on an empty pad
+        clock.advance(20)
+        sc.step()
+    uart.uid = bytes([0x04, 0xA1, 0xB2, 0xC3])
+    clock.advance(20)
+    sc.step()
+    uart.uid = None
+    for _ in range(3):
+        clock.advance(20)
+        sc.step()
+    lines = [fw.protocol.decode(line)[1:] for line in raw]
+    _eq([(v, dict(f)) for v, f in lines if v not in ("HELLO", "HB")], [
+        ("READER_OK", {"pad": "0", "chip": "pn532-v1.6"}),
+        ("SNAPSHOT", {"tags": "0"}),
+        ("PLACED", {"pad": "0", "uid": "04A1B2C3"}),
+        ("REMOVED", {"pad": "0", "uid": "04A1B2C3"}),
+    ])
+    _eq(len([v for v, f in lines if v == "HB"]), 6)
+
+
+def scenario_crc_must_be_upper_case_hex(fw):
+    _eq(fw.protocol.decode("1 HELLO*7DF0"), (1, "HELLO", []))
+    for crc in ("7df0", "7Df0", " DF0", "+DF0", "0x7D"):
+        assert "checksum" in _raises(fw.protocol.decode, "1 HELLO*" + crc), crc
+    rig = Rig(fw, n=1)
+    rig.scanner.boot()
+    rig.take()
+    rig.scanner.receive(b"1 HELLO*7df0\n")
+    _eq(rig.take(), [("ERR", {"why": "checksum"})])
+
+
+def scenario_non_ascii_line_is_err_not_ascii(fw):
+    rig = Rig(fw, n=1)
+    rig.scanner.boot()
+    rig.take()
+    rig.scanner.receive(b"h\xc3\xa9ll\xc3\xb3\n")  # "h\u00e9ll\u00f3" in UTF-8
+    _eq(rig.take(), [("ERR", {"why": "not-ascii"})])
+    rig.scanner.receive(b"h\xe9ll\xf3\n")  # the same in Latin-1
+    _eq(rig.take(), [("ERR", {"why": "not-ascii"})])
+    line = fw.protocol.encode(4, "STATUS").encode()
+    rig.scanner.receive(line[:2] + b"\xc2\xa0" + line[2:])  # a no-break space inside a line
+    _eq(rig.take(), [("ERR", {"why": "not-ascii"})])
+    rig.scanner.receive(b"\xff\xfe\x00status\r\n")  # noise in front of a line is skipped
+    _eq([v for v, f in rig.take()], ["READER_OK"])
+    rig.scanner.receive(b"sta\x00tus\n")  # ASCII, but a control byte inside: not a printable line
+    _eq(rig.take(), [("ERR", {"why": "bad-line"})])
+
+
+def _line_of(fw, size):
+    """A valid ``STATUS`` host line of exactly ``size`` bytes, newline included."""
+    pad = size - len(fw.protocol.encode(5, "STATUS", (("x", "a"),)))
+    return ("5 STATUS x=a" + "a" * pad + "*%04X\n" % fw.protocol.crc16(("5 STATUS x=a" + "a" * pad).encode())).encode()
+
+
+def scenario_line_limit_is_120_bytes_with_newline(fw):
+    rig = Rig(fw, n=1)
+    rig.scanner.boot()
+    rig.take()
+    ok, long = _line_of(fw, 120), _line_of(fw, 121)
+    _eq((len(ok), len(long)), (120, 121))
+    for chunks in ([ok], [ok[i:i + 1] for i in range(len(ok))]):
+        for c in chunks:
+            rig.scanner.receive(c)
+        _eq([v for v, f in rig.take()], ["READER_OK"])  # STATUS answered (fields it does not know: ignored)
+    for chunks in ([long], [long[i:i + 1] for i in range(len(long))]):
+        for c in chunks:
+            rig.scanner.receive(c)
+        _eq(rig.take(), [("ERR", {"why": "too-long"})])
+
+
+def scenario_too_long_line_gets_exactly_one_err(fw):
+    rig = Rig(fw, n=1)
+    rig.scanner.boot()
+    rig.take()
+    junk = b"x" * 300 + b"\n"
+    status = fw.protocol.encode(6, "STATUS").encode()
+    rig.scanner.receive(junk + status)  # one chunk
+    _eq([v for v, f in rig.take()], ["ERR", "READER_OK"])
+    for i in range(len(junk)):  # byte by byte: the tail after the first 120 bytes is no new line
+        rig.scanner.receive(junk[i:i + 1])
+    rig.scanner.receive(status)
+    _eq(rig.take(), [("ERR", {"why": "too-long"}), ("READER_OK", {"pad": "0", "chip": "sim"})])
+    rig.scanner.receive(b"y" * 130)
+    rig.scanner.receive(b"y" * 130)  # still the same line: no second ERR
+    rig.scanner.receive(b"\n" + status)
+    _eq([v for v, f in rig.take()], ["ERR", "READER_OK"])
+
+
+def _uptime_over(fw, days):
+    hour = 3600 * 1000
+    rig = Rig(fw, n=1, start=(1 << 30) - 500)  # ticks_ms wraps within the first second, then every 12.4 days
+    rig.scanner.boot()
+    rig.run(days * 24 * hour, every=hour)
+    ups = [int(dict(f)["up"]) for v, f in rig.take(skip_hb=False) if v == "HB"]
+    _eq(len(ups), days * 24)
+    wrong = [(i + 1, up) for i, up in enumerate(ups) if up != 3600 * (i + 1)]
+    _eq(wrong[:1], [])  # (hour, reported up) of the first wrong heartbeat
+    _eq(ups[-1], days * 86400)
+
+
+def scenario_uptime_after_7_days(fw):
+    _uptime_over(fw, 7)  # past 2**29 ms (6.2 days), where ticks_diff from boot turns negative
+
+
+def scenario_uptime_after_30_days(fw):
+    _uptime_over(fw, 30)  # past two wraps of the 2**30 ms counter
+
+
 def all_scenarios():
     """``(name, function)`` of every scenario, in file order."""
     names = sorted(k for k in globals() if k.startswith("scenario_"))
