@@ -15,7 +15,7 @@ import dataclasses
 from typing import Any
 
 from . import buffs, data, positions
-from .state import Character, DemigodsState, DieSlot, Pending, are_opponents, char, put
+from .state import Character, DemigodsState, DieSlot, Pending, are_opponents, char, demigod_card, item_card, put
 
 ITEM_COOLDOWN = 2
 """Cooldown tokens placed on an active item after use (p.18)."""
@@ -44,11 +44,11 @@ def spec(state: DemigodsState, ch: Character, use: str) -> dict[str, Any]:
                     "ends_turn": kind == "skill" and s.get("ends_turn", True), **{k: v for k, v in s.items()
                                                                                   if k not in ("ap", "ends_turn")}}
     if ch.kind == "demigod":
-        primary = data.demigod(ch.card_id)["primary"]
+        primary = demigod_card(state, ch.card_id)["primary"]
         if use == primary["id"]:
             return {"kind": "primary", "ap": 1, "cost": 0, "ends_turn": True, **primary}
         if use in ch.items:
-            card = data.item(use)
+            card = item_card(state, use)
             if not card.get("active"):
                 raise Illegal(f"{card['name']} has no active ability")
             return {"kind": "item", "ap": 1, "cost": 0, "ends_turn": card.get("ends_turn", True), **card}

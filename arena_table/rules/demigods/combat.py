@@ -26,7 +26,8 @@ from typing import Any
 
 from . import buffs, damage, data, divine, positions
 from .actions import Illegal, knows, spec
-from .state import DemigodsState, DieSlot, LastAction, Pending, add_notice, are_opponents, char, put
+from .state import (DemigodsState, DieSlot, LastAction, Pending, add_notice, are_opponents, char, item_card,
+                    put)
 from .victory import wound
 
 PIT = ("pitfall", "spike-pit")
@@ -177,7 +178,7 @@ def _die_effects(state: DemigodsState, aid: str, tid: str, effects: list[str], s
         att = char(state, aid)
         for item in att.items:
             if item and char(state, tid).kind == "hero":
-                specs += list(data.item(item).get("on_critical_hero", ()))
+                specs += list(item_card(state, item).get("on_critical_hero", ()))
     state = apply_effects(state, aid, {"effects": specs + list(s.get("effects", ()))}, [tid], critical=False)
     if "knockdown" in effects:
         state = put(state, dataclasses.replace(char(state, tid), ap=0))

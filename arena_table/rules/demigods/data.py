@@ -3,7 +3,8 @@
 Values the rulebook does not print are PLACEHOLDERS listed in each entry's
 ``to_enter``; :func:`unentered` collects them so the control page can show what
 still has to be copied from the cards. Setup options may override any hero field
-(``hero_stats``) and the attack dice faces (``dice_faces``).
+(``hero_stats``), Demigod field (``demigod_stats``), item field (``item_stats``) and the attack
+dice faces (``dice_faces``).
 """
 
 from __future__ import annotations
@@ -75,31 +76,55 @@ def hero_ids() -> list[str]:
     return list(_index("heroes", "heroes"))
 
 
-def demigod(demigod_id: str) -> dict[str, Any]:
-    """The Demigod card ``demigod_id``. Raises KeyError naming the known ones."""
+def _merged(card: Mapping[str, Any], extra: Mapping[str, Any] | None) -> dict[str, Any]:
+    """A copy of ``card`` with the fields of ``extra``; an object value (``primary``, ``passive``)
+    is merged into the card's object of that name field by field."""
+    out = copy.deepcopy(dict(card))
+    for key, value in (extra or {}).items():
+        if isinstance(value, Mapping) and isinstance(out.get(key), Mapping):
+            out[key] = {**out[key], **copy.deepcopy(dict(value))}
+        else:
+            out[key] = copy.deepcopy(value)
+    return out
+
+
+def demigod(demigod_id: str, overrides: Mapping[str, Mapping[str, Any]] | None = None) -> dict[str, Any]:
+    """The Demigod card ``demigod_id`` with ``overrides[demigod_id]`` merged in (the ``demigod_stats``
+    option; ``primary`` merges field by field). Raises KeyError naming the known ones."""
     table = _index("demigods", "demigods")
     if demigod_id not in table:
         raise KeyError(f"unknown demigod {demigod_id!r}; known: {', '.join(sorted(table))}")
-    return table[demigod_id]
+    extra = (overrides or {}).get(demigod_id)
+    return _merged(table[demigod_id], extra) if extra else table[demigod_id]
 
 
 def demigod_ids() -> list[str]:
     return list(_index("demigods", "demigods"))
 
 
-def item(item_id: str) -> dict[str, Any]:
-    """The item card ``item_id`` (primary items of the Demigods included). Raises KeyError."""
+def item(item_id: str, overrides: Mapping[str, Mapping[str, Any]] | None = None,
+         demigod_overrides: Mapping[str, Mapping[str, Any]] | None = None) -> dict[str, Any]:
+    """The item card ``item_id`` (primary items of the Demigods included) with ``overrides[item_id]``
+    merged in (the ``item_stats`` option); a primary item takes its Demigod's ``primary`` override
+    (``demigod_stats``). Raises KeyError."""
     table = _index("items", "items")
     if item_id in table:
-        return table[item_id]
-    for dg in _index("demigods", "demigods").values():
-        if dg["primary"]["id"] == item_id:
-            return {**dg["primary"], "type": "primary", "active": True}
+        extra = (overrides or {}).get(item_id)
+        return _merged(table[item_id], extra) if extra else table[item_id]
+    for dg_id in _index("demigods", "demigods"):
+        primary = demigod(dg_id, demigod_overrides)["primary"]
+        if primary["id"] == item_id:
+            return {**primary, "type": "primary", "active": True}
     raise KeyError(f"unknown item {item_id!r}; known: {', '.join(sorted(table))}")
 
 
 def item_ids() -> list[str]:
     return list(_index("items", "items"))
+
+
+def primary_ids() -> list[str]:
+    """Ids of the Demigods' primary items (set through ``demigod_stats`` ``primary``)."""
+    return [dg["primary"]["id"] for dg in _index("demigods", "demigods").values()]
 
 
 def dice_faces(overrides: Mapping[str, Any] | None = None) -> dict[str, tuple[Any, ...]]:
@@ -125,15 +150,27 @@ def demigod_die() -> dict[str, Any]:
     return _load("dice")["demigod_die"]
 
 
-def unentered(hero_overrides: Mapping[str, Mapping[str, Any]] | None = None) -> dict[str, list[str]]:
-    """Object id -> fields still holding placeholder values (from every data file); a hero field
-    given in ``hero_overrides`` (the ``hero_stats`` option) is entered, so it is not listed."""
+def _entered(field: str, given: Mapping[str, Any]) -> bool:
+    """Whether ``field`` (``ap`` or ``primary.damage``) is among the overrides ``given``."""
+    head, _, rest = field.partition(".")
+    if head not in given:
+        return False
+    return not rest or not isinstance(given[head], Mapping) or _entered(rest, given[head])
+
+
+def unentered(hero_overrides: Mapping[str, Mapping[str, Any]] | None = None,
+              demigod_overrides: Mapping[str, Mapping[str, Any]] | None = None,
+              item_overrides: Mapping[str, Mapping[str, Any]] | None = None) -> dict[str, list[str]]:
+    """Object id -> fields still holding placeholder values (from every data file); a field given in
+    the overrides (the ``hero_stats``, ``demigod_stats`` and ``item_stats`` options) is entered, so it
+    is not listed."""
     out = {}
-    for name, key, prefix in (("heroes", "heroes", "hero"), ("demigods", "demigods", "demigod"),
-                              ("items", "items", "item")):
+    for name, key, prefix, overrides in (("heroes", "heroes", "hero", hero_overrides),
+                                         ("demigods", "demigods", "demigod", demigod_overrides),
+                                         ("items", "items", "item", item_overrides)):
         for entry in _load(name)[key]:
-            given = (hero_overrides or {}).get(entry["id"], {}) if prefix == "hero" else {}
-            left = [f for f in entry.get("to_enter", ()) if f.split(".")[0] not in given]
+            given = (overrides or {}).get(entry["id"], {})
+            left = [f for f in entry.get("to_enter", ()) if not _entered(f, given)]
             if left:
                 out[f"demigods:{prefix}:{entry['id']}"] = left
     return out

@@ -13,14 +13,21 @@ from typing import Any, Mapping
 from ..mechanics import options as opt
 from . import data
 
-OPTIONS = ("mode", "players", "teams", "heroes", "selection", "first", "board", "hero_stats", "dice_faces",
-           "lineup")
+OPTIONS = ("mode", "players", "teams", "heroes", "selection", "first", "board", "hero_stats", "demigod_stats",
+           "item_stats", "dice_faces", "lineup")
 OBSTACLES = ("boulder", "pitfall", "spike-pit", "high-ground", "magma", "portal", "flash-freeze", "stone")
 """The eight obstacle kinds of 'Place Obstacles' (p.9); ``stone`` is the Ascending Stone."""
 RACES = ("human", "elf", "orc", "dwarf")
 """Races by the colour of the class-trait section (p.10)."""
 NUMBER_FIELDS = ("ap", "health", "initiative", "attack", "physical_defense", "magical_defense")
 HERO_STAT_FIELDS = data.HERO_FIELDS + ("traits", "skills")
+ITEM_TYPES = ("weapon", "armor", "accessory")
+"""Equipment slot types ('Demigod Items', p.18)."""
+TARGETS = ("enemy", "ally", "any", "self")
+ATTACK_FIELDS = ("name", "range", "damage", "dice", "pure", "target")
+"""Fields of an attack printed on a card (a Demigod's primary item, an active item)."""
+DEMIGOD_STAT_FIELDS = ("name", "ap", "health", "physical_defense", "magical_defense", "slots", "abilities", "primary")
+ITEM_STAT_FIELDS = ATTACK_FIELDS + ("type", "active", "ends_turn", "passive", "on_hero_death", "on_critical")
 LINEUP_KEYS = ("demigod", "heroes", "items", "bind", "formation")
 BOARD_KEYS = ("cols", "rows", "obstacles", "entry_inset")
 
@@ -53,6 +60,10 @@ def checked(options: Any) -> dict[str, Any]:
     if options.get("board"):
         out["board"] = board(opt.obj(options, "board"))
     out["hero_stats"] = {str(h): hero_stats(str(h), v) for h, v in opt.obj(options, "hero_stats").items()}
+    out["demigod_stats"] = {str(d): card_stats(f"demigod_stats {d}", v, DEMIGOD_STAT_FIELDS)
+                            for d, v in opt.obj(options, "demigod_stats").items()}
+    out["item_stats"] = {str(i): card_stats(f"item_stats {i}", v, ITEM_STAT_FIELDS)
+                         for i, v in opt.obj(options, "item_stats").items()}
     faces = opt.obj(options, "dice_faces")
     for die, values in faces.items():
         if not isinstance(values, (list, tuple)):
@@ -121,6 +132,54 @@ def hero_stats(hero: str, stats: Any) -> dict[str, Any]:
             if not isinstance(value, (list, tuple)) or not all(isinstance(s, Mapping) for s in value):
                 raise ValueError(f"{key} must be a list of skill objects, got {value!r:.40}")
             out[field] = [dict(s) for s in value]
+        else:  # name
+            out[field] = opt.text(key, value)
+    return out
+
+
+def card_stats(where: str, stats: Any, fields: tuple[str, ...]) -> dict[str, Any]:
+    """A Demigod's or an item's card values (``demigod_stats``/``item_stats`` entry), each of the type
+    its card prints: numbers whole, attack dice among the attack types, ranges a number of fields,
+    ``self`` or ``global``; conditions (``passive``, ``on_hero_death``, ``on_critical``, ``abilities``)
+    are JSON objects in the form of ``data/*.json``.
+
+    Raises:
+        ValueError: not an object, an unknown field, or a value of the wrong type (naming the field).
+    """
+    if not isinstance(stats, Mapping):
+        raise ValueError(f"{where} must be a JSON object of card fields, got {stats!r:.40}")
+    opt.only_keys(where, stats, fields)
+    out: dict[str, Any] = {}
+    for field, value in stats.items():
+        key = f"{where} {field}"
+        if field in ("ap", "health"):
+            out[field] = opt.whole(key, value, 1, 99)
+        elif field in ("physical_defense", "magical_defense", "damage"):
+            out[field] = opt.whole(key, value, 0, 99)
+        elif field == "range":
+            out[field] = value if value in ("self", "global") else opt.whole(key, value, 0, 40)
+        elif field == "dice":
+            out[field] = [opt.choice(key, d, data.ATTACK_TYPES) for d in opt.names(key, value)]
+        elif field in ("pure", "active", "ends_turn"):
+            if not isinstance(value, bool):
+                raise ValueError(f"{key} must be true or false, got {value!r:.40}")
+            out[field] = value
+        elif field == "target":
+            out[field] = opt.choice(key, value, TARGETS)
+        elif field == "type":
+            out[field] = opt.choice(key, value, ITEM_TYPES)
+        elif field == "slots":
+            if not isinstance(value, (list, tuple)):
+                raise ValueError(f"{key} must be a list of slots, each a list of item types, got {value!r:.40}")
+            out[field] = [[opt.choice(key, t, ITEM_TYPES) for t in opt.names(key, slot)] for slot in value]
+        elif field == "primary":
+            out[field] = card_stats(key, value, ATTACK_FIELDS)
+        elif field in ("passive", "on_hero_death"):
+            out[field] = dict(opt.obj(stats, field))
+        elif field in ("abilities", "on_critical"):
+            if not isinstance(value, (list, tuple)) or not all(isinstance(v, Mapping) for v in value):
+                raise ValueError(f"{key} must be a list of JSON objects, got {value!r:.40}")
+            out[field] = [dict(v) for v in value]
         else:  # name
             out[field] = opt.text(key, value)
     return out

@@ -13,6 +13,10 @@ Options of ``start game=demigods options={...}``:
   (figure positions are optional: without a board the control page supplies
   sides and distances with each attack);
 * ``hero_stats``: ``{hero: {field: value}}`` values copied from the cards;
+* ``demigod_stats``: ``{demigod: {field: value}}`` (ap, health, defenses, slots, abilities,
+  ``primary``: ``{damage, dice, range, ...}``) and ``item_stats``: ``{item: {field: value}}``
+  (damage, dice, range, type, ``passive``...): card values the rulebook does not print, which the
+  game otherwise takes from the placeholders in ``data/*.json`` (listed as still to enter);
 * ``dice_faces``: ``{attack type: [six results]}`` if the reader numbers faces differently;
 * ``lineup``: ``{player: {"demigod": id, "heroes": [ids], "items": [ids by slot], "bind": {item: hero},
   "formation": [ids]}}`` to skip the guided selection and start playing at once (the formation
@@ -28,7 +32,7 @@ from . import data, divine
 from .buffs import make
 from .formation import check_order, default_order, relink
 from .options import checked
-from .state import MODES, Board, Character, DemigodsState, char, put, team_index
+from .state import MODES, Board, Character, DemigodsState, char, demigod_card, item_card, put, team_index
 
 HERO_LIMITS = {("slayer", 2): (3, 6), ("slayer", 4): (3, 4), ("tactics", 2): (4, 6)}
 """Heroes per player, 'Achieving Victory' (p.4)."""
@@ -82,11 +86,20 @@ def new_game(options: Mapping[str, Any]) -> DemigodsState:
             data.hero(h, hero_stats)
         except KeyError as exc:
             raise ValueError(f"hero_stats: {exc.args[0]}") from None
+    primaries = sorted(set(options["item_stats"]) & set(data.primary_ids()))
+    if primaries:
+        raise ValueError(f"item_stats: {', '.join(primaries)} is a Demigod's primary item: give its values as "
+                         'demigod_stats {demigod: {"primary": {...}}}')
+    for key, known in (("demigod_stats", data.demigod_ids()), ("item_stats", data.item_ids())):
+        unknown = sorted(set(options[key]) - set(known))
+        if unknown:
+            raise ValueError(f"{key}: unknown {key.split('_')[0]} {', '.join(unknown)}; known: {', '.join(known)}")
     first = options.get("first", players[0])
     if first not in players and first not in names:
         raise ValueError(f"first must name a player or team, got {first!r}")
     state = DemigodsState(mode=mode, players=players, teams=teams, team_names=tuple(names), heroes_per_player=n,
                           selection=selection, first=first, hero_stats=hero_stats,
+                          demigod_stats=options["demigod_stats"], item_stats=options["item_stats"],
                           dice=data.dice_faces(options.get("dice_faces")), board=board,
                           points={name: 0 for name in names})
     return state
@@ -171,7 +184,7 @@ def choose_demigod_error(state: DemigodsState, player: str, demigod: str) -> str
 
 
 def choose_demigod(state: DemigodsState, player: str, demigod: str) -> DemigodsState:
-    card = data.demigod(demigod)
+    card = demigod_card(state, demigod)
     chars = {k: v for k, v in state.chars.items() if not (v.kind == "demigod" and v.player == player)}
     # The base box holds two Demigod cards; a 4-player table fielding one twice gets a second id.
     cid = demigod if demigod not in chars else f"{demigod}-{player}"
@@ -190,10 +203,10 @@ def equip_error(state: DemigodsState, player: str, item: str, slot: int, hero: s
     if dg is None:
         return f"{player} has no Demigod yet"
     try:
-        card = data.item(item)
+        card = item_card(state, item)
     except KeyError as exc:
         return str(exc.args[0])
-    slots = data.demigod(dg.card_id)["slots"]
+    slots = demigod_card(state, dg.card_id)["slots"]
     if not 0 <= slot < len(slots):
         return f"{dg.name} has slots 0..{len(slots) - 1}"
     if card["type"] not in slots[slot]:
@@ -272,7 +285,7 @@ def begin(state: DemigodsState) -> DemigodsState:
         state = relink(state, p)
     for key, hero in state.bound.items():
         item_id = key.split("@")[0]
-        card = data.item(item_id)
+        card = item_card(state, item_id)
         if card.get("passive"):
             target = char(state, hero)
             state = put(state, dataclasses.replace(target, conditions=target.conditions + (

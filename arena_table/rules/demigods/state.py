@@ -13,6 +13,8 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
+from . import data
+
 MODES = ("slayer", "tactics", "advanced-tactics")
 """Victory conditions, 'Achieving Victory' (p.4)."""
 DIVINE_MAX = 6
@@ -195,6 +197,10 @@ class DemigodsState:
     """``select`` (heroes, Demigods, items, formation), ``play`` or ``over``."""
     picks: tuple[tuple[str, str], ...] = ()
     hero_stats: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    demigod_stats: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    """Demigod card values copied from the cards (``demigod_stats`` option, :func:`.data.demigod`)."""
+    item_stats: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    """Item card values copied from the cards (``item_stats`` option, :func:`.data.item`)."""
     dice: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)
     chars: Mapping[str, Character] = field(default_factory=dict)
     formations: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
@@ -227,6 +233,16 @@ class DemigodsState:
     def __repr__(self) -> str:
         return (f"<Demigods {self.mode} round {self.round} {self.phase or self.stage} "
                 f"acting={self.acting} points={dict(self.points)}>")
+
+
+def demigod_card(state: "DemigodsState", demigod_id: str) -> dict[str, Any]:
+    """The Demigod card with this game's ``demigod_stats`` (see :func:`.data.demigod`)."""
+    return data.demigod(demigod_id, state.demigod_stats)
+
+
+def item_card(state: "DemigodsState", item_id: str) -> dict[str, Any]:
+    """The item card with this game's ``item_stats`` / ``demigod_stats`` (see :func:`.data.item`)."""
+    return data.item(item_id, state.item_stats, state.demigod_stats)
 
 
 def char(state: DemigodsState, cid: str) -> Character:

@@ -20,7 +20,8 @@ from . import data, divine
 from .buffs import add, make
 from .formation import relink
 from .setup import TACTICS_TABLE, base_mode
-from .state import DemigodsState, add_notice, are_opponents, char, demigod_of, heroes_of, put, side_name
+from .state import (DemigodsState, add_notice, are_opponents, char, demigod_of, heroes_of, item_card, put,
+                    side_name)
 
 FATALITY = "fatality"
 
@@ -60,7 +61,7 @@ def kill(state: DemigodsState, cid: str, killer: str = "", reason: str = "") -> 
         state = relink(state, victim.player)
         for key, hero in state.bound.items():
             item_id, player = key.split("@")
-            card = data.item(item_id)
+            card = item_card(state, item_id)
             dg = demigod_of(state, player)
             if hero == cid and card.get("on_hero_death") and dg and dg.alive:
                 state = put(state, add(dg, make({**card["on_hero_death"], "passive": True}, target=dg)))

@@ -15,7 +15,7 @@ from typing import Any
 
 from . import buffs, damage, data, rounds
 from .setup import base_mode
-from .state import Character, DemigodsState, demigod_of, side_name
+from .state import Character, DemigodsState, demigod_card, demigod_of, item_card, side_name
 from .victory import required_points
 
 PHASES = {"demigod": "Demigod Phase", "hero": "Hero Phase", "minion": "Minions", "prep": "Preparation Phase"}
@@ -32,7 +32,7 @@ def _entry(state: DemigodsState, ch: Character, acting: str | None, nxt: str | N
             res["rerolls"] = ch.rerolls
     conds = [{"name": c.name, "icon": c.icon, "kind": c.kind, "turns_left": buffs.turns_left(c),
               "text": c.text or f"{c.stat} {c.amount:+d}".strip()} for c in ch.conditions]
-    conds += [{"name": data.item(i)["name"], "icon": "clock", "kind": "cooldown", "turns_left": n,
+    conds += [{"name": item_card(state, i)["name"], "icon": "clock", "kind": "cooldown", "turns_left": n,
                "text": f"cooldown: {n} token{'s' * (n > 1)}"} for i, n in ch.cooldowns]
     entry = {"id": ch.id, "name": ch.name, "side": side_name(state, ch.player), "player": ch.player,
              "kind": ch.kind, "acting": ch.id == acting, "next": ch.id == nxt, "out": not ch.alive,
@@ -111,7 +111,7 @@ def uses(state: DemigodsState, ch: Character) -> list[dict[str, Any]]:
 
     ids = (["attack"] if ch.kind == "hero" else []) + [s["id"] for s in ch.skills if not s.get("passive")]
     if ch.kind == "demigod":
-        ids += [data.demigod(ch.card_id)["primary"]["id"]] + [i for i in ch.items if i and data.item(i).get("active")]
+        ids += [demigod_card(state, ch.card_id)["primary"]["id"]] + [i for i in ch.items if i and item_card(state, i).get("active")]
     out = []
     for use in ids:
         try:
@@ -215,7 +215,7 @@ def _select_view(state: DemigodsState) -> dict[str, Any]:
         prompt = f"Chieftain: {state.team_names[chieftain_sides(first, totals)[len(state.picks)]]} picks a hero"
     return {"phase": f"Setup · {state.selection}", "round": 0, "order_title": "Selection", "order": [],
             "acting": None, "scores": [], "prompt": prompt,
-            "extra": {"mode": state.mode, "teams": teams, "to_enter": data.unentered(state.hero_stats)}}
+            "extra": {"mode": state.mode, "teams": teams, "to_enter": data.unentered(state.hero_stats, state.demigod_stats, state.item_stats)}}
 
 
 def describe(before: DemigodsState, after: DemigodsState | None, event: Any) -> str:

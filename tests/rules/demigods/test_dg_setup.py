@@ -176,3 +176,39 @@ def test_fields_given_in_hero_stats_are_no_longer_to_enter():
     after = table_view(t.ts)["view"]["extra"]["to_enter"]["demigods:hero:trapper"]
     assert {"class", "race", "ap"} <= set(before)
     assert after == [f for f in before if f not in ("class", "race", "ap")]
+
+
+def test_demigod_and_item_values_the_book_leaves_out_are_options():
+    """The Protector's card values and the Frost Staff's damage are not printed in the rulebook
+    (placeholders in data/*.json, listed as to enter): ``demigod_stats`` and ``item_stats`` set them."""
+    from arena_table.rules.demigods.actions import spec
+    from dg_helpers import lineup_options
+
+    lineup = {"Ann": {"demigod": "warlord", "heroes": ["knight", "assassin", "black-wolf", "weaponsmith"],
+                      "items": ["frost-staff", "", ""]},
+              "Bo": {"demigod": "protector", "heroes": ["pegasus-knight", "trapper", "blacksmith", "gunner"]}}
+    t = Table(lineup_options(lineup=lineup, demigod_stats={"protector": {"health": 60, "ap": 5, "primary": {"damage": 8}}},
+                             item_stats={"frost-staff": {"damage": 7, "dice": ["ice", "arcane"]}}))
+    assert (t.ch("protector").health, t.ch("protector").ap_max) == (60, 5)
+    assert spec(t.st, t.ch("protector"), "protectors-shield")["damage"] == 8
+    staff = spec(t.st, t.ch("warlord"), "frost-staff")
+    assert (staff["damage"], staff["dice"], staff["range"]) == (7, ["ice", "arcane"], 5)  # range as printed
+    selecting = start(demigod_stats={"protector": {"health": 60}}, item_stats={"frost-staff": {"damage": 7, "dice": ["ice"]}})
+    to_enter = table_view(selecting.ts)["view"]["extra"]["to_enter"]
+    assert "demigods:item:frost-staff" not in to_enter  # damage and dice were its only placeholders
+    assert "health" not in to_enter["demigods:demigod:protector"]
+    assert "physical_defense" in to_enter["demigods:demigod:protector"]
+
+
+@pytest.mark.parametrize("options,reason", [
+    ({"demigod_stats": {"protector": {"health": "lots"}}}, "demigod_stats protector health: 'lots' is not a whole"),
+    ({"demigod_stats": {"protector": {"primary": {"dice": ["fire", "lava"]}}}}, "demigod_stats protector primary dice must be one of"),
+    ({"demigod_stats": {"titan": {"ap": 4}}}, "demigod_stats: unknown demigod titan"),
+    ({"item_stats": {"frost-staff": {"range": "far"}}}, "item_stats frost-staff range: 'far' is not a whole number"),
+    ({"item_stats": {"frost-staff": {"colour": "blue"}}}, "item_stats frost-staff: unknown key"),
+    ({"item_stats": {"warlords-scythe": {"damage": 9}}}, "a Demigod's primary item"),
+    ({"item_stats": {"excalibur": {"damage": 9}}}, "item_stats: unknown item excalibur"),
+])
+def test_bad_card_values_are_named(options, reason):
+    with pytest.raises(IllegalEvent, match=reason):
+        Table({"players": ["Ann", "Bo"], **options})
