@@ -18,7 +18,7 @@ from typing import Any
 from . import buffs, data, positions
 from .actions import Illegal, blocked_fields, knows
 from .rounds import entered_this_round_limit, minion_turn_id
-from .state import Character, DemigodsState, char, put, team_index
+from .state import Character, DemigodsState, add_notice, char, put, team_index
 from .victory import score_minion, wound
 
 ENTER_AP = 1
@@ -31,10 +31,31 @@ STOPS = ("pitfall", "spike-pit", "magma", "flash-freeze", "portal")
 applies a field's effect when a move ends there, so a route through one is entered step by step."""
 
 
+def _portal(state: DemigodsState, ch: Character) -> DemigodsState:
+    """'Entering a portal field instantly transports the Demigod or hero to another portal without
+    need for additional action points. If there are more than two portals on the battlefield, the
+    player may choose ... A portal field occupied by another Demigod or hero cannot be selected' (p.9).
+
+    With two portals the figure goes to the other one when it is free (else it stays); with more,
+    the free portals are named in a notice and the player places the figure (``dg-place``)."""
+    others = [(c, r) for c, r, k in state.board.obstacles if k == "portal" and (c, r) != tuple(ch.cell)]
+    taken = set(blocked_fields(state, ch.id))
+    free = [cell for cell in others if cell not in taken]
+    if len(others) == 1 and free:
+        return put(state, dataclasses.replace(ch, cell=free[0]))
+    if not free:
+        return add_notice(state, f"{ch.name} entered a portal, but no other portal is free: it stays")
+    fields = ", ".join(str(list(cell)) for cell in free)
+    return add_notice(state, f"{ch.name} entered a portal: its player chooses the portal it comes out of "
+                             f"({fields}) and places it there (dg-place who={ch.id} cell=[c,r])")
+
+
 def enter_field(state: DemigodsState, cid: str, source: str = "") -> DemigodsState:
     """Apply the obstacle on ``cid``'s new field."""
     ch = char(state, cid)
     kind = state.board.obstacle(ch.cell) if state.board else ""
+    if kind == "portal":
+        return _portal(state, ch)
     if kind not in FIELD_EFFECTS:
         return state
     wounds, debuff = FIELD_EFFECTS[kind]

@@ -186,3 +186,17 @@ def test_a_move_that_only_crosses_a_hazard_is_named():
         t.do("dg-move who=knight to=[0,4] facing=0")
     t.do("dg-move who=knight to=[0,5] facing=0")  # onto the magma: 1 wound and Burn
     assert t.ch("knight").wounds == 1 and any(c.stat == "burn" for c in t.ch("knight").conditions)
+
+
+def test_a_portal_transports_to_the_other_free_portal():
+    """p.9 Portal: entering one transports the figure to another portal at no AP; with more than
+    two, the player chooses among the free ones (a notice names them)."""
+    two = {"cols": 8, "rows": 10, "obstacles": [[6, 3, "portal"], [1, 1, "portal"]]}
+    t = Table(lineup_options(board=two)).until("knight").do("dg-place who=knight cell=[6,4] facing=0")
+    t.do("dg-move who=knight to=[6,3] facing=0")
+    assert t.ch("knight").cell == (1, 1) and t.ch("knight").ap == 6  # 1 AP for the step, none for the portal
+    three = {"cols": 8, "rows": 10, "obstacles": [[6, 3, "portal"], [1, 1, "portal"], [7, 9, "portal"]]}
+    t = Table(lineup_options(board=three)).until("knight").do("dg-place who=knight cell=[6,4] facing=0")
+    t.do("dg-move who=knight to=[6,3] facing=0")
+    assert t.ch("knight").cell == (6, 3)
+    assert "chooses the portal it comes out of ([1, 1], [7, 9])" in t.st.notices[-1]
