@@ -151,6 +151,10 @@ def _apply(state: DemigodsState, e: Event) -> DemigodsState:  # noqa: C901 - one
             raise Illegal("nobody is acting")
         if e.who and e.who not in (state.acting, state.acting.split(":", 1)[-1]):
             raise Illegal(f"it is {state.acting}'s turn, not {e.who}'s")
+        actor = state.chars.get(state.acting)
+        if actor is not None and state.board and actor.cell in state.board.own_stones(actor.player) \
+                and actor.kind == "demigod":
+            raise Illegal(f"{actor.name} cannot end its turn on its Ascending Stone (p.9): move off it first")
         return rounds.end_turn(state)
     if isinstance(e, (ev.Enter, ev.Move, ev.Place, ev.MinionEnter)):
         _checked(_position_error(e))

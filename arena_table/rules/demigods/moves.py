@@ -124,7 +124,8 @@ def move(state: DemigodsState, ev: Any) -> DemigodsState:
         raise Illegal(f"{ch.name} cannot leave its field")
     cost = ev.ap
     if knows(state, ch) and to is not None and facing is not None:
-        why = _cell_free(state, to, ch.id) if to != ch.cell else ""
+        own = state.board.own_stones(ch.player) if ch.kind == "demigod" else set()
+        why = _cell_free(state, to, ch.id) if to != ch.cell and to not in own else ""
         if why:
             raise Illegal(why)
         if state.board.obstacle(ch.cell) in ("pitfall", "spike-pit") and to != ch.cell:
@@ -137,12 +138,12 @@ def move(state: DemigodsState, ev: Any) -> DemigodsState:
             high = [(c, r) for c, r, k in state.board.obstacles if k == "high-ground"]
             # entering a pit, magma, flash freeze or portal acts at once (p.9): such a field ends a move
             stops = {(c, r) for c, r, k in state.board.obstacles if k in STOPS} - {to}
-            blocked = set(blocked_fields(state, ch.id))
+            blocked = set(blocked_fields(state, ch.id)) - own
 
             def cost_with(fields):
                 return positions.move_cost(ch.cell, ch.facing, to, facing, moves=moves, cols=state.board.cols,
                                            rows=state.board.rows, blocked=fields, high_ground=high,
-                                           can_rotate=ch.kind != "minion")
+                                           can_rotate=ch.kind != "minion", free=own)
 
             measured = cost_with(blocked | stops)
             if measured is None:

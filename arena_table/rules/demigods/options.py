@@ -29,7 +29,7 @@ ATTACK_FIELDS = ("name", "range", "damage", "dice", "pure", "target")
 DEMIGOD_STAT_FIELDS = ("name", "ap", "health", "physical_defense", "magical_defense", "slots", "abilities", "primary")
 ITEM_STAT_FIELDS = ATTACK_FIELDS + ("type", "active", "ends_turn", "passive", "on_hero_death", "on_critical")
 LINEUP_KEYS = ("demigod", "heroes", "items", "bind", "formation")
-BOARD_KEYS = ("cols", "rows", "obstacles", "entry_inset")
+BOARD_KEYS = ("cols", "rows", "obstacles", "entry_inset", "stone_owners")
 
 
 def checked(options: Any) -> dict[str, Any]:
@@ -90,10 +90,11 @@ def board(b: Mapping[str, Any]) -> dict[str, Any]:
     raw = b.get("obstacles") or []
     if not isinstance(raw, (list, tuple)):
         raise ValueError(f"board obstacles must be a list of [col, row, kind], got {raw!r:.40}")
-    obstacles, seen = [], set()
+    obstacles, owners, seen = [], [], set()
     for entry in raw:
-        if not isinstance(entry, (list, tuple)) or len(entry) != 3:
-            raise ValueError(f"board obstacles: {entry!r:.40} is not [col, row, kind]")
+        stone = isinstance(entry, (list, tuple)) and len(entry) == 4 and entry[2] == "stone"
+        if not isinstance(entry, (list, tuple)) or not (len(entry) == 3 or stone):
+            raise ValueError(f"board obstacles: {entry!r:.40} is not [col, row, kind] (or [col, row, \"stone\", player])")
         cell = (opt.whole("board obstacle col", entry[0], 0, cols - 1),
                 opt.whole("board obstacle row", entry[1], 0, rows - 1))
         kind = opt.choice("board obstacle kind", entry[2], OBSTACLES)
@@ -101,7 +102,14 @@ def board(b: Mapping[str, Any]) -> dict[str, Any]:
             raise ValueError(f"board obstacles: two obstacles on field {list(cell)}")
         seen.add(cell)
         obstacles.append((cell[0], cell[1], kind))
-    return {"cols": cols, "rows": rows, "obstacles": tuple(obstacles), "entry_inset": inset}
+        if stone:
+            owners.append((cell[0], cell[1], opt.text("board stone owner", entry[3])))
+    for entry in b.get("stone_owners") or ():  # already normalised (options checked twice)
+        if not isinstance(entry, (list, tuple)) or len(entry) != 3 or (entry[0], entry[1], "stone") not in obstacles:
+            raise ValueError(f"board stone_owners: {entry!r:.40} is not [col, row, player] of a stone")
+        owners.append((entry[0], entry[1], opt.text("board stone owner", entry[2])))
+    return {"cols": cols, "rows": rows, "obstacles": tuple(obstacles), "entry_inset": inset,
+            "stone_owners": tuple(dict.fromkeys(owners))}
 
 
 def hero_stats(hero: str, stats: Any) -> dict[str, Any]:

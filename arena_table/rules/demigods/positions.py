@@ -105,12 +105,14 @@ def adjacent_fields(cell: tuple[int, int]) -> list[tuple[int, int]]:
 
 def move_cost(start: tuple[int, int], facing: int, goal: tuple[int, int], goal_facing: int | None, *,
               moves: Iterable[str], cols: int, rows: int, blocked: Iterable[tuple[int, int]] = (),
-              high_ground: Iterable[tuple[int, int]] = (), can_rotate: bool = True) -> int | None:
+              high_ground: Iterable[tuple[int, int]] = (), can_rotate: bool = True,
+              free: Iterable[tuple[int, int]] = ()) -> int | None:
     """Fewest AP to go from ``start``/``facing`` to ``goal`` (any facing if ``goal_facing`` is None).
 
     Moving one field in a direction the class allows (relative to facing) or
     turning 90° costs 1 AP; entering high ground 1 more (p.9, p.21). Dijkstra
-    over (field, facing). Returns None when the goal cannot be reached.
+    over (field, facing). Returns None when the goal cannot be reached. ``free``: a Demigod's own
+    Ascending Stones, which it may move onto, turn on and step off at no AP cost (p.9).
 
     >>> # p.21: the tank Pegasus Knight: 2 forward, turn right, 2 forward = 5 AP
     >>> move_cost((2, 8), 0, (4, 6), 1, moves=["f", "b"], cols=10, rows=10)
@@ -119,6 +121,7 @@ def move_cost(start: tuple[int, int], facing: int, goal: tuple[int, int], goal_f
     moves = tuple(moves)
     blocks = set(map(tuple, blocked))
     high = set(map(tuple, high_ground))
+    gratis = set(map(tuple, free))
     start_state = (tuple(start), facing % 4)
     best = {start_state: 0}
     heap = [(0, start_state)]
@@ -133,9 +136,10 @@ def move_cost(start: tuple[int, int], facing: int, goal: tuple[int, int], goal_f
             dc, dr = direction(f, rel)
             nxt = (cell[0] + dc, cell[1] + dr)
             if 0 <= nxt[0] < cols and 0 <= nxt[1] < rows and nxt not in blocks:
-                steps.append(((nxt, f), cost + 1 + (nxt in high)))
+                steps.append(((nxt, f), cost + (0 if nxt in gratis or cell in gratis else 1 + (nxt in high))))
         if can_rotate:
-            steps += [((cell, (f + 1) % 4), cost + 1), ((cell, (f + 3) % 4), cost + 1)]
+            turn = 0 if cell in gratis else 1
+            steps += [((cell, (f + 1) % 4), cost + turn), ((cell, (f + 3) % 4), cost + turn)]
         for node, c in steps:
             if c < best.get(node, 1 << 30):
                 best[node] = c

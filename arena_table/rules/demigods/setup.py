@@ -9,7 +9,9 @@ Options of ``start game=demigods options={...}``:
 * ``heroes``: heroes per player (Slayer 3-6, 3-4 with 4 players; Tactics 4-6);
 * ``selection``: ``chieftain``, ``divine-mirror`` or ``free-pick``; ``first``: who
   chooses first with Chieftain (the youngest player; default the first player);
-* ``board``: ``{"cols": c, "rows": r, "obstacles": [[col, row, kind], ...], "entry_inset": 0|1}``
+* ``board``: ``{"cols": c, "rows": r, "obstacles": [[col, row, kind], ...], "entry_inset": 0|1}``;
+  kinds: boulder, pitfall, spike-pit, high-ground, magma, portal, flash-freeze, stone; an Ascending
+  Stone may name its Demigod's player, ``[col, row, "stone", player]`` (p.9)
   (figure positions are optional: without a board the control page supplies
   sides and distances with each attack);
 * ``hero_stats``: ``{hero: {field: value}}`` values copied from the cards;
@@ -80,6 +82,9 @@ def new_game(options: Mapping[str, Any]) -> DemigodsState:
     if selection not in SELECTIONS:
         raise ValueError(f"selection must be one of {', '.join(SELECTIONS)}; got {selection!r}")
     board = Board(**options["board"]) if options.get("board") else None
+    strangers = sorted({p for _, _, p in board.stone_owners if p not in players}) if board else []
+    if strangers:
+        raise ValueError(f"board: Ascending Stone owner(s) {', '.join(strangers)} are not players ({', '.join(players)})")
     hero_stats = options["hero_stats"]
     for h in hero_stats:
         try:

@@ -122,6 +122,13 @@ class Board:
     entry_inset: int = 0
     """Rows between the edge and the entry row: 1 in the Arena of the God of War, whose edge is
     pitfalls ('enter one field further in', p.8)."""
+    stone_owners: tuple[tuple[int, int, str], ...] = ()
+    """``(col, row, player)``: whose Demigod each Ascending Stone belongs to (p.9); a stone without
+    an owner blocks everyone like a boulder."""
+
+    def own_stones(self, player: str) -> set[tuple[int, int]]:
+        """Fields of the Ascending Stones of ``player``'s Demigod."""
+        return {(c, r) for c, r, p in self.stone_owners if p == player}
 
     def entry_row(self, team: int) -> int:
         """The row a team enters on: the first team at the south edge (row ``rows - 1``), the second

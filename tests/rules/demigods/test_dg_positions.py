@@ -200,3 +200,28 @@ def test_a_portal_transports_to_the_other_free_portal():
     t.do("dg-move who=knight to=[6,3] facing=0")
     assert t.ch("knight").cell == (6, 3)
     assert "chooses the portal it comes out of ([1, 1], [7, 9])" in t.st.notices[-1]
+
+
+def test_a_demigod_crosses_its_own_ascending_stone_for_free():
+    """p.9 Ascending Stone: characters may not move onto a stone, 'however, a Demigod can move onto
+    their own Ascending Stone, allowing them to rotate in any direction and move one field all at no
+    AP cost. A Demigod cannot end their turn on an Ascending Stone.'"""
+    board = {"cols": 8, "rows": 8, "obstacles": [[1, 6, "stone", "Ann"], [5, 6, "stone", "Bo"]]}
+    t = Table(lineup_options(board=board)).do("roll die=dg-demigod faces=[6,1]")
+    assert t.st.acting == "warlord"
+    t.do("dg-enter who=warlord cell=[1,7] facing=0")  # 1 AP of 4
+    with pytest.raises(IllegalEvent, match="is occupied or blocked"):
+        t.do("dg-move who=warlord to=[5,6] facing=0")  # Bo's stone
+    t.do("dg-move who=warlord to=[1,6] facing=1")  # onto its own stone and turned: free
+    assert t.ch("warlord").cell == (1, 6) and t.ch("warlord").ap == 3
+    with pytest.raises(IllegalEvent, match="cannot end its turn on its Ascending Stone"):
+        t.do("dg-end-turn")
+    t.do("dg-move who=warlord to=[2,6] facing=1")  # the one field off it: free as well
+    assert t.ch("warlord").cell == (2, 6) and t.ch("warlord").ap == 3
+    t.do("dg-end-turn")
+
+
+def test_a_stone_owner_must_be_a_player():
+    board = {"cols": 8, "rows": 8, "obstacles": [[1, 6, "stone", "Cy"]]}
+    with pytest.raises(IllegalEvent, match="Ascending Stone owner.s. Cy are not players"):
+        Table(lineup_options(board=board))
