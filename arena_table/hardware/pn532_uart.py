@@ -16,7 +16,7 @@ import logging
 import threading
 import time
 from dataclasses import replace
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 from .errors import BadUid
 from .reader import LinkStatus, TagChange
@@ -53,19 +53,30 @@ class Pn532TokenReader:
         miss_limit: empty polls before a tag counts as removed.
         poll_timeout: seconds each ``read_passive_target`` waits for a card.
         retry: seconds between attempts to (re)open a failed reader.
+        present: pad -> UID of the tags believed to lie on the pads at start (the event log's view
+            after a service restart). A tag on pad 0 that is still there is not reported again, one
+            gone is removed after ``miss_limit`` empty polls; tags on other pads (which one PN532
+            does not have) are reported removed once the chip answers.
+
+    Raises:
+        BadUid: a UID in ``present`` is not a tag UID.
     """
 
     def __init__(self, path: str, on_tag: Callable[[TagChange], None],
                  on_status: Callable[[LinkStatus], None] | None = None, *,
                  open_pn532: Callable[[str], Any] = _adafruit_pn532, clock: Callable[[], float] = time.time,
-                 miss_limit: int = 3, poll_timeout: float = 0.05, retry: float = 2.0) -> None:
+                 miss_limit: int = 3, poll_timeout: float = 0.05, retry: float = 2.0,
+                 present: Mapping[int, str] | None = None) -> None:
         self.path = path
         self.on_tag = on_tag
         self.on_status = on_status or (lambda status: None)
         self.open_pn532 = open_pn532
         self.clock = clock
         self.miss_limit, self.poll_timeout, self.retry = miss_limit, poll_timeout, retry
-        self.present: dict[int, str] = {}
+        given = {int(pad): canonical_uid(uid) for pad, uid in (present or {}).items()}
+        self.present: dict[int, str] = {pad: uid for pad, uid in given.items() if pad == 0}
+        self._elsewhere = {pad: uid for pad, uid in given.items() if pad != 0}
+        """Tags given on pads this one-pad reader lacks: removed once the chip answers."""
         self._misses = 0
         self._status = LinkStatus("searching", port=path, backend="pn532")
         self._stop = threading.Event()
@@ -106,6 +117,9 @@ class Pn532TokenReader:
                 continue
             self._set_status(state="up", firmware=f"pn532-{ver}.{rev}", readers={0: f"ok:pn532-v{ver}.{rev}"},
                              detail="")
+            for pad, uid in sorted(self._elsewhere.items()):
+                self._emit(uid, False, pad)
+            self._elsewhere.clear()
             try:
                 while not self._stop.is_set():
                     self._poll(chip.read_passive_target(timeout=self.poll_timeout))
@@ -137,9 +151,9 @@ class Pn532TokenReader:
             self.present[0] = uid
             self._emit(uid, True)
 
-    def _emit(self, uid: str, placed: bool) -> None:
+    def _emit(self, uid: str, placed: bool, pad: int = 0) -> None:
         try:
-            self.on_tag(TagChange(0, uid, placed, at=self.clock(), received=time.monotonic()))
+            self.on_tag(TagChange(pad, uid, placed, at=self.clock(), received=time.monotonic()))
         except Exception:
             log.exception("PN532: on_tag failed")
 

@@ -10,6 +10,14 @@ numbers), asks for a snapshot after a gap, and after an unplug reconnects with
 back-off, finding the device again by USB VID:PID and serial number when its
 tty name changed. Link state and reader health go to ``on_status``.
 
+The presence it starts from (``present``) is what the caller already knows, e.g.
+the tags the event log has lying on the pads: the first snapshot is reconciled
+with it, so a tag resting through a service restart is not reported again and
+one taken away meanwhile is reported removed (PROTOCOL.md, host rule 2). A
+snapshot whose ``tags=n`` does not match the ``PRESENT`` lines received is
+discarded and asked for again; a banner of another protocol version drops the
+link until a valid handshake.
+
 Callbacks run on the reader thread and must not block; an exception in one is
 logged and never stops the reader.
 """
@@ -17,16 +25,16 @@ logged and never stops the reader.
 from __future__ import annotations
 
 import logging
-import os
 import threading
 import time
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any, Callable, Mapping
 
 import serial
 import serial.tools.list_ports
 
 from .errors import BadUid, ProtocolError, ReaderDisconnected, ReaderNotFound
+from .ports import PortLister, PortLocator
 from .protocol import MAX_LINE, PROTOCOL_VERSION, SEQ_MAX, Frame, encode, parse_line, seq_distance
 from .uid import canonical_uid
 
@@ -74,77 +82,6 @@ class LinkStatus:
                 "readers": {str(k): v for k, v in sorted(self.readers.items())}, "counters": dict(self.counters)}
 
 
-PortLister = Callable[[], Iterable[Any]]
-"""Returns objects with ``device``, ``vid``, ``pid``, ``serial_number`` (pyserial's ``ListPortInfo``)."""
-
-
-class PortLocator:
-    """Finds the reader's port from its spec and recognises it again under a new name.
-
-    Args:
-        spec: a device path (``/dev/ttyACM0``) or ``usb:VID:PID[:SERIAL]`` (hex VID/PID).
-        list_ports: pyserial's ``serial.tools.list_ports.comports`` or a test double.
-
-    Raises:
-        ValueError: a ``usb:`` spec that is not ``usb:VID:PID[:SERIAL]`` with hex ids.
-    """
-
-    def __init__(self, spec: str, list_ports: PortLister = serial.tools.list_ports.comports) -> None:
-        self.spec = spec
-        self.list_ports = list_ports
-        self.identity: tuple[int, int, str | None] | None = None
-        self.path: str | None = None
-        if spec.startswith("usb:"):
-            parts = spec.split(":")
-            try:
-                vid, pid = int(parts[1], 16), int(parts[2], 16)
-            except (IndexError, ValueError):
-                raise ValueError(f"port spec {spec!r}: want usb:VID:PID[:SERIAL] with hex ids") from None
-            if len(parts) > 4:
-                raise ValueError(f"port spec {spec!r}: want usb:VID:PID[:SERIAL]")
-            self.identity = (vid, pid, parts[3] if len(parts) == 4 else None)
-        else:
-            self.path = spec
-
-    def _match(self) -> str | None:
-        vid, pid, serial_no = self.identity  # type: ignore[misc]
-        for info in self.list_ports():
-            if info.vid == vid and info.pid == pid and (serial_no is None or info.serial_number == serial_no):
-                return info.device
-        return None
-
-    def find(self) -> str:
-        """The device path to open now.
-
-        Raises:
-            ReaderNotFound: the path is gone and no port has the remembered USB identity.
-        """
-        if self.path and os.path.exists(self.path):
-            return self.path
-        if self.identity is not None:
-            found = self._match()
-            if found:
-                if self.path and found != self.path:
-                    log.info("token reader %s found again as %s", self.describe(), found)
-                self.path = found
-                return found
-        raise ReaderNotFound(f"no port for token reader {self.describe()}")
-
-    def learn(self, path: str) -> None:
-        """Remember the USB identity of ``path`` (if the lister knows it) for finding it again."""
-        real = os.path.realpath(path)
-        for info in self.list_ports():
-            if (info.device == path or os.path.realpath(info.device) == real) and info.vid is not None:
-                self.identity = (info.vid, info.pid, info.serial_number or None)
-                return
-
-    def describe(self) -> str:
-        if self.identity is None:
-            return self.spec
-        vid, pid, serial_no = self.identity
-        return f"{self.path or ''} usb:{vid:04X}:{pid:04X}" + (f":{serial_no}" if serial_no else "")
-
-
 def _open_serial(path: str) -> serial.Serial:
     return serial.Serial(path, baudrate=115200, timeout=0.1, write_timeout=1.0)
 
@@ -165,6 +102,11 @@ class SerialTokenReader:
         stale_after, dead_after: seconds of silence (heartbeats come every second) before the link
             is shown ``stale`` (and ``STATUS`` is asked) and before the port is reopened.
         backoff: first and longest wait between reconnect attempts, seconds (doubling).
+        present: pad -> UID of the tags believed to lie on the pads at start (the event log's
+            view after a service restart); the first snapshot is reconciled with it.
+
+    Raises:
+        BadUid: a UID in ``present`` is not a tag UID.
     """
 
     def __init__(self, spec: str, on_tag: Callable[[TagChange], None],
@@ -172,7 +114,8 @@ class SerialTokenReader:
                  list_ports: PortLister = serial.tools.list_ports.comports,
                  open_port: Callable[[str], Any] = _open_serial, clock: Callable[[], float] = time.time,
                  settle: float = 0.2, hello_every: float = 0.5, handshake_timeout: float = 5.0,
-                 stale_after: float = 3.0, dead_after: float = 6.0, backoff: tuple[float, float] = (0.1, 2.0)):
+                 stale_after: float = 3.0, dead_after: float = 6.0, backoff: tuple[float, float] = (0.1, 2.0),
+                 present: Mapping[int, str] | None = None):
         self.locator = PortLocator(spec, list_ports)
         self.on_tag = on_tag
         self.on_status = on_status or (lambda status: None)
@@ -180,10 +123,10 @@ class SerialTokenReader:
         self.clock = clock
         self.settle, self.hello_every, self.handshake_timeout = settle, hello_every, handshake_timeout
         self.stale_after, self.dead_after, self.backoff = stale_after, dead_after, backoff
-        self.present: dict[int, str] = {}
-        """Pad -> UID the host believes is resting there (kept across reconnects)."""
+        self.present: dict[int, str] = {int(pad): canonical_uid(uid) for pad, uid in (present or {}).items()}
+        """Pad -> UID the host believes is resting there (kept across reconnects and given at start)."""
         self.counters = dict.fromkeys(("lines", "garbage_lines", "noise_bytes", "duplicates", "gaps", "errors",
-                                       "reconnects", "ignored"), 0)
+                                       "reconnects", "ignored", "bad_snapshots"), 0)
         self._status = LinkStatus("searching", port=spec)
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -192,6 +135,13 @@ class SerialTokenReader:
         self._host_seq = 0
         self._last_seq: int | None = None
         self._collecting: dict[int, str] | None = None
+        self._present_lines = 0
+        """``PRESENT`` lines received for the snapshot being collected (checked against ``tags=n``)."""
+        self._snapshot_wanted: float | None = None
+        """``time.monotonic()`` since when a complete snapshot is wanted (after a gap, a reboot, a bad one)."""
+        self._snapshot_asked: float | None = None
+        """``time.monotonic()`` of the last ``SNAPSHOT`` request (requests are spaced ``hello_every``)."""
+        self._handshake_started = 0.0
         self._handshaken = False
         self._banner = False
         self._last_rx = 0.0
@@ -280,9 +230,10 @@ class SerialTokenReader:
         self._set_status(state="handshaking", port=path, detail="waiting for the banner")
         self._handshaken = False
         self._banner = False
-        self._collecting = None
+        self._collecting, self._present_lines = None, 0
+        self._snapshot_wanted = self._snapshot_asked = None
         buf = bytearray()
-        opened = time.monotonic()
+        opened = self._handshake_started = time.monotonic()
         next_hello = opened + self.settle
         try:
             while not self._stop.is_set():
@@ -297,9 +248,14 @@ class SerialTokenReader:
                     if now >= next_hello:
                         self.request("HELLO")
                         next_hello = now + self.hello_every
-                    if now - opened > self.handshake_timeout:
+                    if now - self._handshake_started > self.handshake_timeout:
                         raise ReaderDisconnected(f"no banner and snapshot from {path} in {self.handshake_timeout:g} s")
                 else:
+                    if self._snapshot_wanted is not None:
+                        if now - self._snapshot_wanted > self.handshake_timeout:
+                            raise ReaderDisconnected(f"no complete snapshot from {path} "
+                                                     f"in {self.handshake_timeout:g} s")
+                        self._ask_snapshot(now)
                     quiet = now - self._last_rx
                     if quiet > self.dead_after:
                         raise ReaderDisconnected(f"{path} silent for {quiet:.1f} s")
@@ -365,8 +321,16 @@ class SerialTokenReader:
                 self._last_seq = None  # a reboot restarts the sequence
             proto = f.int("proto")
             if proto != PROTOCOL_VERSION:
+                # Refused (host rule 5), also when the link was up: a device that speaks another
+                # protocol now is not heard until a valid banner and snapshot (a new handshake).
                 why = f"firmware speaks protocol {proto}, this host {PROTOCOL_VERSION}: update one of them"
-                self._set_status(detail=why)
+                if self._handshaken:
+                    self._handshake_started = time.monotonic()  # a full handshake time from now
+                    log.warning("token reader: %s; link dropped", why)
+                self._handshaken = self._banner = False
+                self._collecting = None
+                self._snapshot_wanted = self._snapshot_asked = None
+                self._set_status(state="handshaking", detail=why, firmware="", backend="", boot="")
                 raise ProtocolError(why)
         if self._last_seq is not None:
             d = seq_distance(f.seq, self._last_seq)
@@ -375,9 +339,7 @@ class SerialTokenReader:
                 return
             if d > 1:
                 self.counters["gaps"] += 1
-                log.warning("token reader: %d line(s) lost before seq %d; asking for a snapshot", d - 1, f.seq)
-                if self._handshaken:
-                    self.request("SNAPSHOT")
+                log.warning("token reader: %d line(s) lost before seq %d; %s", d - 1, f.seq, self._want_snapshot())
         self._last_seq = f.seq
         verb = f.verb
         if not self._banner and verb != "HELLO":
@@ -386,10 +348,11 @@ class SerialTokenReader:
         if verb == "HELLO":
             self._banner = True
             self._collecting = {}
+            self._present_lines = 0
             self._set_status(firmware=f.text("fw"), backend=f.fields.get("backend", ""),
                              boot=f.fields.get("boot", ""))
             if self._handshaken:  # unasked banner: the device rebooted under us
-                self.request("SNAPSHOT")
+                self._want_snapshot()
         elif verb in ("READER_OK", "READER_FAIL"):
             pad = f.int("pad")
             health = f"ok:{f.fields.get('chip', '')}" if verb == "READER_OK" else f"fail:{f.fields.get('why', '')}"
@@ -397,11 +360,20 @@ class SerialTokenReader:
                 self._set_status(readers={**self._status.readers, pad: health})
         elif verb == "PRESENT":
             if self._collecting is None:
-                self._collecting = {}
+                self._collecting, self._present_lines = {}, 0
             self._collecting[f.int("pad")] = canonical_uid(f.text("uid"))
+            self._present_lines += 1
         elif verb == "SNAPSHOT":
-            self._reconcile(self._collecting or {})
-            self._collecting = None
+            collected, lines = self._collecting or {}, self._present_lines
+            self._collecting, self._present_lines = None, 0
+            tags = f.int("tags")
+            if tags != lines:  # a PRESENT line was lost (or we came in halfway): not the whole picture
+                self.counters["bad_snapshots"] += 1
+                log.warning("token reader: snapshot at seq %d says tags=%d but %d PRESENT line(s) arrived; "
+                            "discarded, %s", f.seq, tags, lines, self._want_snapshot())
+                return
+            self._snapshot_wanted = None
+            self._reconcile(collected)
             if not self._handshaken:
                 self._handshaken = True
                 self._set_status(state="up", detail="")
@@ -419,6 +391,32 @@ class SerialTokenReader:
             self._transition(f.int("pad"), canonical_uid(f.text("uid")), verb == "PLACED")
         if self._status.state == "stale":
             self._set_status(state="up", detail="")
+
+    # -- snapshots --------------------------------------------------------------------------------
+    def _want_snapshot(self) -> str:
+        """Note that a complete snapshot is needed and ask for one if allowed now; says what was done.
+
+        During the handshake no ``SNAPSHOT`` is sent: the ``HELLO`` retries (host rule 1) bring one.
+        """
+        if not self._handshaken:
+            return "no SNAPSHOT sent before the handshake completes: the HELLO retries bring a snapshot"
+        now = time.monotonic()
+        if self._snapshot_wanted is None:
+            self._snapshot_wanted = now
+        return self._ask_snapshot(now)
+
+    def _ask_snapshot(self, now: float) -> str:
+        """Send ``SNAPSHOT`` unless one went out less than ``hello_every`` ago; says what was done.
+
+        Like ``HELLO`` during the handshake, the request is repeated at that pace (by the session
+        loop) until a complete snapshot arrives; none within ``handshake_timeout``: reopen.
+        """
+        if self._snapshot_asked is not None and now - self._snapshot_asked < self.hello_every:
+            return f"a snapshot was asked for {now - self._snapshot_asked:.2f} s ago; asking again if none comes"
+        if not self.request("SNAPSHOT"):
+            return "could not ask for a snapshot (port not writable); retrying"
+        self._snapshot_asked = now
+        return "asked for a snapshot"
 
     # -- presence -----------------------------------------------------------------------------------
     def _transition(self, pad: int, uid: str, placed: bool) -> None:

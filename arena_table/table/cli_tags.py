@@ -49,7 +49,7 @@ def _no_registry(args: argparse.Namespace) -> str:
 def _check_port(spec: str) -> str:
     """"" if the reader's port exists now, else why not (``no such port ...``); a tap never comes otherwise."""
     from arena_table.hardware.errors import ReaderNotFound
-    from arena_table.hardware.reader import PortLocator
+    from arena_table.hardware.ports import PortLocator
 
     try:
         PortLocator(spec).find()

@@ -12,7 +12,10 @@ when ``TableConfig.tokens`` is set. ``spec`` picks the backend in this one place
 
 Each tag change becomes one event submitted to the engine, with the game object
 the tag registry (``<data_dir>/tags.db``) binds to its UID; the link and reader
-health go to the status board under ``tokens``.
+health go to the status board under ``tokens``. The reader starts from the tags
+the log has lying on the pads (:func:`logged_presence`), so after a service
+restart a resting tag is not recorded again and one taken away meanwhile gets its
+``tag-off`` (firmware/PROTOCOL.md, host rule 2).
 """
 
 from __future__ import annotations
@@ -30,6 +33,16 @@ from arena_table.rules import RulesError, TagPlaced, TagRemoved, UnknownGame, fi
 log = logging.getLogger(__name__)
 
 SIM_PADS = 4
+
+
+def logged_presence(table: Any) -> dict[int, str]:
+    """``{pad: uid}`` of the tags the table's state (rebuilt from the event log) has on the pads.
+
+    Plain data for the driver (``hardware`` does not import ``table``); empty when the table
+    keeps no state.
+    """
+    state = getattr(table, "state", None)
+    return {pad: uid for pad, uid, _obj in getattr(state, "tags", ())}
 
 
 def registry_path(table: Any):
@@ -66,7 +79,7 @@ class TokenDevice:
         self.rejected = 0
         self._last_unknown: str | None = None
         if spec.startswith("usb:"):
-            from arena_table.hardware.reader import PortLocator
+            from arena_table.hardware.ports import PortLocator
 
             PortLocator(spec)  # validates the spec now, not on the reader thread
 
@@ -78,7 +91,8 @@ class TokenDevice:
     def start(self) -> "TokenDevice":
         self.registry = TagRegistry(registry_path(self.table))
         clock = getattr(self.table, "clock", None)
-        kw = {"clock": clock} if clock else {}
+        kw: dict[str, Any] = {"clock": clock} if clock else {}
+        kw["present"] = logged_presence(self.table)
         if self.spec == "sim":
             from .tokens_sim import SimFirmware
 
@@ -269,4 +283,4 @@ def enroll_tag(table: Any, uid: str, obj: str) -> dict[str, str]:
 
 
 __all__ = ["SimTokenDevice", "TokenDevice", "build_tokens", "catalogue", "check_catalogue", "enroll_tag",
-           "registry_path"]
+           "logged_presence", "registry_path"]

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import pytest
 
 from arena_table.hardware.errors import ReaderNotFound
-from arena_table.hardware.reader import PortLocator
+from arena_table.hardware.ports import PortLocator
 
 
 @dataclass

@@ -346,3 +346,118 @@ def test_an_unexpected_error_does_not_stop_the_reader(caplog):
         rec.wait(lambda: len(rec.changes) == 1)
     assert rec.states[:3] == ["handshaking", "down", "handshaking"]
     assert "failed unexpectedly" in caplog.text and len(opened) == 2
+
+
+def test_presence_known_at_start_is_reconciled_with_the_first_snapshot(no_errors):
+    """A service restart: the log says A lies on pad 0 and B on pad 1; meanwhile B was taken away
+    and C laid on pad 2. A is not reported again, B is removed, C placed (PROTOCOL.md rule 2)."""
+    rec = Recorder()
+    sim = SimFirmware(pads=3)
+    for pad, uid in ((0, A), (2, C)):
+        sim.readers[pad].place(uid)
+    sim.start()
+    try:
+        with reader_for(sim.port, rec, present={0: "04:a1:b2:c3", 1: B}) as reader:
+            assert reader.present == {0: A, 1: B}
+            rec.wait_up()
+            rec.wait(lambda: len(rec.changes) == 2)
+            time.sleep(0.2)  # the HELLO answer's snapshot too: nothing more
+            assert rec.seq() == [(1, B, "removed", "snapshot"), (2, C, "placed", "snapshot")]
+            assert reader.present == {0: A, 2: C}
+            sim.remove(0)
+            rec.wait(lambda: len(rec.changes) == 3)
+            assert rec.seq()[2:] == [(0, A, "removed", "live")]
+    finally:
+        sim.close()
+
+
+def test_snapshot_missing_a_damaged_present_line_is_discarded_and_asked_again(no_errors):
+    rec, written, asked = Recorder(), [], []
+    with SimFirmware(pads=2, on_write=lambda data, t: written.append(data)) as sim, \
+            reader_for(sim.port, rec) as reader:
+        handle = sim.scanner.handle
+        sim.scanner.handle = lambda line: (asked.append(line.split(b"*")[0].split(b" ")[-1]), handle(line))[1]
+        rec.wait_up()
+        sim.place(0, A)
+        sim.place(1, C)
+        rec.wait(lambda: len(rec.changes) == 2)
+        time.sleep(0.3)  # the handshake's HELLO answers are all in
+        snapshots = sum(b" SNAPSHOT " in line for line in written)
+        del asked[:]
+        # An unasked snapshot whose second PRESENT line is damaged on the way (one flipped bit).
+        good, bad = inject(sim, "PRESENT", pad=0, uid=A), bytearray(inject(sim, "PRESENT", pad=1, uid=C))
+        bad[bad.index(b"uid=") + 5] ^= 0x01
+        sim.write_raw(good + bytes(bad) + inject(sim, "SNAPSHOT", tags=2))
+        rec.wait(lambda: sum(b" SNAPSHOT " in line for line in written) == snapshots + 1, what="snapshot asked")
+        time.sleep(0.3)
+        assert asked == [b"SNAPSHOT"]
+        assert rec.seq() == [(0, A, "placed", "live"), (1, C, "placed", "live")]  # no false tag-off
+        assert reader.present == {0: A, 1: C}
+        assert reader.counters["bad_snapshots"] == 1 and reader.counters["garbage_lines"] == 1
+        assert rec.status.state == "up"
+
+
+def test_damaged_snapshot_during_the_handshake_is_asked_again_by_hello(no_errors):
+    """The boot report's snapshot loses a PRESENT line before the host's first HELLO: the host must
+    not take it (C would never be reported), nor claim to ask for a snapshot it cannot send yet."""
+    rec, asked = Recorder(), []
+    sim = SimFirmware(pads=2)
+    for pad, uid in ((0, A), (1, C)):
+        sim.readers[pad].place(uid)
+    write, damaged = sim.scanner.write, []
+
+    def lossy(line: str) -> None:
+        if " PRESENT pad=1 " in line and not damaged:
+            damaged.append(line)
+            line = line.replace("uid=0A", "uid=0B")  # CRC no longer matches
+        write(line)
+
+    sim.scanner.write = lossy
+    handle = sim.scanner.handle
+    sim.scanner.handle = lambda line: (asked.append(line.split(b"*")[0].split(b" ")[-1]), handle(line))[1]
+    try:
+        with reader_for(sim.port, rec, settle=0.3) as reader:
+            rec.wait(lambda: rec.status and rec.status.detail == "waiting for the banner", what="port open")
+            sim.start()  # boot report: banner, readers, PRESENT A, damaged PRESENT C, SNAPSHOT tags=2
+            rec.wait_up()
+            rec.wait(lambda: len(rec.changes) == 2, what="both tags")
+            time.sleep(0.2)
+            assert damaged and rec.seq() == [(0, A, "placed", "snapshot"), (1, C, "placed", "snapshot")]
+            assert reader.counters["bad_snapshots"] == 1 and reader.counters["gaps"] == 1
+            assert set(asked) == {b"HELLO"}  # no SNAPSHOT before the handshake
+            messages = [r.getMessage() for r in no_errors.records if "lost before seq" in r.getMessage()]
+            assert len(messages) == 1 and "no SNAPSHOT sent" in messages[0], messages
+            assert not any("asked for a snapshot" in r.getMessage() or "asking for a snapshot" in r.getMessage()
+                           for r in no_errors.records)
+    finally:
+        sim.close()
+
+
+def test_banner_of_another_protocol_while_up_drops_the_link(no_errors):
+    rec = Recorder()
+    with SimFirmware(pads=2, boot_id="0001") as sim, reader_for(sim.port, rec) as reader:
+        rec.wait_up()
+        sim.place(0, A)
+        rec.wait(lambda: len(rec.changes) == 1)
+        # The board reboots into firmware speaking protocol 2 (our simulator stays deaf for a while).
+        sim.silent_until = time.monotonic() + 1.5
+        time.sleep(0.1)
+        lines = [encode(1, "HELLO", {"fw": "9.0.0", "proto": 2, "pads": 2, "backend": "sim", "boot": "0009"}),
+                 encode(2, "READER_OK", {"pad": 0, "chip": "sim"}), encode(3, "SNAPSHOT", {"tags": 0}),
+                 encode(4, "PLACED", {"pad": 1, "uid": C}), encode(5, "REMOVED", {"pad": 0, "uid": A})]
+        sim.write_raw(b"".join(lines))
+        rec.wait(lambda: "protocol 2" in rec.status.detail, what="refusal")
+        time.sleep(0.3)
+        assert rec.status.state == "handshaking" and "this host 1" in rec.status.detail
+        assert rec.status.firmware == ""
+        assert rec.seq() == [(0, A, "placed", "live")]  # its tag lines are not recorded
+        assert reader.present == {0: A}
+        assert reader.counters["ignored"] == 4
+        # The protocol-1 firmware answers HELLO again: a new handshake, the resting tag not repeated.
+        rec.wait(lambda: rec.states.count("up") == 2, timeout=5, what="up again")
+        sim.place(1, C)
+        rec.wait(lambda: len(rec.changes) == 2)
+        time.sleep(0.1)
+        assert rec.seq() == [(0, A, "placed", "live"), (1, C, "placed", "live")]
+        assert rec.states == ["handshaking", "up", "handshaking", "up"]
+        assert rec.status.boot == "0001" and reader.counters["reconnects"] == 0

@@ -70,12 +70,12 @@ class FakeChip:
         return item
 
 
-def run_pn532(script, opens=None):
+def run_pn532(script, opens=None, **kw):
     changes, statuses = [], []
     chips = [FakeChip(s) for s in script]
     it = iter(chips)
     opener = opens or (lambda path: next(it))
-    reader = Pn532TokenReader("/dev/serial0", changes.append, statuses.append, open_pn532=opener, retry=0.01)
+    reader = Pn532TokenReader("/dev/serial0", changes.append, statuses.append, open_pn532=opener, retry=0.01, **kw)
     with reader:
         for chip in chips:
             assert chip.done.wait(5)
@@ -113,3 +113,13 @@ def test_pn532_missing_library_or_chip_shows_down():
                 break
             threading.Event().wait(0.01)
     assert statuses[0].state == "down" and "Failed to detect" in statuses[0].detail
+
+
+def test_pn532_starts_from_the_presence_the_log_knows():
+    """After a service restart: the tag on pad 0 rests (not placed again) and is then lifted; a tag
+    the log has on pad 2, which one PN532 does not have, is removed once the chip answers."""
+    uid7 = bytearray.fromhex("04a1b2c3d4e5f6")
+    changes, statuses = run_pn532([[uid7, uid7, None, uid7, None, None, None]],
+                                  present={0: "04:a1:b2:c3:d4:e5:f6", 2: "0A0B0C0D"})
+    assert changes == [(2, "0A0B0C0D", False), (0, "04A1B2C3D4E5F6", False)]
+    assert statuses[0].state == "up"

@@ -92,3 +92,43 @@ def test_enroll_tag_without_a_token_device_writes_the_registry(tmp_path):
     with TagRegistry(tmp_path / "tags.db") as reg:
         assert reg.lookup("0A0B0C0D") == "dice-tray:die:red"
     t.log.close()
+
+
+def test_service_restart_rebuilds_presence_from_the_log(tmp_path):
+    """A tag resting through a restart is recorded once; one taken away while the service was
+    down gets its tag-off, one laid down meanwhile its tag-on (PROTOCOL.md, host rule 2)."""
+    from arena_table.table.tokens_sim import SimFirmware
+
+    with TagRegistry(tmp_path / "tags.db") as reg:
+        reg.bind("04:a1:b2:c3", "theosis:hero:rochon")
+    config = dict(db=tmp_path / "log.db", camera=None, pin="123456")
+    with SimFirmware(pads=3) as sim:
+        sim.place(0, "04A1B2C3")
+        sim.place(1, "0A0B0C0D")
+        with Table(TableConfig(tokens=sim.port, **config)) as t:
+            wait(lambda: len(t.state.tags) == 2)
+        sim.remove(1)  # while the service is down
+        sim.place(2, "04112233")
+        wait(lambda: sim.scanner.pads[1].uid is None)  # the firmware's debounce has let it go
+        with Table(TableConfig(tokens=sim.port, **config)) as t:
+            wait(lambda: t.status().get("tokens", {}).get("state") == "up")
+            wait(lambda: len(tag_events(t)) == 4)
+            time.sleep(0.3)  # the HELLO answers' snapshots: nothing more
+            assert tag_events(t) == [("tag-on", 0, "04A1B2C3", "theosis:hero:rochon"), ("tag-on", 1, "0A0B0C0D", ""),
+                                     ("tag-off", 1, "0A0B0C0D", ""), ("tag-on", 2, "04112233", "")]
+            assert sorted(t.state.tags) == [(0, "04A1B2C3", "theosis:hero:rochon"), (2, "04112233", "")]
+            dev = next(d for d in t.devices if isinstance(d, TokenDevice))
+            assert dev.reader.present == {0: "04A1B2C3", 2: "04112233"}
+
+
+def test_logged_presence_is_plain_pad_to_uid(tmp_path):
+    from arena_table.rules import TagPlaced, TagRemoved
+    from arena_table.table.tokens import logged_presence
+
+    t = Table(TableConfig(db=tmp_path / "log.db", camera=None, pin="1"))
+    assert logged_presence(t) == {}
+    for ev in (TagPlaced(pad=0, uid="04A1B2C3"), TagPlaced(pad=1, uid="0A0B0C0D", object="dice-tray:die:red"),
+               TagPlaced(pad=0, uid="04112233"), TagRemoved(pad=1, uid="0A0B0C0D")):
+        t.submit(ev)
+    assert logged_presence(t) == {0: "04112233"}
+    t.log.close()
