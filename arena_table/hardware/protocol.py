@@ -99,6 +99,9 @@ def encode(seq: int, verb: str, fields: Mapping[str, object] | None = None) -> b
     return line
 
 
+_CRC = re.compile(r"[0-9A-F]{4}")
+
+
 def parse_line(line: bytes) -> Frame:
     """Decode one line (without or with its ``\\n``/``\\r\\n``).
 
@@ -106,21 +109,24 @@ def parse_line(line: bytes) -> Frame:
         ProtocolError: not ASCII, too long, no checksum, checksum mismatch, bad seq,
             no verb, a field without ``=``; the message says which.
     """
+    raw = line
     line = line.rstrip(b"\r\n")
-    if len(line) > MAX_LINE:
-        raise ProtocolError(f"line of {len(line)} bytes exceeds {MAX_LINE}")
+    size = len(raw) if raw.endswith(b"\n") else len(line) + 1  # MAX_LINE counts the newline
+    if size > MAX_LINE:
+        raise ProtocolError(f"line of {size} bytes (newline included) exceeds {MAX_LINE}")
     try:
         text = line.decode("ascii")
     except UnicodeDecodeError as exc:
         raise ProtocolError(f"not ASCII at byte {exc.start}: {line[:40]!r}") from None
+    if not text.isprintable():
+        raise ProtocolError(f"control character in the line: {line[:40]!r}")
     star = text.rfind("*")
     if star < 0 or len(text) - star != 5:
         raise ProtocolError(f"no checksum: {text[:40]!r}")
     payload, given = text[:star], text[star + 1:]
-    try:
-        want = int(given, 16)
-    except ValueError:
-        raise ProtocolError(f"checksum {given!r} is not hex: {text[:40]!r}") from None
+    if not _CRC.fullmatch(given):  # int(x, 16) alone would take "7df0", " DF0", "0x7D"
+        raise ProtocolError(f"checksum {given!r} is not 4 upper-case hex digits: {text[:40]!r}")
+    want = int(given, 16)
     got = crc16(payload.encode("ascii"))
     if got != want:
         raise ProtocolError(f"checksum mismatch (line says {want:04X}, bytes give {got:04X}): {text[:40]!r}")

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from arena_table.hardware.errors import BadUid, HardwareError, ProtocolError
-from arena_table.hardware.protocol import Frame, encode, parse_line, seq_distance
+from arena_table.hardware.protocol import Frame, crc16, encode, parse_line, seq_distance
 from arena_table.hardware.uid import canonical_uid, is_uid
 
 FIRMWARE = Path(__file__).resolve().parents[2] / "firmware"
@@ -44,7 +44,7 @@ def test_golden_bad_frame_is_refused_with_its_reason(reason, line):
 
 
 def test_golden_file_has_both_kinds():
-    assert len(OK) == 16 and len(BAD) == 8
+    assert len(OK) == 16 and len(BAD) == 9
 
 
 def test_frames_quoted_in_protocol_md_are_valid():
@@ -138,3 +138,21 @@ def test_bad_uids_are_refused_with_the_reason(text, why):
     with pytest.raises(BadUid, match=why):
         canonical_uid(text)
     assert not is_uid(text)
+
+
+def test_line_limit_counts_the_newline_and_control_characters_are_refused():
+    """PROTOCOL.md: a line is at most MAX_LINE bytes with its newline, printable ASCII (a new user's
+    audit: the host took 121 bytes, the firmware 120)."""
+    from arena_table.hardware.protocol import MAX_LINE
+
+    def line_of(total: int) -> bytes:  # a valid HB line padded to ``total`` bytes with "\n"
+        head = b"9 HB up=1 tags=0 pad="
+        payload = head + b"x" * (total - len(head) - 6)
+        return payload + b"*%04X\n" % crc16(payload)
+
+    assert len(line_of(MAX_LINE)) == MAX_LINE and parse_line(line_of(MAX_LINE)).verb == "HB"
+    with pytest.raises(ProtocolError, match=f"121 bytes .newline included. exceeds {MAX_LINE}"):
+        parse_line(line_of(MAX_LINE + 1))
+    payload = b"9 HB up=1\x07 tags=0"
+    with pytest.raises(ProtocolError, match="control character"):
+        parse_line(payload + b"*%04X\n" % crc16(payload))
