@@ -133,11 +133,15 @@ def _cmd_enroll(args: argparse.Namespace) -> int:
         with _registry(args) as reg:
             old = reg.lookup(uid)
             binding = reg.bind(uid, args.object)
+            others = [b.uid for b in reg.bindings() if b.object == binding.object and b.uid != binding.uid]
     except (BadUid, RegistryError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     note = f" (was {old})" if old and old != binding.object else ""
     print(f"{binding.uid} -> {binding.object}{note}")
+    if others:  # a second copy of a token, or a replaced tag whose old UID still stands for the object
+        print(f"note: {binding.object} is also bound to {', '.join(others)}; if that tag is gone: "
+              f"arena-table tags forget {others[0]}", file=sys.stderr)
     return 0
 
 

@@ -101,3 +101,12 @@ def test_reading_the_registry_creates_no_file(capsys, tmp_path, monkeypatch):
     assert run(capsys, "tags", "forget", "04:a1:b2:c3") == (
         1, "", "error: 04A1B2C3 is not enrolled: no tags enrolled yet (no registry at var/tags.db)\n")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_second_uid_for_one_object_is_noted(capsys, db):
+    """A new user's audit: four UIDs came to stand for one hero without a word."""
+    assert run(capsys, "tags", "enroll", "--as", "dice-tray:die:red", "--uid", "04A1B2C3", "--db", db)[0] == 0
+    code, out, err = run(capsys, "tags", "enroll", "--as", "dice-tray:die:red", "--uid", "04A1B2C4", "--db", db)
+    assert (code, out) == (0, "04A1B2C4 -> dice-tray:die:red\n")
+    assert err == ("note: dice-tray:die:red is also bound to 04A1B2C3; if that tag is gone: "
+                   "arena-table tags forget 04A1B2C3\n")
