@@ -58,10 +58,12 @@ class TableConfig:
     """Device-specific settings (settle time, reader pads...), passed through to the builders."""
 
     def __post_init__(self) -> None:
-        self.db = Path(self.db)
+        # absolute from the start: the web app serves media by path, and Flask resolves a relative
+        # one against its package folder, not the working directory
+        self.db = Path(self.db) if str(self.db) == ":memory:" else Path(self.db).absolute()
         if self.data_dir is None:
             self.data_dir = self.db.parent
-        self.data_dir = Path(self.data_dir)
+        self.data_dir = Path(self.data_dir).absolute()
         if self.pin is None:
             self.pin = f"{secrets.randbelow(10**6):06d}"
 

@@ -341,3 +341,21 @@ def test_a_catalogued_tag_event_is_accepted(ctl, table):
     r = ctl("/api/events", {"event": {"kind": "tag-on", "pad": 1, "uid": "04A1B2C3",
                                       "object": "theosis:hero:rochon"}})
     assert r.status_code == 201 and table.rows()[-1].event.object == "theosis:hero:rochon"
+
+
+def test_media_is_served_with_a_relative_db_path(tmp_path, monkeypatch):
+    """The default ``--db`` is relative (var/arena-table.db); Flask resolved the media path against
+    its package folder, so every die crop was a 500 (a new user's audit)."""
+    from arena_table.table.app import Table, TableConfig
+    from arena_table.webui.app import create_app, shutdown
+
+    monkeypatch.chdir(tmp_path)
+    with Table(TableConfig(db="var/t.db", camera=None)) as t:
+        assert t.config.data_dir == tmp_path / "var"
+        ref = t.media.save(np.zeros((8, 8, 3), np.uint8), "crop")
+        app = create_app(t, {"heartbeat": 0.3})
+        try:
+            r = app.test_client().get(f"/media/{ref}")
+            assert r.status_code == 200 and r.mimetype == "image/jpeg"
+        finally:
+            shutdown(app)
