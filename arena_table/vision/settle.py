@@ -11,7 +11,11 @@ exactly like live ones:
   (default 0.4 s): whole-frame stillness implies every die is still;
 * **blurred frames are never read** -- the candidate frame's sharpness (variance
   of the Laplacian over the region that changed) must be at least ``blur_ratio``
-  of the sharpest frame of the still window;
+  of the sharpest frame of the still window, and the table around the dice (the
+  region that did not change) must be as sharp as at the last settle, measured
+  contrast-free (Laplacian variance over intensity variance), so a camera that
+  stays out of focus longer than ``settle_s`` (autofocus hunting) is waited for,
+  up to ``defocus_wait_s``;
 * **a hand is not dice** -- a large skin-coloured region that was not there at
   the last settle holds the read until it leaves;
 * **every settle is one roll**, whatever the faces: after a read the detector is
@@ -55,6 +59,12 @@ class SettleConfig:
     """Share of working pixels changed since the last settle below which motion left the tray as it was (no roll)."""
     blur_ratio: float = 0.7
     """A frame is read only if its sharpness is at least this share of the sharpest frame of the still window."""
+    defocus_wait_s: float = 3.0
+    """Seconds of stillness after which a frame whose table is less sharp than at the last settle is
+    read all the same (the focus or the light changed for good)."""
+    min_texture: float = 4.0
+    """Laplacian variance (working scale) the table around the dice must have at the last settle for
+    its sharpness to be compared (a plain cloth shows no focus)."""
     hand_fraction: float = 0.05
     """A skin-coloured new region larger than this share of the frame is a hand: wait for it to leave."""
     moved_overlap: float = 0.15
@@ -218,7 +228,9 @@ class SettleDetector:
         if changed is not None and self._is_hand(small, changed):
             self.state = "hand"
             return None
-        if sharp < cfg.blur_ratio * self._best_sharp:
+        if sharp < cfg.blur_ratio * self._best_sharp or (
+                changed is not None and t - self._still_since < cfg.defocus_wait_s - 1e-9
+                and self._defocused(grey, ~changed)):
             self.state = "blurred"
             return None
         self.state = "idle"
@@ -226,6 +238,19 @@ class SettleDetector:
         if changed is not None and float(changed.mean()) < cfg.change_fraction:
             return None  # something passed over the tray and left it as it was
         return Settle(frame, self._roll_start, self._still_since, changed, scale, cfg.mode, cfg.moved_overlap, sharp)
+
+    def _defocused(self, grey: np.ndarray, static: np.ndarray) -> bool:
+        """Whether the unchanged table (``static``) is less sharp than in the baseline frame, by more
+        than ``blur_ratio``; sharpness over intensity variance, so a brightness or contrast change
+        does not count. False when the table shows too little texture to tell."""
+        if static.mean() < 0.3:
+            return False
+        base = cv2.Laplacian(self._baseline, cv2.CV_32F, ksize=3)[static]
+        if float(base.var()) < self.config.min_texture:
+            return False
+        now = cv2.Laplacian(grey, cv2.CV_32F, ksize=3)[static]
+        ref = float(base.var()) / (float(self._baseline[static].var()) + 1.0)
+        return float(now.var()) / (float(grey[static].var()) + 1.0) < self.config.blur_ratio * ref
 
     def _is_hand(self, small: np.ndarray, changed: np.ndarray) -> bool:
         mask = (skin_mask(small) & changed).astype(np.uint8)

@@ -263,3 +263,50 @@ def test_each_real_photo_settles_exactly_once(tmp_path):
         if s is not None:
             names.append(s.frame.name)
     assert names == [p.name for p in sorted(photos, key=lambda p: int(p.stem.split("_")[1]))]
+
+
+def textured(*dice, k: int = 0, blur: float = 0.0, gain: float = 1.0) -> np.ndarray:
+    """``scene`` on a table with fine grain (a real table shows focus; a plain cloth does not)."""
+    spec = TableSpec(W, H, tuple(DieSpec(v, (x, y), SIDE, 20.0) for v, x, y in dice), texture=0.0, noise=0.0)
+    img = render_table(spec, np.random.default_rng(0))[0].astype(np.float32)
+    grain = cv2.GaussianBlur(np.random.default_rng(99).normal(0, 40.0, (H, W)).astype(np.float32), (0, 0), 1.0)
+    img += grain[..., None]
+    if blur:
+        img = cv2.GaussianBlur(img, (0, 0), blur)
+    noise = np.random.default_rng(k).normal(0, 2.0, img.shape[:2])[..., None]
+    return np.clip(img * gain + noise, 0, 255).astype(np.uint8)
+
+
+def test_a_camera_out_of_focus_longer_than_settle_s_is_waited_for():
+    """A new user's audit: a throw, then 0.8 s of still but defocused frames (autofocus hunting), then
+    sharp: the blurred frame was read (one die lost) and the refocus counted as a second roll."""
+    run = Run()
+    run.feed(textured(k=0), 6)
+    for i in range(9):  # the throw
+        run.feed(textured((1 + i % 6, 10 + 18 * i, 10 + 13 * i), k=run.k))
+    got = []
+    for _ in range(8):  # still, but out of focus: 0.8 s > settle_s
+        got += run.feed(textured((5, 160, 120), k=run.k, blur=2.0))
+    assert got == [] and run.det.state == "blurred"
+    got = run.feed(textured((5, 160, 120), k=run.k), 8)
+    assert len(got) == 1 and got[0].frame.index >= run.k - 8
+    assert run.feed(textured((5, 160, 120), k=run.k), 10) == []
+
+
+def test_a_darker_exposure_after_the_throw_is_not_defocus():
+    """Sharpness is compared over intensity spread: the 40 % darker frame is read at settle_s."""
+    run = Run()
+    run.feed(textured(k=0), 6)
+    for i in range(9):
+        run.feed(textured((1 + i % 6, 10 + 18 * i, 10 + 13 * i), k=run.k, gain=0.6))
+    got = run.feed(textured((5, 160, 120), k=run.k, gain=0.6), 6)
+    assert len(got) == 1
+
+
+def test_a_lasting_loss_of_focus_is_read_after_defocus_wait_s():
+    run = Run(SettleConfig(defocus_wait_s=1.0))
+    run.feed(textured(k=0), 6)
+    for i in range(9):
+        run.feed(textured((1 + i % 6, 10 + 18 * i, 10 + 13 * i), k=run.k))
+    got = run.feed(textured((5, 160, 120), k=run.k, blur=2.0), 15)
+    assert len(got) == 1 and got[0].still_since + 1.0 <= got[0].frame.t + 1e-9
