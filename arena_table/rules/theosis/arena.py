@@ -59,7 +59,8 @@ def advance(state: ThState) -> ThState:
             return end_heroes(state)
         hid = state.ranking[nxt]
         h = state.heroes[hid]
-        if h.cell and h.cell in state.ritual_cells.get("wall-of-fire", ()) and not h.flipped:
+        if (h.cell and h.cell in state.ritual_cells.get("wall-of-fire", ()) and not h.flipped
+                and not area_safe(state, hid)):
             state = auto_damage(state, hid, 4, "fire")  # starting the turn in the Wall of Fire (errata p.45)
             if not state.heroes[hid].alive:
                 continue
@@ -183,6 +184,11 @@ def use_skill(state: ThState, ev: UseSkill) -> ThState:
     skill = catalog.skills().get(ev.skill)
     if skill is None or skill["kind"] == "attack":
         raise Rejected(f"{ev.skill!r} is not a non-attacking skill; attack skills use th-attack")
+    harms = skill["kind"] == "auto" or "crimson-offering" in skill.get("effects", ())
+    if harms and "pacify" in tokens_on(state, ev.hero):
+        # Pacify (p.39): only "Powers and Skills that will not inflict Damage to other Heroes"
+        raise Rejected(f"{name(state, ev.hero)} is Pacified: {skill['name']} would inflict Damage "
+                       "on other Heroes (p.39)")
     state = spend_gem(state, ev.hero, ev.skill)
     if ev.power:
         state = play_card(state, state.heroes[ev.hero].player, ev.power)
@@ -204,6 +210,8 @@ def use_skill(state: ThState, ev: UseSkill) -> ThState:
         elif key == "cleanse-allies":
             for t in allies(state, ev.hero):
                 state = clear_tokens(state, t, "curse")
+        elif key == "cleanse-one":
+            state = cleanse_one(state, ev, ev.target or (ev.hero,))
         elif key in ("give-mana", "burn-mana"):
             for t in ev.target:
                 alive_hero(state, t)
@@ -237,6 +245,35 @@ def use_skill(state: ThState, ev: UseSkill) -> ThState:
             if not area_safe(state, t):
                 state = auto_damage(state, t, skill["amount"], skill["type"])
     return finish(state, ev.hero, extra_turn=extra)
+
+
+def cleanse_one(state: ThState, ev: UseSkill, targets: tuple[str, ...]) -> ThState:
+    """Catharsis (Appendix Skills): "You and each adjacent ally may remove one Curse of your choice".
+
+    ``choice={"curse": {hero: curse}}`` names it ('' keeps every Curse); a hero with one Curse loses it
+    without an entry, one with several must name it."""
+    picks = ev.choice.get("curse", {})
+    if not isinstance(picks, dict):
+        raise Rejected('choice curse maps each hero to the Curse removed: {"rochon": "pacify"}')
+    stray = [h for h in picks if h not in targets]
+    if stray:
+        raise Rejected(f"{name(state, stray[0])} is not a target of {catalog.skills()[ev.skill]['name']}")
+    for t in targets:
+        alive_hero(state, t)
+        if state.team_of(t) != state.team_of(ev.hero):
+            raise Rejected(f"{name(state, t)} is not an allied hero")
+        curses = tokens_on(state, t, "curse")
+        pick = picks.get(t)
+        if pick is None:
+            if len(curses) > 1:
+                raise Rejected(f"{name(state, t)} has {len(curses)} Curses ({', '.join(name(state, c) for c in curses)}): "
+                               f'name the one removed, choice={{"curse":{{"{t}":"..."}}}}')
+            pick = curses[0] if curses else ""
+        elif pick and pick not in curses:
+            raise Rejected(f"no {name(state, pick)} Curse on {name(state, t)}")
+        if pick:
+            state = dataclasses.replace(state, conditions={k: v for k, v in state.conditions.items() if k != pick})
+    return state
 
 
 # --- Rituals and movement --------------------------------------------------------------------
@@ -280,7 +317,7 @@ def cast_ritual(state: ThState, ev: CastRitual) -> ThState:
         state = dataclasses.replace(state, ritual_cells={**state.ritual_cells, ritual: tuple(ev.cells)})
         if ritual == "wall-of-fire":
             for h, x in state.heroes.items():
-                if x.alive and x.cell in ev.cells:
+                if x.alive and x.cell in ev.cells and not area_safe(state, h):  # starting triads, turn 1 (errata p.14)
                     state = auto_damage(state, h, 4, "fire")
     due = due_rituals(state)
     if due:
@@ -339,7 +376,7 @@ def move(state: ThState, ev: Move) -> ThState:
         state = _own_move(state, ev.hero, h.cell, cell)
     left_start = state.phase in ("combat", "monsters") and bool(state.acted or state.acting_hero() == ev.hero)
     state = replace_hero(state, dataclasses.replace(h, cell=cell, on_start=h.on_start and not left_start))
-    if cell in state.ritual_cells.get("wall-of-fire", ()):
+    if cell in state.ritual_cells.get("wall-of-fire", ()) and not area_safe(state, ev.hero):
         state = auto_damage(state, ev.hero, 4, "fire")
     return state
 

@@ -179,7 +179,10 @@ class Attack(Event):
     """Defence Skill per target ('' for none), same order as ``target``."""
     choice: dict[str, Any] = field(default_factory=dict)
     """Optional texts taken: ``bloodthirst``, ``remainder`` (dual wield type), ``raise`` (Raise the
-    Dead card), ``discard`` (Blind/Neutralize), ``banner``/``fortified`` (Ritual tokens)."""
+    Dead card; the defender's: ``defender_raise``, or ``raise`` when the attacker plays no Raise the
+    Dead), ``discard`` (Blind/Neutralize), ``banner`` (the attacker stands on the Banner of Victory:
+    refused unless the Banner is in the Arena under the Hero, p.45). Fortifications' +1 Defense is
+    read from the defender's hex (p.45), not entered."""
 
 
 @event("th-skill")
@@ -190,6 +193,9 @@ class UseSkill(Event):
     skill: str
     power: str = ""
     target: tuple[str, ...] = ()
+    choice: dict[str, Any] = field(default_factory=dict)
+    """Optional texts taken: ``curse`` maps each hero to the Curse Catharsis removes from it ('' keeps
+    them all); a hero with a single Curse needs no entry (Appendix Skills: Catharsis)."""
 
 
 @event("th-monster")

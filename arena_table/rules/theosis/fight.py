@@ -18,6 +18,7 @@ from .events import Attack
 from .mats import (Rejected, add_gems, alive_hero, clear_tokens, damage, equipped, heal, mitigation, name,
                    place_token, play_card, power, power_values, remove, remove_gems, tokens_on)
 from .ranking import move_up, swap_down
+from .reach import check_guard, check_range
 from .state import MAX_HEALTH, ThState, replace_hero
 
 AREA_SKILLS = ("ring", "line", "cone", "all")
@@ -81,12 +82,30 @@ def attack_side(state: ThState, ev: Attack, card: str, target: str, *, vs_monste
             bonuses.append(("skill", bonus))
     if "valor" in tokens_on(state, ev.hero):
         bonuses.append(("Valor", 1))
-    h = state.heroes[ev.hero]
-    if ev.choice.get("banner") or (h.cell and h.cell in state.ritual_cells.get("banner-of-victory", ())):
+    if on_banner(state, ev.hero):  # a ``banner`` choice is checked against the board first (check_banner)
         bonuses.append(("Banner of Victory", 1))
     if "terror" in tokens_on(state, ev.hero):
         bonuses.append(("Terror", -1))
     return state, Side(name(state, ev.hero), value, tuple(bonuses), state.rank_of(ev.hero)), notes
+
+
+def on_banner(state: ThState, hero_id: str) -> bool:
+    """Banner of Victory (p.45): +1 Attack to a Hero "occupying one of the other three Hexes"."""
+    cell = state.heroes[hero_id].cell
+    return bool(cell) and cell in state.ritual_cells.get("banner-of-victory", ())
+
+
+def check_banner(state: ThState, ev: Attack) -> None:
+    """A ``banner`` choice claims the Banner's +1 (p.45): refused unless the token is in the Arena and the
+    attacker stands on one of its hexes; the bonus itself comes from the board."""
+    if not ev.choice.get("banner") or on_banner(state, ev.hero):
+        return
+    if "banner-of-victory" not in state.ritual_cells:
+        raise Rejected("no Banner of Victory in the Arena: it gives +1 Attack only to a Hero on its hexes (p.45)")
+    where = state.heroes[ev.hero].cell
+    raise Rejected(f"{name(state, ev.hero)} does not stand on the Banner of Victory "
+                   f"({list(where) if where else 'not in the Arena'}; the Banner covers "
+                   f"{', '.join(str(list(c)) for c in state.ritual_cells['banner-of-victory'])}) (p.45)")
 
 
 def _d4(value: Any, what: str) -> int:
@@ -96,10 +115,18 @@ def _d4(value: Any, what: str) -> int:
 
 
 def defense_side(state: ThState, target: str, card: str, dskill: str, attacker_card: str, attacker_active: bool,
-                 *, vs_monster: bool = False, d4: Any = None) -> Side:
-    """The defender's total Defense (p.16): Power, artifacts, Aegis, Fortifications, Poison."""
+                 *, vs_monster: bool = False, d4: Any = None, raised: Any = None) -> Side:
+    """The defender's total Defense (p.16): Power, artifacts, Aegis, Fortifications, Poison.
+
+    ``raised``: the card a defending Raise the Dead takes its values from (Appendix Powers: "When this Power is
+    revealed ... use the Discarded Power's Attack value and Defense value"; errata p.16: the defender's texts too).
+    """
     a_val, d_val = power_values(state, card)
     active = text_active(card, skill=dskill)
+    if card == "raise-the-dead" and active and raised:
+        if raised not in state.player(state.heroes[target].player).discard:
+            raise Rejected(f"{name(state, raised)} is not in the discard pile")
+        a_val, d_val = power_values(state, raised)
     rec = power(card)
     if vs_monster and active and rec.get("monster_values"):
         d_val = rec["monster_values"][1]
@@ -142,6 +169,7 @@ def attack(state: ThState, ev: Attack) -> ThState:
     """Resolve a Hero's attack on heroes (monsters: :func:`.monsters.hero_attacks_monsters`)."""
     require_actor(state, ev.hero)
     me = state.heroes[ev.hero]
+    check_banner(state, ev)
     card = ev.power or state.pad_powers.get("attacker", "")
     if not card:
         raise Rejected("name the Power played for the attack (or lay it on the attacker pad)")
@@ -161,6 +189,10 @@ def attack(state: ThState, ev: Attack) -> ThState:
         card == "lightning-strike" and all(t not in state.heroes for t in ev.target))  # hits all monsters (p.24)
     if len(ev.target) > 1 and not area:
         raise Rejected("only Spells and Ring, Line or Cone Skills attack more than one target")
+    if ev.hero in ev.target:  # an attack is between an Attacker and a Defender (p.16); friendly fire hits "your other Heroes" (p.14)
+        raise Rejected(f"{name(state, ev.hero)} cannot attack itself")
+    if not (card == "lightning-strike" and area and not ev.skill and not ev.spell):  # all monsters (p.24)
+        check_range(state, ev.hero, ev.target, skill=ev.skill, spell=ev.spell)
     if ev.skill:
         sk = catalog.skills().get(ev.skill)
         if not sk or sk["kind"] != "attack":
@@ -171,6 +203,8 @@ def attack(state: ThState, ev: Attack) -> ThState:
     if mons:
         if len(mons) != len(ev.target):
             raise Rejected("attack heroes and monsters separately")
+        for t in mons:  # Quietus: Flying Terror / Shadow in Darkness (Monster Stat Blocks)
+            check_guard(state, ev.hero, t, area=bool(area), skill=ev.skill)
         from .monsters import hero_attacks_monsters
         return hero_attacks_monsters(state, ev, card)
     for t in ev.target:
@@ -178,8 +212,9 @@ def attack(state: ThState, ev: Attack) -> ThState:
         if area and area_safe(state, t):
             raise Rejected(f"{name(state, t)} stands on a starting triad: safe from area attacks on turn 1 "
                            "(errata p.14)")
-        if ev.spell and state.player(state.heroes[t].player).spell_ward and state.team_of(t) != state.team_of(ev.hero):
-            raise Rejected(f"{name(state, t)} is warded against enemy Spells (Spell Ward)")
+        if ev.spell and spell_warded(state, t) and state.team_of(t) != state.team_of(ev.hero):
+            raise Rejected(f"{name(state, t)} is warded against enemy Spells: a Spell Ward of "
+                           f"{name(state, t)}'s side was revealed (p.38, errata p.38)")
         if state.heroes[t].stealth and not area:
             raise Rejected(f"{name(state, t)} is in Stealth: only area attacks reach her")
     defend = ev.defend or ((state.pad_powers["defender"],) if "defender" in state.pad_powers else ())
@@ -191,10 +226,12 @@ def attack(state: ThState, ev: Attack) -> ThState:
     for pid, cards in by_player.items():
         if len(set(cards)) != len(cards):
             raise Rejected(f"{pid}'s heroes must defend with different Powers (p.16)")
-        hand = state.player(pid).hand
-        missing = [c for c in cards if c not in hand or (pid == me.player and c == card)]
-        if missing:
-            raise Rejected(f"{pid} does not hold {', '.join(name(state, c) for c in missing)}")
+    # The attacker's Power is laid first, then one defence per target in the order assigned; a
+    # player who uses the last Power in hand takes the discards back at once, the last card staying
+    # (Power Management, p.16 Area Attacks: "so you can always defend", FAQ).
+    scratch = play_card(state, me.player, card)
+    for t, d in zip(ev.target, defend):
+        scratch = play_card(scratch, state.heroes[t].player, d)
     dskills = ev.defense_skill or ("",) * len(ev.target)
     if len(dskills) != len(ev.target):
         raise Rejected("defense_skill lists one Skill (or '') per target")
@@ -202,6 +239,10 @@ def attack(state: ThState, ev: Attack) -> ThState:
         if dsk:
             if catalog.skills().get(dsk, {}).get("kind") != "defense":
                 raise Rejected(f"{dsk!r} is not a Defense skill")
+            if "pacify" in tokens_on(state, t) and any(e == "counter" or e.startswith("reflect-half")
+                                                        for e in skill_effects(dsk)):
+                raise Rejected(f"{name(state, t)} is Pacified: {catalog.skills()[dsk]['name']} would inflict Damage "
+                               "on other Heroes (p.39)")
             state = spend_gem(state, t, dsk)  # a Skill's text costs its Mana gem (p.14)
     order = sorted(range(len(ev.target)), key=lambda i: state.rank_of(ev.target[i]))
     if len(ev.target) > 1 and any(k in ev.choice for k in ("tactics", "replace", "defender_tactics",
@@ -295,11 +336,18 @@ def one_attack(state: ThState, ev: Attack, card: str, target: str, dcard: str, d
     card, a_vals, dcard, d_vals, extra = swaps(state, ev, card, target, dcard, dskill)
     active = text_active(card, skill=ev.skill, spell=ev.spell)
     d_active = text_active(dcard, skill=dskill)
+    if active and card == "spell-ward":  # a Common Power's text activates when revealed (p.15)
+        state = ward(state, ev.hero)
+    if d_active and dcard == "spell-ward":  # defenders activate texts too (errata p.16)
+        state = ward(state, target)
     state, a_side, notes = attack_side(state, ev, card, target, defender_card=dcard if d_active else "",
                                        defender_skill=dskill, values_card=a_vals)
     if notes.get("bloodthirst"):
         state = damage(state, ev.hero, 3)  # the attack continues even below one Health (p.38)
-    d_side = defense_side(state, target, d_vals, dskill, card, active, d4=ev.choice.get("defense_d4"))
+    # the defender's Raise the Dead card: ``defender_raise``, or ``raise`` when the attacker's text does not use it
+    d_raise = ev.choice.get("defender_raise") or (
+        None if active and card == "raise-the-dead" else ev.choice.get("raise"))
+    d_side = defense_side(state, target, d_vals, dskill, card, active, d4=ev.choice.get("defense_d4"), raised=d_raise)
     prot, res = mitigation(state, target)
     if d_active:
         prot |= set(power(dcard).get("defense_protection", ()))
@@ -325,11 +373,11 @@ def _after(state: ThState, ev: Attack, card: str, target: str, dcard: str, dskil
     before = state.heroes[target].health
     if result.hit and "negate-curse-attack" in skill_effects(dskill) and active and power(card)["type"] == "curse":
         result = dataclasses.replace(result, hit=False, damage=0, lines=result.lines + ("negated by Crystal Soul",))
+    if "burn-attacker-mana:2" in skill_effects(dskill):  # Profane Armor: once attacked, hit or not (Appendix Skills)
+        state = remove_gems(state, ev.hero, 2)
     if not result.hit:
         if d_active and dcard == "last-stand":
             state = move_up(state, target)
-        if "burn-attacker-mana:2" in skill_effects(dskill):
-            state = remove_gems(state, ev.hero, 2)
         return state, result, ""
     dmg = result.damage
     kill = "kill" in effects or ("kill-if-stealth" in effects and me.stealth)
@@ -359,8 +407,12 @@ def _after(state: ThState, ev: Attack, card: str, target: str, dcard: str, dskil
         state = clear_tokens(state, target, "blessing")
     if "steal-mana-on-hit" in effects and state.heroes[target].mana:
         state = add_gems(remove_gems(state, target, 1), ev.hero, 1)
-    if "flip-weapons" in effects or "flip-armor" in effects:
-        state = replace_hero(state, dataclasses.replace(state.heroes[target], items_off=True))
+    flip = (("weapon",) if "flip-weapons" in effects else ()) + (("armor", "shield") if "flip-armor" in effects else ())
+    if flip:  # Sunder Weapon flips the Weapons, Sunder Armor the Armor and Shield, after damage (Appendix Skills, FAQ)
+        t = state.heroes[target]
+        if t.items_off is not True:  # Flesh and Blood has every item face down already
+            off = tuple(dict.fromkeys((t.items_off or ()) + flip))
+            state = replace_hero(state, dataclasses.replace(t, items_off=off))
     if "swap-positions" in effects:
         a, t = state.heroes[ev.hero], state.heroes[target]
         state = replace_hero(replace_hero(state, dataclasses.replace(a, cell=t.cell)),
@@ -381,11 +433,24 @@ def power_text_on_hit(state: ThState, ev: Attack, card: str, target: str) -> ThS
     if card in ("blind", "neutralize") and ev.choice.get("discard"):
         from .mats import discard_from_hand
         return discard_from_hand(state, state.heroes[target].player, ev.choice["discard"])
-    if card == "spell-ward":
-        from .state import replace_player
-        p = state.player(state.heroes[ev.hero].player)
-        return replace_player(state, dataclasses.replace(p, spell_ward=True))
     return state
+
+
+def ward(state: ThState, hero_id: str) -> ThState:
+    """Spell Ward's text activated for ``hero_id``'s player (p.38, errata p.38: "neither this Hero
+    nor any other allied Heroes can be affected by an enemy's Spell Power"). The text names no end,
+    so the ward lasts; a Spell that attacked before the ward was revealed, the very Spell it is
+    revealed against included, is not affected."""
+    from .state import replace_player
+    p = state.player(state.heroes[hero_id].player)
+    return state if p.spell_ward else replace_player(state, dataclasses.replace(p, spell_ward=True))
+
+
+def spell_warded(state: ThState, hero_id: str) -> bool:
+    """A Spell Ward of the Hero's side is active: its own player's or an allied player's, since
+    texts that affect Allied Heroes affect all Heroes of a team (p.20 Team vs Team)."""
+    team = state.team_of(hero_id)
+    return any(p.spell_ward for p in state.players if p.team == team)
 
 
 def heal_spell(state: ThState, ev: Attack, card: str) -> ThState:

@@ -177,12 +177,14 @@ def clear_tokens(state: ThState, target: str, kind: str) -> ThState:
 # --- items ---------------------------------------------------------------------------------------
 
 def equipped(state: ThState, hero_id: str, kind: str | None = None) -> list[dict[str, Any]]:
-    """Items in play on a Hero (face-down items count as absent)."""
+    """Items in play on a Hero (face-down items count as absent: all with Flesh and Blood, a kind with
+    Sunder Weapon/Armor)."""
     h = state.heroes[hero_id]
-    if h.items_off:
+    if h.items_off is True:
         return []
+    off = h.items_off or ()
     out = [item(state, i) for i in h.items]
-    return [i for i in out if kind is None or i["kind"] == kind]
+    return [i for i in out if (kind is None or i["kind"] == kind) and i["kind"] not in off]
 
 
 def mitigation(state: ThState, hero_id: str) -> tuple[set[str], set[str]]:

@@ -61,7 +61,7 @@ def hero_attacks_monsters(state: ThState, ev: Attack, card: str) -> ThState:
 
 def on_defence_roll(state: ThState, faces: tuple[int, ...]) -> ThState:
     """Resolve the waiting hero attack once every targeted monster has its d4 (Monster Defense)."""
-    from .fight import attack_side, attack_type, skill_effects, text_active, weapons_of
+    from .fight import attack_side, attack_type, skill_effects, text_active
     pend = state.pending
     got = list(pend.data["faces"]) + list(faces)
     targets = pend.data["target"]
@@ -80,9 +80,9 @@ def on_defence_roll(state: ThState, faces: tuple[int, ...]) -> ThState:
         if active and card == "equalize":  # Equalize turns the monster's die into a 1 (Monster Battles)
             face = 1
         d_side = Side(name(state, mid), base, (("d4", face),), rank=99)
-        weapons = tuple((dmg * (2 if any(i.get("slaying") for i in equipped(state, hero)
-                                          if int(i.get("damage", 0)) == dmg) else 1), t)
-                        for dmg, t in weapons_of(state, hero))
+        # Weapons Slaying (p.24): double the damage of the slaying weapon only, not of another of the same damage
+        weapons = tuple((int(i.get("damage", 0)) * (2 if i.get("slaying") else 1), i.get("damage_type"))
+                        for i in equipped(state, hero, "weapon"))
         factor = 2 if ("double-weapon" in skill_effects(ev.skill) or (active and card == "enervation")) else 1
         top = m.top or StaminaToken(threshold=99)
         protect = set(top.protect) | ({"physical"} if "physical-protection" in m.guard else set())

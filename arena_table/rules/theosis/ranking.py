@@ -96,22 +96,27 @@ def start_arena(state: ThState) -> ThState:
 
 
 def swap_down(state: ThState, hero_id: str) -> ThState:
-    """Warcraft (errata p.38): the target switches places with the Hero one slot below; none if last."""
+    """Warcraft (errata p.38): the target switches places with the Hero one slot below; none if last.
+
+    A removed Hero is out of the game (p.10): the slot below is the next Hero still in it."""
     r = list(state.ranking)
     i = r.index(hero_id)
-    if i + 1 >= len(r):
+    j = next((k for k in range(i + 1, len(r)) if state.heroes[r[k]].alive), None)
+    if j is None:
         return state
-    r[i], r[i + 1] = r[i + 1], r[i]
+    r[i], r[j] = r[j], r[i]
     return _reindex(state, tuple(r))
 
 
 def move_up(state: ThState, hero_id: str) -> ThState:
-    """Last Stand (p.41): the Hero rises one position; none if already first."""
+    """Last Stand (p.41): the Hero rises one position, above the next Hero still in the game (removed
+    Heroes are skipped, as for Warcraft); none if already the highest."""
     r = list(state.ranking)
     i = r.index(hero_id)
-    if i == 0:
+    j = next((k for k in range(i - 1, -1, -1) if state.heroes[r[k]].alive), None)
+    if j is None:
         return state
-    r[i - 1], r[i] = r[i], r[i - 1]
+    r[j], r[i] = r[i], r[j]
     return _reindex(state, tuple(r))
 
 

@@ -91,8 +91,10 @@ class Hero:
     placed: str = ""
     """Hierapolis location this preparation turn, or empty."""
     no_resurrect: bool = False
-    items_off: bool = False
-    """Weapons/Armor flipped face down until the next turn (Sunder Weapon/Armor)."""
+    items_off: bool | tuple[str, ...] = False
+    """Items flipped face down until the next turn: ``True`` every item (Flesh and Blood, pp.46-47), or
+    the kinds flipped: ``weapon`` (Sunder Weapon), ``armor`` and ``shield`` (Sunder Armor) (Appendix
+    Skills). One field, so that states without face-down items keep their digests."""
     stealth: bool = False
     on_start: bool = True
     """Still on the starting triad: safe from area effects on turn 1 (errata p.14)."""

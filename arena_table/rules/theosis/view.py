@@ -49,8 +49,11 @@ def _conditions(state: ThState, hid: str) -> list[dict[str, Any]]:
     h = state.heroes[hid]
     if h.flipped:
         out.append({"name": "Ranking token flipped", "icon": "eye-off", "kind": "debuff", "text": "skips its next turn"})
-    if h.items_off:
+    if h.items_off is True:
         out.append({"name": "Items face down", "icon": "arrow-down", "kind": "debuff", "text": "no items this turn"})
+    elif h.items_off:
+        kinds = " and ".join({"weapon": "Weapons", "armor": "Armor", "shield": "Shield"}[k] for k in h.items_off)
+        out.append({"name": f"{kinds} face down", "icon": "arrow-down", "kind": "debuff", "text": "not usable this turn"})
     if h.stealth:
         out.append({"name": "Stealth", "icon": "eye-off", "kind": "buff", "text": "only area attacks reach her"})
     return out

@@ -16,13 +16,13 @@ EXAMPLE = Path(__file__).parents[3] / "examples" / "theosis-pvp-12.txt"
 def test_replay_prints_final_ranking_health_and_winner(capsys, extra):
     assert main(["replay", str(EXAMPLE), *extra]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("Theosis: 203 events")
+    assert out.startswith("Theosis: 202 events")
     final = next(line for line in out.splitlines() if "Final ranking:" in line)
     assert "winner: Ann" in final
     assert "Rochon holds the centre hex at the end of turn 9" in final
     ranking = final.split("Final ranking: ")[1].split("; ")
     assert len(ranking) == 12
-    assert ranking[0] == "1. Garav (Di) 0 health"
+    assert ranking[0] == "1. Edhel (Di) 0 health"
     assert "7. Rochon (Ann) 9 health" in ranking
     assert "outcome: {'winners': ['Ann'], 'reason': 'Rochon holds the centre hex at the end of turn 9'" in out
 

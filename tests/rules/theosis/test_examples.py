@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from arena_table.rules import find_game
+from arena_table.rules import find_game, parse
 from arena_table.rules.theosis import catalog
 from arena_table.rules.theosis.combat import Side, resolve
 from arena_table.rules.theosis.events import Allocate
@@ -78,12 +78,21 @@ th-bless hero=norn power=valor target=rochon
 """
 
 
+def _on_banner(*events: str):
+    """The example's Hero attacks "while standing in the Ritual Banner of Victory" (p.45): the token lies on
+    [1,0], [1,-1], [2,-1] (laid here directly: Fast Action Preparation has no Mage Tower), Rochon stands on
+    [1,0] and Kotronas beside him on the centre hex."""
+    s = dataclasses.replace(play(SOLO).state, ritual_cells={"banner-of-victory": ((1, 0), (1, -1), (2, -1))})
+    for line in ("th-move hero=kotronas cell=[0,0]", "th-move hero=rochon cell=[1,0]", *events):
+        s = GAME.apply(s, parse(line))
+    return s
+
+
 def test_petronas_example_resistance_halves_and_token_stays():
     """Monster Defense example: 3 + 1 artifact + 1 Valor + 1 Banner + 1 skill = 7 vs 2 + d4 4 = 6; (7-6) + 4 = 5
     Physical, halved by the token's Physical Resistance to 2 < 3: the token stays."""
-    ts = play(SOLO, 'th-attack hero=rochon target=["kotronas"] power=fireball skill=smite choice={"banner":true}',
-              "roll die=d4 faces=[4]")
-    s = ts.state
+    s = _on_banner('th-attack hero=rochon target=["kotronas"] power=fireball skill=smite choice={"banner":true}',
+                   "roll die=d4 faces=[4]")
     m = s.monster("kotronas")
     assert (m.tokens, m.top.threshold) == (5, 3)
     assert s.last_action["lines"][:3] == [
@@ -93,9 +102,8 @@ def test_petronas_example_resistance_halves_and_token_stays():
 
 def test_petronas_example_with_a_four_zero_card_removes_the_token():
     """Monster Defense example: with a (4.0) card the damage is 6, half is 3: enough to remove the token."""
-    ts = play(SOLO, 'th-attack hero=rochon target=["kotronas"] power=fiery-purge skill=smite choice={"banner":true}',
-              "roll die=d4 faces=[4]")
-    s = ts.state
+    s = _on_banner('th-attack hero=rochon target=["kotronas"] power=fiery-purge skill=smite choice={"banner":true}',
+                   "roll die=d4 faces=[4]")
     m = s.monster("kotronas")
     assert m.tokens == 4 and m.top is None
     assert "2 + 4 weapon = 6 physical" in s.last_action["lines"]

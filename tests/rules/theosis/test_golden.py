@@ -52,7 +52,7 @@ def test_live_application_equals_replay_and_round_trips(path):
 STORIES = {
     "pvp-3p": (("Ann",), "Rochon holds the centre hex at the end of turn 9"),
     "blitz-2p": (("Ann",), "last team standing"),
-    "team-2x2": (("Sun",), "Norn holds the centre hex at the end of turn 9"),
+    "team-2x2": (("Sun",), "Lug holds the centre hex at the end of turn 9"),
     "solo": (("Ann",), "every monster is defeated"),
     "coop-3p": (("Ann", "Bo", "Cy"), "every monster is defeated"),
     "coop-2p": (("Ann", "Bo"), "every monster is defeated"),

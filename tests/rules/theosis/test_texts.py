@@ -119,11 +119,13 @@ def test_heavy_metal_doubles_weapon_damage_and_ferocity_ignores_physical_protect
 
 
 def test_wall_of_fire_burns_a_hero_starting_its_turn_there():
-    """Errata p.45: a Hero who starts their turn on the Wall of Fire takes 4 Fire (halved by resistance)."""
+    """Errata p.45: a Hero who starts their turn on the Wall of Fire takes 4 Fire (halved by resistance);
+    after turn 1 (errata p.14: the starting triads are safe from area Rituals on turn 1)."""
     from arena_table.rules.theosis.arena import advance
     s = play(fast_blitz(ANN, BO), ARENA, "th-move hero=norn cell=[2,-1]", "th-pass hero=rac power=warcraft").state
     assert s.acting_hero() == "norn" and s.heroes["norn"].health == 9
-    before = dataclasses.replace(s, acted=("rac",), acting=0, ritual_cells={"wall-of-fire": ((2, -1), (2, -2), (3, -2))})
+    before = dataclasses.replace(s, turn=2, acted=("rac",), acting=0,
+                                 ritual_cells={"wall-of-fire": ((2, -1), (2, -2), (3, -2))})
     assert advance(before).heroes["norn"].health == 5
 
 

@@ -185,11 +185,16 @@ def rank(w: Writer) -> None:
         w.push(Allocate(player=pid, gold=gold))
 
 
-def enter(w: Writer) -> None:
-    """Heroes enter on their player's triad, lowest Ranking first (errata p.14); monsters at the centre."""
+def enter(w: Writer, cells: dict | None = None) -> None:
+    """Heroes enter on their player's triad, lowest Ranking first (errata p.14); monsters at the centre.
+
+    ``cells`` places each hero on a hex of its own (the triads' geometry is left to the table)."""
     ids = [p.id for p in w.s.players]
     for h in reversed(w.s.ranking):
         if not w.s.heroes[h].alive:
+            continue
+        if cells:
+            w.push(Move(hero=h, cell=cells[h]))
             continue
         p = w.s.heroes[h].player
         q, r = ENTRY[ids.index(p) % 6]
@@ -244,6 +249,16 @@ def fight(w: Writer, *, centre_at_end: bool = True, limit: int = 2000) -> None:
             continue
         target = foes[0]
         if target in s.heroes:
+            near = [f for f in foes if _in_reach(s, hid, f)]  # attack range, p.14
+            if not near and s.moved == 0:
+                cell = _towards(s, hid, s.heroes[target].cell)
+                if cell != h.cell:
+                    w.push(Move(hero=hid, cell=cell))
+                    continue
+            if not near:
+                w.push(Pass(hero=hid, power=card))
+                continue
+            target = near[0]
             defend = best(s, s.heroes[target].player, 1)
             w.push(Attack(hero=hid, target=(target,), power=card, defend=(defend,)))
         else:
@@ -255,17 +270,30 @@ def fight(w: Writer, *, centre_at_end: bool = True, limit: int = 2000) -> None:
 
 def _towards_centre(s, hid: str) -> tuple[int, int]:
     """Walk up to the hero's speed, one free hex at a time, each step closer to the centre."""
+    return _towards(s, hid, CENTRE)
+
+
+def _towards(s, hid: str, goal: tuple[int, int], stop: int = 0) -> tuple[int, int]:
+    """Walk up to the hero's speed, one free hex at a time, each step closer to ``goal``."""
     from arena_table.rules.theosis.arena import occupied
     from arena_table.rules.theosis.mats import hex_distance, speed_of
     from arena_table.rules.theosis.monsters import NEIGHBOURS
     cell, taken = s.heroes[hid].cell, occupied(s)
     for _ in range(speed_of(s, hid) or 0):
         steps = [(cell[0] + dq, cell[1] + dr) for dq, dr in NEIGHBOURS]
-        closer = [c for c in steps if c not in taken and hex_distance(c, CENTRE) < hex_distance(cell, CENTRE)]
+        closer = [c for c in steps if c not in taken and hex_distance(c, goal) < hex_distance(cell, goal)]
         if not closer:
             break
-        cell = min(closer, key=lambda c: (hex_distance(c, CENTRE), c))
+        cell = min(closer, key=lambda c: (hex_distance(c, goal), c))
     return cell
+
+
+def _in_reach(s, hid: str, target: str) -> bool:
+    """The target stands within the attacker's range (p.14 Movement and Range)."""
+    from arena_table.rules.theosis.mats import hex_distance
+    from arena_table.rules.theosis.reach import hero_reach
+    a, b = s.heroes[hid].cell, s.heroes[target].cell
+    return a is None or b is None or hex_distance(a, b) <= hero_reach(s, hid)
 
 
 def _monster_targets(s) -> MonsterAction:
@@ -290,11 +318,11 @@ def _monster_targets(s) -> MonsterAction:
     return MonsterAction(monster=m.id, target=tuple(targets), defend=tuple(defend))
 
 
-def game(options: dict, *, fast: bool = False, centre_at_end: bool = True) -> Writer:
+def game(options: dict, *, fast: bool = False, centre_at_end: bool = True, cells: dict | None = None) -> Writer:
     w = Writer(GameStarted(game="theosis", options={**ENTERED, **options, **({"fast": True} if fast else {})}))
     fast_prepare(w) if fast else prepare(w)
     rank(w)
-    enter(w)
+    enter(w, cells)
     fight(w, centre_at_end=centre_at_end)
     return w
 
@@ -308,7 +336,10 @@ GAMES = {
                               "teams": {"Ann": "Sun", "Cy": "Sun", "Bo": "Moon", "Di": "Moon"},
                               "heroes": {"Ann": ["rochon", "aer", "edhel"], "Bo": ["rac", "raug", "gurth"],
                                          "Cy": ["norn", "lug", "garav"], "Di": ["curunir", "nimloth", "sauth"]}},
-                     fast=True),
+                     fast=True,  # each player's three heroes side by side, every attack within five hexes (p.14)
+                     cells={"rochon": (2, 0), "aer": (1, 1), "edhel": (1, 2), "rac": (0, 2), "raug": (-1, 2),
+                            "gurth": (-2, 2), "norn": (0, -3), "lug": (-1, -2), "garav": (-2, -1),
+                            "curunir": (3, -3), "nimloth": (3, -2), "sauth": (2, -1)}),
     "solo": dict(options={"mode": "solo", "players": ["Ann"], "heroes": {"Ann": ["rochon", "norn", "edhel"]},
                           "monsters": ["kotronas"], "stamina": 3}, fast=True),
     "coop-2p": dict(options={"mode": "coop", "players": ["Ann", "Bo"], "heroes": {
@@ -329,7 +360,12 @@ GAMES["coop-boss-12"] = dict(options={"mode": "coop", "players": ["Ann", "Bo", "
     "Ed": ["sauth", "curunir"], "Flo": ["gurth", "nimloth"]}}, fast=True)
 PVP12 = dict(options={"players": ["Ann", "Bo", "Cy", "Di", "Ed", "Flo"], "heroes": {
     "Ann": ["rochon", "norn"], "Bo": ["rac", "aer"], "Cy": ["raug", "lug"], "Di": ["garav", "edhel"],
-    "Ed": ["sauth", "curunir"], "Flo": ["gurth", "nimloth"]}})
+    "Ed": ["sauth", "curunir"], "Flo": ["gurth", "nimloth"]}},
+             cells={"rochon": (1, -3), "norn": (1, -2), "rac": (0, 3), "aer": (1, 2), "raug": (-1, -1),
+                    "lug": (0, -2), "garav": (2, 0), "edhel": (2, 1), "sauth": (-2, 0), "curunir": (-3, 1),
+                    "gurth": (0, 2), "nimloth": (-1, 3)})
+"""Twelve heroes on the hexes two or three steps from the centre, each player's pair side by side and
+off the Ritual tokens' hexes, so that every attack of the first six turns is within five hexes (p.14)."""
 
 
 def main() -> int:
