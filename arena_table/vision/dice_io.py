@@ -32,6 +32,37 @@ def _truncated(kind: str | None, data: bytes) -> bool:
     return False
 
 
+MAX_BYTES = 200 * 1024 * 1024
+"""Largest image file read (bytes): a phone's RAW-size JPEG is under 50 MB."""
+MAX_PIXELS = 120_000_000
+"""Largest image decoded (pixels, from the file's header before decoding): a 108-megapixel phone
+photo passes; a 30000x30000 PNG of under 1 MB (a decompression bomb) would need 2.7 GB."""
+
+
+def _dimensions(kind: str | None, data: bytes) -> tuple[int, int] | None:
+    """(width, height) from a PNG, GIF, BMP or JPEG header, or ``None`` when not found."""
+    if kind == "png" and len(data) >= 24 and data[12:16] == b"IHDR":
+        return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+    if kind == "gif" and len(data) >= 10:
+        return int.from_bytes(data[6:8], "little"), int.from_bytes(data[8:10], "little")
+    if kind == "bmp" and len(data) >= 26:
+        return abs(int.from_bytes(data[18:22], "little", signed=True)), abs(int.from_bytes(data[22:26], "little", signed=True))
+    if kind == "jpeg":  # walk the segments to the first start-of-frame marker (ITU-T T.81, B.2.2)
+        i = 2
+        while i + 9 < len(data):
+            if data[i] != 0xFF:
+                return None
+            marker = data[i + 1]
+            if marker in (0xD8, 0x01) or 0xD0 <= marker <= 0xD7:
+                i += 2
+                continue
+            length = int.from_bytes(data[i + 2:i + 4], "big")
+            if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):
+                return int.from_bytes(data[i + 7:i + 9], "big"), int.from_bytes(data[i + 5:i + 7], "big")
+            i += 2 + length
+    return None
+
+
 def load_image(path: str | Path) -> np.ndarray:
     """Read an image file as an HxWx3 uint8 BGR array.
 
@@ -43,13 +74,19 @@ def load_image(path: str | Path) -> np.ndarray:
 
     Raises:
         UnreadableImage: one line naming the file and the problem: missing,
-            a directory, empty, not an image, or truncated/corrupt.
+            a directory or device, empty, too large (``MAX_BYTES``, ``MAX_PIXELS``), not an image,
+            or truncated/corrupt.
     """
     p = Path(path)
     if not p.exists():
         raise UnreadableImage(f"{path}: missing (no such file)")
     if p.is_dir():
         raise UnreadableImage(f"{path}: is a directory, not an image")
+    if not p.is_file():
+        raise UnreadableImage(f"{path}: not a regular file (a device or a pipe?)")
+    if p.stat().st_size > MAX_BYTES:
+        raise UnreadableImage(f"{path}: {p.stat().st_size / 2**20:.0f} MB is too large for an image "
+                              f"(at most {MAX_BYTES // 2**20} MB)")
     try:
         data = p.read_bytes()
     except OSError as exc:
@@ -57,6 +94,10 @@ def load_image(path: str | Path) -> np.ndarray:
     if not data:
         raise UnreadableImage(f"{path}: empty file")
     kind = _kind(data)
+    size = _dimensions(kind, data)
+    if size is not None and size[0] * size[1] > MAX_PIXELS:
+        raise UnreadableImage(f"{path}: {size[0]}x{size[1]} is too large to decode "
+                              f"(at most {MAX_PIXELS // 1_000_000} megapixels)")
     img = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
     if img is None:
         if kind is None:

@@ -52,3 +52,31 @@ def test_bad_files_raise_one_line_naming_the_file(tmp_path, jpeg_bytes, make, wo
 def test_directory_is_not_an_image(tmp_path):
     with pytest.raises(UnreadableImage, match="directory"):
         load_image(tmp_path)
+
+
+def test_header_sizes_of_jpeg_and_png(tmp_path, jpeg_bytes):
+    from arena_table.vision.dice_io import _dimensions
+
+    ok, png = cv2.imencode(".png", np.zeros((33, 71, 3), np.uint8))
+    assert _dimensions("jpeg", jpeg_bytes) == (80, 60) and _dimensions("png", png.tobytes()) == (71, 33)
+
+
+def test_a_decompression_bomb_is_refused_before_decoding(tmp_path):
+    """A new user's audit: a 937 KB PNG of 30000x30000 pixels made the reader allocate 2.7 GB."""
+    import zlib
+
+    width = height = 30000
+    raw = zlib.compress(b"".join(b"\x00" + bytes(width) for _ in range(64)), 9)  # a few rows suffice
+    def chunk(kind, body):
+        return len(body).to_bytes(4, "big") + kind + body + zlib.crc32(kind + body).to_bytes(4, "big")
+    ihdr = width.to_bytes(4, "big") + height.to_bytes(4, "big") + bytes([8, 0, 0, 0, 0])
+    p = tmp_path / "bomb.png"
+    p.write_bytes(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", raw) + chunk(b"IEND", b""))
+    with pytest.raises(UnreadableImage, match="30000x30000 is too large to decode"):
+        load_image(p)
+
+
+def test_a_device_is_not_read():
+    """``/dev/zero`` never ends: refused at once, not read into memory."""
+    with pytest.raises(UnreadableImage, match="not a regular file"):
+        load_image("/dev/zero")
