@@ -150,10 +150,14 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     _quiet_opencv()
     try:
         tray = _parse_tray(args.tray) if args.tray is not None else None
-        frame = load_image(args.image)
-        calib, size = calibrate(frame, tray=tray)
+        frame = load_image(args.image)  # its errors name the file
     except (ValueError, VisionError) as exc:
         print(f"error: {exc}", file=sys.stderr)
+        return 1
+    try:
+        calib, size = calibrate(frame, tray=tray)
+    except (ValueError, VisionError) as exc:
+        print(f"error: {args.image}: {exc}", file=sys.stderr)
         return 1
     spread = f"median of {size.dice} dice, {size.smallest_px:.0f}-{size.largest_px:.0f} px" if size.dice > 1 else "1 die"
     summary = (f"{args.image}: {calib.resolution[0]}x{calib.resolution[1]}, die side {size.side_px:.1f} px "
@@ -179,6 +183,10 @@ def cmd_eval(args: argparse.Namespace) -> int:
     from arena_table.vision.evaluate import evaluate_set
 
     _quiet_opencv()
+    if not Path(args.directory).is_dir():
+        what = "is a file, not a folder of labelled images" if Path(args.directory).exists() else "no such folder"
+        print(f"error: {args.directory}: {what}", file=sys.stderr)
+        return 1
     labels = Path(args.labels) if args.labels else Path(args.directory) / "labels.csv"
     if not labels.is_file():
         print(f"error: {labels}: labels file not found", file=sys.stderr)
@@ -212,6 +220,10 @@ def cmd_eval(args: argparse.Namespace) -> int:
             print(f"  error: {e}")
     if not m["images"]:
         print(f"error: {labels}: no image could be scored", file=sys.stderr)
+        return 1
+    if m["errors"]:  # their labelled dice are not in the figures: the score is not the set's
+        print(f"error: {len(m['errors'])} image(s) of {labels} could not be read; the figures leave "
+              "their dice out", file=sys.stderr)
         return 1
     return 0
 

@@ -179,3 +179,31 @@ def test_bench_dice_json_has_the_issue_keys(capsys):
         assert {"per_die_accuracy", "precision", "abstention_rate", "per_face_recall", "confusion"} <= set(m)
     cal = out["calibrated"]
     assert cal["median_ms"] > 0 and cal["p95_ms"] >= cal["median_ms"] and 60 < cal["die_side_px"] < 110
+
+
+def test_eval_of_a_missing_folder_or_a_file_says_so(tmp_path, capsys):
+    assert _run(["dice", "eval", str(tmp_path / "nope")]) == 1
+    assert capsys.readouterr().err.strip() == f"error: {tmp_path / 'nope'}: no such folder"
+    photo = tmp_path / "real.jpg"
+    photo.write_bytes(b"x")
+    assert _run(["dice", "eval", str(photo)]) == 1
+    assert "is a file, not a folder of labelled images" in capsys.readouterr().err
+
+
+def test_eval_with_an_unreadable_image_exits_1(tmp_path, capsys):
+    """A new user's audit: the unreadable images' dice silently left the figures, exit 0."""
+    frame, _ = render_table(TableSpec(640, 480, dice=(DieSpec(3, (320.0, 240.0), 36.0, angle=10),)),
+                            np.random.default_rng(0))
+    cv2.imwrite(str(tmp_path / "img0.png"), frame)
+    (tmp_path / "img1.png").write_text("not a picture")
+    (tmp_path / "labels.csv").write_text("image,values\nimg0.png,3\nimg1.png,5\n")
+    assert _run(["dice", "eval", str(tmp_path)]) == 1
+    err = capsys.readouterr().err
+    assert "1 image(s) of" in err and "the figures leave their dice out" in err
+
+
+def test_calibrate_error_names_the_image(tmp_path, capsys):
+    one = tmp_path / "one.png"
+    cv2.imwrite(str(one), np.zeros((1, 1, 3), np.uint8))
+    assert _run(["dice", "calibrate", str(one)]) == 1
+    assert capsys.readouterr().err.startswith(f"error: {one}: ")
