@@ -359,7 +359,7 @@ class DiceRolled(Event):
     faces: tuple[int, ...] = ()
     """The value of each die read, in reading order."""
     source: str = ""
-    """Where the reading came from: ``sim``, ``camera:0``, ``dir:IMG_001.jpg``, ``control``."""
+    """Where the reading came from: ``sim``, ``camera:0``, ``dir:/full/path/IMG_001.jpg``, ``video:/full/path/throw.mp4@<frame index>``, ``control``."""
     image: str = ""
     """Reference of the stored frame the roll was read from (media store key), or empty."""
     crops: tuple[str, ...] = ()

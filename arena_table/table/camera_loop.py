@@ -210,6 +210,8 @@ class CameraLoop:
             need = math.ceil(self.detector.config.settle_s * self.source.fps + 1e-9) + 1
             self.source.still_frames = max(self.source.still_frames, need)
             self._skip_recorded_photos(self.source)
+        if isinstance(self.source, VideoFileSource):
+            self._resume_video(self.source)
         if not isinstance(self.source, GrabberSource):  # live cameras report through _on_source_status
             self._set_status(state="ok", detail=f"camera {self.spec}: running", exposure_locked=None,
                              white_balance_locked=None)
@@ -230,13 +232,27 @@ class CameraLoop:
         finally:
             self.source.close()
 
+    def _recorded_sources(self) -> set[str]:
+        return {row.event.source for row in self.table.rows() if row.status == "ok" and row.event.KIND == "roll"}
+
     def _skip_recorded_photos(self, source: FolderSource) -> None:
-        """After a restart, photos whose roll is already in the log are not read again."""
-        done = {row.event.source for row in self.table.rows() if row.status == "ok" and row.event.KIND == "roll"}
-        kept = [p for p in source.files if f"dir:{p.name}" not in done]
+        """After a restart, photos whose roll is already in the log are not read again (matched by
+        their full path: another folder's photo of the same name is a new photo)."""
+        done = self._recorded_sources()
+        kept = [p for p in source.files if f"dir:{Path(p).absolute()}" not in done]
         if len(kept) != len(source.files):
             log.info("camera %s: %d photo(s) already recorded, not read again", self.spec, len(source.files) - len(kept))
         source.files = kept
+
+    def _resume_video(self, source: VideoFileSource) -> None:
+        """After a restart, a video file goes on after the last frame whose roll is in the log, so its
+        rolls are not recorded twice (a new ``--db`` reads it from the start)."""
+        prefix = f"video:{source.path.absolute()}@"
+        done = [int(s[len(prefix):]) for s in self._recorded_sources()
+                if s.startswith(prefix) and s[len(prefix):].isdigit()]
+        if done:
+            source.skip_to(max(done) + 1)
+            log.info("camera %s: rolls up to frame %d already recorded; going on from there", self.spec, max(done))
 
     def _step(self, frame: Frame) -> bool:
         """One frame; False stops the loop (calibration refused)."""
@@ -262,10 +278,12 @@ class CameraLoop:
         return True
 
     def _source_name(self, frame: Frame) -> str:
+        """``dir:<photo's full path>``, ``video:<file's full path>@<frame index>`` or the camera's name:
+        what a restart needs to know it was read (:meth:`_skip_recorded_photos`, :meth:`_resume_video`)."""
         if isinstance(self.source, FolderSource):
-            return f"dir:{frame.name}"
+            return f"dir:{(self.source.folder / frame.name).absolute()}"
         if isinstance(self.source, VideoFileSource):
-            return f"video:{frame.name}"
+            return f"video:{self.source.path.absolute()}@{frame.index}"
         return frame.name
 
     def _read_frame(self, image: np.ndarray) -> Any:

@@ -398,6 +398,11 @@ class VideoFileSource(FrameSource):
         self._fps = self._cap.get(cv2.CAP_PROP_FPS) or 30.0
         self._index = 0
 
+    def skip_to(self, index: int) -> None:
+        """Go on from frame ``index`` (frames before it are decoded and dropped: exact on any codec)."""
+        while self._index < index and self._cap.grab():
+            self._index += 1
+
     def read(self, timeout: float | None = 2.0) -> Frame:
         ok, image = self._cap.read()
         if not ok or image is None:

@@ -80,7 +80,7 @@ def test_each_real_photo_is_one_roll_in_the_tray(tmp_path, monkeypatch):
     table = run_folder(tmp_path, photos)
     try:
         rolls = table.state.tray.rolls
-        assert [r.source for r in rolls] == [f"dir:{n}" for n in PHOTOS]
+        assert [r.source for r in rolls] == [f"dir:{photos / n}" for n in PHOTOS]
         assert [sorted(r.faces) for r in rolls] == [[1], [5], [4, 4], [6, 6], [3, 3, 3], [2, 2, 2]]
         for r in rolls:
             assert r.die == "d6" and len(r.crops) == len(r.faces) and r.confidence == (0.97,) * len(r.faces)
@@ -104,7 +104,7 @@ def test_real_reader_turns_each_real_photo_into_one_roll(tmp_path):
     table = run_folder(tmp_path, photos)
     try:
         rolls = table.state.tray.rolls
-        assert [r.source for r in rolls] == [f"dir:{n}" for n in PHOTOS], table.status()["camera"].get("last_error")
+        assert [r.source for r in rolls] == [f"dir:{photos / n}" for n in PHOTOS], table.status()["camera"].get("last_error")
         assert all(len(r.crops) == len(r.faces) == len(r.confidence) >= 1 for r in rolls)
     finally:
         table.close()
@@ -118,7 +118,7 @@ def test_corrupt_file_in_the_folder_is_one_error_line_and_the_loop_goes_on(tmp_p
     caplog.set_level(logging.ERROR, logger="arena_table.table.camera_loop")
     table = run_folder(tmp_path, photos)
     try:
-        assert [r.source for r in table.state.tray.rolls] == [f"dir:{n}" for n in PHOTOS[:3]]
+        assert [r.source for r in table.state.tray.rolls] == [f"dir:{photos / n}" for n in PHOTOS[:3]]
         cam = table.status()["camera"]
         assert cam["errors"] == 1 and "dice_6.jpg" in cam["last_error"] and "\n" not in cam["last_error"]
         lines = [r.getMessage() for r in caplog.records]
@@ -157,7 +157,7 @@ def test_a_roll_with_a_refused_die_is_not_recorded_and_is_named_for_a_reroll(tmp
     try:
         rolls = table.state.tray.rolls
         assert [r.faces for r in rolls] == [(2, 2)]  # the roll with a cocked die is not half-recorded; 7 refused
-        assert [r.source for r in rolls] == ["dir:s03.png"]
+        assert [r.source for r in rolls] == [f"dir:{photos / 's03.png'}"]
         cam = table.status()["camera"]
         assert cam["rolls"] == 1 and cam["errors"] == 3
         assert cam["reroll"] == []  # the last roll read every die
@@ -327,8 +327,12 @@ def test_video_file_of_a_throw_is_one_roll(tmp_path, monkeypatch):
     writer.release()
     with Table(TableConfig(db=tmp_path / "t.db", camera=str(path))) as table:
         table.devices[0].join(30)
-        assert [(r.faces, r.source) for r in table.state.tray.rolls] == [((6,), "video:throw.avi")]
+        rolls = table.state.tray.rolls
+        assert [r.faces for r in rolls] == [(6,)] and rolls[0].source.startswith(f"video:{path}@")
         assert table.status()["camera"]["state"] == "ended"
+    with Table(TableConfig(db=tmp_path / "t.db", camera=str(path))) as table:  # a restart goes on after it
+        table.devices[0].join(30)
+        assert [r.faces for r in table.state.tray.rolls] == [(6,)]  # not recorded twice
     assert len(seen) == 1
 
 
@@ -369,3 +373,24 @@ def test_calibrated_die_size_lets_the_real_reader_find_small_dice(tmp_path):
         assert [sorted(r.faces) for r in table.state.tray.rolls] == [[1, 2, 3, 4, 5, 6]]
     finally:
         table.close()
+
+
+def test_a_photo_of_another_folder_with_a_recorded_name_is_read(tmp_path, monkeypatch):
+    """A new user's audit: phone cameras reuse names (IMG_0001); the photo of a second folder
+    with the name of one already recorded was skipped as 'already recorded'."""
+    reader = scripted_reader([[(3, "ok")], [(5, "ok")]])
+    monkeypatch.setattr(camera_loop, "default_reader", lambda *_: reader)
+    first = write_rendered(tmp_path / "a", [((3, 60, 120),)])
+    run_folder(tmp_path, first).close()
+    second = write_rendered(tmp_path / "b", [((5, 60, 120),)])  # also s00.png
+    table = run_folder(tmp_path, second)
+    try:
+        assert [(r.faces, r.source) for r in table.state.tray.rolls] == [
+            ((3,), f"dir:{first / 's00.png'}"), ((5,), f"dir:{second / 's00.png'}")]
+    finally:
+        table.close()
+    again = run_folder(tmp_path, second)  # the same folder again: nothing new
+    try:
+        assert len(again.state.tray.rolls) == 2
+    finally:
+        again.close()

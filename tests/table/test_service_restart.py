@@ -76,7 +76,7 @@ def test_folder_of_photos_sigkill_and_restart(tmp_path):
     for name in PHOTOS:
         reading = read_dice(DiceConfig(), load_image(photos / name))
         if all(d.status == "ok" for d in reading.dice):
-            expected[f"dir:{name}"] = sorted(reading.values)
+            expected[f"dir:{photos / name}"] = sorted(reading.values)
 
     db, port = tmp_path / "table.db", free_port()
     proc = start(db, str(photos), port, tmp_path / "run1.log")

@@ -63,7 +63,7 @@ def test_stills_become_rolls_on_api_state_with_crops(tmp_path, monkeypatch):
         settle(app, len(STILLS))
         tray = check_state(client, table, len(STILLS))
         assert [r["faces"] for r in reversed(tray["history"])] == [list(v) for v in STILLS]
-        assert [r["source"] for r in reversed(tray["history"])] == [f"dir:still_{i:02d}.png" for i in range(3)]
+        assert [r["source"] for r in reversed(tray["history"])] == [f"dir:{tmp_path / 'stills' / f'still_{i:02d}.png'}" for i in range(3)]
         assert tray["stats"]["d6"]["counts"] == {"1": 1, "2": 1, "3": 1, "4": 0, "5": 2, "6": 1}
         _, upd, _ = stream.until(lambda m: m[0] == "update" and m[1]["version"] == len(STILLS))
         stream.close()
