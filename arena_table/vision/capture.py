@@ -382,6 +382,10 @@ class Picamera2Source(GrabberSource):
                 self._cam = None
 
 
+PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff", ".gif")
+"""Still-photo files: ``--camera`` takes their folder, not one of them."""
+
+
 class VideoFileSource(FrameSource):
     """Every frame of a video file, in order, timestamped by the file (no frame is dropped).
 
@@ -397,14 +401,24 @@ class VideoFileSource(FrameSource):
             raise CameraUnavailable(f"{self.path.name}: cannot open as video")
         self._fps = self._cap.get(cv2.CAP_PROP_FPS) or 30.0
         self._index = 0
+        ok, first = self._cap.read()  # FFmpeg "opens" many files that hold no frame at all
+        if not ok or first is None:
+            self._cap.release()
+            raise CameraUnavailable(f"{self.path.name}: not a video (no frame decodes)")
+        self._first: np.ndarray | None = first
 
     def skip_to(self, index: int) -> None:
         """Go on from frame ``index`` (frames before it are decoded and dropped: exact on any codec)."""
+        if index > self._index and self._first is not None:
+            self._first, self._index = None, self._index + 1
         while self._index < index and self._cap.grab():
             self._index += 1
 
     def read(self, timeout: float | None = 2.0) -> Frame:
-        ok, image = self._cap.read()
+        if self._first is not None:
+            ok, image, self._first = True, self._first, None
+        else:
+            ok, image = self._cap.read()
         if not ok or image is None:
             raise EndOfStream(f"{self.name}: end of video after {self._index} frames")
         # POS_MSEC is the next frame's time on some builds; the index is exact.
@@ -448,5 +462,10 @@ def open_source(spec: str, *, clock: Clock = time.monotonic, on_status: StatusCa
         return FolderSource(path, still_frames=o.get("still_frames", 10), fps=o.get("fps", 10.0),
                             on_error=on_error, clock=clock, realtime=o.get("realtime", False))
     if path.is_file():
+        if path.suffix.lower() in PHOTO_SUFFIXES:
+            raise ValueError(f"camera {spec!r} is a photo: give the folder it is in (--camera DIR), or read it "
+                             f"with `arena-table dice read {spec}`")
         return VideoFileSource(path)
-    raise ValueError(f"camera {spec!r}: not sim, picamera2, a device index, a folder of images or a video file")
+    what = "no such file or folder" if not path.exists() else "not a file or folder"
+    raise ValueError(f"camera {spec!r}: {what} (the camera is sim, picamera2, a device index, a folder of "
+                     "images or a video file)")

@@ -478,3 +478,20 @@ def test_camera_lost_while_running_is_reopened():
     lost = [s for s in statuses if s.state == "retrying"]
     assert lost and "lost" in lost[0].detail
     assert [s.state for s in statuses].count("ok") >= 2
+
+
+def test_camera_specs_that_are_no_video_are_named(tmp_path):
+    """A new user's audit: a text file named .mp4 'ended after 0 frames', a photo gave one frame and
+    no roll, and a mistyped path was 'not sim, picamera2, ...'."""
+    from arena_table.vision.capture import CameraUnavailable, open_source
+
+    text = tmp_path / "notes.mp4"
+    text.write_text("not a video at all\n" * 50)
+    with pytest.raises(CameraUnavailable, match="notes.mp4: (cannot open as video|not a video)"):
+        open_source(str(text))
+    photo = tmp_path / "dice.jpg"
+    cv2.imwrite(str(photo), np.zeros((40, 40, 3), np.uint8))
+    with pytest.raises(ValueError, match="is a photo: give the folder it is in"):
+        open_source(str(photo))
+    with pytest.raises(ValueError, match="no such file or folder"):
+        open_source(str(tmp_path / "nope" / "x.mp4"))
