@@ -393,9 +393,12 @@ class VideoFileSource(FrameSource):
         CameraUnavailable: (on construction) the file cannot be opened as video.
     """
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, *, realtime: bool = False, clock: Clock = time.monotonic,
+                 sleep: Callable[[float], None] = time.sleep) -> None:
         self.path = Path(path)
         self.name = self.path.name
+        self.realtime, self.clock, self.sleep = realtime, clock, sleep
+        """``realtime``: frames come at the file's own rate (a demo), else as fast as they decode."""
         self._cap = cv2.VideoCapture(str(self.path))
         if not self._cap.isOpened():
             raise CameraUnavailable(f"{self.path.name}: cannot open as video")
@@ -406,6 +409,7 @@ class VideoFileSource(FrameSource):
             self._cap.release()
             raise CameraUnavailable(f"{self.path.name}: not a video (no frame decodes)")
         self._first: np.ndarray | None = first
+        self._t0: float | None = None
 
     def skip_to(self, index: int) -> None:
         """Go on from frame ``index`` (frames before it are decoded and dropped: exact on any codec)."""
@@ -421,6 +425,10 @@ class VideoFileSource(FrameSource):
             ok, image = self._cap.read()
         if not ok or image is None:
             raise EndOfStream(f"{self.name}: end of video after {self._index} frames")
+        if self.realtime:
+            if self._t0 is None:
+                self._t0 = self.clock() - self._index / self._fps
+            self.sleep(max(0.0, self._t0 + self._index / self._fps - self.clock()))
         # POS_MSEC is the next frame's time on some builds; the index is exact.
         frame = Frame(to_bgr(image), self._index / self._fps, self._index, self.name)
         self._index += 1
@@ -465,7 +473,7 @@ def open_source(spec: str, *, clock: Clock = time.monotonic, on_status: StatusCa
         if path.suffix.lower() in PHOTO_SUFFIXES:
             raise ValueError(f"camera {spec!r} is a photo: give the folder it is in (--camera DIR), or read it "
                              f"with `arena-table dice read {spec}`")
-        return VideoFileSource(path)
+        return VideoFileSource(path, realtime=o.get("realtime", False), clock=clock)
     what = "no such file or folder" if not path.exists() else "not a file or folder"
     raise ValueError(f"camera {spec!r}: {what} (the camera is sim, picamera2, a device index, a folder of "
                      "images or a video file)")
