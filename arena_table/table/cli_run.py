@@ -196,6 +196,12 @@ def cmd_run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    if args.camera not in (None, "", "none", "sim"):
+        import cv2
+
+        # OpenCV's own warnings ("can't open camera by index") would repeat on every retry; the camera
+        # status on the dashboard and our log lines say what is wrong once, with the back-off
+        cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)
     db = Path(args.db)
     data_dir = Path(args.data_dir) if args.data_dir else db.parent
     try:
