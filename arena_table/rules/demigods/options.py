@@ -28,6 +28,9 @@ ATTACK_FIELDS = ("name", "range", "damage", "dice", "pure", "target")
 """Fields of an attack printed on a card (a Demigod's primary item, an active item)."""
 DEMIGOD_STAT_FIELDS = ("name", "ap", "health", "physical_defense", "magical_defense", "slots", "abilities", "primary")
 ITEM_STAT_FIELDS = ATTACK_FIELDS + ("type", "active", "ends_turn", "passive", "on_hero_death", "on_critical")
+CHOICES = {"class": lambda: tuple(data.classes()), "race": lambda: RACES, "attack_type": lambda: data.ATTACK_TYPES,
+           "target": lambda: TARGETS, "type": lambda: ITEM_TYPES}
+"""Card fields whose value is one of a known list."""
 LINEUP_KEYS = ("demigod", "heroes", "items", "bind", "formation")
 BOARD_KEYS = ("cols", "rows", "obstacles", "entry_inset", "stone_owners")
 
@@ -113,43 +116,20 @@ def board(b: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def hero_stats(hero: str, stats: Any) -> dict[str, Any]:
-    """One hero's ``hero_stats`` entry, each field of the type its card prints.
+    """One hero's ``hero_stats`` entry (see :func:`card_stats`).
 
     Raises:
         ValueError: not an object, an unknown field, or a value of the wrong type (naming hero and field).
     """
-    where = f"hero_stats {hero}"
-    if not isinstance(stats, Mapping):
-        raise ValueError(f"{where} must be a JSON object of card fields, got {stats!r:.40}")
-    opt.only_keys(where, stats, HERO_STAT_FIELDS)
-    out: dict[str, Any] = {}
-    for field, value in stats.items():
-        key = f"{where} {field}"
-        if field in NUMBER_FIELDS:
-            out[field] = opt.whole(key, value, 1 if field in ("ap", "health") else 0, 99)
-        elif field == "class":
-            out[field] = opt.choice(key, value, tuple(data.classes()))
-        elif field == "race":
-            out[field] = opt.choice(key, value, RACES)
-        elif field == "attack_type":
-            out[field] = opt.choice(key, value, data.ATTACK_TYPES)
-        elif field == "traits":
-            known = sorted({t for c in data.classes().values() for t in c["traits"]})
-            out[field] = [opt.choice(key, t, known) for t in opt.names(key, value)]
-        elif field == "skills":
-            if not isinstance(value, (list, tuple)) or not all(isinstance(s, Mapping) for s in value):
-                raise ValueError(f"{key} must be a list of skill objects, got {value!r:.40}")
-            out[field] = [dict(s) for s in value]
-        else:  # name
-            out[field] = opt.text(key, value)
-    return out
+    return card_stats(f"hero_stats {hero}", stats, HERO_STAT_FIELDS)
 
 
 def card_stats(where: str, stats: Any, fields: tuple[str, ...]) -> dict[str, Any]:
-    """A Demigod's or an item's card values (``demigod_stats``/``item_stats`` entry), each of the type
-    its card prints: numbers whole, attack dice among the attack types, ranges a number of fields,
-    ``self`` or ``global``; conditions (``passive``, ``on_hero_death``, ``on_critical``, ``abilities``)
-    are JSON objects in the form of ``data/*.json``.
+    """A hero's, Demigod's or item's card values (``hero_stats``/``demigod_stats``/``item_stats``
+    entry), each of the type its card prints: numbers whole (AP and health at least 1), class, race,
+    attack type and traits among the known ones, attack dice among the attack types, ranges a number
+    of fields, ``self`` or ``global``; skills and conditions (``passive``, ``on_hero_death``,
+    ``on_critical``, ``abilities``) are JSON objects in the form of ``data/*.json``.
 
     Raises:
         ValueError: not an object, an unknown field, or a value of the wrong type (naming the field).
@@ -162,8 +142,13 @@ def card_stats(where: str, stats: Any, fields: tuple[str, ...]) -> dict[str, Any
         key = f"{where} {field}"
         if field in ("ap", "health"):
             out[field] = opt.whole(key, value, 1, 99)
-        elif field in ("physical_defense", "magical_defense", "damage"):
+        elif field in NUMBER_FIELDS or field == "damage":
             out[field] = opt.whole(key, value, 0, 99)
+        elif field in CHOICES:
+            out[field] = opt.choice(key, value, CHOICES[field]())
+        elif field == "traits":
+            known = sorted({t for c in data.classes().values() for t in c["traits"]})
+            out[field] = [opt.choice(key, t, known) for t in opt.names(key, value)]
         elif field == "range":
             out[field] = value if value in ("self", "global") else opt.whole(key, value, 0, 40)
         elif field == "dice":
@@ -172,10 +157,6 @@ def card_stats(where: str, stats: Any, fields: tuple[str, ...]) -> dict[str, Any
             if not isinstance(value, bool):
                 raise ValueError(f"{key} must be true or false, got {value!r:.40}")
             out[field] = value
-        elif field == "target":
-            out[field] = opt.choice(key, value, TARGETS)
-        elif field == "type":
-            out[field] = opt.choice(key, value, ITEM_TYPES)
         elif field == "slots":
             if not isinstance(value, (list, tuple)):
                 raise ValueError(f"{key} must be a list of slots, each a list of item types, got {value!r:.40}")
@@ -184,7 +165,7 @@ def card_stats(where: str, stats: Any, fields: tuple[str, ...]) -> dict[str, Any
             out[field] = card_stats(key, value, ATTACK_FIELDS)
         elif field in ("passive", "on_hero_death"):
             out[field] = dict(opt.obj(stats, field))
-        elif field in ("abilities", "on_critical"):
+        elif field in ("skills", "abilities", "on_critical"):
             if not isinstance(value, (list, tuple)) or not all(isinstance(v, Mapping) for v in value):
                 raise ValueError(f"{key} must be a list of JSON objects, got {value!r:.40}")
             out[field] = [dict(v) for v in value]
