@@ -227,3 +227,16 @@ def test_event_from_its_fields(live, page):
     page.click("#event-fields-submit")
     page.wait_for_function("document.querySelector('#toast').textContent.startsWith('Recorded #3')")
     assert live.table.state.log[-1].text == "Ann arrives late"
+
+
+def test_a_double_click_or_double_enter_records_one_event(live, page):
+    """A new user's audit: a double-click on Submit (or Enter twice) recorded the same roll twice."""
+    login(page, live.url)
+    page.fill("#event-text", "roll faces=[2,3]")
+    page.dblclick("#event-form button[type=submit]")
+    page.wait_for_function("document.querySelector('#toast').textContent.startsWith('Recorded')")
+    page.fill("#event-text", "roll faces=[4]")
+    page.press("#event-text", "Enter")
+    page.press("#event-text", "Enter")  # ignored while the first is in flight, else an empty line refused
+    page.wait_for_timeout(800)
+    assert [r.faces for r in live.table.state.tray.rolls] == [(2, 3), (4,)]

@@ -43,6 +43,22 @@
     }
   }
 
+  // One request at a time per form: a double-click or a double Enter must not record an event twice.
+  function guarded(box, handler) {
+    return async (e) => {
+      if (e && e.preventDefault) e.preventDefault();
+      if (box.dataset.busy === '1') return;
+      box.dataset.busy = '1';
+      const buttons = [...box.querySelectorAll('button, input[type=submit]')];
+      if (box.tagName === 'BUTTON') buttons.push(box);
+      buttons.forEach((b) => { b.disabled = true; });
+      try { await handler(e); } finally {
+        box.dataset.busy = '0';
+        buttons.forEach((b) => { b.disabled = false; });
+      }
+    };
+  }
+
   // ---- start a game ----------------------------------------------------------------------------
   function fieldsOf(form) {
     if (!form) return null;
@@ -103,8 +119,7 @@
     return options;
   }
 
-  $('start-form').addEventListener('submit', async (e) => {
-    e.preventDefault();
+  $('start-form').addEventListener('submit', guarded($('start-form'), async () => {
     let options;
     try { options = collectOptions(); } catch (err) { toast(err.message, true); return; }
     // a board game in progress ends here, and Undo stops at a game's start: ask first
@@ -112,7 +127,7 @@
         !window.confirm('End the running ' + state.title + ' (event ' + state.seq + ') and start a new game? ' +
                         'Its events stay in the log, but Undo cannot bring it back.')) return;
     await act('POST', '/api/start', { game: $('start-game').value, options }, (d) => 'Started: event #' + d.seq);
-  });
+  }));
 
   // ---- events in notation ----------------------------------------------------------------------
   function renderKindHelp() {
@@ -131,7 +146,7 @@
     }
   }
   $('event-text').addEventListener('input', (e) => { e.target.dataset.auto = '0'; });
-  $('event-fields-submit').addEventListener('click', async () => {
+  $('event-fields-submit').addEventListener('click', guarded($('event-fields-submit'), async () => {
     const ev = { kind: $('event-kind').value };
     for (const input of $('event-fields').querySelectorAll('input[data-field]')) {
       const raw = input.value.trim();
@@ -141,12 +156,11 @@
     }
     const d = await act('POST', '/api/events', { event: ev }, (x) => 'Recorded #' + x.seq + ': ' + x.event);
     if (d) for (const input of $('event-fields').querySelectorAll('input')) input.value = '';
-  });
-  $('event-form').addEventListener('submit', async (e) => {
-    e.preventDefault();
+  }));
+  $('event-form').addEventListener('submit', guarded($('event-form'), async () => {
     const d = await act('POST', '/api/events', { notation: $('event-text').value }, (x) => 'Recorded #' + x.seq + ': ' + x.event);
     if (d) { $('event-text').value = ''; $('event-text').dataset.auto = '1'; }
-  });
+  }));
 
   // ---- correct a die ---------------------------------------------------------------------------
   function sidesOf(die) { const m = /^d(\d+)$/i.exec(die || ''); return m ? Number(m[1]) : 6; }
