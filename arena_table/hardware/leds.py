@@ -1,7 +1,7 @@
 """Seat LEDs at the table: whose turn it is, who is next, who won.
 
 :func:`render_leds` is a pure projection of the spectator view onto one RGB
-LED per seat (STYLE.md §11); :class:`SeatLeds` applies a frame to gpiozero
+LED per seat (../shared/STYLE.md §11, "Outputs are projections"); :class:`SeatLeds` applies a frame to gpiozero
 ``RGBLED`` devices, and only when it differs from the last one applied.
 
 Colours are chosen to be told apart without colour vision too: the acting

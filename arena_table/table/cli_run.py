@@ -210,9 +210,18 @@ def cmd_run(args: argparse.Namespace) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     camera = _camera_arg(args.camera)
+    if args.seats is not None:
+        seats = [s.strip() for s in args.seats.split(",") if s.strip()]
+        if not seats or len(seats) > 6 or len(set(seats)) != len(seats):
+            print(f"error: --seats: 1 to 6 distinct comma-separated names, got {args.seats!r}", file=sys.stderr)
+            return 2
+        if not args.leds:
+            print("error: --seats names the LED seats: give --leds gpio or --leds mock too", file=sys.stderr)
+            return 2
+        extra["seats"] = seats
     # The log replays from the default table; --game/--options become a recorded start event
     # (record_game), so a restart without them finds the game in the log.
-    config = TableConfig(db=db, data_dir=data_dir, camera=camera, tokens=_tokens_arg(args.tokens),
+    config = TableConfig(db=db, data_dir=data_dir, camera=camera, tokens=_tokens_arg(args.tokens), leds=args.leds,
                          host=args.host, port=args.port, pin=pin, extra=extra)
     from arena_table.rules import UnknownGame, find_game
 
@@ -338,6 +347,12 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="a camera setting, e.g. settle_s=0.6 or settle_mode=whole (repeatable; docs/camera.md)")
     p.add_argument("--tokens", help="sim, a serial port (/dev/ttyACM0), usb:VID:PID[:SERIAL], "
                    "pn532:/dev/serial0, or none (default: none)")
+    p.add_argument("--leds", choices=("gpio", "mock"),
+                   help="seat LEDs: gpio (the pins, BCM wiring in arena_table/hardware/leds.py) or mock "
+                        "(gpiozero's MockFactory, no hardware); default: none")
+    p.add_argument("--seats", metavar="NAMES",
+                   help="comma-separated player (or team) at each LED seat, seat 1 first "
+                        "(default: the game's sides in setup order)")
     p.add_argument("--db", default=str(DEFAULT_DB), help=f"the event log (default: {DEFAULT_DB})")
     p.add_argument("--data-dir", help="media and PIN folder (default: the folder of --db)")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (0.0.0.0: the whole network)")

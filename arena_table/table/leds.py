@@ -19,13 +19,16 @@ class LedOutput:
     Args:
         table: the :class:`arena_table.table.app.Table`.
         leds: the seat LEDs to drive.
-        seats: player/team name at each seat (``extra["seats"]``; default: the order of sides in the view).
+        seats: player/team name at each seat (``extra["seats"]``, ``run --seats``; default: the view's
+            ``sides`` in setup order, else each side in the order it was first seen, kept for the run:
+            a seat's LED never moves to another player when the turn order changes).
     """
 
     def __init__(self, table: Any, leds: SeatLeds, seats: list[str] | None = None) -> None:
         self.table = table
         self.leds = leds
         self.seats = seats
+        self._seen: list[str] = []
         self._queue: queue.Queue = queue.Queue(maxsize=1)
         self._thread = threading.Thread(target=self._run, name="leds", daemon=True)
         self._unsubscribe = None
@@ -47,12 +50,14 @@ class LedOutput:
     def _seats_for(self, view: dict) -> list[str]:
         if self.seats:
             return self.seats
-        sides: list[str] = []
-        for entry in (view.get("view") or {}).get("order", ()):
+        inner = view.get("view") or {}
+        if inner.get("sides"):
+            return list(inner["sides"])
+        for entry in inner.get("order", ()):
             side = entry.get("side")
-            if side and side not in sides:
-                sides.append(side)
-        return sides
+            if side and side not in self._seen:
+                self._seen.append(side)
+        return self._seen
 
     def _run(self) -> None:
         while True:

@@ -62,3 +62,32 @@ def test_led_output_follows_the_engine(tmp_path, mock_factory):
         while table.status().get("leds", {}).get("state") != "ok" and time.monotonic() < deadline:
             time.sleep(0.01)
         assert table.status()["leds"]["state"] == "ok"
+
+
+def test_seats_follow_the_setup_order_not_the_turn_order(tmp_path, mock_factory):
+    """A new user's audit: with no seats configured, seat 1 was whoever led the turn order, so a
+    player's LED moved to another seat when the order changed (Bo's Demigod first here)."""
+    from arena_table.rules import GameStarted, parse, table_view
+    from arena_table.table.app import Table, TableConfig
+    from arena_table.table.leds import LedOutput
+
+    lineup = {"Ann": {"demigod": "warlord", "heroes": ["knight", "black-wolf", "weaponsmith"]},
+              "Bo": {"demigod": "protector", "heroes": ["pegasus-knight", "trapper", "blacksmith"]}}
+    with Table(TableConfig(db=tmp_path / "t.db", camera=None)) as table:
+        table.submit(GameStarted(game="demigods", options={"players": ["Ann", "Bo"], "lineup": lineup}))
+        table.submit(parse("roll die=dg-demigod faces=[2,5]"))  # Bo's Demigod acts first
+        view = table_view(table.state)
+        assert view["view"]["order"][0]["side"] == "Bo"
+        out = LedOutput(table, SeatLeds([(17, 27, 22), (5, 6, 13)], pin_factory=mock_factory))
+        assert out._seats_for(view) == ["Ann", "Bo"]
+        assert render_leds(view, out._seats_for(view)).seats == (NEXT, ACTING)  # Ann acts next
+        out.leds.close()
+
+
+def test_run_takes_leds_and_seats(tmp_path, capsys):
+    from arena_table.table.cli import main
+
+    assert main(["run", "--seats", "Ann,Bo", "--db", str(tmp_path / "t.db")]) == 2
+    assert "give --leds gpio or --leds mock too" in capsys.readouterr().err
+    assert main(["run", "--leds", "mock", "--seats", "Ann,Ann", "--db", str(tmp_path / "t.db")]) == 2
+    assert "1 to 6 distinct comma-separated names" in capsys.readouterr().err

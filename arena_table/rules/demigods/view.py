@@ -86,7 +86,7 @@ def view(state: DemigodsState, viewer: str = "spectator") -> dict[str, Any]:
     out: dict[str, Any] = {
         "phase": f"Round {state.round} · {PHASES.get(state.phase, state.phase)}" if state.stage == "play"
         else "Game over",
-        "round": state.round, "order_title": "Activation order", "order": order,
+        "round": state.round, "order_title": "Activation order", "order": order, "sides": list(state.team_names),
         "acting": acting if acting in state.chars else None,
         "scores": _scores(state), "prompt": prompt(state),
         "extra": {"mode": state.mode, "pending": _pending(state), "notices": list(state.notices),
@@ -214,6 +214,7 @@ def _select_view(state: DemigodsState) -> dict[str, Any]:
                  else next(i for i, t in enumerate(state.teams) if state.first in t))
         prompt = f"Chieftain: {state.team_names[chieftain_sides(first, totals)[len(state.picks)]]} picks a hero"
     return {"phase": f"Setup · {state.selection}", "round": 0, "order_title": "Selection", "order": [],
+            "sides": list(state.team_names),
             "acting": None, "scores": [], "prompt": prompt,
             "extra": {"mode": state.mode, "teams": teams, "to_enter": data.unentered(state.hero_stats, state.demigod_stats, state.item_stats)}}
 

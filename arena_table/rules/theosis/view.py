@@ -125,6 +125,7 @@ def view(state: ThState, viewer: str = "spectator") -> dict[str, Any]:
         "phase": phase_line(state), "round": state.turn if state.turn else state.prep_turn,
         "round_max": ARENA_TURNS if state.turn else PREP_TURNS,
         "order_title": "Hero Ranking" if state.ranking else "Initiative", "order": order, "acting": acting,
+        "sides": [p.id for p in state.players],
         "last_action": state.last_action, "prompt": prompt(state),
         "extra": {"initiative": state.initiative, "initiative_next": state.initiative_next,
                   "alignment": {f"{a}/{b}": state.alignment[a] for a, b in catalog.TRACKS},
