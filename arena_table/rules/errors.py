@@ -22,6 +22,18 @@ class UnknownGame(RulesError, LookupError):
     """``find_game`` was given a name or alias that no registered game has."""
 
 
+def _without_time(event: object) -> object:
+    """``event`` without its time stamp (``at=1796035143.69`` says nothing to a player; the log keeps it)."""
+    import dataclasses
+
+    if dataclasses.is_dataclass(event) and not isinstance(event, type) and getattr(event, "at", None) is not None:
+        try:
+            return dataclasses.replace(event, at=None)
+        except (TypeError, ValueError):
+            return event
+    return event
+
+
 class IllegalEvent(RulesError, ValueError):
     """An event that the rules do not allow in the current state.
 
@@ -35,7 +47,7 @@ class IllegalEvent(RulesError, ValueError):
         self.event = event
         self.reason = reason
         self.summary = summary
-        text = f"illegal event {event}: {reason}"
+        text = f"illegal event {_without_time(event)}: {reason}"
         if summary:
             text += f" [{summary}]"
         super().__init__(text)

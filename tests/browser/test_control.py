@@ -84,6 +84,7 @@ def test_illegal_event_shows_the_reason(live, page):
     page.click("#event-form button[type=submit]")
     page.wait_for_selector("#toast.err")
     assert "face(s) [7] impossible on a d4" in page.inner_text("#toast")
+    assert "at=" not in page.inner_text("#toast")  # the table's time stamp is for the log, not the player
 
 
 def test_start_a_game_from_the_form(live, page):

@@ -5,7 +5,7 @@
   'use strict';
   const ICONS = new Set(['flame', 'snowflake', 'skull', 'shield', 'sword', 'heart', 'eye-off', 'bolt', 'drop',
     'star', 'chain', 'clock', 'arrow-down', 'arrow-up', 'sparkle']);
-  const STALE_MS = 40000;  // no message (not even a heartbeat, every 15 s) for this long: reconnect
+  const STALE_MS = 20000;  // no message for this long (a heartbeat comes after 15 s of silence): reconnect
   const $ = (id) => document.getElementById(id);
   window.ArenaGames = window.ArenaGames || {};
   const loadedGameScripts = {};
