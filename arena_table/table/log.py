@@ -108,7 +108,9 @@ class EventLog:
             raise LogError(f"{self.path}: log schema {row[0]} is newer than this program's {SCHEMA_VERSION}")
 
     def _take_writer_lock(self):
-        fp = open(self.path + ".lock", "a+")
+        # beside the real file: a symlink to a log in use (or a path through a linked folder) must
+        # meet the same lock
+        fp = open(str(Path(self.path).resolve()) + ".lock", "a+")
         try:
             fcntl.flock(fp, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:

@@ -146,6 +146,16 @@ def test_one_writer_per_log_file(tmp_path):
         assert again.last_seq() == 1
 
 
+def test_a_symlink_to_a_log_in_use_is_refused(tmp_path):
+    """A new user's audit: the lock file was made beside the link, so two tables wrote one log."""
+    db = tmp_path / "t.db"
+    link = tmp_path / "link.db"
+    with EventLog(db):
+        link.symlink_to(db)
+        with pytest.raises(LogError, match="already in use by another arena-table process"):
+            EventLog(link)
+
+
 def test_readonly_open_of_a_missing_log_is_clear(tmp_path):
     with pytest.raises(LogError, match="no such event log"):
         EventLog(tmp_path / "nope.db", readonly=True)
