@@ -99,7 +99,8 @@ def apply_tray(tray: TrayState, event: Event, seq: int) -> TrayState:
             extra = getattr(event, name)
             if extra and len(extra) != len(event.faces):
                 raise IllegalEvent(event, f"{name} has {len(extra)} entries for {len(event.faces)} dice")
-        roll = Roll(seq=seq, die=event.die, faces=event.faces, sensed=event.faces, at=event.at,
+        die = f"d{sides}" if sides is not None else event.die  # D6, d06 and d6 are one kind of die
+        roll = Roll(seq=seq, die=die, faces=event.faces, sensed=event.faces, at=event.at,
                     source=event.source, image=event.image, crops=event.crops, confidence=event.confidence)
         return TrayState(rolls=tray.rolls + (roll,))
     if isinstance(event, DieCorrected):
@@ -221,7 +222,9 @@ def describe_tray(tray: TrayState, event: Event) -> str:
     if isinstance(event, DiceRolled):
         faces = ", ".join(map(str, event.faces))
         n = len(event.faces)
-        return f"Rolled {n}{event.die}: {faces} (total {sum(event.faces)})"
+        sides = sides_of(event.die)
+        die = f"d{sides}" if sides is not None else f" × {event.die}"  # "2d6", "2 × attack"
+        return f"Rolled {n}{die}: {faces} (total {sum(event.faces)})"
     if isinstance(event, DieCorrected):
         return f"Corrected die #{event.index + 1} of roll {event.roll} to {event.value}"
     return ""
