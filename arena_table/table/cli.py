@@ -70,6 +70,9 @@ def _cmd_log_export(args: argparse.Namespace) -> int:
     except LogError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
+    except OSError as exc:
+        print(f"error: {args.output}: cannot write ({exc.strerror or exc})", file=sys.stderr)
+        return 1
     return 0
 
 

@@ -192,3 +192,12 @@ def test_cli_refuses_unknown_game_and_bad_port(tmp_path, capsys):
     with pytest.raises(SystemExit):
         main(["run", "--port", "99999"])
     assert "99999 is not a port number (1-65535)" in capsys.readouterr().err
+
+
+def test_export_to_a_missing_folder_is_one_line(tmp_path, capsys):
+    db = tmp_path / "t.db"
+    with EventLog(db) as log:
+        Engine(log).submit(DiceRolled(faces=(2,)))
+    out = tmp_path / "no" / "dir" / "x.jsonl"
+    assert main(["log", "export", "--db", str(db), "-o", str(out)]) == 1
+    assert capsys.readouterr().err.strip() == f"error: {out}: cannot write (No such file or directory)"
