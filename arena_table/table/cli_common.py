@@ -49,3 +49,17 @@ def subcommand_group(sub, name: str, help: str) -> argparse._SubParsersAction:
     if existing is not None:
         return existing
     return parser.add_subparsers(dest=f"{name}_cmd", metavar="WHAT" if name == "bench" else "ACTION", required=True)
+
+
+def at_least(low: float, kind: type = int):
+    """An argparse ``type`` accepting a ``kind`` number >= ``low`` (a benchmark of 0 frames or -5 s
+    measures nothing: refused with the usage line, not a traceback or a NaN figure)."""
+    def check(text: str):
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a {'whole ' if kind is int else ''}number") from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"{text} is below {low:g}")
+        return value
+    return check

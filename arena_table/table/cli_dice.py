@@ -12,7 +12,7 @@ import json
 import sys
 from pathlib import Path
 
-from arena_table.table.cli_common import bench_subparsers
+from arena_table.table.cli_common import at_least, bench_subparsers
 from arena_table.vision.errors import UnreadableImage, VisionError
 
 
@@ -40,8 +40,8 @@ def register(sub) -> None:
     ev.set_defaults(func=cmd_eval)
     bench = bench_subparsers(sub).add_parser("dice", help="dice reader accuracy, speed and memory")
     bench.add_argument("--json", action="store_true", help="print one JSON object")
-    bench.add_argument("--stress-frames", type=int, default=20, help="rendered frames per stress set")
-    bench.add_argument("--timing-frames", type=int, default=40, help="1280x720 frames timed")
+    bench.add_argument("--stress-frames", type=at_least(1), default=20, help="rendered frames per stress set")
+    bench.add_argument("--timing-frames", type=at_least(1), default=40, help="1280x720 frames timed")
     bench.set_defaults(func=cmd_bench)
 
 

@@ -30,7 +30,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from .cli_common import bench_subparsers
+from .cli_common import at_least, bench_subparsers
 
 
 def _pct(values: list[float], q: float) -> float:
@@ -230,9 +230,10 @@ def _cmd_bench(args: argparse.Namespace) -> int:
 def register(sub: argparse._SubParsersAction) -> None:
     p = bench_subparsers(sub).add_parser("tokens", help="soak the token reader: firmware sim -> pty -> driver -> engine")
     p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument("--seconds", type=float, default=60.0, help="length of the soak (default 60)")
-    p.add_argument("--pads", type=int, default=4, help="reader pads driven at once (default 4)")
-    p.add_argument("--rate", type=float, default=20.0, help="tag changes per second on each pad (default 20)")
+    p.add_argument("--seconds", type=at_least(1.0, float), default=60.0, help="length of the soak (default 60)")
+    p.add_argument("--pads", type=at_least(1), default=4, help="reader pads driven at once (default 4)")
+    p.add_argument("--rate", type=at_least(0.1, float), default=20.0,
+                   help="tag changes per second on each pad (default 20)")
     p.add_argument("--db", default=":memory:", help="event log file (default: in memory)")
     p.add_argument("--place-samples", type=int, default=50,
                    help="place() -> applied samples on a --tokens sim table (0: skip)")

@@ -35,7 +35,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from .cli_common import bench_subparsers
+from .cli_common import at_least, bench_subparsers
 
 TARGET_EVENT_P99_MS = 250.0
 TARGET_STATE_P99_MS = 100.0
@@ -341,10 +341,11 @@ def cmd_bench_web(args: argparse.Namespace) -> int:
 def register(sub: argparse._SubParsersAction) -> None:
     p = bench_subparsers(sub).add_parser("web", help="SSE spectators on loopback: event latency, /api/state "
                                                      "latency, reaping, memory")
-    p.add_argument("--clients", type=int, default=200, help="SSE streams to hold (default 200)")
-    p.add_argument("--events", type=int, default=100, help="events to post (default 100)")
-    p.add_argument("--kill", type=int, default=5, help="extra streams killed abruptly (default 5)")
-    p.add_argument("--interval", type=float, default=0.05, help="seconds between posted events (default 0.05)")
+    p.add_argument("--clients", type=at_least(1), default=200, help="SSE streams to hold (default 200)")
+    p.add_argument("--events", type=at_least(1), default=100, help="events to post (default 100)")
+    p.add_argument("--kill", type=at_least(0), default=5, help="extra streams killed abruptly (default 5)")
+    p.add_argument("--interval", type=at_least(0.0, float), default=0.05,
+                   help="seconds between posted events (default 0.05)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=cmd_bench_web)
 

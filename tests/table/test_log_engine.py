@@ -201,3 +201,18 @@ def test_export_to_a_missing_folder_is_one_line(tmp_path, capsys):
     out = tmp_path / "no" / "dir" / "x.jsonl"
     assert main(["log", "export", "--db", str(db), "-o", str(out)]) == 1
     assert capsys.readouterr().err.strip() == f"error: {out}: cannot write (No such file or directory)"
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["bench", "dice", "--stress-frames", "0"], "argument --stress-frames: 0 is below 1"),
+    (["bench", "dice", "--timing-frames", "-1"], "argument --timing-frames: -1 is below 1"),
+    (["bench", "tokens", "--seconds", "-5"], "argument --seconds: -5 is below 1"),
+    (["bench", "tokens", "--pads", "0"], "argument --pads: 0 is below 1"),
+    (["bench", "web", "--clients", "0"], "argument --clients: 0 is below 1"),
+    (["bench", "web", "--events", "x"], "argument --events: 'x' is not a whole number"),
+])
+def test_benchmarks_that_would_measure_nothing_are_refused(argv, message, capsys):
+    """A new user's audit: 0 frames was a traceback, -5 s a NaN figure, 0 clients 'within targets'."""
+    with pytest.raises(SystemExit) as exit_:
+        main(argv)
+    assert exit_.value.code == 2 and message in capsys.readouterr().err
