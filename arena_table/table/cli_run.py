@@ -210,6 +210,12 @@ def cmd_run(args: argparse.Namespace) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     camera = _camera_arg(args.camera)
+    if camera and camera != "sim" and not camera.startswith("picamera2") and not camera.isdigit() \
+            and not camera.startswith("/dev/video") and not Path(camera).exists():
+        # a file or folder named on the command line that is not there is a typo, not a camera to retry
+        print(f"error: --camera {camera}: no such file or folder (sim, picamera2, a device index, a folder of "
+              "images or a video file)", file=sys.stderr)
+        return 2
     if args.seats is not None:
         seats = [s.strip() for s in args.seats.split(",") if s.strip()]
         if not seats or len(seats) > 6 or len(set(seats)) != len(seats):

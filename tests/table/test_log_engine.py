@@ -216,3 +216,9 @@ def test_benchmarks_that_would_measure_nothing_are_refused(argv, message, capsys
     with pytest.raises(SystemExit) as exit_:
         main(argv)
     assert exit_.value.code == 2 and message in capsys.readouterr().err
+
+
+def test_run_refuses_a_camera_path_that_is_not_there(tmp_path, capsys):
+    """A new user's audit: a mistyped --camera file started the table with the camera 'failed'."""
+    assert main(["run", "--camera", str(tmp_path / "nosuch.mp4"), "--db", str(tmp_path / "t.db")]) == 2
+    assert "no such file or folder" in capsys.readouterr().err
