@@ -241,3 +241,19 @@ def test_a_double_click_or_double_enter_records_one_event(live, page):
     page.press("#event-text", "Enter")  # ignored while the first is in flight, else an empty line refused
     page.wait_for_timeout(800)
     assert [r.faces for r in live.table.state.tray.rolls] == [(2, 3), (4,)]
+
+
+def test_correcting_a_die_by_keyboard_keeps_the_focus(live, page):
+    """A new user's audit: Enter on a die redrew the buttons and focus fell back to <body>."""
+    login(page, live.url)
+    live.table.submit(DiceRolled(faces=(2, 5)))
+    page.wait_for_selector("#correct-dice button[data-index='1']")
+    page.focus("#correct-dice button[data-index='1']")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#correct-values button")
+    assert page.evaluate("document.activeElement.closest('#correct-values') !== null")
+    page.keyboard.press("Tab")
+    page.keyboard.press("Tab")  # to the value 3
+    page.keyboard.press("Enter")
+    page.wait_for_function("document.querySelector('#toast').textContent.startsWith('Corrected')")
+    assert live.table.state.tray.rolls[0].faces == (2, 3)

@@ -191,7 +191,13 @@
       el('button', { type: 'button', 'aria-pressed': selectedDie && selectedDie.seq === last.seq && selectedDie.index === i ? 'true' : 'false',
         'aria-label': 'Die ' + (i + 1) + ' shows ' + f + ': correct it', 'data-index': i, text: String(f) })));
     for (const b of box.querySelectorAll('button')) {
-      b.addEventListener('click', () => { selectedDie = { seq: last.seq, index: Number(b.dataset.index), die: last.die }; renderCorrect(); });
+      b.addEventListener('click', () => {
+        selectedDie = { seq: last.seq, index: Number(b.dataset.index), die: last.die };
+        renderCorrect();
+        // the buttons were drawn anew: a keyboard user goes on at the value buttons, not at the page's top
+        const first = $('correct-values').querySelector('button');
+        if (first) first.focus();
+      });
     }
     const vals = $('correct-values');
     if (selectedDie && selectedDie.seq === last.seq) {
