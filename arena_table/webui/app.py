@@ -311,12 +311,16 @@ def _register_api(app: Flask, service: TableService, hub: Hub) -> None:
             out.append({"name": g.name, "title": g.title, "aliases": list(g.aliases), "form": form,
                         "objects": objects})
         kinds = []
+        names = {g.name for g in games()}
         for kind, cls in sorted(event_types().items()):
+            # a game's own kinds live in its package (arena_table.rules.<game>...); the kernel's are every game's
+            part = cls.__module__.split(".")[2] if cls.__module__.startswith("arena_table.rules.") else ""
+            game = part.replace("_", "-") if part.replace("_", "-") in names else ""
             fields = [{"name": f.name, "type": str(f.type), "required": f.default is dataclasses.MISSING
                        and f.default_factory is dataclasses.MISSING}  # type: ignore[misc]
                       for f in dataclasses.fields(cls) if f.name != "at"]
             kinds.append({"kind": kind, "doc": plain_words((cls.__doc__ or "").strip().split("\n")[0]),
-                          "fields": fields})
+                          "fields": fields, "game": game})
         return jsonify({"games": out, "event_kinds": kinds, "running": service.state.game})
 
     @app.get("/api/openapi.json")

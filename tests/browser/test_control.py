@@ -257,3 +257,15 @@ def test_correcting_a_die_by_keyboard_keeps_the_focus(live, page):
     page.keyboard.press("Enter")
     page.wait_for_function("document.querySelector('#toast').textContent.startsWith('Corrected')")
     assert live.table.state.tray.rolls[0].faces == (2, 3)
+
+
+def test_the_kind_list_offers_the_running_games_kinds_only(live, page):
+    """A new user's audit: during a Demigods game the list offered Theosis's th-* kinds."""
+    from arena_table.rules import GameStarted
+
+    live.table.submit(GameStarted(game="demigods", options={"players": ["Ann", "Bo"]}))
+    login(page, live.url)
+    page.wait_for_function("[...document.querySelectorAll('#event-kind option')].some(o => o.value.startsWith('dg-'))",
+                           timeout=5000)
+    kinds = page.eval_on_selector_all("#event-kind option", "os => os.map(o => o.value)")
+    assert "roll" in kinds and "note" in kinds and not any(k.startswith("th-") for k in kinds)

@@ -319,7 +319,20 @@
     } catch (e) { /* shown */ }
   }
 
+  // the running game's own kinds and the kernel's (roll, correct, note...): not another game's
+  let kindsFor = null;
+  function renderKinds(game) {
+    if (!gamesInfo || game === kindsFor) return;
+    kindsFor = game;
+    const keep = $('event-kind').value;
+    const kinds = gamesInfo.event_kinds.filter((k) => !k.game || k.game === game);
+    $('event-kind').replaceChildren(...kinds.map((k) => el('option', { value: k.kind, text: k.kind })));
+    $('event-kind').value = kinds.some((k) => k.kind === keep) ? keep : 'roll';
+    renderKindHelp();
+  }
+
   function onState() {
+    if (state) renderKinds(state.game);
     $('running').textContent = state ? 'Running: ' + state.title + ' · event ' + state.seq : '';
     renderCorrect();
     refreshLog();
@@ -347,10 +360,8 @@
     $('start-game').addEventListener('change', renderStartFields);
     renderStartFields();
     $('enroll-objects').replaceChildren(...gamesInfo.games.flatMap((g) => (g.objects || []).map((o) => el('option', { value: o }))));
-    $('event-kind').replaceChildren(...gamesInfo.event_kinds.map((k) => el('option', { value: k.kind, text: k.kind })));
+    renderKinds(gamesInfo.running);
     $('event-kind').addEventListener('change', () => { $('event-text').dataset.auto = '1'; renderKindHelp(); });
-    $('event-kind').value = 'roll';
-    renderKindHelp();
     refreshTokens();
     setInterval(refreshTokens, 5000);
     cameraLoop();
