@@ -81,8 +81,11 @@ def test_undo_dialog_says_plain_words_and_a_clock_time(live, page):
 
 
 def test_field_help_has_no_rst_markup(live, page):
+    from arena_table.rules import GameStarted
+
+    live.table.submit(GameStarted(game="demigods", options={"players": ["Ann", "Bo"]}))  # dg-* kinds are offered
     login(page, live.url)
-    page.wait_for_selector("#event-kind option[value='undo']", state="attached")
+    page.wait_for_selector("#event-kind option[value='dg-pick']", state="attached")
     page.select_option("#event-kind", "undo")
     assert page.inner_text("#event-help") == \
         "Takes back the earlier event with sequence number seq (kept in the log). Fields: seq"
