@@ -72,6 +72,8 @@ def view(state: DemigodsState, viewer: str = "spectator") -> dict[str, Any]:
     if pos is None:
         pos = next((i - 1 for i, (cid, _) in enumerate(ids) if cid not in state.activated), len(ids) - 1)
     nxt = ids[pos + 1][0] if pos is not None and pos + 1 < len(ids) else None
+    if state.stage != "play":  # the game is over: nobody is next
+        nxt = None
     order = []
     for cid, settled in ids:
         if cid.startswith("minions:"):

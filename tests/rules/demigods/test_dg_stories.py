@@ -92,3 +92,10 @@ def test_cli_replays_the_tactics_example(capsys):
     assert out["view"]["order_title"] == "Activation order"
     _, ts = story("tactics")
     assert out["digest"] == digest(ts)
+
+
+def test_nobody_is_next_once_the_game_is_over():
+    """A new user's audit: a finished Advanced Tactics game still showed "Bo's minions — Next"."""
+    _, ts = story("advanced-tactics")
+    view = table_view(ts)
+    assert view["outcome"] and not any(e.get("next") for e in view["view"]["order"])
