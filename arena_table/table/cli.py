@@ -22,6 +22,7 @@ PLUGINS = ("cli_run", "cli_dice", "cli_tags", "cli_web", "cli_tokens")
 
 def _cmd_replay(args: argparse.Namespace) -> int:
     from arena_table.rules import IllegalEvent, UnknownGame, digest, replay, table_view
+    from arena_table.rules.dice_tray import FAIRNESS_MIN_DICE
 
     from .log import LogError, read_jsonl
 
@@ -51,6 +52,12 @@ def _cmd_replay(args: argparse.Namespace) -> int:
         print(f"{view['title']}: {len(records)} events, last seq {state.seq}, digest {view['digest'][:16]}")
         for line in view["log"][-20:]:
             print(f"  {line['seq']:>5}  {line['text']}")
+        for die, s in (view.get("tray") or {}).get("stats", {}).items():  # the tray's figures, every game
+            fair = (f", chi² {s['chi2']:.2f}, p {s['p_value']:.3f}" if s.get("chi2") is not None
+                    else f", fairness from {FAIRNESS_MIN_DICE} dice")
+            counts = " ".join(f"{face}:{n}" for face, n in s["counts"].items())
+            print(f"{die}: {s['dice']} dice in {s['rolls']} rolls, total {s['total']}, mean {s['mean']:.2f}, "
+                  f"counts {counts}{fair}")
         if view["outcome"]:
             print(f"outcome: {view['outcome']}")
     return 0

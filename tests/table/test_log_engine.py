@@ -222,3 +222,14 @@ def test_run_refuses_a_camera_path_that_is_not_there(tmp_path, capsys):
     """A new user's audit: a mistyped --camera file started the table with the camera 'failed'."""
     assert main(["run", "--camera", str(tmp_path / "nosuch.mp4"), "--db", str(tmp_path / "t.db")]) == 2
     assert "no such file or folder" in capsys.readouterr().err
+
+
+def test_replay_prints_the_trays_figures(tmp_path, capsys):
+    """A new user's audit: plain `replay` left out the totals, counts and fairness test it promises.
+    Hand check: counts 14, 9, 6, 14, 7, 10 of 60 dice against 10 each give chi² = (16+1+16+16+9+0)/10 = 5.8."""
+    faces = [1] * 14 + [2] * 9 + [3] * 6 + [4] * 14 + [5] * 7 + [6] * 10
+    path = tmp_path / "rolls.txt"
+    path.write_text("".join(f"roll faces={faces[i:i + 5]}\n".replace(" ", "") for i in range(0, 60, 5)))
+    assert main(["replay", str(path)]) == 0
+    last = capsys.readouterr().out.strip().splitlines()[-1]
+    assert last.startswith("d6: 60 dice in 12 rolls, total 201, mean 3.35, counts 1:14 2:9 3:6 4:14 5:7 6:10, chi² 5.80")
