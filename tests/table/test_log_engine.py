@@ -229,7 +229,7 @@ def test_replay_prints_the_trays_figures(tmp_path, capsys):
     Hand check: counts 14, 9, 6, 14, 7, 10 of 60 dice against 10 each give chi² = (16+1+16+16+9+0)/10 = 5.8."""
     faces = [1] * 14 + [2] * 9 + [3] * 6 + [4] * 14 + [5] * 7 + [6] * 10
     path = tmp_path / "rolls.txt"
-    path.write_text("".join(f"roll faces={faces[i:i + 5]}\n".replace(" ", "") for i in range(0, 60, 5)))
+    path.write_text("".join("roll faces=[" + ",".join(map(str, faces[i:i + 5])) + "]\n" for i in range(0, 60, 5)))
     assert main(["replay", str(path)]) == 0
     last = capsys.readouterr().out.strip().splitlines()[-1]
     assert last.startswith("d6: 60 dice in 12 rolls, total 201, mean 3.35, counts 1:14 2:9 3:6 4:14 5:7 6:10, chi² 5.80")
