@@ -60,7 +60,7 @@ def render_leds(table_view: Mapping[str, Any], seats: Sequence[str]) -> LedFrame
         winners = set(outcome.get("winners", ()))
         return LedFrame(tuple(WINNER if s in winners else OFF for s in seats))
     view = table_view.get("view") or {}
-    acting = _side_of(view, view.get("acting"))
+    acting = _side_of(view, view.get("acting")) or view.get("acting_side")  # a player to act, no character
     nxt = next((e.get("side") for e in view.get("order", ()) if e.get("next")), None)
     colours = []
     for s in seats:

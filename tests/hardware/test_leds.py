@@ -91,3 +91,17 @@ def test_run_takes_leds_and_seats(tmp_path, capsys):
     assert "give --leds gpio or --leds mock too" in capsys.readouterr().err
     assert main(["run", "--leds", "mock", "--seats", "Ann,Ann", "--db", str(tmp_path / "t.db")]) == 2
     assert "1 to 6 distinct comma-separated names" in capsys.readouterr().err
+
+
+def test_the_player_placing_a_hero_in_hierapolis_is_lit():
+    """A new user's audit: in Theosis's Preparation phase no hero acts, so no seat was lit though the
+    prompt named the player who must place a hero (p.11)."""
+    from arena_table.rules import GameStarted, replay, table_view
+
+    ts = replay([GameStarted(game="theosis", options={"players": ["Ann", "Bo"], "mode": "blitz",
+                                                      "heroes": {"Ann": ["rochon", "norn"], "Bo": ["rac", "aer"]}})])
+    view = table_view(ts)
+    who = view["view"]["acting_side"]
+    assert who in ("Ann", "Bo") and view["view"]["prompt"].startswith(f"{who}: place a hero")
+    seats = view["view"]["sides"]
+    assert render_leds(view, seats).seats == tuple(ACTING if s == who else OFF for s in seats)

@@ -89,6 +89,21 @@ def prompt(state: ThState) -> str:
     return ""
 
 
+def acting_side(state: ThState) -> str | None:
+    """The player who must act now when no hero acts: the next to place a hero in Hierapolis (p.11),
+    to allocate gold (p.13), or to roll for a location; ``None`` otherwise."""
+    p = state.pending
+    if p and p.kind in ("thieves-d6", "mercenary-d4"):
+        return p.actor if any(x.id == p.actor for x in state.players) else None
+    if p:
+        return None
+    if state.phase == "preparation":
+        return next_placer(state) or None
+    if state.phase == "ranking":
+        return next((x for x in allocation_order(state) if not state.player(x).allocated), None)
+    return None
+
+
 def view(state: ThState, viewer: str = "spectator") -> dict[str, Any]:
     """JSON-ready view for ``viewer`` (``spectator`` or ``control``), see docs/view-schema.md."""
     secret = viewer != "control"
@@ -125,7 +140,7 @@ def view(state: ThState, viewer: str = "spectator") -> dict[str, Any]:
         "phase": phase_line(state), "round": state.turn if state.turn else state.prep_turn,
         "round_max": ARENA_TURNS if state.turn else PREP_TURNS,
         "order_title": "Hero Ranking" if state.ranking else "Initiative", "order": order, "acting": acting,
-        "sides": [p.id for p in state.players],
+        "sides": [p.id for p in state.players], "acting_side": None if acting else acting_side(state),
         "last_action": state.last_action, "prompt": prompt(state),
         "extra": {"initiative": state.initiative, "initiative_next": state.initiative_next,
                   "alignment": {f"{a}/{b}": state.alignment[a] for a, b in catalog.TRACKS},
