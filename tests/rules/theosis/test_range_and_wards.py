@@ -13,7 +13,7 @@ from arena_table.rules import parse
 from arena_table.rules import IllegalEvent
 from arena_table.rules.theosis import catalog
 
-from th_helpers import BLITZ_FAST, fast_blitz, play
+from th_helpers import BLITZ_FAST, drafts, fast_blitz, play
 
 ANN = ["fiery-purge", "fireball", "bloodthirst", "tactics", "pain-spike", "spell-ward"]
 BO = ["warcraft", "nova", "confusion", "valor", "lifeswap", "frigid-night"]
@@ -157,13 +157,8 @@ def test_a_hero_cannot_attack_itself():
 
 SOLO = "start game=theosis options=" + json.dumps(
     {"mode": "solo", "fast": True, "players": ["Ann"], "heroes": {"Ann": ["rochon", "norn"]}, "monsters": ["quietus"]},
-    separators=(",", ":")) + """
-th-draft player=Ann power=blind
-th-draft player=Ann power=neutralize
-th-draft player=Ann power=tenacity
-th-draft player=Ann power=valor
-th-draft player=Ann power=lifeswap
-th-draft player=Ann power=spell-ward
+    separators=(",", ":")) + "\n" + drafts("Ann", ["blind", "neutralize", "tenacity", "valor", "lifeswap",
+                                                    "spell-ward"]) + """
 th-gem hero=norn skill=whirlwind
 th-next
 th-rank order=["norn","rochon"]

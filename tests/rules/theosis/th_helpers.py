@@ -5,22 +5,6 @@ from __future__ import annotations
 
 from arena_table.rules import parse, replay
 
-BLITZ_FAST = """
-start game=theosis options={"mode":"blitz","fast":true,"players":["Ann","Bo"],"heroes":{"Ann":["rochon","norn"],"Bo":["rac","aer"]}}
-th-draft player=Ann power=fiery-purge
-th-draft player=Ann power=fireball
-th-draft player=Ann power=bloodthirst
-th-draft player=Ann power=tactics
-th-draft player=Ann power=pain-spike
-th-draft player=Ann power=spell-ward
-th-draft player=Bo power=warcraft
-th-draft player=Bo power=nova
-th-draft player=Bo power=confusion
-th-draft player=Bo power=valor
-th-draft player=Bo power=lifeswap
-th-draft player=Bo power=frigid-night
-"""
-"""Two players, blitz, Fast Action Preparation: Ann (Rochon, Norn) and Bo (Rac, Aer)."""
 
 
 def lines_of(text: str) -> list[str]:
@@ -46,8 +30,17 @@ def fast_blitz(ann: list[str], bo: list[str], *, extra_options: str = "", archet
     text = "start game=theosis options=" + json.dumps(opts, separators=(",", ":"))
     if extra_options:
         text = text[:-1] + "," + extra_options + "}"
-    lines = [text] + [f"th-draft player=Ann power={p}" for p in ann] + [f"th-draft player=Bo power={p}" for p in bo]
-    return "\n".join(lines)
+    return "\n".join([text, drafts("Ann", ann), drafts("Bo", bo)])
+
+
+def drafts(player: str, powers: list[str]) -> str:
+    """The ``th-draft`` lines of ``player`` taking ``powers`` in order."""
+    return "\n".join(f"th-draft player={player} power={p}" for p in powers)
+
+
+BLITZ_FAST = fast_blitz(["fiery-purge", "fireball", "bloodthirst", "tactics", "pain-spike", "spell-ward"],
+                        ["warcraft", "nova", "confusion", "valor", "lifeswap", "frigid-night"])
+"""Two players, blitz, Fast Action Preparation: Ann (Rochon, Norn) and Bo (Rac, Aer)."""
 
 
 ARENA = """
