@@ -15,7 +15,7 @@ from . import catalog
 from .events import Bless, CastRitual, Move, Pass, UseSkill
 from .mats import (Rejected, add_gems, alive_hero, clear_tokens, damage, give_gems, heal, mitigation, name,
                    place_token, play_card, remove_gems, skills_of, tokens_on)
-from .state import ARENA_TURNS, CENTRE, Pending, ThState, replace_hero, replace_player
+from .state import ALL_ITEMS, ARENA_TURNS, CENTRE, Pending, ThState, replace_hero, replace_player
 
 
 def allies(state: ThState, hero_id: str, *, include_self: bool = True) -> list[str]:
@@ -38,7 +38,7 @@ def area_safe(state: ThState, hero_id: str) -> bool:
 
 def begin_turn(state: ThState) -> ThState:
     """Start Arena turn ``state.turn``: items flip back, due Rituals wait to be cast, else heroes act."""
-    heroes = {k: dataclasses.replace(h, items_off=False) for k, h in state.heroes.items()}
+    heroes = {k: dataclasses.replace(h, items_off=()) for k, h in state.heroes.items()}
     state = dataclasses.replace(state, heroes=heroes, acted=(), acting=0, pending=None)
     due = due_rituals(state)
     if due:
@@ -306,7 +306,7 @@ def cast_ritual(state: ThState, ev: CastRitual) -> ThState:
         for t in friends:
             state = clear_tokens(heal(state, t, 2), t, "curse")
     elif ritual == "flesh-and-blood":
-        state = dataclasses.replace(state, heroes={k: dataclasses.replace(h, items_off=True)
+        state = dataclasses.replace(state, heroes={k: dataclasses.replace(h, items_off=(ALL_ITEMS,))
                                                    for k, h in state.heroes.items()})
     elif catalog.rituals()[ritual].get("token"):
         if CENTRE in ev.cells:

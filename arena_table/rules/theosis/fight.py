@@ -19,7 +19,7 @@ from .mats import (Rejected, add_gems, alive_hero, clear_tokens, damage, equippe
                    place_token, play_card, power, power_values, remove, remove_gems, tokens_on)
 from .ranking import move_up, swap_down
 from .reach import check_guard, check_range
-from .state import MAX_HEALTH, ThState, replace_hero
+from .state import ALL_ITEMS, MAX_HEALTH, ThState, replace_hero
 
 AREA_SKILLS = ("ring", "line", "cone", "all")
 HEAL_SPELLS = ("healing", "cleansing-rain", "resurrection", "ungrave")
@@ -410,8 +410,8 @@ def _after(state: ThState, ev: Attack, card: str, target: str, dcard: str, dskil
     flip = (("weapon",) if "flip-weapons" in effects else ()) + (("armor", "shield") if "flip-armor" in effects else ())
     if flip:  # Sunder Weapon flips the Weapons, Sunder Armor the Armor and Shield, after damage (Appendix Skills, FAQ)
         t = state.heroes[target]
-        if t.items_off is not True:  # Flesh and Blood has every item face down already
-            off = tuple(dict.fromkeys((t.items_off or ()) + flip))
+        if ALL_ITEMS not in t.items_off:  # Flesh and Blood has every item face down already
+            off = tuple(dict.fromkeys(t.items_off + flip))
             state = replace_hero(state, dataclasses.replace(t, items_off=off))
     if "swap-positions" in effects:
         a, t = state.heroes[ev.hero], state.heroes[target]

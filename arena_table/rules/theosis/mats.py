@@ -10,7 +10,7 @@ import dataclasses
 from typing import Any
 
 from . import catalog
-from .state import MAX_HEALTH, Hero, ThState, replace_hero, replace_player
+from .state import ALL_ITEMS, MAX_HEALTH, Hero, ThState, replace_hero, replace_player
 
 
 class Rejected(ValueError):
@@ -180,9 +180,9 @@ def equipped(state: ThState, hero_id: str, kind: str | None = None) -> list[dict
     """Items in play on a Hero (face-down items count as absent: all with Flesh and Blood, a kind with
     Sunder Weapon/Armor)."""
     h = state.heroes[hero_id]
-    if h.items_off is True:
+    if ALL_ITEMS in h.items_off:
         return []
-    off = h.items_off or ()
+    off = h.items_off
     out = [item(state, i) for i in h.items]
     return [i for i in out if (kind is None or i["kind"] == kind) and i["kind"] not in off]
 

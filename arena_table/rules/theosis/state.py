@@ -28,6 +28,10 @@ Arena's size: 5 is a documented default (the Ranged and Line reach, p.14, and th
 holding every starting dot the golden transcripts use); the ``arena_radius`` setup option changes it."""
 
 
+ALL_ITEMS = "all"
+"""``Hero.items_off`` entry: every item is face down."""
+
+
 @dataclass(frozen=True)
 class Config:
     """The setup options that stay fixed for the whole game."""
@@ -91,10 +95,10 @@ class Hero:
     placed: str = ""
     """Hierapolis location this preparation turn, or empty."""
     no_resurrect: bool = False
-    items_off: bool | tuple[str, ...] = False
-    """Items flipped face down until the next turn: ``True`` every item (Flesh and Blood, pp.46-47), or
-    the kinds flipped: ``weapon`` (Sunder Weapon), ``armor`` and ``shield`` (Sunder Armor) (Appendix
-    Skills). One field, so that states without face-down items keep their digests."""
+    items_off: tuple[str, ...] = ()
+    """Item kinds flipped face down until the next turn: ``weapon`` (Sunder Weapon), ``armor`` and
+    ``shield`` (Sunder Armor) (Appendix Skills), or :data:`ALL_ITEMS` for every item (Flesh and
+    Blood, pp.46-47)."""
     stealth: bool = False
     on_start: bool = True
     """Still on the starting triad: safe from area effects on turn 1 (errata p.14)."""

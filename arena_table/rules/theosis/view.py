@@ -13,7 +13,7 @@ from . import catalog
 from .mats import name, tokens_on
 from .preparation import next_placer
 from .ranking import allocation_order, describe_ranking
-from .state import ARENA_TURNS, CENTRE, MAX_HEALTH, PREP_TURNS, ThState
+from .state import ALL_ITEMS, ARENA_TURNS, CENTRE, MAX_HEALTH, PREP_TURNS, ThState
 
 ICONS = {"fiery-purge": "flame", "poison": "drop", "terror": "skull", "pacify": "chain", "entangling-roots": "chain",
          "tentacles-black": "chain", "valor": "sword", "aegis": "shield", "rejuvenation": "heart",
@@ -49,7 +49,7 @@ def _conditions(state: ThState, hid: str) -> list[dict[str, Any]]:
     h = state.heroes[hid]
     if h.flipped:
         out.append({"name": "Ranking token flipped", "icon": "eye-off", "kind": "debuff", "text": "skips its next turn"})
-    if h.items_off is True:
+    if ALL_ITEMS in h.items_off:
         out.append({"name": "Items face down", "icon": "arrow-down", "kind": "debuff", "text": "no items this turn"})
     elif h.items_off:
         kinds = " and ".join({"weapon": "Weapons", "armor": "Armor", "shield": "Shield"}[k] for k in h.items_off)
