@@ -33,6 +33,9 @@ def register(sub) -> None:
     ev = dsub.add_parser("eval", help="score the reader on a labelled folder")
     ev.add_argument("directory", metavar="DIR")
     ev.add_argument("--labels", metavar="CSV", help="labels file (default DIR/labels.csv)")
+    ev.add_argument("--errata", metavar="CSV",
+                    help="score against labels corrected by this errata file (docs/label-errata.csv lists "
+                         "the shared sets' known label faults)")
     ev.add_argument("--holdout-every", type=int, default=0, metavar="N",
                     help="score only the training hold-out split (every N-th image by name)")
     _reader_flags(ev)
@@ -177,6 +180,27 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _errata(path: str | None, directory: Path) -> tuple:
+    """The label faults of ``--errata`` (none without it), with a note of how many apply to ``directory``.
+
+    Raises:
+        VisionError: the file is missing or malformed (``errata.load_errata``).
+    """
+    if not path:
+        return ()
+    from arena_table.vision.errata import load_errata
+
+    try:
+        errata = load_errata(path)
+    except FileNotFoundError:
+        raise VisionError(f"{path}: errata file not found") from None
+    name = directory.resolve().name
+    n = sum(1 for f in errata if f.set == name)
+    print(f"note: scoring against {name}'s labels with {n} label fault(s) of {path} corrected",
+          file=sys.stderr)
+    return errata
+
+
 def cmd_eval(args: argparse.Namespace) -> int:
     """Score the reader on a labelled folder."""
     from arena_table.vision.bench import format_metrics
@@ -206,7 +230,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
     if cfg is None:
         return 2
     try:
-        m = evaluate_set(args.directory, labels, cfg=cfg, holdout_every=args.holdout_every)
+        errata = _errata(args.errata, Path(args.directory))
+        m = evaluate_set(args.directory, labels, cfg=cfg, holdout_every=args.holdout_every, errata=errata)
     except VisionError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1

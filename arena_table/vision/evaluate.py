@@ -21,6 +21,7 @@ import numpy as np
 
 from .dice import DiceConfig, DiceReading, read_dice
 from .dice_io import load_image
+from .errata import LabelFix, apply_errata
 from .errors import UnreadableImage
 from .labels import LabelledImage, is_held_out, load_set, read_boxes
 
@@ -125,7 +126,7 @@ def score_samples(samples: Iterable, cfg: DiceConfig | None = None,
 
 
 def evaluate_set(directory: str | Path, labels_csv: str | Path | None = None, cfg: DiceConfig | None = None,
-                 holdout_every: int = 0) -> dict:
+                 holdout_every: int = 0, errata: tuple[LabelFix, ...] = ()) -> dict:
     """Run :func:`~arena_table.vision.dice.read_dice` over a labelled set and score it.
 
     Args:
@@ -134,6 +135,8 @@ def evaluate_set(directory: str | Path, labels_csv: str | Path | None = None, cf
         cfg: reader thresholds (default ``DiceConfig()``).
         holdout_every: score only the hold-out split used by
             ``tools/train_dice.py`` (every n-th image by name); 0 = all images.
+        errata: label faults to correct before scoring (``errata.load_errata``); those of other
+            sets than ``directory``'s folder name are ignored.
 
     Returns:
         A dict with ``images`` (scored; unreadable files are in ``errors``), ``dice_true``, ``dice_read`` (dice read
@@ -146,8 +149,11 @@ def evaluate_set(directory: str | Path, labels_csv: str | Path | None = None, cf
 
     Raises:
         FileNotFoundError: the labels CSV does not exist.
+        VisionError: an erratum does not fit the set.
     """
     items = load_set(directory, labels_csv)
+    if errata:
+        items = apply_errata(items, errata, Path(directory).resolve().name)
     if holdout_every:
         items = [it for it in items if is_held_out(it.index, holdout_every)]
     return score_samples(_disk_samples(items), cfg)

@@ -207,3 +207,20 @@ def test_calibrate_error_names_the_image(tmp_path, capsys):
     cv2.imwrite(str(one), np.zeros((1, 1, 3), np.uint8))
     assert _run(["dice", "calibrate", str(one)]) == 1
     assert capsys.readouterr().err.startswith(f"error: {one}: ")
+
+
+def test_eval_with_errata_scores_the_corrected_label(tmp_path, capsys):
+    frame, _ = render_table(TableSpec(640, 480, dice=(DieSpec(3, (320.0, 240.0), 36.0, angle=10),)),
+                            np.random.default_rng(0))
+    cv2.imwrite(str(tmp_path / "img0.png"), frame)
+    (tmp_path / "labels.csv").write_text("image,values\nimg0.png,2\n")  # the photo shows a 3
+    errata = tmp_path / "errata.csv"
+    errata.write_text(f"set,image,x,y,label,truth,note\n{tmp_path.name},img0.png,320,240,2,3,a white 3\n")
+    assert _run(["dice", "eval", str(tmp_path), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["precision"] == 0.0
+    assert _run(["dice", "eval", str(tmp_path), "--json", "--errata", str(errata)]) == 0
+    out = capsys.readouterr()
+    assert json.loads(out.out)["precision"] == 1.0
+    assert f"with 1 label fault(s) of {errata} corrected" in out.err
+    assert _run(["dice", "eval", str(tmp_path), "--errata", str(tmp_path / "nope.csv")]) == 1
+    assert "nope.csv: errata file not found" in capsys.readouterr().err
