@@ -212,6 +212,35 @@
     }
   }
 
+  // ---- paging on the TV --------------------------------------------------------------------
+  // What the game panel cannot hold is shown in turn (pager.js): its two columns page on their own
+  // when they stand side by side, else the panel pages as one column. ?page_seconds=N sets the time
+  // a page stays (default PAGE_SECONDS). A page that can scroll (the phone) never pages.
+  const PAGE_SECONDS = 8;
+
+  function pageRegions() {
+    if (getComputedStyle(document.body).overflowY !== 'hidden') return [];
+    const game = $('game');
+    const main = game.querySelector('.game-main');
+    const side = game.querySelector('.game-side');
+    const blocks = (col) => [...col.children].flatMap((c) => (c.hasAttribute('data-page-flow') ? [...c.children] : [c]));
+    if (getComputedStyle(game).display === 'contents') {  // the compact ranking's two panels
+      return [{ name: 'main', box: main, blocks: blocks(main) }, { name: 'side', box: side, blocks: blocks(side) }];
+    }
+    const m = main.getBoundingClientRect();
+    const s = side.getBoundingClientRect();
+    if (s.height && m.height && Math.abs(s.top - m.top) < 1) {
+      return [{ name: 'main', box: game, column: main, blocks: blocks(main) },
+        { name: 'side', box: game, column: side, blocks: blocks(side) }];
+    }
+    return [{ name: 'game', box: game, blocks: blocks(main).concat(blocks(side)) }];
+  }
+
+  const pageSeconds = parseFloat(new URLSearchParams(location.search).get('page_seconds')) || PAGE_SECONDS;
+  const pager = window.ArenaPager.create({ regions: pageRegions, seconds: pageSeconds, onchange: titleCutTexts });
+  window.arena.pages = pager.status;
+  window.arena.nextPage = pager.next;
+
   function render() {
     const s = cur.state || {};
     try {
@@ -220,7 +249,7 @@
       renderHistograms(s.svg);
       renderLog(s.log);
       renderDevices(s.status);
-      titleCutTexts();
+      pager.update();  // then titleCutTexts
     } catch (e) {
       console.error('render failed', e);
     }
