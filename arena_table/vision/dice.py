@@ -41,7 +41,9 @@ import numpy as np
 
 from . import nets
 from .errors import BadConfig, BadFrame
+from .nets import face_probs
 from .pips import FaceCheck, PipConfig, cocked, inspect_face
+from .second_look import second_look, unstable
 
 STATUSES = ("ok", "unreadable", "cocked", "partial")
 
@@ -57,7 +59,10 @@ class DiceConfig:
     drops the candidates that are no die)."""
     second_look: float = 0.75
     """Best-face probability below which a die is classified again from its crop turned 90, 180
-    and 270 degrees and the four readings averaged (``0``: never)."""
+    and 270 degrees and the four readings averaged (``0``: never; ``second_look.py``)."""
+    second_look_votes: int = 3
+    """Of those four readings, how many must give the averaged best face; a die whose face
+    changes with the turn of its crop is ``unreadable`` (``0``: never)."""
     trust_confidence: float = 0.6
     """Classifier probability above which the pip check may not call the layout invalid
     (on small or marbled dice the classical pip finder errs more often than the CNN)."""
@@ -319,7 +324,7 @@ def _inside_larger(cfg: DiceConfig, cands: list, probs: list[np.ndarray]) -> set
     A crop of part of a large die (a pip, or one half of its face seen at a smaller scale) can
     look like a whole smaller die showing fewer pips; the larger reading is the whole face.
     """
-    clear = [j for j, p in enumerate(probs) if p[0] <= cfg.not_a_die and _face_probs(p)[1] >= cfg.inside_confidence]
+    clear = [j for j, p in enumerate(probs) if p[0] <= cfg.not_a_die and face_probs(p)[1] >= cfg.inside_confidence]
     return {i for i, c in enumerate(cands)
             if any(cands[j][3] >= cfg.inside_ratio * c[3]
                    and math.hypot(c[1] - cands[j][1], c[2] - cands[j][2]) < cfg.duplicate_distance * cands[j][3]
@@ -350,24 +355,6 @@ def _crops(frame: np.ndarray, cands: list) -> np.ndarray:
     return np.stack(crops) if crops else np.zeros((0, nets.CROP, nets.CROP, 3), np.uint8)
 
 
-def _second_look(cfg: DiceConfig, crops: np.ndarray, probs: list[np.ndarray]) -> list[np.ndarray]:
-    """Probabilities averaged over the crop and its 90, 180 and 270 degree turns, for unsure dice.
-
-    Test-time augmentation: a die whose best face is below ``cfg.second_look`` is read three
-    more times turned; the four readings are averaged (on the shared photos this reads about
-    1.5 % more of the dice right; only the unsure ones pay for it).
-    """
-    unsure = [i for i, p in enumerate(probs) if _face_probs(p)[1] < cfg.second_look]
-    if not unsure:
-        return probs
-    turned = np.concatenate([np.ascontiguousarray(np.rot90(crops[unsure], k, axes=(1, 2))) for k in (1, 2, 3)])
-    more = nets.classify(turned).reshape(3, len(unsure), -1)
-    out = list(probs)
-    for j, i in enumerate(unsure):
-        out[i] = (probs[i] + more[:, j].sum(0)) / 4.0
-    return out
-
-
 def _size_check(cfg: DiceConfig, frame: np.ndarray, kept: list) -> tuple[list, set[int]]:
     """``kept`` ((score, cx, cy, side), probs) pairs after the size check (``size_check_ratio``),
     and the indices of the dice it refuses.
@@ -380,11 +367,11 @@ def _size_check(cfg: DiceConfig, frame: np.ndarray, kept: list) -> tuple[list, s
     """
     if not cfg.size_check_ratio:
         return kept, set()
-    sure = [c[3] for c, p in kept if p[0] <= 0.3 and _face_probs(p)[1] >= cfg.size_check_sure]
+    sure = [c[3] for c, p in kept if p[0] <= 0.3 and face_probs(p)[1] >= cfg.size_check_sure]
     if not sure:
         return kept, set()
     typical = float(np.median(sure))
-    odd = [k for k, (c, p) in enumerate(kept) if _face_probs(p)[1] < cfg.size_check_sure
+    odd = [k for k, (c, p) in enumerate(kept) if face_probs(p)[1] < cfg.size_check_sure
            and max(c[3] / typical, typical / c[3]) > cfg.size_check_ratio]
     if not odd:
         return kept, set()
@@ -409,16 +396,9 @@ def _box(cx: float, cy: float, side: float, w: int, h: int) -> tuple[int, int, i
     return x0, y0, max(0, x1 - x0), max(0, y1 - y0)
 
 
-def _face_probs(p: np.ndarray) -> tuple[int, float, float]:
-    """(best face 1..6, its probability given a die is there, probability of an odd face)."""
-    die = float(p[1:].sum()) or 1.0
-    best = int(np.argmax(p[1:nets.ODD])) + 1
-    return best, float(p[best]) / die, float(p[nets.ODD]) / die
-
-
 def _decide(cfg: DiceConfig, p: np.ndarray, face: FaceCheck | None, skew: float | None, where: dict) -> DieReading:
     """One die's reading from its class probabilities, pip check (``None``: partial) and skew."""
-    best, conf, odd = _face_probs(p)
+    best, conf, odd = face_probs(p)
     common = dict(confidence=conf, **where)
     if face is None:
         return DieReading(None, "partial", "die cut by the frame border", **common)
@@ -476,11 +456,12 @@ def read_dice(cfg: DiceConfig, frame: np.ndarray) -> DiceReading:
         strength[i] = 0.0
     keep = _suppress(cfg, cands, strength)
     keep = [i for i in keep if plist[i][0] <= cfg.not_a_die]
-    kept = list(zip([cands[i][:4] for i in keep], _second_look(cfg, crops[keep], [plist[i] for i in keep])))
+    looked, votes = second_look(cfg.second_look, crops[keep], [plist[i] for i in keep])
+    kept = list(zip([cands[i][:4] for i in keep], looked))
     kept, odd_size = _size_check(cfg, frame, kept)
     checks = []
     for (_, cx, cy, side), p in kept:
-        best, conf, odd = _face_probs(p)
+        best, conf, odd = face_probs(p)
         if _is_partial(cfg, cx, cy, side, w, h):
             checks.append(None)
         elif best >= 4 or conf < cfg.trust_confidence or odd > conf:
@@ -492,6 +473,12 @@ def read_dice(cfg: DiceConfig, frame: np.ndarray) -> DiceReading:
                    [c is not None and c.grid for c in checks])
     dice = [_decide(cfg, p, face, sk, dict(center=(cx, cy), box=_box(cx, cy, side, w, h)))
             for ((_, cx, cy, side), p), face, sk in zip(kept, checks, skews)]
+    for k, turned in unstable(votes, looked, cfg.second_look_votes).items():
+        if dice[k].status == "ok":
+            best = face_probs(looked[k])[0]
+            dice[k] = replace(dice[k], value=None, status="unreadable",
+                              reason=f"reads {'/'.join(map(str, turned))} when turned (best guess {best} at "
+                                     f"{dice[k].confidence:.2f})")
     for k in odd_size:  # size unlike the sure dice and no die at their size: refused, not dropped
         if dice[k].status in ("ok", "unreadable"):
             dice[k] = replace(dice[k], value=None, status="unreadable",

@@ -168,3 +168,11 @@ def classify(crops: np.ndarray) -> np.ndarray:
         logits = np.hstack([logits, np.full((len(crops), CLASSES - logits.shape[1]), -1e4, np.float32)])
     e = np.exp(logits - logits.max(1, keepdims=True))
     return e / e.sum(1, keepdims=True)
+
+
+def face_probs(p: np.ndarray) -> tuple[int, float, float]:
+    """Read one row of :func:`classify`: (best face 1..6, its probability given a die is there,
+    probability of an odd face given a die is there)."""
+    die = float(p[1:].sum()) or 1.0
+    best = int(np.argmax(p[1:ODD])) + 1
+    return best, float(p[best]) / die, float(p[ODD]) / die

@@ -197,7 +197,8 @@ def test_die_far_off_the_typical_size_is_read_again_at_it():
     # Read again from a crop at the typical side (34 px), the first is no die and is refused, the
     # second reads 4; both keep their own side. Candidates within size_check_ratio are untouched.
     from arena_table.vision import nets
-    from arena_table.vision.dice import _crops, _face_probs, _size_check
+    from arena_table.vision.dice import _crops, _size_check
+    from arena_table.vision.nets import face_probs as _face_probs
 
     frame = frame_of(die(2, x=220.0), die(6, x=320.0), die(4, x=420.0))
     sure = [(0.9, x, 240.0, SIDE) for x in (220.0, 320.0)]
