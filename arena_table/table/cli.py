@@ -3,24 +3,29 @@
 Sub-commands live in ``cli_*.py`` modules of this package, each exposing
 ``register(subparsers)``; every leaf parser sets ``func`` to a handler
 ``(args) -> int`` (exit code).
+
+Ctrl-C ends any command quietly with exit status 130 (``run``, once it serves, takes it as
+its stop and exits 0). That holds while the modules are still importing too: loading this
+module imports nothing but ``sys``, and :func:`main` makes every other import inside its
+``KeyboardInterrupt`` guard.
 """
 
 from __future__ import annotations
 
-import argparse
-import importlib
-import json
-import logging
 import sys
-from typing import Sequence
 
-from .cli_common import subcommand_group
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only (see the module docstring)
+    import argparse
+    from collections.abc import Sequence
 
 PLUGINS = ("cli_run", "cli_dice", "cli_tags", "cli_web", "cli_tokens")
 """Modules of this package that add sub-commands (a missing one is skipped)."""
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
+    import json
+
     from arena_table.rules import IllegalEvent, UnknownGame, digest, replay, table_view
     from arena_table.rules.dice_tray import FAIRNESS_MIN_DICE
 
@@ -84,9 +89,14 @@ def _cmd_log_export(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    import argparse
+    import importlib
+
+    from .cli_common import CommandParser, subcommand_group
+
     parser = argparse.ArgumentParser(prog="arena-table", description=__doc__.splitlines()[0])
     parser.add_argument("-v", "--verbose", action="store_true", help="log debug messages")
-    sub = parser.add_subparsers(dest="cmd", required=True, metavar="COMMAND")
+    sub = parser.add_subparsers(dest="cmd", required=True, metavar="COMMAND", parser_class=CommandParser)
 
     p = sub.add_parser("replay", help="replay a JSON-lines log or notation transcript and print the final state")
     p.add_argument("file", help="JSON lines from `log export`, or one event in notation a line")
@@ -113,10 +123,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
-    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    """Run one command; returns its exit status (argparse exits 2 itself on a usage error)."""
     try:
+        import logging
+
+        args = build_parser().parse_args(argv)
+        logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
+                            format="%(asctime)s %(levelname)s %(name)s: %(message)s")
         return int(args.func(args) or 0)
     except KeyboardInterrupt:
         return 130

@@ -15,6 +15,35 @@ from __future__ import annotations
 import argparse
 
 
+class CommandParser(argparse.ArgumentParser):
+    """The parser of a sub-command: an argument it does not know is its own usage error.
+
+    Plain argparse hands a sub-command's unknown arguments back up to the top-level parser,
+    which then shows the top-level usage for ``arena-table run --camrea sim``. This parser
+    refuses them itself, printing its own usage line and the error and exiting 2, as argparse
+    does for every other mistake (a missing argument, a bad value). Give it as
+    ``add_subparsers(parser_class=CommandParser)``; the sub-commands' own sub-commands
+    (``dice eval``, ``tags enroll``) inherit it.
+
+    >>> import contextlib, io
+    >>> top = argparse.ArgumentParser(prog="arena-table")
+    >>> run = top.add_subparsers(dest="cmd", parser_class=CommandParser).add_parser("run")
+    >>> _ = run.add_argument("--camera")
+    >>> err = io.StringIO()
+    >>> with contextlib.redirect_stderr(err), contextlib.suppress(SystemExit):
+    ...     top.parse_args(["run", "--camrea", "sim"])
+    >>> print(err.getvalue(), end="")
+    usage: arena-table run [-h] [--camera CAMERA]
+    arena-table run: error: unrecognized arguments: --camrea sim
+    """
+
+    def parse_known_args(self, args=None, namespace=None):
+        namespace, extras = super().parse_known_args(args, namespace)
+        if extras:
+            self.error(f"unrecognized arguments: {' '.join(extras)}")
+        return namespace, extras
+
+
 def _subparsers_of(parser: argparse.ArgumentParser):
     for action in parser._actions:  # argparse keeps no public handle on a parser's subparsers
         if isinstance(action, argparse._SubParsersAction):

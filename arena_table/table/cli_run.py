@@ -178,7 +178,7 @@ def game_from_flags(engine, game: str | None, options: dict | None) -> int | Non
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from arena_table.webui.app import WebConfig, create_app
+    from arena_table.webui.app import WebConfig, create_app, shutdown
     from arena_table.webui.server import make_server, stop_server
 
     from .app import Table, TableConfig
@@ -241,49 +241,58 @@ def cmd_run(args: argparse.Namespace) -> int:
     except LogError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
-    try:
-        game_from_flags(table.engine, args.game, options if args.options is not None else None)
-    except ValueError as exc:
-        table.close()
-        print(f"error: --options: {exc}", file=sys.stderr)
-        return 2
-    try:
-        table.start()
-    except ModuleNotFoundError as exc:
-        table.close()
-        print(f"error: cannot start the devices: module {exc.name} is missing "
-              f"(try --camera none / --tokens none)", file=sys.stderr)
-        return 1
-    except Exception as exc:
-        table.close()
-        print(f"error: cannot start the table: {exc}", file=sys.stderr)
-        return 1
-    app = create_app(table, WebConfig(pin=pin, max_clients=args.max_clients, host=args.host))
-    try:
-        server = make_server(app, args.host, args.port, clients=args.max_clients)
-    except OSError as exc:
-        from arena_table.webui.app import shutdown
-
-        shutdown(app)
-        table.close()
-        print(f"error: cannot listen on {args.host}:{args.port}: {exc.strerror or exc}", file=sys.stderr)
-        return 1
-    url = f"http://{args.host}:{server.effective_port}/"
-    print(f"arena-table: {table.state.game} · camera {camera or 'none'} · tokens {config.tokens or 'none'} · "
-          f"log {db}", flush=True)
-    print(f"arena-table: spectator screen {url}", flush=True)
-    print(f"arena-table: control page {url}control   PIN {pin}", flush=True)
+    server = app = None
+    old_term = signal.getsignal(signal.SIGTERM)
 
     def on_term(signum: int, frame: Any) -> None:
         raise SystemExit(0)
 
-    old = signal.signal(signal.SIGTERM, on_term)
     try:
+        try:
+            game_from_flags(table.engine, args.game, options if args.options is not None else None)
+        except ValueError as exc:
+            table.close()
+            print(f"error: --options: {exc}", file=sys.stderr)
+            return 2
+        try:
+            table.start()
+        except ModuleNotFoundError as exc:
+            table.close()
+            print(f"error: cannot start the devices: module {exc.name} is missing "
+                  f"(try --camera none / --tokens none)", file=sys.stderr)
+            return 1
+        except Exception as exc:
+            table.close()
+            print(f"error: cannot start the table: {exc}", file=sys.stderr)
+            return 1
+        app = create_app(table, WebConfig(pin=pin, max_clients=args.max_clients, host=args.host))
+        try:
+            server = make_server(app, args.host, args.port, clients=args.max_clients)
+        except OSError as exc:
+            shutdown(app)
+            table.close()
+            print(f"error: cannot listen on {args.host}:{args.port}: {exc.strerror or exc}", file=sys.stderr)
+            return 1
+        signal.signal(signal.SIGTERM, on_term)
+    except KeyboardInterrupt:  # Ctrl-C while starting: close what is open, in order; main() exits 130
+        signal.signal(signal.SIGTERM, old_term)
+        if server is not None:
+            stop_server(app, server)
+        elif app is not None:
+            shutdown(app)
+        table.close()
+        raise
+    try:  # the socket listens: from here on Ctrl-C and SIGTERM are the normal stop
+        url = f"http://{args.host}:{server.effective_port}/"
+        print(f"arena-table: {table.state.game} · camera {camera or 'none'} · tokens {config.tokens or 'none'} · "
+              f"log {db}", flush=True)
+        print(f"arena-table: spectator screen {url}", flush=True)
+        print(f"arena-table: control page {url}control   PIN {pin}", flush=True)
         server.run()
     except (KeyboardInterrupt, SystemExit):
         pass
     finally:
-        signal.signal(signal.SIGTERM, old)
+        signal.signal(signal.SIGTERM, old_term)
         stop_server(app, server)
         table.close()
         print("arena-table: stopped", flush=True)

@@ -62,7 +62,9 @@ def soak(pads: int = 4, rate: float = 20.0, seconds: float = 60.0, db: str = ":m
 
     child = subprocess.Popen([sys.executable, "-m", "arena_table.table.tokens_sim", "--pads", str(pads),
                               "--rate", str(rate), "--seconds", str(seconds)],
-                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                             process_group=0)  # Ctrl-C interrupts this process only; it ends the child below
+    reader = None
     try:
         port = json.loads(child.stdout.readline())["port"]
         applied: dict[tuple[str, int, str], list[float]] = {}
@@ -99,6 +101,8 @@ def soak(pads: int = 4, rate: float = 20.0, seconds: float = 60.0, db: str = ":m
         child.stdin.close()
         child.wait(timeout=10)
     finally:
+        if reader is not None:
+            reader.close()  # before the child goes, or the reader reports its port lost
         if child.poll() is None:
             child.kill()
             child.wait()

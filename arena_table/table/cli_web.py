@@ -12,6 +12,9 @@ Three processes on loopback, so no one's work hides in another's GIL:
 Then ``--kill`` more streams are opened by a child process that is SIGKILLed; the figure
 ``reaped`` counts those the server dropped and ``reap_s`` how long it took.
 
+The child processes run in their own process group: Ctrl-C in the terminal interrupts only
+the operator, which then ends them itself (exit status 130, no traceback from any of them).
+
 Printed (``--json``): ``clients``, ``event_latency_p50_ms``, ``event_latency_p99_ms``
 (POST sent → message read by a spectator, over every event × client), ``state_latency_p50_ms``,
 ``state_latency_p99_ms``, ``reaped``, ``reap_s``, ``rss_mb`` (server, loaded),
@@ -197,8 +200,9 @@ def run_bench(clients: int = 200, events: int = 100, kill: int = 5, interval: fl
     server = subprocess.Popen(
         [sys.executable, "-m", "arena_table.table.cli_web", "--serve", "--db", str(tmp / "bench.db"),
          "--port", str(port), "--pin", pin, "--max-clients", str(clients + kill + 4)],
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    spect = None
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, process_group=0)
+    spect = victims = None
+    stop_state = threading.Event()
     try:
         _wait_ready(port, server)
         ps = psutil.Process(server.pid)
@@ -208,7 +212,8 @@ def run_bench(clients: int = 200, events: int = 100, kill: int = 5, interval: fl
         log(f"server up on port {port}; opening {clients} streams")
         t_open = time.monotonic()
         spect = subprocess.Popen([sys.executable, "-c", f"from arena_table.table.cli_web import _spectators; "
-                                  f"_spectators({port}, {clients})"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+                                  f"_spectators({port}, {clients})"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                 process_group=0)
         connected = int(spect.stdout.readline().split()[1])
         open_s = time.monotonic() - t_open
         time.sleep(0.5)
@@ -216,13 +221,17 @@ def run_bench(clients: int = 200, events: int = 100, kill: int = 5, interval: fl
         log(f"{connected} streams open in {open_s:.1f} s; posting {events} events")
 
         state_lat: list[float] = []
-        stop_state = threading.Event()
 
         def sample_state() -> None:
             h = _Http(port)
             while not stop_state.is_set():
                 t0 = time.monotonic()
-                status, _ = h.request("GET", "/api/state")
+                try:
+                    status, _ = h.request("GET", "/api/state")
+                except (OSError, http.client.HTTPException):
+                    if stop_state.is_set():  # the server is going away (the benchmark ended or was interrupted)
+                        return
+                    raise
                 if status == 200:
                     state_lat.append((time.monotonic() - t0) * 1000)
                 time.sleep(0.02)
@@ -249,7 +258,7 @@ def run_bench(clients: int = 200, events: int = 100, kill: int = 5, interval: fl
         log(f"killing {kill} streams abruptly")
         victims = subprocess.Popen([sys.executable, "-c",
                                     f"from arena_table.table.cli_web import _victims; _victims({port}, {kill})"],
-                                   stdout=subprocess.PIPE)
+                                   stdout=subprocess.PIPE, process_group=0)
         victims.stdout.readline()
         base = _streams(op)
         victims.send_signal(signal.SIGKILL)
@@ -305,8 +314,10 @@ def run_bench(clients: int = 200, events: int = 100, kill: int = 5, interval: fl
                         "reap_s": REAP_LIMIT_S},
         }
     finally:
-        if spect is not None and spect.poll() is None:
-            spect.kill()
+        stop_state.set()
+        for child in (spect, victims):
+            if child is not None and child.poll() is None:
+                child.kill()
         server.send_signal(signal.SIGTERM)
         try:
             server.wait(timeout=15)
