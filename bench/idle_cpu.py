@@ -40,7 +40,7 @@ AFTER_SETTLE_S = 0.6
 
 def phase(sim: SimTable, t: float) -> str:
     """``rolling`` or ``idle`` for the sim's frame at ``t`` seconds."""
-    for th in sim.throws_until(t):
+    for th in sim.throws_until(t + 5.0):  # a hand comes before its throw starts
         begin = th.hand[0] if th.hand else th.start
         if begin <= t <= th.settled + AFTER_SETTLE_S:
             return "rolling"

@@ -19,13 +19,14 @@ True
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
 
-from .render import DIE_COLOURS, DieSpec, TableSpec, render_table
+from .render import DIE_COLOURS, DieSpec, _draw_die
 
 FELT = (60, 95, 45)
 """Tray felt colour (BGR)."""
@@ -115,10 +116,13 @@ class SimTable:
         self._rng = np.random.default_rng(self.seed)
         self._background = self._make_background()
         """Static light falloff and felt grain added to every frame (float32, HxWx1)."""
-        self._cache: tuple[tuple[SimDie, ...] | None, np.ndarray | None] = (None, None)
+        self._cache: tuple[tuple[SimDie, ...] | None, np.ndarray | None, np.ndarray | None] = (None, None, None)
+        """(resting dice, their uint8 dice layer, that layer on the tray as float32): the last scene drawn."""
         noise_rng = np.random.default_rng(self.seed + 104729)
         self._noise = [noise_rng.normal(0, self.noise, self.size[::-1]).astype(np.float32) for _ in range(7)]
         """Sensor noise frames, picked by the frame's time."""
+        self._still_frames: tuple[tuple[SimDie, ...] | None, dict[int, np.ndarray]] = (None, {})
+        """Finished frames of the resting dice, one per noise frame (the idle table is a few arrays)."""
         self._horizon = 0.0
 
     # -- the script ---------------------------------------------------------------------------------
@@ -204,39 +208,122 @@ class SimTable:
     def render(self, t: float, exposure_s: float = 1 / 30) -> np.ndarray:
         """The frame at ``t`` seconds: BGR ``HxWx3`` uint8 (moving dice blurred over ``exposure_s``).
 
-        Dice are drawn by :func:`arena_table.vision.render.render_table` (the renderer the
-        reader's stress tests use); the tray's light falloff, the hand and sensor noise here.
+        Dice are drawn by :mod:`arena_table.vision.render` (the renderer the reader's stress tests
+        use); the tray's light falloff, the hand and sensor noise here. A frame of resting dice is
+        one of a few cached arrays (copied out); a flying die is drawn, four times over the exposure
+        (motion blur), only where it can change pixels, over the cached resting dice, so a frame
+        costs about what its flying dice cover, not a whole frame per die and sub-exposure.
         """
         dice, hand = self.state_at(t)
         still = tuple(d for d, u in dice if u >= 1.0)
-        moving = [(d, u) for d, u in dice if u < 1.0]
-        if not moving:
-            img = self._scene(still).copy()
-        else:
-            cur = self.throws_until(t)[-1]
-            span = cur.settled - cur.start
-            layers = []
-            for k in range(4):  # average sub-exposures: motion blur
-                tk = t - exposure_s * k / 3
-                flying = tuple(self._pose(d, min(1.0, max(0.0, (tk - cur.start) / span)), tk) for d, _ in moving)
-                layers.append(self._scene(still, flying))
-            img = np.mean(layers, axis=0)
-        if hand is not None:
-            self._draw_hand(img, hand)
-        img += self._noise[int(round(t * 1000)) % len(self._noise)][..., None]
-        return np.clip(img, 0, 255).astype(np.uint8)
-
-    def _scene(self, still: tuple[SimDie, ...], flying: tuple[DieSpec, ...] = ()) -> np.ndarray:
-        """Dice on the tray without noise, float32; scenes of resting dice only are cached."""
-        key = still if not flying else None
-        if key is not None and self._cache[0] == key:
-            return self._cache[1]
-        spec = TableSpec(self.size[0], self.size[1], tuple(self._pose(d, 1.0, 0.0) for d in still) + flying,
-                         background=FELT, texture=0.0, noise=0.0)
-        img = render_table(spec, np.random.default_rng(0))[0].astype(np.float32) + self._background
-        if key is not None:
-            self._cache = (key, img)
+        moving = [d for d, u in dice if u < 1.0]
+        patches = self._flying(t, still, moving, exposure_s) if moving else []
+        k = int(round(t * 1000)) % len(self._noise)
+        img = self._still_frame(still, k).copy()
+        noise = self._noise[k]
+        for (x0, y0, x1, y1), patch in patches:
+            img[y0:y1, x0:x1] = np.clip(patch + noise[y0:y1, x0:x1, None], 0, 255).astype(np.uint8)
+        if hand is not None:  # drawn over the dice in its box, which then gets its noise again
+            hx0, hy0, hx1, hy1 = self._hand_box(hand)
+            part = self._scene(still)[hy0:hy1, hx0:hx1].copy()
+            for (x0, y0, x1, y1), patch in patches:
+                ix0, iy0, ix1, iy1 = max(x0, hx0), max(y0, hy0), min(x1, hx1), min(y1, hy1)
+                if ix0 < ix1 and iy0 < iy1:
+                    part[iy0 - hy0:iy1 - hy0, ix0 - hx0:ix1 - hx0] = patch[iy0 - y0:iy1 - y0, ix0 - x0:ix1 - x0]
+            self._draw_hand(part, hand, (hx0, hy0))
+            img[hy0:hy1, hx0:hx1] = np.clip(part + noise[hy0:hy1, hx0:hx1, None], 0, 255).astype(np.uint8)
         return img
+
+    def _flying(self, t: float, still: tuple[SimDie, ...], moving: list[SimDie],
+                exposure_s: float) -> list[tuple[tuple[int, int, int, int], np.ndarray]]:
+        """The regions the ``moving`` dice change at ``t``: (box, the tray there without noise,
+        float32), the mean of four sub-exposures over ``exposure_s`` (motion blur)."""
+        cur = self.throws_until(t)[-1]
+        span = cur.settled - cur.start
+        poses = [tuple(self._pose(d, min(1.0, max(0.0, (tk - cur.start) / span)), tk) for d in moving)
+                 for tk in (t - exposure_s * j / 3 for j in range(4))]
+        layer = self._dice_layer(still)
+        patches = []
+        for (x0, y0, x1, y1), group in self._regions(poses):
+            shots = []
+            for pose in poses:
+                shot = layer[y0:y1, x0:x1].copy()
+                for i in group:
+                    self._draw(shot, pose[i], (x0, y0))
+                shots.append(shot.astype(np.float32) + self._background[y0:y1, x0:x1])
+            patches.append(((x0, y0, x1, y1), np.mean(shots, axis=0)))
+        return patches
+
+    def _still_frame(self, still: tuple[SimDie, ...], k: int) -> np.ndarray:
+        """The finished frame of ``still`` dice with noise frame ``k`` (cached: do not modify)."""
+        if self._still_frames[0] != still:
+            self._still_frames = (still, {})
+        frames = self._still_frames[1]
+        if k not in frames:
+            frames[k] = np.clip(self._scene(still) + self._noise[k][..., None], 0, 255).astype(np.uint8)
+        return frames[k]
+
+    def _dice_layer(self, still: tuple[SimDie, ...]) -> np.ndarray:
+        """Resting dice drawn on the plain felt, uint8 (cached with :meth:`_scene`: do not modify)."""
+        if self._cache[0] != still:
+            layer = np.empty((self.size[1], self.size[0], 3), np.uint8)
+            layer[:] = FELT
+            for d in still:
+                self._draw(layer, self._pose(d, 1.0, 0.0), (0, 0))
+            self._cache = (still, layer, layer.astype(np.float32) + self._background)
+        return self._cache[1]
+
+    def _scene(self, still: tuple[SimDie, ...]) -> np.ndarray:
+        """Resting dice on the tray without noise, float32 (cached: do not modify)."""
+        self._dice_layer(still)
+        return self._cache[2]
+
+    @staticmethod
+    def _reach(die: DieSpec) -> tuple[float, float, float, float]:
+        """(x0, y0, x1, y1) px a flat die can change when drawn: body, shadow (offset 0.1 side,
+        blurred over 4 sigma of 0.08 side) and glare, with room to spare."""
+        r = 1.3 * die.size + 4
+        return die.center[0] - r, die.center[1] - r, die.center[0] + r, die.center[1] + r
+
+    def _regions(self, poses: list[tuple[DieSpec, ...]]) -> list[tuple[tuple[int, int, int, int], list[int]]]:
+        """Disjoint boxes (x0, y0, x1, y1 px, inside the frame) that the flying dice can change in
+        ``poses`` (one tuple of dice per sub-exposure), each with the indices of its dice: dice whose
+        reach overlaps are drawn together, in their order, as the whole frame would have them."""
+        regions: list[tuple[list[float], list[int]]] = []
+        for i in range(len(poses[0])):
+            reach = [self._reach(p[i]) for p in poses]
+            regions.append(([min(r[0] for r in reach), min(r[1] for r in reach),
+                             max(r[2] for r in reach), max(r[3] for r in reach)], [i]))
+        merged = True
+        while merged:
+            merged = False
+            for a, b in ((a, b) for a in range(len(regions)) for b in range(a + 1, len(regions))):
+                (ba, ia), (bb, ib) = regions[a], regions[b]
+                if ba[0] < bb[2] and bb[0] < ba[2] and ba[1] < bb[3] and bb[1] < ba[3]:
+                    regions[a] = ([min(ba[0], bb[0]), min(ba[1], bb[1]), max(ba[2], bb[2]), max(ba[3], bb[3])],
+                                  sorted(ia + ib))
+                    del regions[b]
+                    merged = True
+                    break
+        boxes = [(self._clip_box(box), group) for box, group in regions]
+        return [(box, group) for box, group in boxes if box[0] < box[2] and box[1] < box[3]]
+
+    def _clip_box(self, box: tuple[float, float, float, float] | list[float]) -> tuple[int, int, int, int]:
+        w, h = self.size
+        return (max(0, math.floor(box[0])), max(0, math.floor(box[1])),
+                min(w, math.ceil(box[2])), min(h, math.ceil(box[3])))
+
+    def _draw(self, crop: np.ndarray, die: DieSpec, origin: tuple[int, int]) -> None:
+        """Draw ``die`` (frame px) into ``crop``, whose top-left pixel is ``origin`` in the frame,
+        working only on the pixels the die can reach (its shadow blur is then exactly the whole
+        frame's: the shadow is zero at the window's edge, or the edge is the frame's)."""
+        x0, y0, x1, y1 = self._clip_box(self._reach(die))
+        ox, oy = origin
+        x0, y0, x1, y1 = max(x0 - ox, 0), max(y0 - oy, 0), min(x1 - ox, crop.shape[1]), min(y1 - oy, crop.shape[0])
+        if x0 < x1 and y0 < y1:
+            window = crop[y0:y1, x0:x1]  # a view: the die is drawn into the crop
+            _draw_die(window, dataclasses.replace(die, center=(die.center[0] - ox - x0, die.center[1] - oy - y0)),
+                      shadow=True)
 
     def _pose(self, die: SimDie, u: float, t: float) -> DieSpec:
         """The die ``u`` (0..1) of the way through its throw, as the renderer's :class:`DieSpec`."""
@@ -250,15 +337,29 @@ class SimTable:
         glare = (*die.glare, 0.26) if die.glare is not None and u >= 1.0 else None
         return DieSpec(value, (cx, cy), float(self.die_side), angle, body, pip, glare=glare)
 
-    def _draw_hand(self, img: np.ndarray, phase: float) -> None:
+    def _hand_geometry(self, phase: float) -> tuple[tuple[int, int], tuple[int, int], list[tuple[int, int, int, int]]]:
+        """The hand at ``phase``: palm centre and half-axes, finger rectangles (x0, y0, x1, y1), frame px."""
         w, h = self.size
         # in for the first quarter, still in the middle half, out in the last quarter
         reach = min(1.0, phase / 0.25, (1 - phase) / 0.25)
         palm_y = h + 0.25 * h - reach * 0.75 * h
-        palm = (int(0.5 * w), int(palm_y))
-        cv2.ellipse(img, palm, (int(0.16 * w), int(0.2 * h)), 0, 0, 360, SKIN, -1, cv2.LINE_AA)
+        fingers = []
         for k, dx in enumerate((-0.12, -0.04, 0.04, 0.12)):
             top = palm_y - 0.2 * h - (0.18 + 0.03 * (k in (1, 2))) * h
             x = 0.5 * w + dx * w
-            cv2.rectangle(img, (int(x - 0.03 * w), int(top)), (int(x + 0.03 * w), int(palm_y)), SKIN, -1)
+            fingers.append((int(x - 0.03 * w), int(top), int(x + 0.03 * w), int(palm_y)))
+        return (int(0.5 * w), int(palm_y)), (int(0.16 * w), int(0.2 * h)), fingers
 
+    def _hand_box(self, phase: float) -> tuple[int, int, int, int]:
+        """(x0, y0, x1, y1) px inside the frame that the hand at ``phase`` covers (anti-aliased edge included)."""
+        (cx, cy), (ax, ay), fingers = self._hand_geometry(phase)
+        return self._clip_box((min([cx - ax] + [f[0] for f in fingers]) - 2, min([cy - ay] + [f[1] for f in fingers]) - 2,
+                               max([cx + ax] + [f[2] for f in fingers]) + 3, max([cy + ay] + [f[3] for f in fingers]) + 3))
+
+    def _draw_hand(self, img: np.ndarray, phase: float, origin: tuple[int, int] = (0, 0)) -> None:
+        """Draw the hand at ``phase`` into ``img``, whose top-left pixel is ``origin`` in the frame."""
+        ox, oy = origin
+        (cx, cy), axes, fingers = self._hand_geometry(phase)
+        cv2.ellipse(img, (cx - ox, cy - oy), axes, 0, 0, 360, SKIN, -1, cv2.LINE_AA)
+        for x0, y0, x1, y1 in fingers:
+            cv2.rectangle(img, (x0 - ox, y0 - oy), (x1 - ox, y1 - oy), SKIN, -1)

@@ -6,7 +6,8 @@ import math
 
 import numpy as np
 
-from arena_table.vision.sim import SimTable
+from arena_table.vision.render import TableSpec, render_table
+from arena_table.vision.sim import FELT, SimTable
 from arena_table.vision.settle import skin_mask
 
 
@@ -70,3 +71,51 @@ def test_hand_is_skin_coloured_and_takes_the_dice():
     after, hand = sim.state_at(leave - 0.01)
     assert before and after == [] and hand is not None
     assert skin_mask(sim.render(leave + 0.1)).mean() < 0.005
+
+
+def whole_frame_render(sim: SimTable, t: float, exposure_s: float = 1 / 30) -> np.ndarray:
+    """The frame at ``t`` drawn the plain way: every die of every sub-exposure into a whole frame."""
+    dice, hand = sim.state_at(t)
+    still = tuple(sim._pose(d, 1.0, 0.0) for d, u in dice if u >= 1.0)
+    moving = [d for d, u in dice if u < 1.0]
+
+    def scene(flying=()):
+        spec = TableSpec(sim.size[0], sim.size[1], still + flying, background=FELT, texture=0.0, noise=0.0)
+        return render_table(spec, np.random.default_rng(0))[0].astype(np.float32) + sim._background
+
+    if moving:
+        cur = sim.throws_until(t)[-1]
+        span = cur.settled - cur.start
+        layers = []
+        for k in range(4):
+            tk = t - exposure_s * k / 3
+            layers.append(scene(tuple(sim._pose(d, min(1.0, max(0.0, (tk - cur.start) / span)), tk) for d in moving)))
+        img = np.mean(layers, axis=0)
+    else:
+        img = scene()
+    if hand is not None:
+        sim._draw_hand(img, hand)
+    img += sim._noise[int(round(t * 1000)) % len(sim._noise)][..., None]
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+def test_frames_drawn_where_dice_move_equal_whole_frames():
+    """Only the regions flying dice and the hand reach are drawn again: pixel for pixel the same frames."""
+    sim = SimTable(seed=1, size=(320, 240), p_hand=0.4, p_keep=0.4, p_glare=0.6)
+    throws = sim.throws_until(40)
+    assert any(th.kept for th in throws) and any(th.hand for th in throws) and any(th.touching(sim.die_side) for th in throws)
+    times = [th.start + f * (th.settled - th.start) for th in throws for f in (0.02, 0.3, 0.7, 0.97)]
+    times += [th.settled + 0.5 for th in throws]
+    times += [th.hand[0] + f * (th.hand[1] - th.hand[0]) for th in throws if th.hand for f in (0.1, 0.5, 0.9)]
+    for t in sorted(times):
+        assert np.array_equal(sim.render(t), whole_frame_render(sim, t)), f"frame at {t:.3f} s"
+
+
+def test_cached_still_frames_are_handed_out_as_copies():
+    sim = SimTable(seed=2, size=(320, 240))
+    th = sim.throws_until(10)[0]
+    t = th.settled + 1.0
+    first = sim.render(t)
+    expected = first.copy()
+    first[:] = 0  # a caller drawing on its frame does not change the next one
+    assert np.array_equal(sim.render(t), expected)
