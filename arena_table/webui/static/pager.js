@@ -58,9 +58,10 @@
     return (L[0].top - it.top) + (L[b].bottom - L[a].top) + (it.bottom - L[L.length - 1].bottom);
   }
 
-  // Pages of items in `room` px: [[{it, from, to}]], from/to the lines of a split item.
-  function paginate(items, room) {
-    const split = (it) => it.lines && height(it) > room;
+  // Pages of items in `room` px: [[{it, from, to}]], from/to the lines of a split item. A list or
+  // table is split when it is taller than a page, or, if `eager`, wherever the page is full.
+  function paginate(items, room, eager) {
+    const split = (it) => it.lines && (eager || height(it) > room);
     const least = (it) => (it ? (split(it) ? height(it, 0, 0) : Math.min(height(it), room)) : 0);
     const pages = [];
     let page, used, fresh;  // fresh: nothing on the page yet but a repeated heading
@@ -179,14 +180,17 @@
         const items = measure(r.blocks);
         if (!items.length || Math.max(...items.map((it) => it.bottom)) <= bottom + 1) return { r, st, items, pages: null };
         const room = bottom - items[0].top - reserve;
+        // the fewest pages; on a tie, pinned blocks stay and lists stay whole
         const pinned = items.filter((it) => it.pin).reduce((s, it) => s + height(it) + it.after, 0);
-        let pages = paginate(items.filter((it) => !it.pin), room - pinned);
-        const free = pinned ? paginate(items, room) : pages;
-        if (free.length < pages.length) {  // pinned only when that costs no page
-          items.forEach((it) => { it.pin = false; });
-          pages = free;
+        const ways = [];
+        for (const pin of pinned ? [true, false] : [false]) {
+          for (const eager of [false, true]) {
+            ways.push({ pin, pages: paginate(pin ? items.filter((it) => !it.pin) : items, pin ? room - pinned : room, eager) });
+          }
         }
-        return { r, st, items, pages };
+        const best = ways.reduce((a, b) => (b.pages.length < a.pages.length ? b : a));
+        if (!best.pin) items.forEach((it) => { it.pin = false; });
+        return { r, st, items, pages: best.pages };
       });
       for (const { r, st, items, pages } of plans) {
         st.items = items;
