@@ -127,6 +127,8 @@ class CameraLoop:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._calibration_checked = False
+        self._tray_view: tuple[np.ndarray, np.ndarray] | None = None
+        """The last frame image and its tray part."""
         self._reader_failing = False
 
     def __repr__(self) -> str:
@@ -266,8 +268,11 @@ class CameraLoop:
                     return False
                 self._calibration_checked = True
             if self.calibration.tray:
-                x, y, w, h = self.calibration.tray
-                frame = dataclasses.replace(frame, image=frame.image[y:y + h, x:x + w])
+                if self._tray_view is None or self._tray_view[0] is not frame.image:
+                    x, y, w, h = self.calibration.tray
+                    self._tray_view = (frame.image, frame.image[y:y + h, x:x + w])
+                # the same view for the same image: the detector knows a held photo by its array
+                frame = dataclasses.replace(frame, image=self._tray_view[1])
         self._latest = frame
         before = self.detector.state
         settled = self.detector.update(frame)

@@ -95,7 +95,8 @@ class GrabberSource(FrameSource):
 
     Subclasses implement ``_open() -> (width, height)`` (raise to retry),
     ``_grab() -> BGR array | None`` (None: camera lost, reopen), ``_lock() ->
-    CameraStatus fields`` and ``_release()``.
+    CameraStatus fields`` and ``_release()``. Every frame gets an array of its own
+    (a backend that hands back one refilled buffer is copied).
 
     Args:
         clock: timestamps frames (monotonic seconds; tests inject a fake).
@@ -196,6 +197,7 @@ class GrabberSource(FrameSource):
                                       resolution=resolution))
             warm_until: float | None = None
             live = False
+            last: np.ndarray | None = None
             while not self._stop.is_set():
                 try:
                     image = self._grab()
@@ -209,6 +211,10 @@ class GrabberSource(FrameSource):
                                               attempt=1, retry_in=self.backoff.delay(1)))
                     self._stop.wait(self.backoff.delay(1))
                     break
+                if image is last:  # a backend refilling one buffer: the settle detector takes an
+                    image = image.copy()  # array handed in again for an unchanged picture
+                else:
+                    last = image
                 t = self.clock()
                 if warm_until is None:
                     warm_until = t + self.warmup_s

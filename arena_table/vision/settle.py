@@ -2,7 +2,8 @@
 
 Frame-to-frame logic on a small grey working copy of each frame, driven only by
 frame timestamps (never the wall clock), so recorded or simulated frames behave
-exactly like live ones:
+exactly like live ones (the same image array handed in again, a photo held
+still, is not scaled or compared again: it cannot have moved):
 
 * **motion starts a roll** -- more than ``motion_fraction`` of the working pixels
   changed by more than ``pixel_threshold`` grey levels since the previous frame
@@ -137,6 +138,22 @@ def skin_mask(bgr: np.ndarray) -> np.ndarray:
     return cv2.inRange(ycc, (40, 135, 85), (255, 175, 135)) > 0
 
 
+def working_copy(image: np.ndarray, work_width: int) -> tuple[np.ndarray, np.ndarray, float]:
+    """``image`` (BGR) at ``work_width`` px wide (never enlarged), its grey after a 5x5 Gaussian
+    blur, and the working pixels per frame pixel.
+
+    >>> small, grey, scale = working_copy(np.zeros((480, 640, 3), np.uint8), 320)
+    >>> small.shape, grey.shape, scale
+    ((240, 320, 3), (240, 320), 0.5)
+    """
+    h, w = image.shape[:2]
+    scale = min(1.0, work_width / w)
+    small = cv2.resize(image, (max(1, round(w * scale)), max(1, round(h * scale))),
+                       interpolation=cv2.INTER_AREA) if scale < 1 else image
+    grey = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (5, 5), 0)
+    return small, grey, scale
+
+
 class SettleDetector:
     """Feed frames in order with :meth:`update`; it returns a :class:`Settle` once per roll.
 
@@ -154,17 +171,19 @@ class SettleDetector:
         self._still_since: float | None = None
         self._best_sharp = 0.0
         self._kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
+        self._worked: tuple[np.ndarray, tuple[np.ndarray, np.ndarray, float]] | None = None
+        """The last image and its :func:`working_copy`: a source hands the same array again only
+        for the same picture (a photo held still), which is then not scaled and compared again."""
 
     def __repr__(self) -> str:
         return f"SettleDetector(state={self.state!r}, mode={self.config.mode!r}, settle_s={self.config.settle_s})"
 
     def _work(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
-        h, w = image.shape[:2]
-        scale = min(1.0, self.config.work_width / w)
-        small = cv2.resize(image, (max(1, round(w * scale)), max(1, round(h * scale))),
-                           interpolation=cv2.INTER_AREA) if scale < 1 else image
-        grey = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (5, 5), 0)
-        return small, grey, scale
+        if self._worked is not None and self._worked[0] is image:
+            return self._worked[1]
+        work = working_copy(image, self.config.work_width)
+        self._worked = (image, work)
+        return work
 
     def _diff(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         """Pixels that changed, after taking out a global brightness step (auto exposure, a cloud)."""
@@ -196,7 +215,7 @@ class SettleDetector:
             else:
                 self.state = "starting"
         else:
-            moving = float(self._diff(grey, self._prev).mean()) > cfg.motion_fraction
+            moving = grey is not self._prev and float(self._diff(grey, self._prev).mean()) > cfg.motion_fraction
             self._prev = grey
             if moving:
                 if self.state in ("idle", "starting"):

@@ -231,6 +231,25 @@ def test_calibration_tray_limits_reading_to_the_tray(tmp_path, monkeypatch):
     assert seen == [(180, 200, 3)]
 
 
+def test_a_held_photo_is_scaled_for_settle_detection_once_also_in_a_tray(tmp_path, monkeypatch):
+    """The folder hands each photo's array again while it is held; its tray part stays one array."""
+    from arena_table.vision import settle
+
+    worked = []
+    real = settle.working_copy
+    monkeypatch.setattr(settle, "working_copy", lambda image, width: worked.append(image.shape) or real(image, width))
+    monkeypatch.setattr(camera_loop, "default_reader", lambda *_: scripted_reader([[(1, "ok")], [(2, "ok")]]))
+    calib = tmp_path / "calib.json"
+    Calibration((320, 240), tray=(20, 10, 200, 180)).save(calib)
+    table = run_folder(tmp_path, write_rendered(tmp_path / "p", [((1, 60, 120),), ((2, 100, 90),)]),
+                       camera_calibration=str(calib))
+    try:
+        assert [r.faces for r in table.state.tray.rolls] == [(1,), (2,)]
+        assert worked == [(180, 200, 3)] * 2  # 11 frames of each photo, worked once each
+    finally:
+        table.close()
+
+
 def test_crop_box_grows_and_clips():
     img = np.arange(100 * 100 * 3, dtype=np.uint8).reshape(100, 100, 3)
     assert crop_box(img, (10, 20, 40, 20)).shape == (26, 52, 3)

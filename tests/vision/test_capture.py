@@ -176,6 +176,21 @@ def test_grabber_returns_only_the_newest_frame_never_a_stale_one():
     assert cap.released
 
 
+def test_a_backend_refilling_one_buffer_still_gives_each_frame_its_own_array():
+    class OneBuffer(FakeCapture):
+        buffer = red_patch_bgr()
+
+        def read(self):
+            ok, img = super().read()
+            self.buffer[:] = img
+            return ok, self.buffer
+
+    with OpenCVSource(0, capture_factory=lambda d: OneBuffer(), warmup_s=0.0) as src:
+        frames = [src.read() for _ in range(3)]
+    assert len({id(f.image) for f in frames}) == 3
+    assert len({int(f.image[0, 0, 0]) for f in frames}) == 3  # each kept the picture it was grabbed with
+
+
 def test_opencv_exposure_and_white_balance_locked_and_read_back():
     cap = FakeCapture()
     statuses: list[CameraStatus] = []

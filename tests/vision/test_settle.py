@@ -11,6 +11,7 @@ import pytest
 from arena_table.vision.capture import FolderSource
 from arena_table.vision.frames import Frame
 from arena_table.vision.render import DieSpec, TableSpec, render_table
+from arena_table.vision import settle
 from arena_table.vision.settle import SettleConfig, SettleDetector, sharpness, skin_mask
 from arena_table.vision.sim import SKIN, SimTable
 
@@ -310,3 +311,24 @@ def test_a_lasting_loss_of_focus_is_read_after_defocus_wait_s():
         run.feed(textured((1 + i % 6, 10 + 18 * i, 10 + 13 * i), k=run.k))
     got = run.feed(textured((5, 160, 120), k=run.k, blur=2.0), 15)
     assert len(got) == 1 and got[0].still_since + 1.0 <= got[0].frame.t + 1e-9
+
+
+def test_an_array_handed_in_again_is_not_worked_again_and_settles_the_same(monkeypatch):
+    """A held photo (the same array again) is scaled and compared once; fresh copies of it give the same settles."""
+    worked = []
+    real = settle.working_copy
+    monkeypatch.setattr(settle, "working_copy", lambda image, width: worked.append(1) or real(image, width))
+    photos = [scene(k=0), scene((5, 160, 120), k=1), scene((5, 160, 120), (2, 80, 60), k=2)]
+    held, copied = Run(), Run()
+    for img in photos:
+        held.feed(img, 10, cut=True)
+    assert len(worked) == 3
+    for img in photos:
+        copied.feed(img, cut=True)
+        for _ in range(9):
+            copied.feed(img.copy())
+    assert len(worked) == 3 + 30
+    assert held.states == copied.states
+    assert [(s.frame.t, s.still_since, s.started) for s in held.settles] == \
+        [(s.frame.t, s.still_since, s.started) for s in copied.settles]
+    assert len(held.settles) == 3
