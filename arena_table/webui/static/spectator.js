@@ -219,8 +219,8 @@
   const PAGE_SECONDS = 8;
 
   function pageRegions() {
-    if (getComputedStyle(document.body).overflowY !== 'hidden') return [];
     const game = $('game');
+    if (getComputedStyle(document.body).overflowY !== 'hidden' || getComputedStyle(game).display === 'none') return [];
     const main = game.querySelector('.game-main');
     const side = game.querySelector('.game-side');
     const blocks = (col) => [...col.children].flatMap((c) => (c.hasAttribute('data-page-flow') ? [...c.children] : [c]));
