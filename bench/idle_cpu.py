@@ -10,7 +10,7 @@ Two measures, both on the simulated camera at its real frame rate (12 fps):
   is that CPU over the frames' own duration (frames / fps): above 100 % the loop cannot keep up and
   falls behind real time (``lag``).
 * ``--service``: ``arena-table run --camera sim --tokens sim`` as a subprocess (web server, token
-  readers and all), its whole-process CPU sampled with psutil after a warm-up.
+  readers and all), its whole-process CPU sampled with psutil after a warm-up, and its peak RSS.
 
     .venv/bin/python bench/idle_cpu.py --seconds 40
     .venv/bin/python bench/idle_cpu.py --service --seconds 30
@@ -92,7 +92,8 @@ def bench_loop(seconds: float, fps: float, seed: int) -> int:
         c, n = cpu[name]
         total_cpu, total_n = total_cpu + c, total_n + n
         if n:
-            print(f"  {name:8s} {100 * c * fps / n:6.1f} % of a core  ({n} frames, {1000 * c / n:.1f} ms CPU per frame)")
+            print(f"  {name:8s} {100 * c * fps / n:6.1f} % of a core  "
+                  f"({n} frames, {1000 * c / n:.1f} ms CPU per frame)")
     if total_n:
         print(f"  {'all':8s} {100 * total_cpu * fps / total_n:6.1f} % of a core  ({int(total_n)} frames)")
     print(f"  process  {100 * (p1 - p0) / (w1 - w0):6.1f} % of a core  (all threads, wall {w1 - w0:.1f} s)")
@@ -124,6 +125,8 @@ def bench_service(seconds: float, warmup: float) -> int:
                 samples.append(100 * (now.user + now.system - last.user - last.system))
                 last = now
             c1, w1 = p.cpu_times(), time.monotonic()
+            hwm = next((line.split()[1] for line in Path(f"/proc/{proc.pid}/status").read_text().splitlines()
+                        if line.startswith("VmHWM:")), None) if Path("/proc").is_dir() else None
         finally:
             proc.terminate()
             proc.wait(10)
@@ -132,6 +135,8 @@ def bench_service(seconds: float, warmup: float) -> int:
     print(f"arena-table run --camera sim --tokens sim, {w1 - w0:.0f} s after {warmup:.0f} s warm-up")
     print(f"  process  {total:6.1f} % of a core  (1 s samples: min {samples[0]:.0f}, "
           f"median {samples[len(samples) // 2]:.0f}, max {samples[-1]:.0f})")
+    if hwm:
+        print(f"  peak RSS {int(hwm) / 1024:.0f} MB")
     return 0
 
 

@@ -337,7 +337,7 @@ class SimTable:
         glare = (*die.glare, 0.26) if die.glare is not None and u >= 1.0 else None
         return DieSpec(value, (cx, cy), float(self.die_side), angle, body, pip, glare=glare)
 
-    def _hand_geometry(self, phase: float) -> tuple[tuple[int, int], tuple[int, int], list[tuple[int, int, int, int]]]:
+    def _hand_geometry(self, phase: float) -> tuple[tuple[int, int], tuple[int, int], list[tuple[int, ...]]]:
         """The hand at ``phase``: palm centre and half-axes, finger rectangles (x0, y0, x1, y1), frame px."""
         w, h = self.size
         # in for the first quarter, still in the middle half, out in the last quarter
@@ -353,8 +353,9 @@ class SimTable:
     def _hand_box(self, phase: float) -> tuple[int, int, int, int]:
         """(x0, y0, x1, y1) px inside the frame that the hand at ``phase`` covers (anti-aliased edge included)."""
         (cx, cy), (ax, ay), fingers = self._hand_geometry(phase)
-        return self._clip_box((min([cx - ax] + [f[0] for f in fingers]) - 2, min([cy - ay] + [f[1] for f in fingers]) - 2,
-                               max([cx + ax] + [f[2] for f in fingers]) + 3, max([cy + ay] + [f[3] for f in fingers]) + 3))
+        boxes = [(cx - ax, cy - ay, cx + ax, cy + ay), *fingers]
+        return self._clip_box((min(b[0] for b in boxes) - 2, min(b[1] for b in boxes) - 2,
+                               max(b[2] for b in boxes) + 3, max(b[3] for b in boxes) + 3))
 
     def _draw_hand(self, img: np.ndarray, phase: float, origin: tuple[int, int] = (0, 0)) -> None:
         """Draw the hand at ``phase`` into ``img``, whose top-left pixel is ``origin`` in the frame."""
