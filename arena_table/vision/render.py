@@ -180,8 +180,15 @@ def _marble(img: np.ndarray, d: DieSpec, m: np.ndarray, outline: np.ndarray) -> 
     img[y0:y1, x0:x1] = np.clip(roi, 0, 255).astype(np.uint8)
 
 
-def _draw_die(img: np.ndarray, d: DieSpec, shadow: bool) -> np.ndarray:
-    """Draw one die; returns its outline polygon in frame px."""
+def draw_die(img: np.ndarray, d: DieSpec, shadow: bool) -> np.ndarray:
+    """Draw one die (with its shadow when ``shadow``) over ``img`` (HxWx3 uint8 BGR, in place).
+
+    ``d.center`` and ``d.size`` are in ``img``'s pixels, so a die can be drawn into a window of a
+    larger frame by shifting its centre (``sim.py`` redraws only where a flying die reaches).
+
+    Returns:
+        The die's outline polygon, Nx2 float frame px.
+    """
     m = _face_map(d)
     side_h = math.sin(math.radians(d.tilt)) / max(math.cos(math.radians(d.tilt)), 1e-3)
     # The side face shows below the top face (face v grows towards it).
@@ -238,7 +245,7 @@ def render_table(spec: TableSpec, rng: np.random.Generator) -> tuple[np.ndarray,
         img = np.clip(img + tex[..., None], 0, 255).astype(np.uint8)
     truth = []
     for d in spec.dice:
-        poly = _draw_die(img, d, spec.shadow)
+        poly = draw_die(img, d, spec.shadow)
         x0, y0 = poly.min(0)
         x1, y1 = poly.max(0)
         inside = x0 >= 0 and y0 >= 0 and x1 <= w and y1 <= h

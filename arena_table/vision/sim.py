@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from .render import DIE_COLOURS, DieSpec, _draw_die
+from .render import DIE_COLOURS, DieSpec, draw_die
 
 FELT = (60, 95, 45)
 """Tray felt colour (BGR)."""
@@ -322,7 +322,7 @@ class SimTable:
         x0, y0, x1, y1 = max(x0 - ox, 0), max(y0 - oy, 0), min(x1 - ox, crop.shape[1]), min(y1 - oy, crop.shape[0])
         if x0 < x1 and y0 < y1:
             window = crop[y0:y1, x0:x1]  # a view: the die is drawn into the crop
-            _draw_die(window, dataclasses.replace(die, center=(die.center[0] - ox - x0, die.center[1] - oy - y0)),
+            draw_die(window, dataclasses.replace(die, center=(die.center[0] - ox - x0, die.center[1] - oy - y0)),
                       shadow=True)
 
     def _pose(self, die: SimDie, u: float, t: float) -> DieSpec:
