@@ -1,6 +1,6 @@
 """Contact sheet of the label errata, to check each row by eye.
 
-    python tools/errata_sheet.py [docs/label-errata.csv] [--out errata.png]
+    python tools/errata_sheet.py [docs/label-errata.csv] --out /tmp/errata.png
 
 Each tile is the photo around the erratum's die (3 die sides wide, upscaled), captioned with the
 image, the set's label and what the row says the die shows. Reads the photos from
@@ -20,6 +20,7 @@ import numpy as np
 from arena_table.vision.dice import crop_die
 from arena_table.vision.dice_io import load_image
 from arena_table.vision.errata import load_errata
+from arena_table.vision.errors import VisionError
 from arena_table.vision.labels import dice_set_dir, load_set, read_boxes
 
 TILE = 320
@@ -28,10 +29,18 @@ TILE = 320
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("errata", nargs="?", default=str(Path(__file__).resolve().parents[1] / "docs" / "label-errata.csv"))
-    ap.add_argument("--out", default="errata.png", help="PNG to write (default errata.png)")
+    ap.add_argument("--out", required=True, help="PNG file to write")
     args = ap.parse_args(argv)
+    try:
+        errata = load_errata(args.errata)
+    except FileNotFoundError:
+        print(f"error: {args.errata}: errata file not found", file=sys.stderr)
+        return 1
+    except VisionError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
     tiles = []
-    for fix in load_errata(args.errata):
+    for fix in errata:
         item = next((it for it in load_set(dice_set_dir(fix.set)) if it.path.name == fix.image), None)
         if item is None:
             print(f"error: {fix.where()}: no such image in the set", file=sys.stderr)
@@ -52,7 +61,9 @@ def main(argv: list[str] | None = None) -> int:
     cols = min(4, rows)
     tiles += [np.zeros_like(tiles[0])] * (-len(tiles) % cols)
     sheet = np.vstack([np.hstack(tiles[i:i + cols]) for i in range(0, len(tiles), cols)])
-    cv2.imwrite(args.out, sheet)
+    if not cv2.imwrite(args.out, sheet):
+        print(f"error: {args.out}: could not write the PNG", file=sys.stderr)
+        return 1
     print(f"wrote {args.out}: {rows} errata")
     return 0
 

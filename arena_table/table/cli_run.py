@@ -268,10 +268,11 @@ def cmd_run(args: argparse.Namespace) -> int:
         app = create_app(table, WebConfig(pin=pin, max_clients=args.max_clients, host=args.host))
         try:
             server = make_server(app, args.host, args.port, clients=args.max_clients)
-        except OSError as exc:
+        except (OSError, ValueError) as exc:  # ValueError: waitress found no such address ("999.1.1.1")
             shutdown(app)
             table.close()
-            print(f"error: cannot listen on {args.host}:{args.port}: {exc.strerror or exc}", file=sys.stderr)
+            why = getattr(exc, "strerror", None) or ("no such address" if isinstance(exc, ValueError) else exc)
+            print(f"error: cannot listen on {args.host}:{args.port}: {why}", file=sys.stderr)
             return 1
         signal.signal(signal.SIGTERM, on_term)
     except KeyboardInterrupt:  # Ctrl-C while starting: close what is open, in order; main() exits 130

@@ -89,3 +89,31 @@ def test_the_shipped_errata_file_parses():
     fixes = load_errata(Path(__file__).resolve().parents[2] / "docs" / "label-errata.csv")
     assert len(fixes) == 5 and {f.set for f in fixes} == {"byler_d6"}
     assert all(f.note for f in fixes)
+
+
+def _sheet(args):
+    import subprocess
+    import sys
+
+    tool = Path(__file__).resolve().parents[2] / "tools" / "errata_sheet.py"
+    return subprocess.run([sys.executable, str(tool), *args], capture_output=True, text=True, timeout=120)
+
+
+def test_errata_sheet_names_a_missing_file_in_one_line(tmp_path):
+    r = _sheet([str(tmp_path / "nope.csv"), "--out", str(tmp_path / "e.png")])
+    assert r.returncode == 1 and r.stderr.strip() == f"error: {tmp_path / 'nope.csv'}: errata file not found"
+
+
+@pytest.mark.shared
+def test_errata_sheet_draws_one_tile_per_row(tmp_path):
+    import cv2
+
+    from arena_table.vision.labels import dice_set_dir
+
+    if not (dice_set_dir("byler_d6") / "labels.csv").is_file():
+        pytest.skip("labelled photos not found (clone the repo beside ../shared)")
+    r = _sheet(["--out", str(tmp_path / "e.png")])
+    assert r.returncode == 0, r.stderr
+    sheet = cv2.imread(str(tmp_path / "e.png"))
+    assert sheet.shape == (2 * 320, 4 * 320, 3)  # 5 rows of docs/label-errata.csv, 4 tiles a row
+    assert sheet[320:, 320:].max() == 0 and sheet[320:, :320].max() > 0  # the 5th tile, then padding

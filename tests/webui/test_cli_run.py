@@ -87,6 +87,12 @@ def test_run_refuses_a_busy_port(tmp_path, capsys):
     assert f"cannot listen on 127.0.0.1:{port}" in capsys.readouterr().err
 
 
+def test_run_refuses_an_address_that_does_not_exist(tmp_path, capsys):
+    assert main(["run", "--camera", "none", "--db", str(tmp_path / "t.db"), "--host", "999.1.1.1"]) == 1
+    err = capsys.readouterr().err
+    assert "cannot listen on 999.1.1.1:8000: no such address" in err and "Traceback" not in err
+
+
 def test_run_refuses_bad_options(tmp_path, capsys):
     assert main(["run", "--camera", "none", "--db", str(tmp_path / "t.db"), "--options", "[1]"]) == 2
     assert "--options must be a JSON object" in capsys.readouterr().err
