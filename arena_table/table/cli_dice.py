@@ -223,9 +223,11 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
         other = {k: v for k, v in trained_holdouts().items() if v != args.holdout_every}
         if other:
-            said = ", ".join(f"the {k} with --holdout-every {v}" for k, v in other.items())
-            print(f"note: {said}: these images are not all held out from the installed models "
-                  f"(see arena_table/vision/models/README.md)", file=sys.stderr)
+            said = "; ".join(f"the installed {k} was trained with every photo (--holdout-every 0)" if v == 0 else
+                             f"the installed {k} has no training record" if v is None else
+                             f"the installed {k} was trained with --holdout-every {v}" for k, v in other.items())
+            print(f"note: {said}: the figures may count images a model was trained on, not only held-out "
+                  f"ones (see arena_table/vision/models/README.md)", file=sys.stderr)
     cfg = _reader_config(args)
     if cfg is None:
         return 2
