@@ -134,6 +134,31 @@ def _register_errors(app: Flask) -> None:
         return _error(500, f"internal error ({type(exc).__name__}); the table logged the details")
 
 
+def url_pieces(url: str) -> list[str]:
+    """An address cut where a line may break when it is shown under the QR code: after the
+    scheme and before each further path segment, never inside a host name or a port.
+
+    >>> url_pieces("http://192.168.1.20:8080/")
+    ['http://', '192.168.1.20:8080/']
+    >>> url_pieces("https://arena.example.org/club/table")
+    ['https://', 'arena.example.org', '/club', '/table']
+    """
+    scheme, sep, rest = url.partition("://")
+    if not sep:
+        scheme, rest = "", url
+    host, slash, path = rest.partition("/")
+    pieces = [scheme + sep] if sep else []
+    segments = (slash + path).split("/")[1:]
+    if segments and segments[-1] == "":  # a trailing "/" stays with what precedes it
+        segments.pop()
+        tail = "/"
+    else:
+        tail = ""
+    if not segments:
+        return pieces + [host + slash]
+    return pieces + [host] + ["/" + s for s in segments[:-1]] + ["/" + segments[-1] + tail]
+
+
 def _public_url(cfg: WebConfig) -> str:
     """Where phones should go: the configured URL, else the request's, with a LAN address
     in place of a loopback one when the server listens on every interface."""
@@ -188,8 +213,9 @@ def _register_pages(app: Flask, service: TableService, hub: Hub, cfg: WebConfig)
         # no string in it (SVG markup, names) can close the script element
         initial = hub.state_json()[:-1] + f',"game_panels":{json.dumps(game_panels)}}}'
         title = hub.part("title", "Arena table")
+        url = _public_url(cfg)
         return render_template("spectator.html", initial_json=initial.replace("<", "\\u003c"), title=title,
-                               page_url=_public_url(cfg))
+                               page_url=url, page_url_pieces=url_pieces(url))
 
     @app.get("/qr.svg")
     def qr() -> Response:

@@ -25,6 +25,12 @@ MIN_HEXES = 7
 """The hex board is drawn at least this many cells wide, however few cells the view lists."""
 HEX_DIRECTIONS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
 """Axial neighbour directions E, NE, NW, W, SW, SE: ``facing`` indexes this."""
+COUNT_FONT = 20.0
+"""Font size of a histogram bar's count."""
+TEXT_BOX = (0.93, 0.24)
+"""A line of text's box above and below its baseline, in font sizes (DejaVu Sans, the TV's font)."""
+EXPECTED_STROKE = 3.0
+"""Width of the histogram's dashed fair-die line."""
 
 
 def _num(x: float) -> str:
@@ -213,22 +219,36 @@ def histogram_svg(die: str, counts: Mapping[str, int], chi2: float | None = None
     if chi2 is not None and p_value is not None:
         label += f" · χ² {chi2:.2f}, p {p_value:.3f}"
     body = [f'<text x="{_num(left)}" y="26" font-size="22" fill="currentColor">{escape(label)}</text>']
+    ey = top + plot_h - plot_h * expected / peak
+    if total:  # drawn first: a count label lies over it, never under it
+        body.append(f'<line x1="{_num(left)}" x2="{_num(width - left)}" y1="{_num(ey)}" y2="{_num(ey)}" '
+                    f'stroke="{PALETTE[5]}" stroke-width="{_num(EXPECTED_STROKE)}" stroke-dasharray="8 6"><title>'
+                    f'fair die: {expected:.1f} a face</title></line>')
     for i, (face, count) in enumerate(faces):
         x = left + i * (bar_w + gap) + gap / 2
         h = plot_h * count / peak if peak else 0
         y = top + plot_h - h
         body.append(f'<rect class="bar" x="{_num(x)}" y="{_num(y)}" width="{_num(bar_w)}" height="{_num(h)}" '
                     f'fill="{PALETTE[0]}"><title>face {escape(str(face))}: {count}</title></rect>')
-        body.append(f'<text x="{_num(x + bar_w / 2)}" y="{_num(y - 6)}" text-anchor="middle" font-size="20" '
-                    f'fill="currentColor">{count}</text>')
+        body.append(f'<text x="{_num(x + bar_w / 2)}" y="{_num(_count_baseline(y, ey if total else None))}" '
+                    f'text-anchor="middle" font-size="{_num(COUNT_FONT)}" fill="currentColor">{count}</text>')
         body.append(f'<text x="{_num(x + bar_w / 2)}" y="{_num(height - 14)}" text-anchor="middle" font-size="22" '
                     f'font-weight="700" fill="currentColor">{escape(str(face))}</text>')
-    if total:
-        ey = top + plot_h - plot_h * expected / peak
-        body.append(f'<line x1="{_num(left)}" x2="{_num(width - left)}" y1="{_num(ey)}" y2="{_num(ey)}" '
-                    f'stroke="{PALETTE[5]}" stroke-width="3" stroke-dasharray="8 6"><title>fair die: '
-                    f'{expected:.1f} a face</title></line>')
     return _svg(width, height, body, f"Per-face counts, {label}")
+
+
+def _count_baseline(bar_top: float, line_y: float | None) -> float:
+    """Where a bar's count sits: just above the bar, or just above the fair-die line where
+    that line would run through it (a bar a little shorter than the expectation).
+
+    >>> _count_baseline(150, None), _count_baseline(150, 100), _count_baseline(150, 140)
+    (144, 144, 132.7)
+    """
+    base = bar_top - 6
+    above, below = TEXT_BOX[0] * COUNT_FONT, TEXT_BOX[1] * COUNT_FONT
+    if line_y is None or base + below < line_y - EXPECTED_STROKE / 2 or base - above > line_y + EXPECTED_STROKE / 2:
+        return base
+    return round(line_y - EXPECTED_STROKE / 2 - below - 1, 1)
 
 
 def health_svg(series: Mapping[str, Sequence[tuple[int, int]]], maxima: Mapping[str, int] | None = None,

@@ -91,6 +91,26 @@ def test_histogram_bar_heights_and_fair_line():
     assert "d6: 30 dice · χ² 10.00, p 0.075" in doc
 
 
+@pytest.mark.parametrize("counts", [
+    {"1": 18, "2": 16, "3": 21, "4": 25, "5": 19, "6": 21},  # the tester's chart: "18" sat on the line
+    {"1": 5, "2": 5, "3": 5, "4": 5, "5": 5, "6": 5},
+    {"1": 9, "2": 10, "3": 11, "4": 10, "5": 10, "6": 10},
+])
+def test_histogram_count_labels_keep_clear_of_the_fair_line(counts):
+    root = parse(svg.histogram_svg("d6", counts))
+    line = root.find("s:line", NS)
+    ey, half = float(line.get("y1")), float(line.get("stroke-width")) / 2
+    labels = [t for t in root.findall("s:text", NS) if t.get("font-size") == "20"]
+    assert [t.text for t in labels] == [str(c) for c in counts.values()]
+    above, below = (k * svg.COUNT_FONT for k in svg.TEXT_BOX)
+    for t in labels:
+        y = float(t.get("y"))
+        assert y + below < ey - half or y - above > ey + half, (t.text, y, ey)
+    # the line is drawn under the labels
+    children = list(root)
+    assert children.index(line) < min(children.index(t) for t in labels)
+
+
 def test_health_chart_lines_have_names_and_patterns():
     doc = svg.health_svg({"Rochon": [(0, 9), (3, 4)], "Salazar": [(0, 9), (1, 0), (3, 0)]}, {"Rochon": 9})
     root = parse(doc)

@@ -2,7 +2,8 @@
 // not fit its box they are shown in turn, a page at a time, with a small "2/3" in the box's corner.
 // A list or table too tall for a page is split between its rows (rows side by side stay together);
 // a heading stays with what follows it and comes back above the rest of a split list; blocks
-// marked data-page-pin stay on every page. A region that fits is never touched.
+// marked data-page-pin stay on every page. A region that fits is never touched. A list that is
+// not paged but marked data-whole-rows shows only the rows that wholly fit its box.
 //
 // Pages are a projection of the layout: every update() measures afresh and keeps only each
 // region's page number, so a live update neither restarts the rotation nor moves what fits.
@@ -136,6 +137,42 @@
     }
   }
 
+  // ---- whole rows only ----------------------------------------------------------------------
+  // A list in a box of fixed height that is not paged (the roll history, the log) shows only rows
+  // that wholly fit: the rest are dropped from its far end, data-whole-rows="first" keeping the
+  // first rows (a newest-first history), "last" the last ones (a log whose newest line is at the
+  // bottom). The box is every ancestor that clips, less its padding.
+  const DROPPED = 'row-dropped';  // app.css: display none
+
+  function clipBox(el) {
+    const box = { top: -Infinity, bottom: Infinity };
+    for (let p = el; p; p = p.parentElement) {
+      const cs = getComputedStyle(p);
+      if (cs.display === 'contents' || (cs.overflowY === 'visible' && cs.overflowX === 'visible')) continue;
+      const r = p.getBoundingClientRect();
+      box.top = Math.max(box.top, r.top + parseFloat(cs.borderTopWidth) + parseFloat(cs.paddingTop));
+      box.bottom = Math.min(box.bottom, r.bottom - parseFloat(cs.borderBottomWidth) - parseFloat(cs.paddingBottom));
+    }
+    return box;
+  }
+
+  function keepWholeRows(list) {
+    const rows = [...list.children];
+    rows.forEach((row) => row.classList.remove(DROPPED));
+    if (list.getAttribute('data-whole-rows') === 'last') rows.reverse();
+    // dropping a row may move the others (a list that is not anchored at its kept end): measure again
+    for (let cut = rows.length; cut > 0;) {
+      const box = clipBox(list);
+      const first = rows.findIndex((row) => {
+        const r = row.getBoundingClientRect();
+        return r.height > 0 && (r.top < box.top - 0.5 || r.bottom > box.bottom + 0.5);
+      });
+      if (first < 0) break;
+      rows.slice(first).forEach((row) => row.classList.add(DROPPED));
+      cut = first;
+    }
+  }
+
   // create({regions, seconds, onchange}): regions() -> [{name, box, blocks, column}] (column: the
   // part of box the region fills, when two regions share a box); onchange() after every change.
   function create(opts) {
@@ -154,6 +191,8 @@
 
     function update() {
       for (const e of document.querySelectorAll('.' + OFF)) e.classList.remove(OFF);  // measure everything
+      // lists that keep whole rows first, in document order: a shorter list above makes room below
+      for (const list of document.querySelectorAll('[data-whole-rows]')) keepWholeRows(list);
       for (const r of current) {
         r.box.classList.remove('paged');
         r.box.style.removeProperty('--page-room');
