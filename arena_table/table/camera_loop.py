@@ -27,6 +27,7 @@ import logging
 import math
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
@@ -130,6 +131,9 @@ class CameraLoop:
         self._tray_view: tuple[np.ndarray, np.ndarray] | None = None
         """The last frame image and its tray part."""
         self._reader_failing = False
+        self._overlay_pool: ThreadPoolExecutor | None = None
+        """The one thread that reads and draws the control page's overlays (see :meth:`overlay`)."""
+        self._overlay_pool_lock = threading.Lock()
 
     def __repr__(self) -> str:
         return f"CameraLoop({self.spec!r}, state={self._status.get('state')!r}, rolls={self.rolls})"
@@ -146,6 +150,10 @@ class CameraLoop:
         if self._thread is not None:
             self._thread.join(timeout=10)
             self._thread = None
+        with self._overlay_pool_lock:
+            pool, self._overlay_pool = self._overlay_pool, None
+        if pool is not None:
+            pool.shutdown(wait=True)
 
     def __enter__(self) -> "CameraLoop":
         return self.start()
@@ -169,10 +177,26 @@ class CameraLoop:
 
         Boxes: green ``ok`` (with the value), orange ``cocked``, blue ``partial``, red
         ``unreadable`` (``?``), so a player can aim the camera until every die is found.
+
+        The reading and drawing run on one thread of the loop's own (``camera-overlay``), whatever
+        thread asks: native code keeps memory per calling thread for as long as the thread lives
+        (OpenCV 5's ``putText`` a ``thread_local`` font engine with its built-in fonts unpacked,
+        about 6 MB; the reader's ONNX Runtime and OpenCV buffers about 0.4-1.3 MB), and the web
+        server hands each request to the next of its ``--max-clients`` + 16 threads in turn, so
+        a control page polling once a second grew the service by ~6 MB a request, to over 1 GB
+        (``bench/service_memory.py``).
         """
         image = self.latest_frame()
         if image is None:
             return None
+        with self._overlay_pool_lock:
+            if self._overlay_pool is None:
+                self._overlay_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"camera-overlay-{self.spec}")
+            job = self._overlay_pool.submit(self._draw_overlay, image)
+        return job.result()
+
+    def _draw_overlay(self, image: np.ndarray) -> np.ndarray:
+        """:meth:`overlay`'s work, on the overlay thread."""
         try:
             reading = self._read_frame(image)
         except Exception as exc:

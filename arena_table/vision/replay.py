@@ -89,11 +89,18 @@ class FolderSource(FrameSource):
         return frame
 
 
+SIM_KEEP_THROWS = 256
+"""Throws a :class:`SimSource`'s own simulation keeps (about 20 minutes of its script)."""
+
+
 class SimSource(FrameSource):
     """Frames of the simulated table (:class:`arena_table.vision.sim.SimTable`).
 
     Args:
-        table: the simulation (default: ``SimTable(seed=seed)``).
+        table: the simulation (default: ``SimTable(seed=seed, keep_throws=SIM_KEEP_THROWS)``: the
+            source only asks for later frames, so its script is kept to the latest throws and a
+            service that runs for days neither grows by ~1 MB an hour nor scans the whole script
+            for each frame).
         fps: frame rate; frame ``k`` is the table at ``k / fps`` s.
         realtime: pace frames by ``clock``/``sleep`` (the service); tests pass False.
     """
@@ -102,7 +109,7 @@ class SimSource(FrameSource):
                  sleep: Callable[[float], None] = time.sleep, realtime: bool = True) -> None:
         from .sim import SimTable
 
-        self.table = table if table is not None else SimTable(seed=seed)
+        self.table = table if table is not None else SimTable(seed=seed, keep_throws=SIM_KEEP_THROWS)
         self.name = "sim"
         self.fps = fps
         self.clock = clock

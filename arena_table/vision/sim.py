@@ -19,6 +19,7 @@ True
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import math
 from dataclasses import dataclass, field
@@ -90,6 +91,10 @@ class SimTable:
         p_touch: chance each further die lands against the previous one.
         p_glare: chance a die shows a glare spot.
         noise: sensor noise (standard deviation in grey levels) added to every frame.
+        keep_throws: at most this many throws are kept in :attr:`throws` (the oldest are dropped
+            as the script grows), for a sim that runs for days and is only asked for later
+            frames (the service's ``--camera sim``); frames before the kept script cannot be
+            drawn again. ``None`` (default) keeps the whole script, the ground truth tests read.
     """
 
     seed: int = 0
@@ -104,6 +109,10 @@ class SimTable:
     """Die side in pixels; 0: 58 px per 640 px of frame width."""
     throws: list[SimThrow] = field(default_factory=list)
     """The script so far, oldest first (the ground truth); may be given to start from a fixed script."""
+    keep_throws: int | None = None
+    KEEP_MIN = 16
+    """Least ``keep_throws``: a frame needs its throw and the one before, and the script runs 10 s
+    ahead of the latest frame asked for (a few throws)."""
     ROLL_S = (0.8, 1.3)
     """Seconds a throw lasts, from entering the frame to the last die stopping."""
     REST_S = (2.0, 3.5)
@@ -112,6 +121,9 @@ class SimTable:
     """Seconds a hand spends in the frame (0.4 s in, 0.8 s still, 0.4 s out)."""
 
     def __post_init__(self) -> None:
+        if self.keep_throws is not None and self.keep_throws < self.KEEP_MIN:
+            raise ValueError(f"keep_throws must be at least {self.KEEP_MIN}, not {self.keep_throws}")
+        self._dropped = False
         self.die_side = self.die_side or 58.0 * self.size[0] / 640
         self._rng = np.random.default_rng(self.seed)
         self._background = self._make_background()
@@ -128,9 +140,21 @@ class SimTable:
     # -- the script ---------------------------------------------------------------------------------
     def throws_until(self, t: float) -> list[SimThrow]:
         """Throws that start at or before ``t`` seconds (extending the script as needed)."""
+        return self.throws[:self._next_throw(t)]
+
+    def _next_throw(self, t: float) -> int:
+        """Index in :attr:`throws` of the first throw that starts after ``t`` (extending the script
+        as needed; a binary search, so a sim that ran for days costs no more per frame).
+
+        Raises:
+            ValueError: ``t`` is before the script kept (``keep_throws``).
+        """
         while self._horizon <= t + 10.0:
             self._add_throw()
-        return [th for th in self.throws if th.start <= t]
+        if self._dropped and t < self.throws[0].start:
+            raise ValueError(f"the frame at {t:.2f} s is before the {self.keep_throws} throws kept "
+                             f"(from {self.throws[0].start:.2f} s)")
+        return bisect.bisect_right(self.throws, t, key=lambda th: th.start)
 
     def _add_throw(self) -> None:
         rng = self._rng
@@ -149,6 +173,9 @@ class SimTable:
         settled = t + float(rng.uniform(*self.ROLL_S))
         self.throws.append(SimThrow(t, settled, thrown, kept, hand))
         self._horizon = settled
+        if self.keep_throws is not None and len(self.throws) > self.keep_throws:
+            del self.throws[:len(self.throws) - self.keep_throws]
+            self._dropped = True
 
     def _place(self, n: int, kept: tuple[SimDie, ...]) -> tuple[SimDie, ...]:
         rng = self._rng
@@ -191,8 +218,7 @@ class SimTable:
     def state_at(self, t: float) -> tuple[list[tuple[SimDie, float]], float | None]:
         """Dice visible at ``t`` as (die, progress 0..1 of its throw; 1 = at rest) and the
         hand's phase (0..1 while a hand is in the frame, else None)."""
-        self.throws_until(t)
-        i = next(k for k, th in enumerate(self.throws) if th.start > t)  # the next throw
+        i = self._next_throw(t)  # the next throw
         nxt, cur = self.throws[i], (self.throws[i - 1] if i else None)
         hand_phase = None
         gone = False  # the hand has taken the lying dice away
@@ -238,7 +264,7 @@ class SimTable:
                 exposure_s: float) -> list[tuple[tuple[int, int, int, int], np.ndarray]]:
         """The regions the ``moving`` dice change at ``t``: (box, the tray there without noise,
         float32), the mean of four sub-exposures over ``exposure_s`` (motion blur)."""
-        cur = self.throws_until(t)[-1]
+        cur = self.throws[self._next_throw(t) - 1]
         span = cur.settled - cur.start
         poses = [tuple(self._pose(d, min(1.0, max(0.0, (tk - cur.start) / span)), tk) for d in moving)
                  for tk in (t - exposure_s * j / 3 for j in range(4))]

@@ -373,6 +373,55 @@ def test_control_page_gets_the_latest_frame_with_the_dice_drawn(tmp_path, monkey
         table.close()
 
 
+def test_overlays_asked_from_many_threads_are_read_and_drawn_on_one_thread(tmp_path, monkeypatch):
+    """Native code keeps memory per calling thread (OpenCV 5's putText: a font engine of ~6 MB per
+    thread) and the web server rotates requests over all its threads: every overlay, whichever
+    thread asks, is read and drawn on the loop's one overlay thread, kept across requests."""
+    import threading
+
+    readers, drawers = set(), set()
+    scripted = scripted_reader([[(3, "ok")]] * 40)
+
+    def reader(image):
+        readers.add(threading.get_ident())
+        return scripted(image)
+
+    real_put_text = cv2.putText
+
+    def put_text(*args, **kw):
+        drawers.add(threading.get_ident())
+        return real_put_text(*args, **kw)
+
+    monkeypatch.setattr(camera_loop, "default_reader", lambda *_: reader)
+    photos = write_rendered(tmp_path / "p", [((3, 60, 120),)])
+    table = run_folder(tmp_path, photos)
+    try:
+        loop = table.devices[0]
+        monkeypatch.setattr(cv2, "putText", put_text)
+        camera_thread = set(readers)  # the loop read the photo on its own thread
+        askers, shown = set(), []
+
+        def ask():
+            askers.add(threading.get_ident())
+            shown.append(loop.overlay())
+
+        for _ in range(3):  # 30 requests, each on a thread of its own, some at once
+            threads = [threading.Thread(target=ask) for _ in range(10)]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+        assert len(shown) == 30 and all(tuple(img[100, 40]) == (60, 200, 60) for img in shown)
+        overlay_threads = readers - camera_thread
+        assert len(overlay_threads) == 1 and drawers == overlay_threads
+        assert not overlay_threads & askers
+        names = [t.name for t in threading.enumerate() if t.ident in overlay_threads]
+        assert names and names[0].startswith("camera-overlay")
+    finally:
+        table.close()
+    assert not [t for t in threading.enumerate() if t.name.startswith("camera-overlay")]  # close() ends it
+
+
 def test_calibrated_die_size_lets_the_real_reader_find_small_dice(tmp_path):
     """A camera that sees 16 px dice on a 1280x720 frame (below the automatic 3 % of the long side):
     with the die side from ``dice calibrate`` in the calibration file, the shipped reader reads all six."""

@@ -120,3 +120,27 @@ def test_cached_still_frames_are_handed_out_as_copies():
     expected = first.copy()
     first[:] = 0  # a caller drawing on its frame does not change the next one
     assert np.array_equal(sim.render(t), expected)
+
+
+def test_kept_script_is_capped_and_draws_the_same_frames():
+    """The service's endless sim keeps only its latest throws: the cap holds however long it runs,
+    and every frame it draws is the one the whole script draws."""
+    import pytest
+
+    from arena_table.vision.replay import SIM_KEEP_THROWS, SimSource
+
+    whole, kept = SimTable(seed=7, size=(160, 120)), SimTable(seed=7, size=(160, 120), keep_throws=16)
+    for t in [0.0, 3.3, 50.0, 200.0] + [400 + 0.25 * k for k in range(40)] + [2000.0, 2000.4]:
+        assert np.array_equal(kept.render(t), whole.render(t)), t
+        assert len(kept.throws) <= 16
+        assert kept.throws == whole.throws[-len(kept.throws):]
+        assert kept.throws_until(t)[-1:] == whole.throws_until(t)[-1:]
+    assert len(whole.throws) > 400  # the cap was really needed
+    with pytest.raises(ValueError, match="before the 16 throws kept"):
+        kept.render(100.0)
+    with pytest.raises(ValueError, match="at least 16"):
+        SimTable(keep_throws=3)
+    src = SimSource(seed=1, realtime=False)
+    assert src.table.keep_throws == SIM_KEEP_THROWS
+    src.table.throws_until(3600 * 24)  # a day of the service's sim
+    assert len(src.table.throws) == SIM_KEEP_THROWS
