@@ -14,6 +14,7 @@ import ipaddress
 import json
 import logging
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -178,6 +179,20 @@ def _public_url(cfg: WebConfig) -> str:
     return url
 
 
+@lru_cache(maxsize=16)
+def _qr_svg(url: str) -> str:
+    """The QR code of ``url`` as SVG text. Cached for the few addresses a table is reached by; the
+    bound keeps a client that sends many ``Host`` headers from growing the cache."""
+    import io
+
+    import segno
+
+    buf = io.BytesIO()
+    segno.make(url, error="m").save(buf, kind="svg", scale=6, border=2, dark="#000", light="#fff",
+                                    title="QR code of " + url)
+    return buf.getvalue().decode()
+
+
 def _lan_address() -> str | None:
     try:
         import psutil
@@ -193,7 +208,6 @@ def _lan_address() -> str | None:
 
 
 def _register_pages(app: Flask, service: TableService, hub: Hub, cfg: WebConfig) -> None:
-    qr_cache: dict[str, str] = {}
     # games with their own panel for the view's ``extra`` (static/games/<game>.js)
     game_panels = sorted(p.stem for p in (Path(app.static_folder) / "games").glob("*.js"))
 
@@ -220,17 +234,8 @@ def _register_pages(app: Flask, service: TableService, hub: Hub, cfg: WebConfig)
     @app.get("/qr.svg")
     def qr() -> Response:
         """A QR code of the spectator page's address (segno), for phones."""
-        import segno
-
         url = _public_url(cfg)
-        if url not in qr_cache:
-            import io
-
-            buf = io.BytesIO()
-            segno.make(url, error="m").save(buf, kind="svg", scale=6, border=2, dark="#000", light="#fff",
-                                            title="QR code of " + url)
-            qr_cache[url] = buf.getvalue().decode()
-        resp = Response(qr_cache[url], mimetype="image/svg+xml")
+        resp = Response(_qr_svg(url), mimetype="image/svg+xml")
         resp.headers["Cache-Control"] = "no-cache"
         return resp
 

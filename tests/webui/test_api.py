@@ -227,6 +227,17 @@ def test_media_and_qr(client, table):
     assert client.get("/media/2026-01-01/none.jpg").status_code == 404
     qr = client.get("/qr.svg", base_url="http://table.local:8000")
     assert qr.status_code == 200 and qr.mimetype == "image/svg+xml" and b"<svg" in qr.data
+    assert b"QR code of http://table.local:8000/" in qr.data
+
+
+def test_qr_codes_of_many_host_headers_do_not_pile_up(client):
+    from arena_table.webui.app import _qr_svg
+
+    _qr_svg.cache_clear()
+    for i in range(40):  # a client naming a new Host each time
+        assert client.get("/qr.svg", base_url=f"http://h{i}.example:8000").status_code == 200
+    info = _qr_svg.cache_info()
+    assert info.currsize == info.maxsize == 16 and info.misses == 40
 
 
 def test_status_lists_devices_and_streams(client, table):
