@@ -32,6 +32,8 @@ import threading
 import time
 from pathlib import Path
 
+from arena_table.table.cli_web import wait_ready
+
 ROOT = Path(__file__).resolve().parents[1]
 PIN = "135790"
 
@@ -51,22 +53,6 @@ def proc_status(pid: int) -> dict[str, int]:
             if m:
                 out[m.group(1)] = int(m.group(2))
     return out
-
-
-def wait_up(port: int, proc: subprocess.Popen, timeout: float = 60.0) -> None:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if proc.poll() is not None:
-            raise SystemExit(f"the service ended with code {proc.returncode}")
-        try:
-            c = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
-            c.request("GET", "/api/status")
-            if c.getresponse().status == 200:
-                return
-        except OSError:
-            pass
-        time.sleep(0.3)
-    raise SystemExit("the service did not answer in time")
 
 
 class Counters:
@@ -128,7 +114,7 @@ def control_client(port: int, stop: threading.Event, counters: Counters) -> None
         try:
             for path in ("/api/status", "/api/camera/frame.jpg"):
                 c.request("GET", path, headers=hdr)
-                body = c.getresponse().read()
+                c.getresponse().read()
             counters.add("frames")
             if time.monotonic() - last_tokens > 5:
                 c.request("GET", "/api/tokens", headers=hdr)
@@ -196,7 +182,7 @@ def main(argv: list[str] | None = None) -> int:
     pw = browser = None
     samples: list[tuple[float, int, int]] = []
     try:
-        wait_up(port, proc)
+        wait_ready(port, proc)
         t0 = time.monotonic()
         threads = [threading.Thread(target=sse_client, args=(port, stop, counters), daemon=True)
                    for _ in range(a.clients)]

@@ -170,11 +170,17 @@ class _Http:
         self.csrf = body["csrf"]
 
 
-def _wait_ready(port: int, proc: subprocess.Popen, timeout: float = 60.0) -> None:
+def wait_ready(port: int, proc: subprocess.Popen, timeout: float = 60.0) -> None:
+    """Wait until the table service ``proc`` answers ``GET /api/status`` on ``port`` of 127.0.0.1.
+
+    Raises:
+        RuntimeError: the process ended (with the end of its stderr when piped), or ``timeout`` s passed.
+    """
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         if proc.poll() is not None:
-            raise RuntimeError(f"the server exited with {proc.returncode}: {proc.stderr.read().decode()[-2000:]}")
+            tail = proc.stderr.read().decode()[-2000:] if proc.stderr else ""
+            raise RuntimeError(f"the server exited with {proc.returncode}: {tail}")
         try:
             c = http.client.HTTPConnection("127.0.0.1", port, timeout=1)
             c.request("GET", "/api/status")
@@ -204,7 +210,7 @@ def run_bench(clients: int = 200, events: int = 100, kill: int = 5, interval: fl
     spect = victims = None
     stop_state = threading.Event()
     try:
-        _wait_ready(port, server)
+        wait_ready(port, server)
         ps = psutil.Process(server.pid)
         rss0 = ps.memory_info().rss
         op = _Http(port)
