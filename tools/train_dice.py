@@ -308,11 +308,14 @@ class Detector(nn.Module):
 
 
 class FaceNet(nn.Module):
-    def __init__(self, classes=8):
+    """``width``: factor on every layer's channels (0.5: a quarter of the multiply-adds)."""
+
+    def __init__(self, classes=8, width=1.0):
         super().__init__()
-        self.f = nn.Sequential(cbr(3, 16), cbr(16, 32, 2), cbr(32, 32), cbr(32, 64, 2), cbr(64, 64),
-                               cbr(64, 128, 2), cbr(128, 128))
-        self.fc = nn.Linear(128, classes)
+        a, b, c, d = (max(4, round(k * width)) for k in (16, 32, 64, 128))
+        self.f = nn.Sequential(cbr(3, a), cbr(a, b, 2), cbr(b, b), cbr(b, c, 2), cbr(c, c),
+                               cbr(c, d, 2), cbr(d, d))
+        self.fc = nn.Linear(d, classes)
 
     def forward(self, x):
         return self.fc(self.f(x).mean((2, 3)))
@@ -370,14 +373,24 @@ def train_detector(train, rendered, iters, rng, log, paste_prob=0.5, render_shar
     return net.eval()
 
 
-def train_faces(crops, labels, iters, seed, log, batch=128, weights=None, init=None, lr=4e-3, mild=0.0):
+def train_faces(crops, labels, iters, seed, log, batch=128, weights=None, init=None, lr=4e-3, mild=0.0,
+                width=1.0, teacher=None, distill=0.7, temp=2.0):
     """Train the face classifier on cached crops (see ``dice_samples.face_cache``).
 
     ``weights``: optional per-crop sampling weights (the photos are outnumbered by rendered dice).
+    ``width``: the classifier's channel factor (see :class:`FaceNet`).
+    ``teacher``: a full-width ``dice_face.pt`` whose softened outputs (temperature ``temp``) the
+    net also learns, with weight ``distill`` against the labels' ``1 - distill`` (knowledge
+    distillation, Hinton, Vinyals & Dean 2015, "Distilling the Knowledge in a Neural Network").
     """
-    net = FaceNet()
+    net = FaceNet(width=width)
     if init:  # fine-tune an earlier model
         net.load_state_dict(torch.load(init))
+    tnet = None
+    if teacher:
+        tnet = FaceNet()
+        tnet.load_state_dict(torch.load(teacher))
+        tnet.eval()
     gen = torch.Generator().manual_seed(seed)
     opt = torch.optim.AdamW(net.parameters(), lr / 2, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, lr, total_steps=iters)
@@ -394,6 +407,11 @@ def train_faces(crops, labels, iters, seed, log, batch=128, weights=None, init=N
         y = y_all[idx]
         out = net(x)
         loss = F.cross_entropy(out, y, label_smoothing=0.05)
+        if tnet is not None:
+            with torch.no_grad():
+                soft = F.softmax(tnet(x) / temp, 1)
+            kd = F.kl_div(F.log_softmax(out / temp, 1), soft, reduction="batchmean") * temp * temp
+            loss = (1.0 - distill) * loss + distill * kd
         opt.zero_grad()
         loss.backward()
         opt.step()
@@ -430,6 +448,12 @@ def main(argv=None):
                     help="the slim detector (a third fewer multiply-adds), fine-tuned from --init-det")
     ap.add_argument("--init-face", metavar="PT", help="fine-tune this dice_face.pt instead of starting afresh")
     ap.add_argument("--face-lr", type=float, default=4e-3, help="peak learning rate of the face classifier")
+    ap.add_argument("--face-width", type=float, default=1.0,
+                    help="channel factor of the classifier (0.5: a quarter of the multiply-adds)")
+    ap.add_argument("--distill-from", metavar="PT",
+                    help="a full-width dice_face.pt the classifier also learns from (knowledge distillation)")
+    ap.add_argument("--distill-weight", type=float, default=0.7, help="weight of the teacher's soft targets")
+    ap.add_argument("--distill-temp", type=float, default=2.0, help="softmax temperature of the distillation")
     ap.add_argument("--face-mild", type=float, default=0.0,
                     help="share of face samples given geometry, exposure and noise only (no colour change)")
     ap.add_argument("--face-interior", type=float, default=0.0,
@@ -479,10 +503,12 @@ def main(argv=None):
                                   np.full(len(c2), (1 - a.photo_share) / len(c2))])
         log(f"face crops {len(c1)} from photos, {len(c2)} rendered; per class {np.bincount(labels).tolist()}")
         net = train_faces(crops, labels, a.face_iters, a.seed, log, weights=weights, init=a.init_face, lr=a.face_lr,
-                          mild=a.face_mild)
+                          mild=a.face_mild, width=a.face_width, teacher=a.distill_from,
+                          distill=a.distill_weight, temp=a.distill_temp)
         torch.save(net.state_dict(), out / "dice_face.pt")
         export(net, out / "dice_face.onnx", (1, 3, CROP, CROP), {"input": {0: "n"}, "output": {0: "n"}})
     meta = {k: getattr(a, k) for k in ("holdout_every", "seed", "det_iters", "face_iters", "rendered", "render_share", "photo_share", "init_face", "face_lr", "init_det", "det_lr", "face_mild", "face_interior", "texture_max", "texture_cells", "oblique", "det_slim", "paste_prob",
+                                          "face_width", "distill_from", "distill_weight", "distill_temp",
                                           "hard_negatives_from")}
     meta["sets"] = list(SETS)
     (out / f"train_{a.what}.json").write_text(json.dumps(meta, indent=1) + "\n")
