@@ -45,6 +45,7 @@ def register(sub) -> None:
     bench.add_argument("--json", action="store_true", help="print one JSON object")
     bench.add_argument("--stress-frames", type=at_least(1), default=20, help="rendered frames per stress set")
     bench.add_argument("--timing-frames", type=at_least(1), default=40, help="1280x720 frames timed")
+    _models_flag(bench)
     bench.set_defaults(func=cmd_bench)
 
 
@@ -67,7 +68,26 @@ _READER_FLAGS = (("min_confidence", "dice_min_confidence"), ("logo_face", "dice_
 """``dice read/eval`` flags and the camera settings they match (``table/camera_settings.py``)."""
 
 
+def _models_flag(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--models", metavar="DIR",
+                   help="read with the dice_det.onnx and/or dice_face.onnx in DIR (e.g. an --out folder of "
+                        "tools/train_dice.py); a model DIR lacks is the shipped one")
+
+
+def _use_models(args: argparse.Namespace) -> bool:
+    """Install ``--models`` (if given); ``False`` after printing why it is refused."""
+    from arena_table.vision.nets import use_models
+
+    try:
+        use_models(getattr(args, "models", None))
+    except VisionError as exc:
+        print(f"error: --models: {exc}", file=sys.stderr)
+        return False
+    return True
+
+
 def _reader_flags(p: argparse.ArgumentParser) -> None:
+    _models_flag(p)
     p.add_argument("--die-size", type=float, metavar="PX",
                    help="look for dice of about this side in px (as `dice calibrate` measures it); "
                         "default: 3-20 %% of the image's long side")
@@ -107,7 +127,7 @@ def cmd_read(args: argparse.Namespace) -> int:
 
     _quiet_opencv()
     cfg = _reader_config(args)
-    if cfg is None:
+    if cfg is None or not _use_models(args):
         return 2
     failed = 0
     results = []
@@ -218,14 +238,16 @@ def cmd_eval(args: argparse.Namespace) -> int:
     if args.holdout_every < 0:
         print(f"error: --holdout-every must be 0 (every image) or more, got {args.holdout_every}", file=sys.stderr)
         return 2
+    if not _use_models(args):
+        return 2
     if args.holdout_every:
         from arena_table.vision.nets import trained_holdouts
 
         other = {k: v for k, v in trained_holdouts().items() if v != args.holdout_every}
         if other:
-            said = "; ".join(f"the installed {k} was trained with every photo (--holdout-every 0)" if v == 0 else
-                             f"the installed {k} has no training record" if v is None else
-                             f"the installed {k} was trained with --holdout-every {v}" for k, v in other.items())
+            said = "; ".join(f"the {k} was trained with every photo (--holdout-every 0)" if v == 0 else
+                             f"the {k} has no training record" if v is None else
+                             f"the {k} was trained with --holdout-every {v}" for k, v in other.items())
             print(f"note: {said}: the figures may count images a model was trained on, not only held-out "
                   f"ones (see arena_table/vision/models/README.md)", file=sys.stderr)
     cfg = _reader_config(args)
@@ -260,6 +282,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
     from arena_table.vision.bench import format_metrics, run_bench
 
     _quiet_opencv()
+    if not _use_models(args):
+        return 2
     out = run_bench(stress_frames=args.stress_frames, timing_frames=args.timing_frames)
     if args.json:
         print(json.dumps(out, indent=1))

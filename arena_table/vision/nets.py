@@ -62,7 +62,8 @@ def standardise_frame(img: np.ndarray) -> np.ndarray:
 class _OrtNet:
     """A ``cv2.dnn.Net``-like wrapper (``setInput`` / ``forward``) around an ONNX Runtime session."""
 
-    def __init__(self, session):
+    def __init__(self, session, path: Path):
+        self.path = path
         self._session = session
         self._input = session.get_inputs()[0].name
         self._x = None
@@ -81,7 +82,7 @@ def _load_ort(path: Path):
     opts.intra_op_num_threads = 1  # the reader shares the Pi with the camera, web and token threads
     opts.inter_op_num_threads = 1
     opts.log_severity_level = 3
-    return _OrtNet(ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"]))
+    return _OrtNet(ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"]), path)
 
 
 USE_INT8 = True
@@ -89,9 +90,42 @@ USE_INT8 = True
 installed and they are present; ``cv2.dnn`` always runs the float models."""
 
 
+MODEL_NAMES = ("dice_det.onnx", "dice_face.onnx")
+_candidates_dir: Path | None = None
+
+
+def use_models(directory: str | Path | None) -> None:
+    """Read with the models in ``directory`` instead of the shipped ones (``MODEL_DIR``).
+
+    ``directory`` holds ``dice_det.onnx`` and/or ``dice_face.onnx`` (an ``--out`` folder of
+    ``tools/train_dice.py``), each with its optional ``*.int8.onnx`` and ``train_*.json``; a model
+    it lacks is the shipped one. ``None``: the shipped models again.
+
+    Raises:
+        ModelMissing: ``directory`` is not a folder or holds neither model.
+    """
+    global _candidates_dir
+    if directory is not None:
+        folder = Path(directory)
+        if not folder.is_dir():
+            raise ModelMissing(f"{folder}: no such folder of dice models")
+        if not any((folder / name).is_file() for name in MODEL_NAMES):
+            raise ModelMissing(f"{folder}: holds neither {' nor '.join(MODEL_NAMES)}")
+        directory = folder.resolve()
+    _candidates_dir = directory
+    _load.cache_clear()
+
+
+def model_path(name: str) -> Path:
+    """Where model ``name`` (one of ``MODEL_NAMES``) is read from (see :func:`use_models`)."""
+    if _candidates_dir is not None and (_candidates_dir / name).is_file():
+        return _candidates_dir / name
+    return MODEL_DIR / name
+
+
 @lru_cache(maxsize=4)
 def _load(name: str):
-    path = MODEL_DIR / name
+    path = model_path(name)
     if not path.is_file():
         raise ModelMissing(f"{path}: dice model not installed")
     int8 = path.with_name(name.replace(".onnx", ".int8.onnx"))
@@ -117,9 +151,10 @@ def trained_holdouts() -> dict[str, int | None]:
     import json
 
     out: dict[str, int | None] = {}
-    for model, name in (("detector", "train_det.json"), ("classifier", "train_face.json")):
+    for model, name in (("detector", "det"), ("classifier", "face")):
+        record = model_path(f"dice_{name}.onnx").with_name(f"train_{name}.json")
         try:
-            out[model] = int(json.loads((MODEL_DIR / name).read_text())["holdout_every"])
+            out[model] = int(json.loads(record.read_text())["holdout_every"])
         except (OSError, ValueError, KeyError, TypeError):
             out[model] = None
     return out
