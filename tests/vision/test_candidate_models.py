@@ -86,3 +86,17 @@ def test_models_flag_refuses_a_folder_without_models(tmp_path, capsys, make, sai
         assert f"error: --models: {folder}: {said}" in capsys.readouterr().err
     with pytest.raises(ModelMissing, match=said):
         nets.use_models(folder)
+
+
+def test_bench_names_the_models_it_timed(tmp_path, capsys, monkeypatch):
+    import json
+
+    from arena_table.vision import bench
+
+    monkeypatch.setattr(bench, "REAL_SETS", ())  # the shared sets are scored in test_dice_cli
+    cand = _candidate(tmp_path, 5)
+    argv = ["bench", "dice", "--json", "--stress-frames", "1", "--timing-frames", "1"]
+    assert _run(argv + ["--models", str(cand)]) == 0
+    models = json.loads(capsys.readouterr().out)["models"]
+    assert models == {"dice_det.onnx": str(nets.MODEL_DIR / "dice_det.onnx"),
+                      "dice_face.onnx": str(cand.resolve() / "dice_face.onnx")}
