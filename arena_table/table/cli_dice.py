@@ -76,13 +76,18 @@ def _models_flag(p: argparse.ArgumentParser) -> None:
 
 def _use_models(args: argparse.Namespace) -> bool:
     """Install ``--models`` (if given); ``False`` after printing why it is refused."""
-    from arena_table.vision.nets import use_models
+    from arena_table.vision.nets import MODEL_NAMES, loaded_path, model_path, use_models
 
+    folder = getattr(args, "models", None)
     try:
-        use_models(getattr(args, "models", None))
+        use_models(folder)
     except VisionError as exc:
         print(f"error: --models: {exc}", file=sys.stderr)
         return False
+    if folder is not None:
+        ran = ", ".join(f"{loaded_path(n).name} from {folder}" if model_path(n).parent == Path(folder).resolve()
+                        else f"the shipped {n.removesuffix('.onnx')}" for n in MODEL_NAMES)
+        print(f"note: reading with {ran}", file=sys.stderr)
     return True
 
 
@@ -238,7 +243,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
     if args.holdout_every < 0:
         print(f"error: --holdout-every must be 0 (every image) or more, got {args.holdout_every}", file=sys.stderr)
         return 2
-    if not _use_models(args):
+    cfg = _reader_config(args)
+    if cfg is None or not _use_models(args):
         return 2
     if args.holdout_every:
         from arena_table.vision.nets import trained_holdouts
@@ -246,13 +252,10 @@ def cmd_eval(args: argparse.Namespace) -> int:
         other = {k: v for k, v in trained_holdouts().items() if v != args.holdout_every}
         if other:
             said = "; ".join(f"the {k} was trained with every photo (--holdout-every 0)" if v == 0 else
-                             f"the {k} has no training record" if v is None else
+                             f"the {k} has no readable training record (train_*.json)" if v is None else
                              f"the {k} was trained with --holdout-every {v}" for k, v in other.items())
             print(f"note: {said}: the figures may count images a model was trained on, not only held-out "
                   f"ones (see arena_table/vision/models/README.md)", file=sys.stderr)
-    cfg = _reader_config(args)
-    if cfg is None:
-        return 2
     try:
         errata = _errata(args.errata, Path(args.directory))
         m = evaluate_set(args.directory, labels, cfg=cfg, holdout_every=args.holdout_every, errata=errata)
@@ -260,7 +263,9 @@ def cmd_eval(args: argparse.Namespace) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 1
     if args.json:
-        print(json.dumps(m, indent=1))
+        from arena_table.vision.nets import MODEL_NAMES, loaded_path
+
+        print(json.dumps(dict(m, models={n: str(loaded_path(n)) for n in MODEL_NAMES}), indent=1))
     else:
         print(format_metrics(Path(args.directory).name, m))
         for t, row in m["confusion"].items():
@@ -284,7 +289,11 @@ def cmd_bench(args: argparse.Namespace) -> int:
     _quiet_opencv()
     if not _use_models(args):
         return 2
-    out = run_bench(stress_frames=args.stress_frames, timing_frames=args.timing_frames)
+    try:
+        out = run_bench(stress_frames=args.stress_frames, timing_frames=args.timing_frames)
+    except VisionError as exc:  # e.g. the shipped models are missing
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
     if args.json:
         print(json.dumps(out, indent=1))
         return 0

@@ -29,7 +29,7 @@ from .dice import DiceConfig, read_dice
 from .evaluate import evaluate_set, score_samples
 from .labels import LabelledBox, dice_set_dir
 from .render import random_table, render_table
-from .nets import MODEL_NAMES, model_path
+from .nets import MODEL_NAMES, loaded_path
 
 REAL_SETS = ("byler_d6", "matteo_d6")
 FRAME_SIZE = (1280, 720)
@@ -108,7 +108,7 @@ def run_bench(cfg: DiceConfig | None = None, stress_frames: int = 20, timing_fra
     Returns:
         ``{"median_ms", "p95_ms", "rss_mb", "frame": [w, h], "dice_per_frame",
         "sets": {set name: eval metrics}, "skipped": [reasons], "calibrated": {"median_ms",
-        "p95_ms", "die_side_px", ...}, "models": {file name: path read}}``: the top-level times are the reader's automatic die-size
+        "p95_ms", "die_side_px", ...}, "models": {model name: file run}}`` (an ``*.int8.onnx`` when that is what runs): the top-level times are the reader's automatic die-size
         range (no calibration), ``calibrated`` the same frames read at a measured die side.
     """
     cfg = cfg or DiceConfig()
@@ -125,7 +125,7 @@ def run_bench(cfg: DiceConfig | None = None, stress_frames: int = 20, timing_fra
     out["calibrated"] = time_frames(cfg, timing_frames, calibrated=True)
     out.update(rss_mb=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0,
                frame=list(FRAME_SIZE), dice_per_frame=DICE_PER_FRAME, sets=sets, skipped=skipped,
-               models={name: str(model_path(name)) for name in MODEL_NAMES})
+               models={name: str(loaded_path(name)) for name in MODEL_NAMES})
     return out
 
 

@@ -99,28 +99,93 @@ def use_models(directory: str | Path | None) -> None:
 
     ``directory`` holds ``dice_det.onnx`` and/or ``dice_face.onnx`` (an ``--out`` folder of
     ``tools/train_dice.py``), each with its optional ``*.int8.onnx`` and ``train_*.json``; a model
-    it lacks is the shipped one. ``None``: the shipped models again.
+    it lacks is the shipped one. Each model found is loaded and run once on a blank input of its
+    kind's shape (:func:`check_model`), so an unusable one is refused here, not at the first die.
+    ``None``: the shipped models again.
 
     Raises:
-        ModelMissing: ``directory`` is not a folder or holds neither model.
+        ModelMissing: ``directory`` is not a readable folder, holds neither model, or a model in it
+            cannot be loaded or does not take and give the shapes of its kind (the shipped models
+            stay in use).
     """
     global _candidates_dir
-    if directory is not None:
-        folder = Path(directory)
-        if not folder.is_dir():
-            raise ModelMissing(f"{folder}: no such folder of dice models")
-        if not any((folder / name).is_file() for name in MODEL_NAMES):
-            raise ModelMissing(f"{folder}: holds neither {' nor '.join(MODEL_NAMES)}")
-        directory = folder.resolve()
-    _candidates_dir = directory
+    if directory is None:
+        _candidates_dir = None
+        _load.cache_clear()
+        return
+    folder = Path(directory)
+    try:
+        is_dir = bool(str(directory).strip()) and folder.is_dir()
+        found = [name for name in MODEL_NAMES if (folder / name).is_file()] if is_dir else []
+        folder = folder.resolve()
+    except OSError as exc:  # ModelMissing is an OSError too: raised only outside this block
+        raise ModelMissing(f"{folder}: cannot read the folder ({exc.strerror or exc})") from None
+    if not is_dir:
+        raise ModelMissing(f"{str(directory) or repr(directory)}: no such folder of dice models")
+    if not found:
+        raise ModelMissing(f"{folder}: holds neither {' nor '.join(MODEL_NAMES)}")
+    _candidates_dir = folder
     _load.cache_clear()
+    try:
+        for name in found:
+            check_model(name)
+    except ModelMissing:
+        _candidates_dir = None
+        _load.cache_clear()
+        raise
+
+
+_PROBES = {"dice_det.onnx": ("detector", (1, 3, 96, 128), {(1, 4, 24, 32)}),
+           "dice_face.onnx": ("classifier", (2, 3, CROP, CROP), {(2, CLASSES), (2, CLASSES - 1)})}
+"""Per model: its kind, a blank input and the output shapes a model of that kind gives for it."""
+
+
+def check_model(name: str) -> None:
+    """Load model ``name`` (one of ``MODEL_NAMES``) and run it once on a blank input.
+
+    Raises:
+        ModelMissing: it cannot be loaded, refuses the input or gives an output of another shape;
+            the message names the file read (the ``*.int8.onnx`` when that is the one used).
+    """
+    kind, shape, outputs = _PROBES[name]
+    net = _load(name)
+    path = loaded_path(name)
+    try:
+        net.setInput(np.zeros(shape, np.float32))
+        got = tuple(np.asarray(net.forward()).shape)
+    except Exception as exc:  # onnxruntime and cv2.dnn raise their own exception types
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise ModelMissing(f"{path}: not a dice {kind} (it refuses a {'x'.join(map(str, shape))} input: "
+                           f"{first.split(' : ')[-1]:.160})") from exc
+    if got not in outputs:
+        want = " or ".join("x".join(map(str, o)) for o in sorted(outputs))
+        raise ModelMissing(f"{path}: not a dice {kind} (a {'x'.join(map(str, shape))} input gives "
+                           f"{'x'.join(map(str, got))}, not {want})")
+
+
+def _last_line(exc: BaseException) -> str:
+    lines = str(exc).strip().splitlines()
+    return lines[-1] if lines else type(exc).__name__
 
 
 def model_path(name: str) -> Path:
-    """Where model ``name`` (one of ``MODEL_NAMES``) is read from (see :func:`use_models`)."""
+    """Where float model ``name`` (one of ``MODEL_NAMES``) is read from (see :func:`use_models`)."""
     if _candidates_dir is not None and (_candidates_dir / name).is_file():
         return _candidates_dir / name
     return MODEL_DIR / name
+
+
+def _int8_path(name: str) -> Path | None:
+    """The 8-bit model beside ``model_path(name)`` that ONNX Runtime would run, or ``None``."""
+    int8 = model_path(name).with_name(name.replace(".onnx", ".int8.onnx"))
+    return int8 if USE_INT8 and int8.is_file() else None
+
+
+def loaded_path(name: str) -> Path:
+    """The file model ``name`` is run from: its ``*.int8.onnx`` under ONNX Runtime when there is
+    one beside it, else the float model (``cv2.dnn`` runs only float models)."""
+    net = _load(name)
+    return getattr(net, "path", None) or model_path(name)
 
 
 @lru_cache(maxsize=4)
@@ -128,13 +193,13 @@ def _load(name: str):
     path = model_path(name)
     if not path.is_file():
         raise ModelMissing(f"{path}: dice model not installed")
-    int8 = path.with_name(name.replace(".onnx", ".int8.onnx"))
+    tried = _int8_path(name) or path
     try:
-        return _load_ort(int8 if USE_INT8 and int8.is_file() else path)
+        return _load_ort(tried)
     except ImportError:
         pass
     except Exception as exc:  # onnxruntime raises its own exception types
-        raise ModelMissing(f"{path}: cannot load dice model ({str(exc).strip().splitlines()[-1]})") from exc
+        raise ModelMissing(f"{tried}: cannot load dice model ({_last_line(exc)})") from exc
     # Fallback: the classic cv2.dnn engine runs these small fixed-topology nets fastest of OpenCV's.
     engine = getattr(cv2.dnn, "ENGINE_CLASSIC", None)
     try:
@@ -146,7 +211,7 @@ def _load(name: str):
 
 
 def trained_holdouts() -> dict[str, int | None]:
-    """``holdout_every`` each shipped model was trained with: ``{"detector": N, "classifier": N}``
+    """``holdout_every`` each model in use (see :func:`use_models`) was trained with: ``{"detector": N, "classifier": N}``
     (0: every photo was used; ``None``: its ``train_*.json`` record is missing or unreadable)."""
     import json
 

@@ -1,5 +1,6 @@
 """``--models DIR``: score, read and bench with candidate dice models (``nets.use_models``)."""
 
+import json
 import shutil
 
 import cv2
@@ -56,41 +57,57 @@ def test_eval_with_models_scores_the_candidate_and_reads_its_training_record(tmp
     # the candidate classifier's own record says every 5th photo was held out: no note
     assert _run(["dice", "eval", str(tmp_path), "--holdout-every", "5", "--models", str(cand), "--json"]) == 0
     out = capsys.readouterr()
-    assert "note" not in out.err
-    assert '"per_die_accuracy": 1.0' in out.out  # img0 and the 5th, both the rendered 3
+    assert out.err == f"note: reading with the shipped dice_det, dice_face.onnx from {cand}\n"  # no holdout note
+    m = json.loads(out.out)
+    assert m["per_die_accuracy"] == 1.0 and m["images"] == 1  # img0, the 1st of every 5, the rendered 3
+    assert m["models"]["dice_face.onnx"] == str(cand.resolve() / "dice_face.onnx")
 
 
-def test_a_broken_candidate_is_a_clean_error_and_the_shipped_models_stay(tmp_path, capsys):
+@pytest.mark.parametrize("broken, said", [
+    ({"dice_face.onnx": b"not an onnx model"}, "dice_face.onnx: cannot load dice model"),
+    # a trainer's mix-up: the detector saved under the classifier's name, and the reverse
+    ({"dice_face.onnx": "dice_det.onnx"}, "dice_face.onnx: not a dice classifier (it refuses a 2x3x40x40 input"),
+    ({"dice_det.onnx": "dice_face.onnx"}, "dice_det.onnx: not a dice detector (it refuses a 1x3x96x128 input"),
+    # a good float model beside a broken 8-bit one: the error names the file that is run
+    ({"dice_face.onnx": "dice_face.onnx", "dice_face.int8.onnx": b"junk"},
+     "dice_face.int8.onnx: cannot load dice model"),
+])
+def test_an_unusable_candidate_is_refused_before_any_reading(tmp_path, capsys, broken, said):
+    pytest.importorskip("onnxruntime")
     _labelled_threes(tmp_path)
     cand = tmp_path / "cand"
     cand.mkdir()
-    (cand / "dice_face.onnx").write_bytes(b"not an onnx model")
-    assert _run(["dice", "eval", str(tmp_path), "--models", str(cand)]) == 1
-    err = capsys.readouterr().err
-    assert "dice_face.onnx: cannot load dice model" in err and str(cand) in err
-    assert "Traceback" not in err
-    nets.use_models(None)
+    for name, content in broken.items():
+        data = content if isinstance(content, bytes) else (nets.MODEL_DIR / content).read_bytes()
+        (cand / name).write_bytes(data)
+    for argv in (["dice", "eval", str(tmp_path)], ["dice", "read", str(tmp_path / "img0.png"), "--json"],
+                 ["bench", "dice", "--timing-frames", "1", "--stress-frames", "1"]):
+        assert _run(argv + ["--models", str(cand)]) == 2
+        out = capsys.readouterr()
+        assert out.out == ""  # nothing read, so no image is blamed for the model
+        assert out.err.startswith(f"error: --models: {cand.resolve() / said}") and out.err.count("\n") == 1
+    assert nets.model_path("dice_face.onnx") == nets.MODEL_DIR / "dice_face.onnx"  # the shipped pair stays
     assert _run(["dice", "eval", str(tmp_path)]) == 0
 
 
 @pytest.mark.parametrize("make, said", [
     (lambda p: p / "missing", "no such folder of dice models"),
     (lambda p: p, "holds neither dice_det.onnx nor dice_face.onnx"),
+    (lambda p: "", "no such folder of dice models"),
 ])
 def test_models_flag_refuses_a_folder_without_models(tmp_path, capsys, make, said):
     _labelled_threes(tmp_path)
     folder = make(tmp_path)
+    shown = folder or "''"
     for argv in (["dice", "eval", str(tmp_path)], ["dice", "read", str(tmp_path / "img0.png")],
                  ["bench", "dice", "--timing-frames", "1", "--stress-frames", "1"]):
         assert _run(argv + ["--models", str(folder)]) == 2
-        assert f"error: --models: {folder}: {said}" in capsys.readouterr().err
+        assert f"error: --models: {shown}: {said}" in capsys.readouterr().err
     with pytest.raises(ModelMissing, match=said):
         nets.use_models(folder)
 
 
 def test_bench_names_the_models_it_timed(tmp_path, capsys, monkeypatch):
-    import json
-
     from arena_table.vision import bench
 
     monkeypatch.setattr(bench, "REAL_SETS", ())  # the shared sets are scored in test_dice_cli
@@ -100,3 +117,5 @@ def test_bench_names_the_models_it_timed(tmp_path, capsys, monkeypatch):
     models = json.loads(capsys.readouterr().out)["models"]
     assert models == {"dice_det.onnx": str(nets.MODEL_DIR / "dice_det.onnx"),
                       "dice_face.onnx": str(cand.resolve() / "dice_face.onnx")}
+    assert _run(argv) == 0  # the shipped classifier runs as its 8-bit model, and says so
+    assert json.loads(capsys.readouterr().out)["models"]["dice_face.onnx"] == str(nets.MODEL_DIR / "dice_face.int8.onnx")
