@@ -379,17 +379,18 @@ def test_overlays_asked_from_many_threads_are_read_and_drawn_on_one_thread(tmp_p
     thread asks, is read and drawn on the loop's one overlay thread, kept across requests."""
     import threading
 
-    readers, drawers = set(), set()
+    # Threads are told apart by name and object, not ident: an ended thread's ident is reused.
+    readers, drawers = [], []
     scripted = scripted_reader([[(3, "ok")]] * 40)
 
     def reader(image):
-        readers.add(threading.get_ident())
+        readers.append(threading.current_thread())
         return scripted(image)
 
     real_put_text = cv2.putText
 
     def put_text(*args, **kw):
-        drawers.add(threading.get_ident())
+        drawers.append(threading.current_thread())
         return real_put_text(*args, **kw)
 
     monkeypatch.setattr(camera_loop, "default_reader", lambda *_: reader)
@@ -398,11 +399,11 @@ def test_overlays_asked_from_many_threads_are_read_and_drawn_on_one_thread(tmp_p
     try:
         loop = table.devices[0]
         monkeypatch.setattr(cv2, "putText", put_text)
-        camera_thread = set(readers)  # the loop read the photo on its own thread
-        askers, shown = set(), []
+        before = len(readers)  # the loop read the photo on its own thread
+        askers, shown = [], []
 
         def ask():
-            askers.add(threading.get_ident())
+            askers.append(threading.current_thread())
             shown.append(loop.overlay())
 
         for _ in range(3):  # 30 requests, each on a thread of its own, some at once
@@ -412,11 +413,11 @@ def test_overlays_asked_from_many_threads_are_read_and_drawn_on_one_thread(tmp_p
             for t in threads:
                 t.join()
         assert len(shown) == 30 and all(tuple(img[100, 40]) == (60, 200, 60) for img in shown)
-        overlay_threads = readers - camera_thread
-        assert len(overlay_threads) == 1 and drawers == overlay_threads
-        assert not overlay_threads & askers
-        names = [t.name for t in threading.enumerate() if t.ident in overlay_threads]
-        assert names and names[0].startswith("camera-overlay")
+        overlay_threads = set(readers[before:]) - set(readers[:before])
+        assert len(overlay_threads) == 1 and set(drawers) == overlay_threads
+        assert not overlay_threads & set(askers)
+        name = next(iter(overlay_threads)).name
+        assert name.startswith("camera-overlay")
     finally:
         table.close()
     assert not [t for t in threading.enumerate() if t.name.startswith("camera-overlay")]  # close() ends it
