@@ -105,14 +105,21 @@ def quantize(src: Path, dst: Path, inputs: list[np.ndarray]) -> None:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--models", default=str(nets.MODEL_DIR), help="folder with dice_det.onnx and dice_face.onnx")
+    ap.add_argument("--models", default=str(nets.MODEL_DIR),
+                    help="folder with dice_det.onnx and/or dice_face.onnx (default: the shipped models); "
+                         "the reader's other model, for calibration, is the shipped one")
     ap.add_argument("--what", choices=["face", "det", "both"], default="face")
     a = ap.parse_args(argv)
     models = Path(a.models)
-    nets.MODEL_DIR = models
     names = {"face": ["dice_face.onnx"], "det": ["dice_det.onnx"]}.get(a.what, ["dice_det.onnx", "dice_face.onnx"])
-    for name in ("dice_det.onnx", "dice_face.onnx"):  # never calibrate through an older int8 model
+    names = [name for name in names if (models / name).is_file()]
+    if not names:
+        print(f"error: {models}: no {a.what} model to quantize", file=sys.stderr)
+        return 1
+    for name in nets.MODEL_NAMES:  # never calibrate through an older int8 model
         (models / name.replace(".onnx", ".int8.onnx")).unlink(missing_ok=True)
+    if models.resolve() != nets.MODEL_DIR.resolve():
+        nets.use_models(models)  # a candidate folder (an --out of train_dice.py); what it lacks is shipped
     inputs = record_inputs(calibration_frames())
     for name in names:
         xs = inputs[name]
