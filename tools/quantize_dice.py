@@ -119,7 +119,11 @@ def main(argv=None) -> int:
     for name in nets.MODEL_NAMES:  # never calibrate through an older int8 model
         (models / name.replace(".onnx", ".int8.onnx")).unlink(missing_ok=True)
     if models.resolve() != nets.MODEL_DIR.resolve():
-        nets.use_models(models)  # a candidate folder (an --out of train_dice.py); what it lacks is shipped
+        try:
+            nets.use_models(models)  # a candidate folder (an --out of train_dice.py); what it lacks is shipped
+        except nets.ModelMissing as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 1
     inputs = record_inputs(calibration_frames())
     for name in names:
         xs = inputs[name]

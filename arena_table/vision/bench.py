@@ -28,8 +28,8 @@ from .calibrate import measure_die_side, sized_config
 from .dice import DiceConfig, read_dice
 from .evaluate import evaluate_set, score_samples
 from .labels import LabelledBox, dice_set_dir
-from .render import random_table, render_table
 from .nets import MODEL_NAMES, loaded_path
+from .render import random_table, render_table
 
 REAL_SETS = ("byler_d6", "matteo_d6")
 FRAME_SIZE = (1280, 720)
@@ -108,8 +108,9 @@ def run_bench(cfg: DiceConfig | None = None, stress_frames: int = 20, timing_fra
     Returns:
         ``{"median_ms", "p95_ms", "rss_mb", "frame": [w, h], "dice_per_frame",
         "sets": {set name: eval metrics}, "skipped": [reasons], "calibrated": {"median_ms",
-        "p95_ms", "die_side_px", ...}, "models": {model name: file run}}`` (an ``*.int8.onnx`` when that is what runs): the top-level times are the reader's automatic die-size
-        range (no calibration), ``calibrated`` the same frames read at a measured die side.
+        "p95_ms", "die_side_px", ...}, "models": {model name: file run}}``: the top-level times are
+        the reader's automatic die-size range (no calibration), ``calibrated`` the same frames read
+        at a measured die side; ``models`` names an ``*.int8.onnx`` when that is what runs.
     """
     cfg = cfg or DiceConfig()
     sets, skipped = {}, []

@@ -154,18 +154,21 @@ def check_model(name: str) -> None:
         net.setInput(np.zeros(shape, np.float32))
         got = tuple(np.asarray(net.forward()).shape)
     except Exception as exc:  # onnxruntime and cv2.dnn raise their own exception types
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise ModelMissing(f"{path}: not a dice {kind} (it refuses a {'x'.join(map(str, shape))} input: "
-                           f"{first.split(' : ')[-1]:.160})") from exc
+        said = _line(exc, 0).split(" : ")[-1]  # ONNX Runtime: "[ONNXRuntimeError] : 2 : KIND : what"
+        raise ModelMissing(f"{path}: not a dice {kind} (it refuses a {_dims(shape)} input: {said:.160})") from exc
     if got not in outputs:
-        want = " or ".join("x".join(map(str, o)) for o in sorted(outputs))
-        raise ModelMissing(f"{path}: not a dice {kind} (a {'x'.join(map(str, shape))} input gives "
-                           f"{'x'.join(map(str, got))}, not {want})")
+        want = " or ".join(map(_dims, sorted(outputs)))
+        raise ModelMissing(f"{path}: not a dice {kind} (a {_dims(shape)} input gives {_dims(got)}, not {want})")
 
 
-def _last_line(exc: BaseException) -> str:
+def _dims(shape: tuple[int, ...]) -> str:
+    return "x".join(map(str, shape))
+
+
+def _line(exc: BaseException, index: int = -1) -> str:
+    """One line of an exception's message (the last by default), or its type's name."""
     lines = str(exc).strip().splitlines()
-    return lines[-1] if lines else type(exc).__name__
+    return lines[index] if lines else type(exc).__name__
 
 
 def model_path(name: str) -> Path:
@@ -199,7 +202,7 @@ def _load(name: str):
     except ImportError:
         pass
     except Exception as exc:  # onnxruntime raises its own exception types
-        raise ModelMissing(f"{tried}: cannot load dice model ({_last_line(exc)})") from exc
+        raise ModelMissing(f"{tried}: cannot load dice model ({_line(exc)})") from exc
     # Fallback: the classic cv2.dnn engine runs these small fixed-topology nets fastest of OpenCV's.
     engine = getattr(cv2.dnn, "ENGINE_CLASSIC", None)
     try:
@@ -207,12 +210,12 @@ def _load(name: str):
             return cv2.dnn.readNetFromONNX(str(path))
         return cv2.dnn.readNetFromONNX(str(path), engine=engine)
     except cv2.error as exc:
-        raise ModelMissing(f"{path}: cannot load dice model ({str(exc).strip().splitlines()[-1]})") from exc
+        raise ModelMissing(f"{path}: cannot load dice model ({_line(exc)})") from exc
 
 
 def trained_holdouts() -> dict[str, int | None]:
-    """``holdout_every`` each model in use (see :func:`use_models`) was trained with: ``{"detector": N, "classifier": N}``
-    (0: every photo was used; ``None``: its ``train_*.json`` record is missing or unreadable)."""
+    """``holdout_every`` each model in use (see :func:`use_models`) was trained with:
+    ``{"detector": N, "classifier": N}`` (0: every photo was used; ``None``: its ``train_*.json`` record is missing or unreadable)."""
     import json
 
     out: dict[str, int | None] = {}
