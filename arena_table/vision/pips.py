@@ -140,14 +140,14 @@ def _blobs(cfg: PipConfig, crop: np.ndarray):
     """
     n = cfg.crop
     side = n / cfg.span
-    lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB).astype(np.float32)
+    lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB)
     disc = _disc(n, cfg.face_radius * side)
     inside = lab[::2, ::2][disc[::2, ::2]]
     half = len(inside) // 2
-    face = np.partition(inside, (half - 1, half), axis=0)[half - 1:half + 1].mean(0)  # median colour
-    diff = lab - face
+    face = np.partition(inside, (half - 1, half), axis=0)[half - 1:half + 1].mean(0, dtype=np.float32)  # median colour
+    diff = lab.astype(np.float32) - face
     sq = diff * diff
-    d8 = np.clip(cv2.sqrt(sq[..., 0] + sq[..., 1] + sq[..., 2]), 0, 255).astype(np.uint8)
+    d8 = np.minimum(cv2.sqrt(sq[..., 0] + sq[..., 1] + sq[..., 2]), 255).astype(np.uint8)
     otsu, _ = cv2.threshold(d8[disc], 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     mask = ((d8 > max(float(otsu), cfg.min_contrast)) & disc).astype(np.uint8)
     count, labels, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
@@ -160,8 +160,7 @@ def _blobs(cfg: PipConfig, crop: np.ndarray):
     for i in np.nonzero((areas >= lmin) & (areas <= lmax))[0]:
         if i:
             large.append((cents[i][0], cents[i][1]))
-    rim = np.zeros(count, bool)
-    rim[np.unique(labels[_rim(n, cfg.face_radius * side)])] = True  # cut by the disc: die edge, table?
+    rim = np.bincount(labels[_rim(n, cfg.face_radius * side)], minlength=count) > 0  # cut by the disc: die edge, table?
     wanted = np.nonzero((areas >= amin) & (areas <= amax))[0]
     wanted = wanted[wanted > 0]
     if not len(wanted):
@@ -171,19 +170,18 @@ def _blobs(cfg: PipConfig, crop: np.ndarray):
     lbl = flat[sel]
     xx, yy = _grid(n)
     xx, yy = xx[sel], yy[sel]
-    m0 = np.maximum(areas, 1).astype(np.float64)
-    sl = np.bincount(lbl, diff[..., 0].ravel()[sel], minlength=count)
-    sxx = np.bincount(lbl, xx * xx, minlength=count) / m0
-    syy = np.bincount(lbl, yy * yy, minlength=count) / m0
-    sxy = np.bincount(lbl, xx * yy, minlength=count) / m0
-    for i in wanted:
-        cx, cy = cents[i]
+    m0 = np.maximum(areas[wanted], 1).astype(np.float64)
+    sl = np.bincount(lbl, diff[..., 0].ravel()[sel], minlength=count)[wanted]
+    cx, cy = cents[wanted, 0], cents[wanted, 1]
+    vxx = np.bincount(lbl, xx * xx, minlength=count)[wanted] / m0 - cx * cx + 1 / 12
+    vyy = np.bincount(lbl, yy * yy, minlength=count)[wanted] / m0 - cy * cy + 1 / 12
+    vxy = np.bincount(lbl, xx * yy, minlength=count)[wanted] / m0 - cx * cy
+    norm = np.sqrt(np.maximum(vxx * vyy - vxy * vxy, 1e-12))  # unit determinant, as _unit
+    covs = np.stack([vxx, vxy, vxy, vyy], 1).reshape(-1, 2, 2) / norm[:, None, None]
+    for j, i in enumerate(wanted):
         area = float(areas[i])
-        cov = None
-        if area >= cfg.min_shape_pixels:
-            vxy = sxy[i] - cx * cy
-            cov = _unit(np.array([[sxx[i] - cx * cx + 1 / 12, vxy], [vxy, syy[i] - cy * cy + 1 / 12]]))
-        pips.append((cx, cy, area, cov, 1.0 if sl[i] > 0 else -1.0, bool(rim[i])))
+        cov = covs[j] if area >= cfg.min_shape_pixels else None
+        pips.append((cx[j], cy[j], area, cov, 1.0 if sl[j] > 0 else -1.0, bool(rim[i])))
     return pips, large, side
 
 
@@ -191,6 +189,8 @@ def _order(pts: np.ndarray) -> np.ndarray:
     """Points of each set in ``pts`` (..., m, 2) sorted by angle around the set's mean."""
     c = pts.mean(-2, keepdims=True)
     idx = np.argsort(np.arctan2(pts[..., 1] - c[..., 1], pts[..., 0] - c[..., 0]), axis=-1)
+    if pts.ndim == 3:  # (K, m, 2), the batch of fit_layouts: plain fancy indexing is faster
+        return pts[np.arange(len(pts))[:, None], idx]
     return np.take_along_axis(pts, idx[..., None], axis=-2)
 
 
@@ -215,10 +215,10 @@ def fit_layouts(pts: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray | None]
     Returns:
         (K,) rms residuals in die sides and (K, 2, 2) linear maps (``None`` for faces 1..3).
     """
-    ref = canonical(n)
     if n == 1:
         return np.hypot(pts[:, 0, 0], pts[:, 0, 1]), None
     if n <= 3:  # collinear: pips on one diagonal, evenly spaced, spacing free
+        ref = canonical(n)
         d = pts - pts.mean(1, keepdims=True)
         _, _, vt = np.linalg.svd(d)
         obs = np.sort(np.einsum("kmj,kj->km", d, vt[:, 0]), axis=1)
@@ -237,8 +237,9 @@ def fit_layouts(pts: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray | None]
     dst = ring[:, _cyclic_orders(ring.shape[1])]  # (K, c, m, 2): every cyclic correspondence, both orientations
     if mid is not None:
         dst = np.concatenate([dst, np.broadcast_to(mid[:, None, None], (len(dst), dst.shape[1], 1, 2))], axis=2)
-    sol = np.einsum("ij,kcjl->kcil", pinv, dst)
-    resid = np.sqrt((((np.einsum("ij,kcjl->kcil", a, sol) - dst) ** 2).sum(3)).mean(2))
+    sol = pinv @ dst  # (K, c, 3, 2): least-squares affine map of each correspondence
+    r = a @ sol - dst
+    resid = np.sqrt(np.einsum("kcml,kcml->kc", r, r) / r.shape[2])
     best = np.argmin(resid, axis=1)
     rows = np.arange(len(pts))
     return resid[rows, best], sol[rows, best, :2].transpose(0, 2, 1)
@@ -260,6 +261,12 @@ def _design(n: int) -> tuple[np.ndarray, np.ndarray]:
         src = np.vstack([src, [0, 0]])
     a = np.hstack([src, np.ones((len(src), 1))])
     return a, np.linalg.pinv(a)
+
+
+def _spread(values: list[float]) -> float:
+    """Coefficient of variation (population std / mean) of a few positive numbers."""
+    mean = sum(values) / len(values)
+    return math.sqrt(sum((v - mean) ** 2 for v in values) / len(values)) / mean
 
 
 def _fit_pool(cfg: PipConfig, blobs: list, value: int, c: float, side_px: float):
@@ -322,8 +329,8 @@ def inspect_face(cfg: PipConfig, frame: np.ndarray, cx: float, cy: float, side: 
     if not blobs:
         return FaceCheck("ok", "", -1)
     whole = [b[2] for b in blobs if not b[5]]  # a pip cut by the disc shows only part of its area
-    areas = np.array(whole if len(whole) >= 2 else [b[2] for b in blobs])
-    clean = len(areas) >= 2 and areas.std() / areas.mean() < cfg.max_area_spread
+    areas = whole if len(whole) >= 2 else [b[2] for b in blobs]
+    clean = len(areas) >= 2 and _spread(areas) < cfg.max_area_spread
     if len(blobs) >= 7 and clean:
         return FaceCheck("invalid", f"{len(blobs)} pips is not a d6 face", len(blobs))
     if fit is None:
