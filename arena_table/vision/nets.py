@@ -276,6 +276,8 @@ def classify(crops: np.ndarray) -> np.ndarray:
 def face_probs(p: np.ndarray) -> tuple[int, float, float]:
     """Read one row of :func:`classify`: (best face 1..6, its probability given a die is there,
     probability of an odd face given a die is there)."""
-    die = float(p[1:].sum()) or 1.0
-    best = int(np.argmax(p[1:ODD])) + 1
-    return best, float(p[best]) / die, float(p[ODD]) / die
+    v = p.tolist()  # plain floats: a reader calls this dozens of times a frame on 8 numbers
+    die = sum(v[1:]) or 1.0
+    faces = v[1:ODD]
+    best = faces.index(max(faces)) + 1
+    return best, v[best] / die, v[ODD] / die
