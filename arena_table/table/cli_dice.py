@@ -308,4 +308,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     cal = out["calibrated"]
     print(f"calibrated (die side {cal['die_side_px']:.0f} px): median {cal['median_ms']:.1f} ms, "
           f"p95 {cal['p95_ms']:.1f} ms wall")
+    print(f"machine speed: a fixed detector run took {out['reference_ms']:.1f} ms (median); the reader's median "
+          f"is {out['median_ms'] / out['reference_ms']:.2f}x that, calibrated "
+          f"{cal['median_ms'] / cal['reference_ms']:.2f}x")
     return 0

@@ -28,7 +28,7 @@ from .calibrate import measure_die_side, sized_config
 from .dice import DiceConfig, read_dice
 from .evaluate import evaluate_set, score_samples
 from .labels import LabelledBox, dice_set_dir
-from .nets import MODEL_NAMES, loaded_path
+from .nets import MODEL_NAMES, detect_map, loaded_path
 from .render import random_table, render_table
 
 REAL_SETS = ("byler_d6", "matteo_d6")
@@ -63,12 +63,30 @@ def stress_samples(name: str, frames: int, seed: int = 0):
         yield f"{name}_{i}", frame, values, boxes
 
 
+REFERENCE_INPUT = (240, 416)
+"""Working size (h, w) of the reference run: the detector's first size pass on a 1280x720 frame."""
+
+
+def _reference_ms() -> float:
+    """Wall ms of one detector run on a fixed input of ``REFERENCE_INPUT``: the machine's own speed at
+    that moment (a shared virtual machine's speed can drift by half within minutes)."""
+    work = np.full((*REFERENCE_INPUT, 3), 128, np.uint8)
+    work[::7, ::5] = 40  # some structure, the same every run
+    t0 = time.perf_counter()
+    detect_map(work)
+    return (time.perf_counter() - t0) * 1000.0
+
+
 def time_frames(cfg: DiceConfig, frames: int = 40, seed: int = 1, calibrated: bool = False) -> dict:
     """Median and p95 wall and CPU ms of ``read_dice`` on 1280x720 frames with 10 dice, one thread.
 
     ``calibrated``: first measure the die side on one frame (``calibrate.measure_die_side``, as
     ``arena-table dice calibrate`` does for a mounted camera) and time the reader sized to it; the
     result then also has ``die_side_px``.
+
+    ``reference_ms`` is the median of a fixed detector run (:func:`_reference_ms`) timed after each
+    frame: ``median_ms / reference_ms`` stays about the same when the machine itself runs faster or
+    slower, so runs made at different times can be compared.
     """
     rng = np.random.default_rng(seed)
     imgs = [render_table(random_table(rng, *FRAME_SIZE, n_dice=DICE_PER_FRAME, touching_pairs=1), rng)[0]
@@ -84,19 +102,21 @@ def time_frames(cfg: DiceConfig, frames: int = 40, seed: int = 1, calibrated: bo
         os.sched_setaffinity(0, {min(affinity)})
     try:
         read_dice(cfg, imgs[0])  # warm-up: model load
-        ms, cpu = [], []
+        ms, cpu, ref = [], [], []
         for img in imgs:
             t0, c0 = time.perf_counter(), time.process_time()
             read_dice(cfg, img)
             ms.append((time.perf_counter() - t0) * 1000.0)
             cpu.append((time.process_time() - c0) * 1000.0)
+            ref.append(_reference_ms())
     finally:
         cv2.setNumThreads(threads)
         if affinity:
             os.sched_setaffinity(0, affinity)
     # CPU time is reported too: on a loaded machine wall time also counts other processes.
     out = {"median_ms": float(np.median(ms)), "p95_ms": float(np.percentile(ms, 95)),
-           "cpu_median_ms": float(np.median(cpu)), "cpu_p95_ms": float(np.percentile(cpu, 95)), "frames": frames}
+           "cpu_median_ms": float(np.median(cpu)), "cpu_p95_ms": float(np.percentile(cpu, 95)), "frames": frames,
+           "reference_ms": float(np.median(ref))}
     if side is not None:
         out["die_side_px"] = side
     return out
@@ -106,11 +126,13 @@ def run_bench(cfg: DiceConfig | None = None, stress_frames: int = 20, timing_fra
     """Run the whole benchmark.
 
     Returns:
-        ``{"median_ms", "p95_ms", "rss_mb", "frame": [w, h], "dice_per_frame",
-        "sets": {set name: eval metrics}, "skipped": [reasons], "calibrated": {"median_ms",
-        "p95_ms", "die_side_px", ...}, "models": {model name: file run}}``: the top-level times are
-        the reader's automatic die-size range (no calibration), ``calibrated`` the same frames read
-        at a measured die side; ``models`` names an ``*.int8.onnx`` when that is what runs.
+        ``{"median_ms", "p95_ms", "cpu_median_ms", "cpu_p95_ms", "reference_ms", "rss_mb",
+        "frame": [w, h], "dice_per_frame", "sets": {set name: eval metrics}, "skipped": [reasons],
+        "calibrated": {"median_ms", "p95_ms", "reference_ms", "die_side_px", ...},
+        "models": {model name: file run}}``: the top-level times are the reader's automatic
+        die-size range (no calibration), ``calibrated`` the same frames read at a measured die side;
+        ``reference_ms`` the machine's speed during each (see :func:`time_frames`); ``models``
+        names an ``*.int8.onnx`` when that is what runs.
     """
     cfg = cfg or DiceConfig()
     sets, skipped = {}, []
