@@ -20,7 +20,7 @@ from arena_table.vision.frames import Calibration
 from arena_table.vision.settle import SettleConfig
 
 Reader = Callable[[np.ndarray], Any]
-"""``BGR frame -> DiceReading`` (``arena_table.vision.dice.read_dice`` with its config bound)."""
+"""``BGR frame -> DiceReading`` (``arena_table.vision.any_size.read_dice_any_size`` with its config bound)."""
 
 
 def reader_config(die_side_px: float | None = None, settings: Mapping[str, Any] | None = None):
@@ -49,14 +49,16 @@ def reader_config(die_side_px: float | None = None, settings: Mapping[str, Any] 
 
 
 def default_reader(die_side_px: float | None = None, settings: Mapping[str, Any] | None = None) -> Reader:
-    """The shipped dice reader configured by :func:`reader_config`."""
-    from arena_table.vision.dice import read_dice
+    """The shipped dice reader configured by :func:`reader_config`: without ``die_side_px`` it
+    searches every die size when the automatic range reads no die surely or only dice at its ends
+    (``arena_table.vision.any_size``)."""
+    from arena_table.vision.any_size import read_dice_any_size
 
     cfg = reader_config(die_side_px, settings)
     # The reader's images are small (crops of ~48 px, frames scaled to ~420x240): OpenCV's thread
     # pool only adds hand-off cost there and competes with the camera, web and token threads.
     cv2.setNumThreads(1)
-    return lambda image: read_dice(cfg, image)
+    return lambda image: read_dice_any_size(cfg, image)
 
 
 def settle_config(extra: Mapping[str, Any]) -> SettleConfig:

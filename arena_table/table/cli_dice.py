@@ -127,7 +127,7 @@ def _reader_config(args: argparse.Namespace):
 
 def cmd_read(args: argparse.Namespace) -> int:
     """Print the dice of each image; a bad file gets one error line and the rest continue."""
-    from arena_table.vision.dice import read_dice
+    from arena_table.vision.any_size import read_dice_any_size
     from arena_table.vision.dice_io import load_image
 
     _quiet_opencv()
@@ -142,7 +142,7 @@ def cmd_read(args: argparse.Namespace) -> int:
             if args.die_size is not None and args.die_size > max(image.shape[:2]):
                 print(f"warning: {path}: --die-size {args.die_size:g} px is larger than the "
                       f"{image.shape[1]}x{image.shape[0]} image", file=sys.stderr)
-            reading = read_dice(cfg, image)
+            reading = read_dice_any_size(cfg, image)
         except (UnreadableImage, VisionError) as exc:
             failed += 1
             print(f"error: {exc}", file=sys.stderr)

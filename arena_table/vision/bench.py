@@ -5,9 +5,10 @@ Reports, with the keys of ``arena-table dice eval``:
 * the shared labelled photo sets (``../shared/data/dice/*``), when present;
 * rendered stress sets (``render.py``): touching dice, glare, 40 % darker and
   brighter exposure, colour cast, motion blur, a strongly textured table (blotches of
-  +-35 grey levels about half a die wide);
+  +-35 grey levels about half a die wide), and a wide view (dice of 20-30 px, below the automatic
+  size range: read after the reader's size search, ``any_size.py``);
 
-and the speed of :func:`~arena_table.vision.dice.read_dice` on 1280x720
+and the speed of the reader (:func:`~arena_table.vision.any_size.read_dice_any_size`) on 1280x720
 frames with 10 dice on one core (OpenCV limited to one thread and the process
 pinned to one CPU while timing), with the automatic die-size range and with a
 calibrated die size, plus the process's peak resident memory.
@@ -25,7 +26,8 @@ import cv2
 import numpy as np
 
 from .calibrate import measure_die_side, sized_config
-from .dice import DiceConfig, read_dice
+from .any_size import read_dice_any_size
+from .dice import DiceConfig
 from .evaluate import evaluate_set, score_samples
 from .labels import LabelledBox, dice_set_dir
 from .nets import MODEL_NAMES, detect_map, loaded_path
@@ -42,17 +44,20 @@ STRESS = {
     "colour_cast": dict(cast=(1.35, 1.0, 0.7)),
     "motion_blur": dict(motion_blur=6.0, blur_angle=30.0),
     "textured_table": dict(texture=35.0),
+    "wide_view": dict(size=(20.0, 30.0)),
 }
 """Stress set name -> :func:`random_table` / :class:`TableSpec` options."""
 
 
 def stress_samples(name: str, frames: int, seed: int = 0):
-    """Rendered labelled frames of one stress set: ``(name, frame, values, boxes)``."""
+    """Rendered labelled frames of one stress set: ``(name, frame, values, boxes)``; 8 dice a frame,
+    each frame's die side drawn from 50-80 px (``wide_view``: 20-30 px)."""
     opts = dict(STRESS[name])
     glare = opts.pop("glare", False)
+    size = opts.pop("size", (50.0, 80.0))
     rng = np.random.default_rng(seed)
     for i in range(frames):
-        spec = random_table(rng, *FRAME_SIZE, n_dice=8, size=float(rng.uniform(50, 80)), **opts)
+        spec = random_table(rng, *FRAME_SIZE, n_dice=8, size=float(rng.uniform(*size)), **opts)
         if glare:
             spec = replace(spec, dice=tuple(
                 replace(d, glare=(float(rng.uniform(-0.3, 0.3)), float(rng.uniform(-0.3, 0.3)), 0.18))
@@ -78,7 +83,7 @@ def _reference_ms() -> float:
 
 
 def time_frames(cfg: DiceConfig, frames: int = 40, seed: int = 1, calibrated: bool = False) -> dict:
-    """Median and p95 wall and CPU ms of ``read_dice`` on 1280x720 frames with 10 dice, one thread.
+    """Median and p95 wall and CPU ms of the reader on 1280x720 frames with 10 dice, one thread.
 
     ``calibrated``: first measure the die side on one frame (``calibrate.measure_die_side``, as
     ``arena-table dice calibrate`` does for a mounted camera) and time the reader sized to it; the
@@ -101,11 +106,11 @@ def time_frames(cfg: DiceConfig, frames: int = 40, seed: int = 1, calibrated: bo
     if affinity:
         os.sched_setaffinity(0, {min(affinity)})
     try:
-        read_dice(cfg, imgs[0])  # warm-up: model load
+        read_dice_any_size(cfg, imgs[0])  # warm-up: model load
         ms, cpu, ref = [], [], []
         for img in imgs:
             t0, c0 = time.perf_counter(), time.process_time()
-            read_dice(cfg, img)
+            read_dice_any_size(cfg, img)
             ms.append((time.perf_counter() - t0) * 1000.0)
             cpu.append((time.process_time() - c0) * 1000.0)
             ref.append(_reference_ms())

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .dice import MIN_DIE_SIDE_PX, DiceConfig, read_dice
+from .dice import MIN_DIE_SIDE_PX, DiceConfig, DiceReading, read_dice
 from .errors import DiceNotFound
 from .frames import Calibration
 
@@ -92,25 +92,35 @@ def measure_die_side(frame: np.ndarray, base: DiceConfig | None = None) -> DieSi
         DiceNotFound: no die was read surely (the message says what to do).
         BadFrame: ``frame`` is not an HxWx3 uint8 array.
     """
-    base = base or DiceConfig()
+    return search_die_side(frame, base or DiceConfig())[0]
+
+
+def search_die_side(frame: np.ndarray, base: DiceConfig) -> tuple[DieSize, DiceReading]:
+    """:func:`measure_die_side`, and the frame read at the measured side (``sized_config``).
+
+    Raises:
+        DiceNotFound, BadFrame: as :func:`measure_die_side`.
+    """
     long_side = max(frame.shape[:2]) if getattr(frame, "ndim", 0) >= 2 else 0
     lo, hi = max(MIN_DIE_SIDE_PX, SEARCH_FRACTION[0] * long_side), SEARCH_FRACTION[1] * long_side
     if hi < 2 * lo:
         raise DiceNotFound(f"the {frame.shape[1]}x{frame.shape[0]} frame is too small to hold a die")
     reading = read_dice(dataclasses.replace(base, die_size_px=(lo, hi)), frame)
-    sides = _sure_sides(reading)
+    sides = sure_sides(reading)
     if not len(sides):
         raise DiceNotFound(f"no die read surely in the {frame.shape[1]}x{frame.shape[0]} frame "
                            f"({len(reading.dice)} candidates); lay a few dice flat in view, apart, and try again")
     # The search's many passes size each die in whichever pass found it (biased small, about 15 %
     # on rendered 1280x720 tables); read again at that size, in one pass, and measure there.
-    again = _sure_sides(read_dice(sized_config(float(np.median(sides)), base), frame))
+    sized = read_dice(sized_config(float(np.median(sides)), base), frame)
+    again = sure_sides(sized)
     if len(again) >= len(sides) / 2:
         sides = again
-    return DieSize(float(np.median(sides)), int(len(sides)), float(sides.min()), float(sides.max()))
+    return DieSize(float(np.median(sides)), int(len(sides)), float(sides.min()), float(sides.max())), sized
 
 
-def _sure_sides(reading) -> np.ndarray:
+def sure_sides(reading: DiceReading) -> np.ndarray:
+    """Sides (px, mean of the box's width and height) of the dice read ``ok`` at confidence ``SURE`` or more."""
     return np.array([d.box[2] + d.box[3] for d in reading.dice
                      if d.status == "ok" and d.confidence >= SURE], np.float64) / 2.0
 

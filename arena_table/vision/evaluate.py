@@ -19,7 +19,8 @@ from typing import Callable, Iterable
 
 import numpy as np
 
-from .dice import DiceConfig, DiceReading, read_dice
+from .any_size import read_dice_any_size
+from .dice import DiceConfig, DiceReading
 from .dice_io import load_image
 from .errata import LabelFix, apply_errata
 from .errors import UnreadableImage
@@ -68,7 +69,7 @@ def _disk_samples(items: list[LabelledImage]):
 
 
 def score_samples(samples: Iterable, cfg: DiceConfig | None = None,
-                  reader: Callable[[DiceConfig, np.ndarray], DiceReading] = read_dice) -> dict:
+                  reader: Callable[[DiceConfig, np.ndarray], DiceReading] = read_dice_any_size) -> dict:
     """Score ``reader`` on labelled frames; see :func:`evaluate_set` for the keys.
 
     Args:
@@ -127,7 +128,7 @@ def score_samples(samples: Iterable, cfg: DiceConfig | None = None,
 
 def evaluate_set(directory: str | Path, labels_csv: str | Path | None = None, cfg: DiceConfig | None = None,
                  holdout_every: int = 0, errata: tuple[LabelFix, ...] = ()) -> dict:
-    """Run :func:`~arena_table.vision.dice.read_dice` over a labelled set and score it.
+    """Run the reader (:func:`~arena_table.vision.any_size.read_dice_any_size`) over a labelled set and score it.
 
     Args:
         directory: set folder with images and ``labels.csv`` (see ``labels.py``).
@@ -144,7 +145,7 @@ def evaluate_set(directory: str | Path, labels_csv: str | Path | None = None, cf
         (matched/read), ``abstention_rate`` (refused dice/true),
         ``per_face_recall`` (face -> matched/true), ``confusion`` (true face ->
         read face or status or ``missed`` -> count, paired by position with the
-        YOLO boxes), ``ms_per_image`` (median read_dice wall time), ``errors``
+        YOLO boxes), ``ms_per_image`` (median reader wall time), ``errors``
         (one line per image that could not be loaded) and ``misreads``.
 
     Raises:
