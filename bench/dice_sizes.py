@@ -1,9 +1,12 @@
-"""Dice of every size on a 1280x720 frame: the automatic die-size range against a calibrated one.
+"""Dice of every size on a 1280x720 frame: the automatic die-size range, the reader with its size
+search, and a calibrated size.
 
 For each die size (the renderer's edge length in px) renders 8 tables of 10 dice and prints, for
-the automatic range (3-20 % of the long side) and for the side measured by
-``arena_table.vision.calibrate.measure_die_side`` on the first frame, the dice read right, the
-dice read wrong and the median milliseconds per frame (wall, one thread).
+the automatic range alone (``read_dice``, 3-20 % of the long side), for the reader the table and
+the CLI run without a calibration (``any_size.read_dice_any_size``: the automatic range, then a
+search over every size when it reads no die surely or only dice at its ends) and for the side
+measured by ``arena_table.vision.calibrate.measure_die_side`` on the first frame, the dice read
+right, the dice read wrong and the median milliseconds per frame (wall, one thread).
 
     taskset -c 0 .venv/bin/python bench/dice_sizes.py
 """
@@ -18,6 +21,7 @@ from collections import Counter
 import cv2
 import numpy as np
 
+from arena_table.vision.any_size import read_dice_any_size
 from arena_table.vision.calibrate import measure_die_side, sized_config
 from arena_table.vision.dice import DiceConfig, read_dice
 from arena_table.vision.render import random_table, render_table
@@ -25,12 +29,12 @@ from arena_table.vision.render import random_table, render_table
 SIZES = (16, 20, 24, 28, 32, 48, 64, 120)
 
 
-def score(cfg: DiceConfig, scenes) -> str:
+def score(cfg: DiceConfig, scenes, reader=read_dice) -> str:
     right = wrong = total = 0
     times = []
     for frame, truth in scenes:
         t0 = time.perf_counter()
-        read = read_dice(cfg, frame).values
+        read = reader(cfg, frame).values
         times.append((time.perf_counter() - t0) * 1000)
         values = [t.value for t in truth]
         hit = sum((Counter(values) & Counter(read)).values())
@@ -41,12 +45,13 @@ def score(cfg: DiceConfig, scenes) -> str:
 def main() -> int:
     cv2.setNumThreads(1)
     read_dice(DiceConfig(), np.zeros((720, 1280, 3), np.uint8))  # load the models
-    print(f"{'die px':>6}  {'automatic range':<34}  calibrated")
+    print(f"{'die px':>6}  {'automatic range':<34}  {'with the size search':<34}  calibrated")
     for size in SIZES:
         rng = np.random.default_rng(5)
         scenes = [render_table(random_table(rng, 1280, 720, n_dice=10, size=float(size)), rng) for _ in range(8)]
         side = measure_die_side(scenes[0][0]).side_px
-        print(f"{size:6d}  {score(DiceConfig(), scenes):<34}  {score(sized_config(side), scenes)} (side {side:.0f} px)")
+        print(f"{size:6d}  {score(DiceConfig(), scenes):<34}  {score(DiceConfig(), scenes, read_dice_any_size):<34}  "
+              f"{score(sized_config(side), scenes)} (side {side:.0f} px)")
     return 0
 
 

@@ -95,7 +95,8 @@ def _reader_flags(p: argparse.ArgumentParser) -> None:
     _models_flag(p)
     p.add_argument("--die-size", type=float, metavar="PX",
                    help="look for dice of about this side in px (as `dice calibrate` measures it); "
-                        "default: 3-20 %% of the image's long side")
+                        "default: 3-20 %% of the image's long side, then every size when the dice "
+                        "read there are at an end of that range or none is read surely")
     p.add_argument("--min-confidence", type=float, metavar="P",
                    help="a die whose best face is less likely than P is unreadable (default 0.5)")
     p.add_argument("--logo-face", type=int, metavar="N",

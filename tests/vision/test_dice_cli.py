@@ -129,7 +129,8 @@ def test_calibrate_writes_a_file_the_reader_then_uses(tmp_path, capsys):
     side = calib["die_size_px"]
     assert 20 < side < 30
     assert _run(["dice", "read", str(photo), "--json"]) == 0
-    assert len(json.loads(capsys.readouterr().out)[0]["values"]) < 6  # below the automatic range
+    # below the automatic range: read after the reader's size search (test_any_size.py), slower
+    assert sorted(json.loads(capsys.readouterr().out)[0]["values"]) == [1, 2, 3, 4, 5, 6]
     assert _run(["dice", "read", str(photo), "--json", "--die-size", str(side)]) == 0
     assert sorted(json.loads(capsys.readouterr().out)[0]["values"]) == [1, 2, 3, 4, 5, 6]
 
