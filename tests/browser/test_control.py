@@ -236,6 +236,10 @@ def test_a_double_click_or_double_enter_records_one_event(live, page):
     page.fill("#event-text", "roll faces=[2,3]")
     page.dblclick("#event-form button[type=submit]")
     page.wait_for_function("document.querySelector('#toast').textContent.startsWith('Recorded')")
+    # a second click that lands after the first is answered finds the line cleared: no error toast
+    page.click("#event-form button[type=submit]")
+    page.wait_for_timeout(300)
+    assert page.inner_text("#toast").startswith("Recorded") and not page.query_selector("#toast.err")
     page.fill("#event-text", "roll faces=[4]")
     page.press("#event-text", "Enter")
     page.press("#event-text", "Enter")  # ignored while the first is in flight, else an empty line refused

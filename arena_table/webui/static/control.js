@@ -157,9 +157,12 @@
     const d = await act('POST', '/api/events', { event: ev }, (x) => 'Recorded #' + x.seq + ': ' + x.event);
     if (d) for (const input of $('event-fields').querySelectorAll('input')) input.value = '';
   }));
+  let eventSentAt = 0;
   $('event-form').addEventListener('submit', guarded($('event-form'), async () => {
+    // the tail of a double-click or a double Enter finds the line just sent and cleared: not an error
+    if (!$('event-text').value.trim() && Date.now() - eventSentAt < 1500) return;
     const d = await act('POST', '/api/events', { notation: $('event-text').value }, (x) => 'Recorded #' + x.seq + ': ' + x.event);
-    if (d) { $('event-text').value = ''; $('event-text').dataset.auto = '1'; }
+    if (d) { $('event-text').value = ''; $('event-text').dataset.auto = '1'; eventSentAt = Date.now(); }
   }));
 
   // ---- correct a die ---------------------------------------------------------------------------
