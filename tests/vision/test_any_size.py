@@ -97,6 +97,16 @@ def test_close_up_dice_at_the_top_of_the_range_are_read_after_a_search(side):
     assert sorted(read_dice_any_size(DiceConfig(), frame).values) == [1, 3, 4]
 
 
+def test_a_big_and_a_small_die_in_one_frame_are_both_kept():
+    """A helper's case: a 240 px die and a 24 px die. The plain read finds the small one only (its
+    sure die at the lower end starts the search); the search reads at the big die's size and
+    found only that one, which replaced the first reading. The two readings are merged now."""
+    frame = render_table(TableSpec(1280, 720, dice=(DieSpec(4, (300.0, 300.0), 240.0), DieSpec(2, (900.0, 500.0), 24.0))),
+                         np.random.default_rng(0))[0]
+    assert read_dice(DiceConfig(), frame).values == (2,)
+    assert sorted(read_dice_any_size(DiceConfig(), frame).values) == [2, 4]
+
+
 def test_the_camera_and_cli_readers_search_too(tmp_path, capsys):
     """The live camera's reader without a calibration, and ``dice read``/``dice eval`` without
     ``--die-size``, are the searching one."""
