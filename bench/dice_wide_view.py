@@ -1,7 +1,7 @@
 """Wide views of real dice: mosaics of the byler photos read with and without the size search.
 
 A camera that sees a whole table shows the dice small. To measure that on real photos, k x k
-byler photos (640x640 each; ../shared/data/dice/byler_d6, CC BY 4.0, see its LICENSE and
+byler photos (640x640 each; ../shared/data/dice/byler_d6, BSD-3-Clause, Nell Byler; see its LICENSE and
 SOURCE.md) are laid side by side into one image (1280x1280 for k=2, 1920x1920 for k=3), so the
 dice are 2-3.8 % (k=2) or 1.4-2.6 % (k=3) of the long side, below the reader's automatic range
 (3-20 %). For each k prints accuracy / precision / abstention (the keys of ``dice eval``, scored

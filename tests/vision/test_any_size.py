@@ -1,7 +1,7 @@
 """The reader's size search (arena_table/vision/any_size.py): dice smaller than the automatic range.
 
 Rendered frames are hand-made tables of known dice; the mosaic case needs the byler photos of
-../shared/data/dice (CC BY 4.0, see that set's LICENSE and SOURCE.md) and is skipped without them.
+../shared/data/dice (BSD-3-Clause, Nell Byler; see that set's LICENSE and SOURCE.md) and is skipped without them.
 """
 
 import json
