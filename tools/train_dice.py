@@ -173,7 +173,7 @@ def detector_samples(items, model_dir):
     negs, props = [], []
     for img, dice, _ in items:
         h, w = img.shape[:2]
-        lo, hi = reader._size_range(cfg, h, w)
+        lo, hi = reader.size_range(cfg, h, w)
         fp, best = [], {}
         for c in reader._candidates(cfg, img, lo, hi):
             if c is None:

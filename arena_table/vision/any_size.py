@@ -12,10 +12,11 @@ or the sure dice's median side lies within ``EDGE_FACTOR`` of either end of the 
 a little smaller or larger are likely to be out of it), it searches every size as ``arena-table
 dice calibrate`` does (:func:`~arena_table.vision.calibrate.search_die_side`, 0.8-35 % of the
 long side) and reads again at the size found, keeping the dice the first reading read surely
-where the second reads none (dice of two sizes in one frame). The search costs about 0.2-0.7 s a frame on one core (an empty 1280x720 frame
-about 0.2 s), so it runs only in those two cases; a configured ``die_size_px`` (a calibrated
-camera) is trusted and never searched. On the mosaics above it reads 0.988 and 0.962 of the dice (precision 0.994 and 0.992);
-byler, matteo, the benchmark's stress sets and its timed frames never start a search.
+where the second reads none (dice of two sizes in one frame). The search costs about 0.2-0.7 s
+a frame on one core (an empty 1280x720 frame about 0.2 s), so it runs only in those two cases;
+a configured ``die_size_px`` (a calibrated camera) is trusted and never searched. On the
+mosaics above it reads 0.988 and 0.962 of the dice (precision 0.994 and 0.992); byler, matteo,
+the benchmark's stress sets and its timed frames never start a search.
 
 >>> import numpy as np
 >>> from arena_table.vision.render import DieSpec, TableSpec, render_table
@@ -34,8 +35,8 @@ from dataclasses import replace
 
 import numpy as np
 
-from .calibrate import SURE, search_die_side, sure_sides
-from .dice import DiceConfig, DiceReading, read_dice
+from .calibrate import SURE, die_side, search_die_side, sure_sides
+from .dice import DiceConfig, DiceReading, read_dice, size_range
 from .errors import DiceNotFound
 
 EDGE_FACTOR = 1.3
@@ -55,8 +56,7 @@ def needs_search(cfg: DiceConfig, reading: DiceReading) -> bool:
     sides = sure_sides(reading)
     if not len(sides):
         return True
-    long_side = max(reading.width, reading.height)
-    lo, hi = (f * long_side for f in cfg.auto_size_fraction)
+    lo, hi = size_range(cfg, reading.height, reading.width)
     mid = float(np.median(sides))
     return not lo * EDGE_FACTOR <= mid <= hi / EDGE_FACTOR
 
@@ -90,12 +90,8 @@ def read_dice_any_size(cfg: DiceConfig, frame: np.ndarray, search_when_none_sure
     return merge_readings(cfg, sized, first)
 
 
-def _side(d) -> float:
-    return (d.box[2] + d.box[3]) / 2.0
-
-
 def _overlap(cfg: DiceConfig, a, b) -> bool:
-    return math.dist(a.center, b.center) < cfg.duplicate_distance * max(_side(a), _side(b))
+    return math.dist(a.center, b.center) < cfg.duplicate_distance * max(die_side(a), die_side(b))
 
 
 def merge_readings(cfg: DiceConfig, sized: DiceReading, first: DiceReading) -> DiceReading:

@@ -119,10 +119,14 @@ def search_die_side(frame: np.ndarray, base: DiceConfig) -> tuple[DieSize, DiceR
     return DieSize(float(np.median(sides)), int(len(sides)), float(sides.min()), float(sides.max())), sized
 
 
+def die_side(die) -> float:
+    """A read die's side in px: the mean of its box's width and height."""
+    return (die.box[2] + die.box[3]) / 2.0
+
+
 def sure_sides(reading: DiceReading) -> np.ndarray:
-    """Sides (px, mean of the box's width and height) of the dice read ``ok`` at confidence ``SURE`` or more."""
-    return np.array([d.box[2] + d.box[3] for d in reading.dice
-                     if d.status == "ok" and d.confidence >= SURE], np.float64) / 2.0
+    """Sides (:func:`die_side`) of the dice read ``ok`` at confidence ``SURE`` or more."""
+    return np.array([die_side(d) for d in reading.dice if d.status == "ok" and d.confidence >= SURE], np.float64)
 
 
 def calibrate(frame: np.ndarray, tray: tuple[int, int, int, int] | None = None,

@@ -161,7 +161,9 @@ MIN_DIE_SIDE_PX = 5.0
 up past ``nets.WORK_DIE / MIN_DIE_SIDE_PX`` (about 4x) with nothing more to see and gigabytes of memory."""
 
 
-def _size_range(cfg: DiceConfig, height: int, width: int) -> tuple[float, float]:
+def size_range(cfg: DiceConfig, height: int, width: int) -> tuple[float, float]:
+    """(min, max) die side in px the reader looks for: ``cfg.die_size_px``, else
+    ``cfg.auto_size_fraction`` of the long side. Raises :class:`BadConfig` on a bad ``die_size_px``."""
     if cfg.die_size_px is not None:
         try:
             lo, hi = (float(v) for v in cfg.die_size_px)
@@ -436,7 +438,7 @@ def read_dice(cfg: DiceConfig, frame: np.ndarray) -> DiceReading:
     if not isinstance(frame, np.ndarray) or frame.dtype != np.uint8 or frame.ndim != 3 or frame.shape[2] != 3:
         raise BadFrame(f"frame must be an HxWx3 uint8 BGR array, got {getattr(frame, 'shape', type(frame))}")
     h, w = frame.shape[:2]
-    lo, hi = _size_range(cfg, h, w)
+    lo, hi = size_range(cfg, h, w)
     found = _candidates(cfg, frame, lo, hi)
     cands = [c for c in found if c is not None]
     crops = _crops(frame, cands)
