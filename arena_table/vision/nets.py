@@ -40,6 +40,19 @@ CROP_SPAN = 1.4
 STD_FLOOR = 8.0
 """Added to the channel spread so flat images are not blown up to noise."""
 MODEL_DIR = Path(__file__).resolve().parent / "models"
+DET_ONE_RUN_PX = 360_000
+"""Largest input (working px, height x width) the detector runs on at once: the size passes of a
+1920x1080 frame (636x360 at most). A larger input (a search for small dice scales the frame up)
+runs in tiles (:func:`detect_map`): a 1824x1024 input took 130 MB more memory in one run."""
+DET_TILE = 512
+"""Side (working px, a multiple of 8) of a tile's own part of a tiled detector output."""
+CLASSIFY_BATCH = 64
+"""Most crops the classifier runs at once (a frame has 10-30; a size search hundreds)."""
+DET_MARGIN = 80
+"""Input px each tile reaches beyond its part of the output, a multiple of 8 so the tiles keep the
+stride grid. An output cell sees 63 px each way (3x3 convolutions at strides 2, 4 and 8, dilations
+2 and 4) plus one stride-8 cell through the nearest upsampling: 72 px gives a tiled output equal to
+one run's (``tests/vision/test_nets.py``), 80 keeps a cell in hand."""
 
 
 DET_STD_MIN = 40.0
@@ -50,10 +63,11 @@ CLASSES = 8
 ODD = 7
 
 
-def standardise_frame(img: np.ndarray) -> np.ndarray:
+def standardise_frame(img: np.ndarray, stats: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
     """Detector input: HxWx3 image -> 3xHxW float32, per-channel mean 0, divided by
-    ``max(spread, DET_STD_MIN)``."""
-    mean, std = cv2.meanStdDev(img)
+    ``max(spread, DET_STD_MIN)``; ``stats``: the (mean, spread) to use (``cv2.meanStdDev`` of a
+    larger image ``img`` is a tile of), default ``img``'s own."""
+    mean, std = cv2.meanStdDev(img) if stats is None else stats
     blob = cv2.dnn.blobFromImage(img, 1.0, mean=tuple(mean.ravel()), swapRB=False)[0]  # CHW, mean removed
     blob *= (1.0 / np.maximum(std.reshape(3, 1, 1), DET_STD_MIN)).astype(np.float32)
     return blob
@@ -241,8 +255,32 @@ def detect_map(work: np.ndarray) -> np.ndarray:
         ModelMissing: the weights are not installed.
     """
     net = _load("dice_det.onnx")
-    net.setInput(standardise_frame(work)[None])
-    return net.forward()[0]
+    h, w = work.shape[:2]
+    if h * w <= DET_ONE_RUN_PX:
+        net.setInput(standardise_frame(work)[None])
+        return net.forward()[0]
+    # A large input (a search for small dice scales the frame up) runs in overlapping tiles, each
+    # standardised with the whole image's statistics, so the detector's memory stays that of one
+    # tile: the result is the same as one run's.
+    stats = cv2.meanStdDev(work)
+    ny, nx = -(-h // DET_TILE), -(-w // DET_TILE)
+    out = np.empty((4, h // STRIDE, w // STRIDE), np.float32)
+    ys, xs = _tile_edges(h, ny), _tile_edges(w, nx)
+    for y0, y1 in zip(ys, ys[1:]):
+        for x0, x1 in zip(xs, xs[1:]):
+            a, b = max(0, y0 - DET_MARGIN), max(0, x0 - DET_MARGIN)
+            part = work[a:min(h, y1 + DET_MARGIN), b:min(w, x1 + DET_MARGIN)]
+            net.setInput(standardise_frame(part, stats)[None])
+            tile = net.forward()[0]
+            out[:, y0 // STRIDE:y1 // STRIDE, x0 // STRIDE:x1 // STRIDE] = \
+                tile[:, (y0 - a) // STRIDE:(y1 - a) // STRIDE, (x0 - b) // STRIDE:(x1 - b) // STRIDE]
+    return out
+
+
+def _tile_edges(n: int, parts: int) -> list[int]:
+    """``parts + 1`` edges from 0 to ``n`` (a multiple of 8), every inner edge a multiple of 8."""
+    step = -(-n // parts // 8) * 8
+    return [min(n, k * step) for k in range(parts)] + [n]
 
 
 def classify(crops: np.ndarray) -> np.ndarray:
@@ -265,8 +303,11 @@ def classify(crops: np.ndarray) -> np.ndarray:
     flat = x.reshape(len(x), 3, -1)
     flat -= flat.mean(2, keepdims=True)
     flat /= np.sqrt((flat * flat).mean(2, keepdims=True)) + STD_FLOOR
-    net.setInput(x)
-    logits = net.forward().reshape(len(crops), -1)
+    logits = []
+    for k in range(0, len(x), CLASSIFY_BATCH):  # a search's hundreds of candidates in batches
+        net.setInput(x[k:k + CLASSIFY_BATCH])
+        logits.append(net.forward().reshape(len(x[k:k + CLASSIFY_BATCH]), -1))
+    logits = np.concatenate(logits)
     if logits.shape[1] < CLASSES:  # an older 7-class model: no "odd face" column
         logits = np.hstack([logits, np.full((len(crops), CLASSES - logits.shape[1]), -1e4, np.float32)])
     e = np.exp(logits - logits.max(1, keepdims=True))

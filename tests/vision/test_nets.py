@@ -89,3 +89,44 @@ def test_trained_holdouts_read_the_training_records(tmp_path, monkeypatch):
 
 def test_shipped_models_record_their_holdout():
     assert set(nets.trained_holdouts().values()) <= {0, 5}
+
+
+def test_a_large_detector_input_runs_in_tiles_with_the_same_output(monkeypatch):
+    dice = tuple(DieSpec(1 + i % 6, (90.0 + 130 * (i % 11), 90.0 + 150 * (i // 11)), 26.0, 17.0 * i)
+                 for i in range(55))
+    work = render_table(TableSpec(1448, 816, dice=dice), np.random.default_rng(3))[0]
+    runs = []
+    real_load = nets._load
+
+    class Counting:
+        def __init__(self, net):
+            self.net = net
+
+        def setInput(self, x):  # noqa: N802
+            runs.append(x.shape)
+            self.net.setInput(x)
+
+        def forward(self):
+            return self.net.forward()
+
+    monkeypatch.setattr(nets, "_load", lambda name: Counting(real_load(name)))
+    tiled = nets.detect_map(work)
+    assert len(runs) == 6 and max(s[2] * s[3] for s in runs) <= (nets.DET_TILE + 2 * nets.DET_MARGIN) ** 2
+    monkeypatch.setattr(nets, "DET_ONE_RUN_PX", 10**9)
+    runs.clear()
+    whole = nets.detect_map(work)
+    assert runs == [(1, 3, 816, 1448)]
+    assert tiled.shape == whole.shape == (4, 204, 362)
+    np.testing.assert_allclose(tiled, whole, atol=1e-4)
+    # the margin is what makes them equal: without it the tile seams differ
+    monkeypatch.setattr(nets, "DET_ONE_RUN_PX", 1)
+    monkeypatch.setattr(nets, "DET_MARGIN", 16)
+    assert np.abs(nets.detect_map(work) - whole).max() > 0.05
+
+
+def test_many_crops_are_classified_in_batches_with_the_same_result(monkeypatch):
+    crops = np.concatenate([crops_of([1, 2, 3, 4, 5, 6])] * 25)  # 150 crops
+    batched = nets.classify(crops)
+    monkeypatch.setattr(nets, "CLASSIFY_BATCH", 1000)
+    np.testing.assert_allclose(batched, nets.classify(crops), atol=1e-6)
+    assert batched.argmax(1).tolist() == [1, 2, 3, 4, 5, 6] * 25
