@@ -116,6 +116,8 @@ def apply_tray(tray: TrayState, event: Event, seq: int) -> TrayState:
         sides = sides_of(roll.die)
         if sides is not None and not 1 <= event.value <= sides:
             raise IllegalEvent(event, f"{event.value} is impossible on a {roll.die}")
+        if roll.faces[event.index] == event.value:  # a repeated correction (a resent request) records nothing
+            raise IllegalEvent(event, f"die #{event.index + 1} of roll {event.roll} already shows {event.value}")
         faces = roll.faces[:event.index] + (event.value,) + roll.faces[event.index + 1:]
         rolls = tray.rolls[:i] + (dataclasses.replace(roll, faces=faces),) + tray.rolls[i + 1:]
         return TrayState(rolls=rolls)
