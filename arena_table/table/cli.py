@@ -122,12 +122,35 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def expand_home(args: argparse.Namespace) -> argparse.Namespace:
+    """``args`` with ``~`` or ``~user`` at the start of any text argument expanded (``os.path.expanduser``).
+
+    The shell expands a bare ``~/x`` but not ``--db=~/x`` or a quoted ``'~/x'``, which would make a
+    folder named ``~`` in the current one.
+
+    >>> from argparse import Namespace
+    >>> import os.path
+    >>> args = expand_home(Namespace(db="~/t.db", n=3, game="dice", dirs=["~", "a~/b"]))
+    >>> args.db == os.path.expanduser("~/t.db"), args.dirs == [os.path.expanduser("~"), "a~/b"], args.game
+    (True, True, 'dice')
+    """
+    import os.path
+    import re
+
+    def expand(value):
+        return os.path.expanduser(value) if isinstance(value, str) and re.match(r"~[^/\s]*(/|$)", value) else value
+
+    for name, value in vars(args).items():
+        setattr(args, name, [expand(v) for v in value] if isinstance(value, list) else expand(value))
+    return args
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; returns its exit status (argparse exits 2 itself on a usage error)."""
     try:
         import logging
 
-        args = build_parser().parse_args(argv)
+        args = expand_home(build_parser().parse_args(argv))
         logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
                             format="%(asctime)s %(levelname)s %(name)s: %(message)s")
         return int(args.func(args) or 0)

@@ -49,3 +49,13 @@ def test_the_console_script_says_the_same():
     assert proc.stderr.startswith("usage: arena-table run [-h]")
     assert proc.stderr.endswith("arena-table run: error: unrecognized arguments: --camrea sim\n")
 
+
+
+def test_a_quoted_or_flag_joined_home_is_expanded(tmp_path, monkeypatch, capsys):
+    """``--db=~/x`` and a quoted ``'~/x'`` reach the command as the home folder, not a folder named ``~``."""
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.chdir(tmp_path)
+    assert main(["dice", "eval", "~/photos"]) == 1
+    assert capsys.readouterr().err.strip() == f"error: {tmp_path / 'photos'}: no such folder"
+    assert main(["log", "export", "--db=~/t.db"]) != 0
+    assert not (tmp_path / "~").exists()
