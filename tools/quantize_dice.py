@@ -15,6 +15,9 @@ Run (needs ``pip install onnx onnxruntime``, e.g. in the training venv)::
 
     python tools/quantize_dice.py [--models arena_table/vision/models]
 
+The 8-bit model records the SHA-256 of its float model (metadata ``float_sha256``); the reader runs
+the float model instead, with a warning, beside any other float model.
+
 Source: ONNX Runtime, "Quantize ONNX models" (static quantization, QDQ format).
 """
 
@@ -101,6 +104,20 @@ def quantize(src: Path, dst: Path, inputs: list[np.ndarray]) -> None:
                             activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8, per_channel=True)
         finally:
             os.chdir(here)
+    stamp_source(src, dst)
+
+
+def stamp_source(src: Path, dst: Path) -> None:
+    """Record in 8-bit model ``dst`` the SHA-256 of float model ``src`` it was made from
+    (``nets.INT8_SOURCE_KEY``): the reader runs an 8-bit model only beside that very float model."""
+    import onnx
+
+    model = onnx.load(str(dst))
+    for prop in [p for p in model.metadata_props if p.key == nets.INT8_SOURCE_KEY]:
+        model.metadata_props.remove(prop)
+    entry = model.metadata_props.add()
+    entry.key, entry.value = nets.INT8_SOURCE_KEY, nets.file_sha256(src)
+    onnx.save(model, str(dst))
 
 
 def main(argv=None) -> int:

@@ -19,6 +19,8 @@ Shapes:
 
 from __future__ import annotations
 
+import hashlib
+import logging
 from functools import lru_cache
 from pathlib import Path
 
@@ -26,6 +28,8 @@ import cv2
 import numpy as np
 
 from .errors import ModelMissing
+
+log = logging.getLogger(__name__)
 
 STRIDE = 4
 """Detector output stride in working pixels."""
@@ -88,6 +92,10 @@ class _OrtNet:
     def forward(self):
         return self._session.run(None, {self._input: self._x})[0]
 
+    def metadata(self) -> dict[str, str]:
+        """The model file's ``metadata_props`` (ONNX custom metadata)."""
+        return dict(self._session.get_modelmeta().custom_metadata_map)
+
 
 def _load_ort(path: Path):
     import onnxruntime as ort
@@ -97,6 +105,16 @@ def _load_ort(path: Path):
     opts.inter_op_num_threads = 1
     opts.log_severity_level = 3
     return _OrtNet(ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"]), path)
+
+
+INT8_SOURCE_KEY = "float_sha256"
+"""Metadata key of an ``*.int8.onnx`` holding the SHA-256 of the float model it was quantized from
+(written by ``tools/quantize_dice.py``)."""
+
+
+def file_sha256(path: Path) -> str:
+    """Hex SHA-256 of a file's bytes."""
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
 USE_INT8 = True
@@ -212,7 +230,14 @@ def _load(name: str):
         raise ModelMissing(f"{path}: dice model not installed")
     tried = _int8_path(name) or path
     try:
-        return _load_ort(tried)
+        net = _load_ort(tried)
+        if tried != path and net.metadata().get(INT8_SOURCE_KEY) != file_sha256(path):
+            # a stale 8-bit model (the float one retrained or replaced since) would read with the old weights
+            log.warning("%s was not quantized from the %s beside it (no or another %s record); running the "
+                        "float model: re-run tools/quantize_dice.py", tried.name, path.name, INT8_SOURCE_KEY)
+            tried = path
+            net = _load_ort(path)
+        return net
     except ImportError:
         pass
     except Exception as exc:  # onnxruntime raises its own exception types

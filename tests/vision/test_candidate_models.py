@@ -119,3 +119,26 @@ def test_bench_names_the_models_it_timed(tmp_path, capsys, monkeypatch):
                       "dice_face.onnx": str(cand.resolve() / "dice_face.onnx")}
     assert _run(argv) == 0  # the shipped classifier runs as its 8-bit model, and says so
     assert json.loads(capsys.readouterr().out)["models"]["dice_face.onnx"] == str(nets.MODEL_DIR / "dice_face.int8.onnx")
+
+
+def test_an_8bit_model_runs_only_beside_the_float_model_it_was_made_from(tmp_path, caplog):
+    """``dice_face.int8.onnx`` records its float model's SHA-256 (``tools/quantize_dice.py``); beside
+    another float model (retrained since) it would read with stale weights, so the float one runs."""
+    pytest.importorskip("onnxruntime")
+    cand = _candidate(tmp_path, 5)
+    shutil.copy(nets.MODEL_DIR / "dice_face.int8.onnx", cand)
+    nets.use_models(cand)
+    assert nets.loaded_path("dice_face.onnx") == cand.resolve() / "dice_face.int8.onnx"  # its own float model
+    # the same net saved again with a doc string (ONNX field 6): another file, as a retrained model is
+    with open(cand / "dice_face.onnx", "ab") as f:
+        f.write(b"\x32\x0bretrained 2")
+    nets.use_models(cand)
+    assert nets.loaded_path("dice_face.onnx") == cand.resolve() / "dice_face.onnx"
+    assert "dice_face.int8.onnx was not quantized from the dice_face.onnx beside it" in caplog.text
+    assert nets.classify(np.zeros((1, nets.CROP, nets.CROP, 3), np.uint8)).shape == (1, nets.CLASSES)
+
+
+def test_the_shipped_8bit_classifier_records_its_float_model():
+    ort = pytest.importorskip("onnxruntime")
+    meta = ort.InferenceSession(str(nets.MODEL_DIR / "dice_face.int8.onnx")).get_modelmeta().custom_metadata_map
+    assert meta[nets.INT8_SOURCE_KEY] == nets.file_sha256(nets.MODEL_DIR / "dice_face.onnx")
