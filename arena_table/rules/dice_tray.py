@@ -74,6 +74,21 @@ def sides_of(die: str) -> int | None:
     return int(m.group(1)) if m else None
 
 
+def already_shows(tray: TrayState, event: DieCorrected) -> bool:
+    """Whether the die ``event`` corrects already shows ``event.value`` (a repeated correction,
+    e.g. a request resent after a timeout): the table answers it without recording it again.
+    ``False`` when the roll or die does not exist (``apply_tray`` then says why).
+
+    >>> tray = apply_tray(new_tray(), DiceRolled(faces=(1, 6)), 1)
+    >>> already_shows(tray, DieCorrected(roll=1, index=1, value=6)), already_shows(tray, DieCorrected(roll=1, index=0, value=6))
+    (True, False)
+    """
+    for roll in tray.rolls:
+        if roll.seq == event.roll:
+            return 0 <= event.index < len(roll.faces) and roll.faces[event.index] == event.value
+    return False
+
+
 def apply_tray(tray: TrayState, event: Event, seq: int) -> TrayState:
     """The tray after a ``roll`` or ``correct`` event numbered ``seq``.
 
@@ -116,8 +131,6 @@ def apply_tray(tray: TrayState, event: Event, seq: int) -> TrayState:
         sides = sides_of(roll.die)
         if sides is not None and not 1 <= event.value <= sides:
             raise IllegalEvent(event, f"{event.value} is impossible on a {roll.die}")
-        if roll.faces[event.index] == event.value:  # a repeated correction (a resent request) records nothing
-            raise IllegalEvent(event, f"die #{event.index + 1} of roll {event.roll} already shows {event.value}")
         faces = roll.faces[:event.index] + (event.value,) + roll.faces[event.index + 1:]
         rolls = tray.rolls[:i] + (dataclasses.replace(roll, faces=faces),) + tray.rolls[i + 1:]
         return TrayState(rolls=rolls)

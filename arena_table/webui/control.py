@@ -14,11 +14,13 @@ from typing import Any
 from flask import Flask, Response, jsonify, render_template
 
 from arena_table.rules import DieCorrected, GameStarted, RulesError, UndoTargetMoved, find_game, from_json, parse
+from arena_table.rules.dice_tray import already_shows
 
 from . import auth
 from .inputs import (MAX_DEPTH, MAX_NOTATION, _check_event, _check_sizes, _error, _int, _json_body, _refuse_constant,
                      _text)
 from .service import TableService, find_device
+from .views import correctable
 
 def _register_control(app: Flask, service: TableService) -> None:
     @app.get("/control")
@@ -79,6 +81,10 @@ def _register_control(app: Flask, service: TableService) -> None:
         data = _json_body()
         ev = DieCorrected(roll=_int(data, "roll", minimum=1), index=_int(data, "index", minimum=0),
                           value=_int(data, "value"))
+        state = service.state
+        if already_shows(state.tray, ev) and _takes_corrections(state, ev.roll):  # resent: nothing to record
+            return jsonify({"unchanged": True, "event": str(ev),
+                            "text": f"Die #{ev.index + 1} of roll {ev.roll} already shows {ev.value}"})
         return _accepted(service.submit(ev), ev)
 
     @app.get("/api/undo")
@@ -207,6 +213,13 @@ def _describe(service: TableService, ev: Any) -> str:
     except (RulesError, Exception):  # plain words are a courtesy; the notation always works
         text = ""
     return text or str(ev)
+
+
+def _takes_corrections(state: Any, roll_seq: int) -> bool:
+    """Whether the running game accepts a correction of roll ``roll_seq`` (``views.correctable``);
+    a game that takes none refuses a repeated one with its own reason."""
+    roll = next(r for r in state.tray.rolls if r.seq == roll_seq)
+    return correctable(state, {"seq": roll.seq, "die": roll.die, "faces": list(roll.faces)})[0]
 
 
 def _accepted(seq: int, ev: Any) -> Response:

@@ -84,7 +84,11 @@ OPERATIONS: dict[tuple[str, str], dict[str, Any]] = {
         "security": _CONTROL,
         "requestBody": _body({"type": "object", "required": ["roll", "index", "value"], "properties": {
             "roll": {"type": "integer"}, "index": {"type": "integer", "minimum": 0}, "value": {"type": "integer"}}}),
-        "responses": {"201": _json(_ACCEPTED), **_errors(400, 401, 403, 422)}},
+        "responses": {"201": _json(_ACCEPTED),
+                      "200": _json({"type": "object", "properties": {
+                          "unchanged": {"type": "boolean"}, "event": {"type": "string"}, "text": {"type": "string"}}},
+                          "The die already shows that value (a resent correction): nothing is recorded"),
+                      **_errors(400, 401, 403, 422)}},
     ("/api/undo", "get"): {
         "security": [{"session": []}],
         "responses": {"200": _json({"type": "object", "properties": {

@@ -63,6 +63,10 @@ def test_correct_a_die_in_one_tap_and_undo_with_confirmation(live, page):
     live.table.submit(DiceRolled(faces=(2, 5)))
     page.wait_for_selector("#correct-dice button[data-index='1']")
     page.click("#correct-dice button[data-index='1']")
+    # the face the die shows is marked and cannot be tapped: there is nothing to correct to it
+    current = page.locator("#correct-values button:text-is('5')")
+    assert current.is_disabled() and current.get_attribute("aria-current") == "true"
+    assert page.locator("#correct-values button:not([disabled])").count() == 5
     page.click("#correct-values button:text-is('3')")
     page.wait_for_function("document.querySelector('#toast').textContent.startsWith('Corrected')")
     assert live.table.state.tray.rolls[0].faces == (2, 3)

@@ -42,6 +42,9 @@ def test_demigods_roll_is_not_correctable_and_says_why(ctl, client):
                                               "corrected afterwards")
     # the page's offer matches what the server does
     assert ctl("/api/correct", {"roll": 2, "index": 0, "value": 3}).status_code == 422
+    # the face the die shows is no exception: the game's own reason, not "already shows"
+    r = ctl("/api/correct", {"roll": 2, "index": 0, "value": 2})
+    assert r.status_code == 422 and r.get_json()["reason"].startswith("Demigods uses each die the moment")
 
 
 def test_undo_question_of_an_older_event_names_its_date(ctl, client):

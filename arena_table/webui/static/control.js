@@ -198,7 +198,7 @@
         selectedDie = { seq: last.seq, index: Number(b.dataset.index), die: last.die };
         renderCorrect();
         // the buttons were drawn anew: a keyboard user goes on at the value buttons, not at the page's top
-        const first = $('correct-values').querySelector('button');
+        const first = $('correct-values').querySelector('button:not([disabled])');
         if (first) first.focus();
       });
     }
@@ -206,12 +206,18 @@
     if (selectedDie && selectedDie.seq === last.seq) {
       vals.hidden = false;
       const n = sidesOf(selectedDie.die);
+      const shown = last.faces[selectedDie.index];
       vals.replaceChildren(...Array.from({ length: n }, (_, k) => {
+        if (k + 1 === shown) {  // the face the die shows now: no correction to make
+          return el('button', { type: 'button', class: 'current', disabled: true, 'aria-current': 'true',
+            'aria-label': 'Die ' + (selectedDie.index + 1) + ' shows ' + shown + ' now', text: String(k + 1) });
+        }
         const b = el('button', { type: 'button', 'aria-label': 'Set die ' + (selectedDie.index + 1) + ' to ' + (k + 1), text: String(k + 1) });
         b.addEventListener('click', async () => {
           const sel = selectedDie;
           selectedDie = null;
-          await act('POST', '/api/correct', { roll: sel.seq, index: sel.index, value: k + 1 }, (d) => 'Corrected (#' + d.seq + ')');
+          await act('POST', '/api/correct', { roll: sel.seq, index: sel.index, value: k + 1 },
+            (d) => (d.unchanged ? d.text : 'Corrected (#' + d.seq + ')'));
           renderCorrect();
         });
         return b;
