@@ -127,7 +127,7 @@ def main(argv=None) -> int:
                          "the reader's other model, for calibration, is the shipped one")
     ap.add_argument("--what", choices=["face", "det", "both"], default="face")
     a = ap.parse_args(argv)
-    models = Path(a.models)
+    models = Path(a.models).expanduser()
     names = {"face": ["dice_face.onnx"], "det": ["dice_det.onnx"]}.get(a.what, ["dice_det.onnx", "dice_face.onnx"])
     names = [name for name in names if (models / name).is_file()]
     if not names:

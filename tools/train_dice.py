@@ -437,7 +437,7 @@ def main(argv=None):
     train, held = real_items(a.holdout_every)
     rendered = [rendered_item(rng, texture_max=a.texture_max, texture_cells=tuple(a.texture_cells),
                               oblique=a.oblique) for _ in range(a.rendered)]
-    out = Path(a.out)
+    out = Path(a.out).expanduser()
     out.mkdir(parents=True, exist_ok=True)
 
     def log(msg):
