@@ -45,11 +45,13 @@ STD_FLOOR = 8.0
 """Added to the channel spread so flat images are not blown up to noise."""
 MODEL_DIR = Path(__file__).resolve().parent / "models"
 DET_ONE_RUN_PX = 360_000
-"""Largest input (working px, height x width) the detector runs on at once: the size passes of a
+"""Largest input (working px, height x width) the detector runs whole: the size passes of a
 1920x1080 frame (636x360 at most). A larger input (a search for small dice scales the frame up)
 runs in tiles (:func:`detect_map`): a 1824x1024 input took 130 MB more memory in one run."""
 DET_TILE = 512
-"""Side (working px, a multiple of 8) of a tile's own part of a tiled detector output."""
+"""Side (working px, a multiple of 8) of a tile's own part of a tiled detector output; with its
+margins an inner tile's input is 672x672. The margins cost compute: about the same time as one
+run for 1448x816, up to a third more for an input just over two tiles a side (1032x1032)."""
 CLASSIFY_BATCH = 64
 """Most crops the classifier runs at once (a frame has 10-30; a size search hundreds)."""
 DET_MARGIN = 80
