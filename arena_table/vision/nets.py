@@ -332,8 +332,9 @@ def classify(crops: np.ndarray) -> np.ndarray:
     flat /= np.sqrt((flat * flat).mean(2, keepdims=True)) + STD_FLOOR
     logits = []
     for k in range(0, len(x), CLASSIFY_BATCH):  # a search's hundreds of candidates in batches
-        net.setInput(x[k:k + CLASSIFY_BATCH])
-        logits.append(net.forward().reshape(len(x[k:k + CLASSIFY_BATCH]), -1))
+        batch = x[k:k + CLASSIFY_BATCH]
+        net.setInput(batch)
+        logits.append(net.forward().reshape(len(batch), -1))
     logits = np.concatenate(logits)
     if logits.shape[1] < CLASSES:  # an older 7-class model: no "odd face" column
         logits = np.hstack([logits, np.full((len(crops), CLASSES - logits.shape[1]), -1e4, np.float32)])

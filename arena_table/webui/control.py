@@ -22,6 +22,7 @@ from .inputs import (MAX_DEPTH, MAX_NOTATION, _check_event, _check_sizes, _error
 from .service import TableService, find_device
 from .views import correctable
 
+
 def _register_control(app: Flask, service: TableService) -> None:
     @app.get("/control")
     @auth.login_required
