@@ -6,7 +6,9 @@ the automatic range alone (``read_dice``, 3-20 % of the long side), for the read
 the CLI run without a calibration (``any_size.read_dice_any_size``: the automatic range, then a
 search over every size when it reads no die surely or only dice at its ends) and for the side
 measured by ``arena_table.vision.calibrate.measure_die_side`` on the first frame, the dice read
-right, the dice read wrong and the median milliseconds per frame (wall, one thread).
+right, the dice read wrong and the median milliseconds per frame (wall, one thread); then the
+live camera's reader without a calibration (``any_size.LearningReader``, one for the 8 frames in
+order: it keeps the side its first search found), with its first frame's and median milliseconds.
 
     taskset -c 0 .venv/bin/python bench/dice_sizes.py
 """
@@ -21,7 +23,7 @@ from collections import Counter
 import cv2
 import numpy as np
 
-from arena_table.vision.any_size import read_dice_any_size
+from arena_table.vision.any_size import LearningReader, read_dice_any_size
 from arena_table.vision.calibrate import measure_die_side, sized_config
 from arena_table.vision.dice import DiceConfig, read_dice
 from arena_table.vision.render import random_table, render_table
@@ -29,7 +31,7 @@ from arena_table.vision.render import random_table, render_table
 SIZES = (16, 20, 24, 28, 32, 48, 64, 120)
 
 
-def score(cfg: DiceConfig, scenes, reader=read_dice) -> str:
+def score(cfg: DiceConfig, scenes, reader=read_dice, first: bool = False) -> str:
     right = wrong = total = 0
     times = []
     for frame, truth in scenes:
@@ -39,19 +41,22 @@ def score(cfg: DiceConfig, scenes, reader=read_dice) -> str:
         values = [t.value for t in truth]
         hit = sum((Counter(values) & Counter(read)).values())
         right, wrong, total = right + hit, wrong + len(read) - hit, total + len(values)
-    return f"{right:3d}/{total} right, {wrong} wrong, {statistics.median(times):5.1f} ms"
+    ms = f"{statistics.median(times):5.1f} ms"
+    return f"{right:3d}/{total} right, {wrong} wrong, " + (f"first {times[0]:.0f} ms, then {ms}" if first else ms)
 
 
 def main() -> int:
     cv2.setNumThreads(1)
     read_dice(DiceConfig(), np.zeros((720, 1280, 3), np.uint8))  # load the models
-    print(f"{'die px':>6}  {'automatic range':<34}  {'with the size search':<34}  calibrated")
+    print(f"{'die px':>6}  {'automatic range':<34}  {'with the size search':<34}  {'calibrated':<48}  camera, learning")
     for size in SIZES:
         rng = np.random.default_rng(5)
         scenes = [render_table(random_table(rng, 1280, 720, n_dice=10, size=float(size)), rng) for _ in range(8)]
         side = measure_die_side(scenes[0][0]).side_px
+        camera = LearningReader(DiceConfig())
+        calibrated = f"{score(sized_config(side), scenes)} (side {side:.0f} px)"
         print(f"{size:6d}  {score(DiceConfig(), scenes):<34}  {score(DiceConfig(), scenes, read_dice_any_size):<34}  "
-              f"{score(sized_config(side), scenes)} (side {side:.0f} px)")
+              f"{calibrated:<48}  {score(DiceConfig(), scenes, lambda _cfg, frame: camera(frame), first=True)}")
     return 0
 
 

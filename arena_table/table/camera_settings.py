@@ -49,18 +49,19 @@ def reader_config(die_side_px: float | None = None, settings: Mapping[str, Any] 
 
 
 def default_reader(die_side_px: float | None = None, settings: Mapping[str, Any] | None = None) -> Reader:
-    """The shipped dice reader configured by :func:`reader_config`: without ``die_side_px`` it
-    searches every die size when the dice it reads surely sit at an end of the automatic range
-    (``arena_table.vision.any_size``; not when it reads none: an empty tray)."""
-    from arena_table.vision.any_size import read_dice_any_size
+    """The shipped dice reader configured by :func:`reader_config`: with ``die_side_px`` (a
+    calibration) it reads dice of that size; without, it is an ``any_size.LearningReader``, which
+    searches every die size when the automatic range may miss the dice and then keeps the side it
+    found for the next frames."""
+    from arena_table.vision.any_size import LearningReader, read_dice_any_size
 
     cfg = reader_config(die_side_px, settings)
     # The reader's images are small (crops of ~48 px, frames scaled to ~420x240): OpenCV's thread
     # pool only adds hand-off cost there and competes with the camera, web and token threads.
     cv2.setNumThreads(1)
-    # the search runs when the read dice sit at an end of the automatic range, never for an empty
-    # tray: that would cost 0.2 s (seconds on a textured table) at every settled frame
-    return lambda image: read_dice_any_size(cfg, image, search_when_none_sure=False)
+    if die_side_px is None:
+        return LearningReader(cfg)
+    return lambda image: read_dice_any_size(cfg, image)  # a configured size is never searched
 
 
 def settle_config(extra: Mapping[str, Any]) -> SettleConfig:

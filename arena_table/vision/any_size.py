@@ -16,7 +16,9 @@ where the second reads none (dice of two sizes in one frame). The search costs a
 a frame on one core (an empty 1280x720 frame about 0.2 s), so it runs only in those two cases;
 a configured ``die_size_px`` (a calibrated camera) is trusted and never searched. On the
 mosaics above it reads 0.988 and 0.962 of the dice (precision 0.994 and 0.992); byler, matteo,
-the benchmark's stress sets and its timed frames never start a search.
+the benchmark's stress sets and its timed frames never start a search. A live camera without a
+calibration reads with :class:`LearningReader`, which keeps the side a search found for the
+frames after it, so it searches about once, not at every roll.
 
 >>> import numpy as np
 >>> from arena_table.vision.render import DieSpec, TableSpec, render_table
@@ -30,14 +32,19 @@ the benchmark's stress sets and its timed frames never start a search.
 
 from __future__ import annotations
 
+import logging
 import math
+import time
 from dataclasses import replace
+from typing import Callable
 
 import numpy as np
 
-from .calibrate import SURE, die_side, search_die_side, sure_sides
+from .calibrate import SURE, die_side, search_die_side, sized_config, sure_sides
 from .dice import DiceConfig, DiceReading, read_dice, size_range
 from .errors import DiceNotFound
+
+log = logging.getLogger(__name__)
 
 EDGE_FACTOR = 1.3
 """A median sure die side within this factor of an end of the automatic size range starts the
@@ -61,15 +68,12 @@ def needs_search(cfg: DiceConfig, reading: DiceReading) -> bool:
     return not lo * EDGE_FACTOR <= mid <= hi / EDGE_FACTOR
 
 
-def read_dice_any_size(cfg: DiceConfig, frame: np.ndarray, search_when_none_sure: bool = True) -> DiceReading:
+def read_dice_any_size(cfg: DiceConfig, frame: np.ndarray) -> DiceReading:
     """Read every d6 in ``frame``, searching every die size when the automatic range may miss them.
 
     Args:
         cfg: thresholds, see :class:`~arena_table.vision.dice.DiceConfig`.
         frame: HxWx3 uint8 BGR image.
-        search_when_none_sure: also search when no die is read surely (photos); ``False`` for a
-            live camera, whose empty tray would otherwise be searched at every settled frame
-            (seconds on a strongly textured table).
 
     Returns:
         A :class:`~arena_table.vision.dice.DiceReading`: that of ``read_dice(cfg, frame)``, or,
@@ -81,7 +85,7 @@ def read_dice_any_size(cfg: DiceConfig, frame: np.ndarray, search_when_none_sure
         BadFrame, BadConfig, ModelMissing: as :func:`~arena_table.vision.dice.read_dice`.
     """
     first = read_dice(cfg, frame)
-    if not needs_search(cfg, first) or (not search_when_none_sure and not len(sure_sides(first))):
+    if not needs_search(cfg, first):
         return first
     try:
         _size, sized = search_die_side(frame, cfg)
@@ -104,3 +108,77 @@ def merge_readings(cfg: DiceConfig, sized: DiceReading, first: DiceReading) -> D
     own = [d for d in sized.dice if d.status == "ok" or not any(_overlap(cfg, d, k) for k in kept)]
     dice = sorted(own + kept, key=lambda d: (d.center[1], d.center[0]))
     return replace(sized, dice=tuple(dice))
+
+
+class LearningReader:
+    """A live camera's dice reader without a calibration: :func:`read_dice_any_size` that keeps the
+    die side a size search finds, so later frames are read at that side in one pass, as a
+    calibrated camera's are (``calibrate.sized_config``), and not searched again.
+
+    A camera that watches a whole table sees dice smaller than the automatic range (3-20 % of the
+    long side): the plain read finds none surely, and searching every size at each settled frame
+    costs 0.2-0.7 s (seconds on a strongly textured table). So:
+
+    - with a learned side, a frame is read at that side; when that reads a die surely, that is the
+      reading;
+    - otherwise (no learned side, or an empty tray, or the camera was moved) it is read in the
+      automatic range; sure dice in the middle of that range are the reading and the learned side
+      is dropped;
+    - otherwise the frame is searched, and a search that reads dice sets the learned side. A
+      frame in which no die is read surely at all (an empty tray with hands moving over it) is
+      searched only ``backoff_s`` seconds or more after the last search.
+
+    Args:
+        cfg: thresholds; ``cfg.die_size_px`` must be ``None`` (a calibrated camera uses it as is).
+        backoff_s: least time between two searches of frames in which no die is read surely.
+        clock: seconds, monotonic (default ``time.monotonic``).
+
+    Raises:
+        ValueError: ``cfg.die_size_px`` is set.
+    """
+
+    def __init__(self, cfg: DiceConfig, backoff_s: float = 30.0, clock: Callable[[], float] = time.monotonic):
+        if cfg.die_size_px is not None:
+            raise ValueError("a LearningReader learns the die size: cfg.die_size_px must be None")
+        self.cfg = cfg
+        self.backoff_s = float(backoff_s)
+        self.side: float | None = None
+        """The die side (px) learned from the last search that read dice, or ``None``."""
+        self._clock = clock
+        self._quiet_until = -math.inf
+
+    def __call__(self, frame: np.ndarray) -> DiceReading:
+        """Read ``frame`` (HxWx3 uint8 BGR); raises as :func:`~arena_table.vision.dice.read_dice`."""
+        sized = None
+        if self.side is not None:
+            sized = read_dice(sized_config(self.side, self.cfg), frame)
+            if len(sure_sides(sized)):
+                return sized
+        first = read_dice(self.cfg, frame)
+        none_sure = not len(sure_sides(first))
+        if not needs_search(self.cfg, first):  # sure dice well inside the automatic range
+            self._learn(None)
+            return first
+        fallback = sized if sized is not None and none_sure else first  # keep the learned size's refusals
+        if none_sure and self._clock() < self._quiet_until:
+            return fallback
+        try:
+            size, found = search_die_side(frame, self.cfg)
+        except DiceNotFound:
+            if none_sure:
+                self._quiet_until = self._clock() + self.backoff_s
+            return fallback
+        self._quiet_until = self._clock() + self.backoff_s  # an empty tray soon after is not searched again
+        self._learn(size.side_px)
+        return merge_readings(self.cfg, found, first)
+
+    def _learn(self, side: float | None) -> None:
+        if side is not None:
+            try:
+                sized_config(side, self.cfg)
+            except ValueError:  # too small to read in one sized pass: keep searching instead
+                side = None
+        if side != self.side:
+            log.info("dice reader: die side %s", "forgotten (dice read in the automatic range)" if side is None
+                     else f"{side:.1f} px learned from a size search")
+        self.side = side

@@ -13,7 +13,7 @@ import pytest
 
 from arena_table.table.camera_settings import default_reader
 from arena_table.vision import any_size
-from arena_table.vision.any_size import needs_search, read_dice_any_size
+from arena_table.vision.any_size import LearningReader, needs_search, read_dice_any_size
 from arena_table.vision.calibrate import sized_config
 from arena_table.vision.dice import DiceConfig, read_dice
 from arena_table.vision.dice_io import load_image
@@ -142,3 +142,62 @@ def test_a_wide_view_of_four_real_photos_reads_what_each_photo_reads(first):
     assert searched == alone
     assert sum((searched & labels).values()) >= sum(labels.values()) - 1
     assert sum((plain & labels).values()) < 0.75 * sum(labels.values())
+
+
+class _Clock:
+    def __init__(self):
+        self.t = 1000.0
+
+    def __call__(self):
+        return self.t
+
+
+def _counting_searches(monkeypatch):
+    calls = []
+    real = any_size.search_die_side
+
+    def search(frame, cfg):
+        calls.append(frame.shape)
+        return real(frame, cfg)
+
+    monkeypatch.setattr(any_size, "search_die_side", search)
+    return calls
+
+
+def test_the_camera_reader_learns_the_side_a_search_found(monkeypatch):
+    """A camera over a whole table (16 px dice at 1280x720): the first roll is searched, the side
+    found is kept, and the next rolls are read at it in one pass, without a search."""
+    searches = _counting_searches(monkeypatch)
+    reader = LearningReader(DiceConfig(), clock=_Clock())
+    assert sorted(reader(_row_of_dice(16.0)).values) == [1, 2, 3, 4, 5, 6]
+    assert len(searches) == 1 and 18.0 <= reader.side <= 26.0  # a rendered die's box: about 1.25 sides
+    assert sorted(reader(_row_of_dice(16.0, (6, 6, 2, 5, 1, 3))).values) == [1, 2, 3, 5, 6, 6]
+    assert sorted(reader(_row_of_dice(17.0, (4, 4, 4))).values) == [4, 4, 4]
+    assert len(searches) == 1
+    # dice well inside the automatic range again (the camera was moved closer): read there, side dropped
+    assert sorted(reader(_row_of_dice(80.0, (2, 3, 5))).values) == [2, 3, 5]
+    assert reader.side is None and len(searches) == 1
+
+
+def test_the_camera_reader_searches_an_empty_tray_at_most_once_per_backoff(monkeypatch):
+    searches = _counting_searches(monkeypatch)
+    clock = _Clock()
+    reader = LearningReader(DiceConfig(), backoff_s=30.0, clock=clock)
+    empty = np.full((720, 1280, 3), 120, np.uint8)
+    assert reader(empty).dice == () and len(searches) == 1  # nothing found
+    clock.t += 10
+    assert reader(empty).dice == () and len(searches) == 1  # within the back-off: not searched
+    small = _row_of_dice(12.0)  # 12 px dice: the automatic range reads none of them surely
+    assert len(reader(small).values) <= 1 and len(searches) == 1  # still within the back-off
+    clock.t += 25
+    assert sorted(reader(small).values) == [1, 2, 3, 4, 5, 6] and len(searches) == 2
+    clock.t += 1
+    assert reader(empty).dice == () and len(searches) == 2  # learned, and an empty tray soon after
+    clock.t += 31
+    assert reader(empty).dice == () and len(searches) == 3  # later: searched (a camera moved further away?)
+    assert reader.side is not None  # a search that finds nothing keeps the learned side
+
+
+def test_a_learning_reader_refuses_a_configured_size():
+    with pytest.raises(ValueError, match="die_size_px must be None"):
+        LearningReader(DiceConfig(die_size_px=(10.0, 20.0)))
