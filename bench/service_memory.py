@@ -114,7 +114,10 @@ def control_client(port: int, stop: threading.Event, counters: Counters) -> None
         try:
             for path in ("/api/status", "/api/camera/frame.jpg"):
                 c.request("GET", path, headers=hdr)
-                c.getresponse().read()
+                r = c.getresponse()
+                r.read()
+                if r.status != 200:
+                    raise RuntimeError(f"GET {path}: HTTP {r.status}")
             counters.add("frames")
             if time.monotonic() - last_tokens > 5:
                 c.request("GET", "/api/tokens", headers=hdr)
@@ -124,7 +127,6 @@ def control_client(port: int, stop: threading.Event, counters: Counters) -> None
                 counters.updates.clear()
                 c.request("GET", "/api/events?viewer=control&since=0", headers=hdr)
                 c.getresponse().read()
-            del body
         except (OSError, http.client.HTTPException):
             counters.add("errors")
             c.close()
