@@ -198,7 +198,7 @@ class CameraLoop:
     def _draw_overlay(self, image: np.ndarray) -> np.ndarray:
         """:meth:`overlay`'s work, on the overlay thread."""
         try:
-            reading = self._read_frame(image)
+            reading = self._read_frame(image, search=False)  # drawn every second: never a size search
         except Exception as exc:
             log.warning("camera %s: overlay reading failed: %s", self.spec, exc)
             return image
@@ -315,8 +315,9 @@ class CameraLoop:
             return f"video:{self.source.path.absolute()}@{frame.index}"
         return frame.name
 
-    def _read_frame(self, image: np.ndarray) -> Any:
-        """The reader's ``DiceReading`` of ``image``.
+    def _read_frame(self, image: np.ndarray, search: bool = True) -> Any:
+        """The reader's ``DiceReading`` of ``image``; ``search=False`` (the live view's overlay)
+        uses the reader's ``peek`` when it has one (``any_size.LearningReader``: no size search).
 
         A reader that raises (model file missing, bad model) puts the camera status in
         ``state="error"`` with the error in ``detail`` (the dashboard shows it red); the next
@@ -327,7 +328,8 @@ class CameraLoop:
                 if self.reader is None:
                     self.reader = default_reader(self.calibration.die_size_px if self.calibration else None,
                                                  self.reader_settings)
-                reading = self.reader(image)
+                read = self.reader if search else getattr(self.reader, "peek", self.reader)
+                reading = read(image)
             except Exception as exc:
                 self._reader_failing = True
                 self._set_status(state="error", detail=f"camera {self.spec}: dice reader failed "

@@ -125,23 +125,27 @@ class LearningReader:
       automatic range; sure dice in the middle of that range are the reading and the learned side
       is dropped;
     - otherwise the frame is searched, and a search that reads dice sets the learned side. A
-      frame in which no die is read surely at all (an empty tray with hands moving over it) is
-      searched only ``backoff_s`` seconds or more after the last search.
+      frame in which no die is read surely at all is searched only while no side is learned, and
+      not within a back-off after a search that found nothing: ``backoff_s``, doubled after each
+      such search up to ``max_backoff_s`` (an empty tray, hands moving over it, a control page
+      showing the camera view every second).
 
     Args:
         cfg: thresholds; ``cfg.die_size_px`` must be ``None`` (a calibrated camera uses it as is).
-        backoff_s: least time between two searches of frames in which no die is read surely.
+        backoff_s, max_backoff_s: first and longest wait (s) after a search that found no die.
         clock: seconds, monotonic (default ``time.monotonic``).
 
     Raises:
         ValueError: ``cfg.die_size_px`` is set.
     """
 
-    def __init__(self, cfg: DiceConfig, backoff_s: float = 30.0, clock: Callable[[], float] = time.monotonic):
+    def __init__(self, cfg: DiceConfig, backoff_s: float = 30.0, max_backoff_s: float = 600.0,
+                 clock: Callable[[], float] = time.monotonic):
         if cfg.die_size_px is not None:
             raise ValueError("a LearningReader learns the die size: cfg.die_size_px must be None")
         self.cfg = cfg
-        self.backoff_s = float(backoff_s)
+        self.backoff_s, self.max_backoff_s = float(backoff_s), float(max_backoff_s)
+        self._backoff = self.backoff_s
         self.side: float | None = None
         """The die side (px) learned from the last search that read dice, or ``None``."""
         self._clock = clock
@@ -160,17 +164,28 @@ class LearningReader:
             self._learn(None)
             return first
         fallback = sized if sized is not None and none_sure else first  # keep the learned size's refusals
-        if none_sure and self._clock() < self._quiet_until:
-            return fallback
+        if none_sure and (self.side is not None or self._clock() < self._quiet_until):
+            return fallback  # an empty tray at the learned side, or within the back-off
         try:
             size, found = search_die_side(frame, self.cfg)
         except DiceNotFound:
+            log.debug("dice reader: a size search found no die (%s)", "none read surely" if none_sure else "dice at a range end")
             if none_sure:
-                self._quiet_until = self._clock() + self.backoff_s
+                self._quiet_until = self._clock() + self._backoff
+                self._backoff = min(2 * self._backoff, self.max_backoff_s)
             return fallback
-        self._quiet_until = self._clock() + self.backoff_s  # an empty tray soon after is not searched again
+        self._backoff = self.backoff_s
         self._learn(size.side_px)
         return merge_readings(self.cfg, found, first)
+
+    def peek(self, frame: np.ndarray) -> DiceReading:
+        """Read ``frame`` at the learned side (when that reads a die surely) or in the automatic
+        range, without a search and without learning: for a live view drawn every second."""
+        if self.side is not None:
+            sized = read_dice(sized_config(self.side, self.cfg), frame)
+            if len(sure_sides(sized)):
+                return sized
+        return read_dice(self.cfg, frame)
 
     def _learn(self, side: float | None) -> None:
         if side is not None:

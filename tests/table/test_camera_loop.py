@@ -373,6 +373,31 @@ def test_control_page_gets_the_latest_frame_with_the_dice_drawn(tmp_path, monkey
         table.close()
 
 
+def test_the_overlay_peeks_and_the_roll_is_read_in_full(tmp_path, monkeypatch):
+    """A reader with a ``peek`` (``any_size.LearningReader``: no size search) is peeked at for the
+    page's live view, which is drawn every second, and called for the settled roll."""
+    calls = []
+    real = scripted_reader([[(3, "ok")]] * 4)
+
+    class Reader:
+        def __call__(self, image):
+            calls.append("read")
+            return real(image)
+
+        def peek(self, image):
+            calls.append("peek")
+            return real(image)
+
+    monkeypatch.setattr(camera_loop, "default_reader", lambda *_: Reader())
+    table = run_folder(tmp_path, write_rendered(tmp_path / "p", [((3, 60, 120),)]))
+    try:
+        assert calls == ["read"] and [r.faces for r in table.state.tray.rolls] == [(3,)]
+        table.devices[0].overlay()
+        assert calls == ["read", "peek"]
+    finally:
+        table.close()
+
+
 def test_overlays_asked_from_many_threads_are_read_and_drawn_on_one_thread(tmp_path, monkeypatch):
     """Native code keeps memory per calling thread (OpenCV 5's putText: a font engine of ~6 MB per
     thread) and the web server rotates requests over all its threads: every overlay, whichever

@@ -179,25 +179,46 @@ def test_the_camera_reader_learns_the_side_a_search_found(monkeypatch):
     assert reader.side is None and len(searches) == 1
 
 
-def test_the_camera_reader_searches_an_empty_tray_at_most_once_per_backoff(monkeypatch):
+def test_the_camera_reader_searches_an_empty_tray_with_a_growing_backoff(monkeypatch):
+    """A frame with no sure die (an empty tray; a control page shows the camera view every second)
+    is searched while no side is learned, with a back-off that doubles after each search that finds
+    nothing; once a side is learned, never."""
     searches = _counting_searches(monkeypatch)
     clock = _Clock()
-    reader = LearningReader(DiceConfig(), backoff_s=30.0, clock=clock)
+    reader = LearningReader(DiceConfig(), backoff_s=30.0, max_backoff_s=100.0, clock=clock)
     empty = np.full((720, 1280, 3), 120, np.uint8)
-    assert reader(empty).dice == () and len(searches) == 1  # nothing found
-    clock.t += 10
-    assert reader(empty).dice == () and len(searches) == 1  # within the back-off: not searched
+    assert reader(empty).dice == () and len(searches) == 1  # nothing found: 30 s back-off
+    clock.t += 29
+    assert reader(empty).dice == () and len(searches) == 1
     small = _row_of_dice(12.0)  # 12 px dice: the automatic range reads none of them surely
     assert len(reader(small).values) <= 1 and len(searches) == 1  # still within the back-off
-    clock.t += 25
-    assert sorted(reader(small).values) == [1, 2, 3, 4, 5, 6] and len(searches) == 2
-    clock.t += 1
-    assert reader(empty).dice == () and len(searches) == 2  # learned, and an empty tray soon after
-    clock.t += 31
-    assert reader(empty).dice == () and len(searches) == 3  # later: searched (a camera moved further away?)
-    assert reader.side is not None  # a search that finds nothing keeps the learned side
+    clock.t += 2
+    assert reader(empty).dice == () and len(searches) == 2  # searched again, nothing: 60 s now
+    clock.t += 59
+    assert len(reader(small).values) <= 1 and len(searches) == 2
+    for _ in range(2):  # 100 s at most
+        clock.t += 101
+        assert reader(empty).dice == ()
+    assert len(searches) == 4
+    clock.t += 101
+    assert sorted(reader(small).values) == [1, 2, 3, 4, 5, 6] and len(searches) == 5 and reader.side is not None
+    for _ in range(3):
+        clock.t += 1000
+        assert reader(empty).dice == ()  # learned: an empty tray is read at the side, not searched
+    assert sorted(reader(small).values) == [1, 2, 3, 4, 5, 6] and len(searches) == 5
 
 
 def test_a_learning_reader_refuses_a_configured_size():
     with pytest.raises(ValueError, match="die_size_px must be None"):
         LearningReader(DiceConfig(die_size_px=(10.0, 20.0)))
+
+
+def test_the_camera_view_peeks_without_searching(monkeypatch):
+    """The control page's live view is read every second: ``peek`` reads at the learned side or
+    in the automatic range, never searches and never learns."""
+    searches = _counting_searches(monkeypatch)
+    reader = LearningReader(DiceConfig(), clock=_Clock())
+    small = _row_of_dice(12.0)
+    assert len(reader.peek(small).values) <= 1 and reader.side is None and searches == []
+    assert sorted(reader(small).values) == [1, 2, 3, 4, 5, 6] and len(searches) == 1
+    assert sorted(reader.peek(small).values) == [1, 2, 3, 4, 5, 6] and len(searches) == 1
