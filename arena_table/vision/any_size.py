@@ -112,23 +112,25 @@ def merge_readings(cfg: DiceConfig, sized: DiceReading, first: DiceReading) -> D
 
 class LearningReader:
     """A live camera's dice reader without a calibration: :func:`read_dice_any_size` that keeps the
-    die side a size search finds, so later frames are read at that side in one pass, as a
-    calibrated camera's are (``calibrate.sized_config``), and not searched again.
+    die side its last size search found and tries that side first when the automatic range may
+    miss dice, so a camera that sees the dice small is searched about once, not at every roll.
 
     A camera that watches a whole table sees dice smaller than the automatic range (3-20 % of the
-    long side): the plain read finds none surely, and searching every size at each settled frame
-    costs 0.2-0.7 s (seconds on a strongly textured table). So:
+    long side), and a size search costs 0.2-0.7 s a frame (seconds on a strongly textured table).
+    Each frame is read in the automatic range first, as :func:`read_dice_any_size` does:
 
-    - with a learned side, a frame is read at that side; when that reads a die surely, that is the
-      reading;
-    - otherwise (no learned side, or an empty tray, or the camera was moved) it is read in the
-      automatic range; sure dice in the middle of that range are the reading and the learned side
-      is dropped;
-    - otherwise the frame is searched, and a search that reads dice sets the learned side. A
-      frame in which no die is read surely at all is searched only while no side is learned, and
-      not within a back-off after a search that found nothing: ``backoff_s``, doubled after each
-      such search up to ``max_backoff_s`` (an empty tray, hands moving over it, a control page
-      showing the camera view every second).
+    - sure dice in the middle of that range are the reading (the learned side is dropped);
+    - otherwise, with a learned side, the frame is read at that side
+      (``calibrate.sized_config``); when that reads at least as many dice surely as the automatic
+      range, at a median side within ``SIDE_DRIFT`` of the learned one, its reading merged with
+      the automatic one's sure dice (:func:`merge_readings`) is the reading;
+    - otherwise the frame is searched as :func:`read_dice_any_size` searches it, and a search
+      that reads dice sets the learned side. A frame in which no die is read surely at all (an
+      empty tray, hands over it) is not searched within a back-off after a search that found
+      nothing: ``backoff_s``, doubled after each such search up to ``max_backoff_s``.
+
+    So the learned side only stands in for a search, and only when the frame confirms it; what
+    the stateless reader reads in the automatic range is always read.
 
     Args:
         cfg: thresholds; ``cfg.die_size_px`` must be ``None`` (a calibrated camera uses it as is).
@@ -139,6 +141,10 @@ class LearningReader:
         ValueError: ``cfg.die_size_px`` is set.
     """
 
+    SIDE_DRIFT = 1.25
+    """Largest factor between the learned side and the median side of the dice read at it surely
+    for that reading to stand (the sized pass reads from side/1.6 to side*1.6)."""
+
     def __init__(self, cfg: DiceConfig, backoff_s: float = 30.0, max_backoff_s: float = 600.0,
                  clock: Callable[[], float] = time.monotonic):
         if cfg.die_size_px is not None:
@@ -147,25 +153,23 @@ class LearningReader:
         self.backoff_s, self.max_backoff_s = float(backoff_s), float(max_backoff_s)
         self._backoff = self.backoff_s
         self.side: float | None = None
-        """The die side (px) learned from the last search that read dice, or ``None``."""
+        """The die side (px) found by the last search that read dice, or ``None``."""
         self._clock = clock
         self._quiet_until = -math.inf
 
     def __call__(self, frame: np.ndarray) -> DiceReading:
         """Read ``frame`` (HxWx3 uint8 BGR); raises as :func:`~arena_table.vision.dice.read_dice`."""
-        sized = None
-        if self.side is not None:
-            sized = read_dice(sized_config(self.side, self.cfg), frame)
-            if len(sure_sides(sized)):
-                return sized
         first = read_dice(self.cfg, frame)
-        none_sure = not len(sure_sides(first))
         if not needs_search(self.cfg, first):  # sure dice well inside the automatic range
             self._learn(None)
             return first
-        fallback = sized if sized is not None and none_sure else first  # keep the learned size's refusals
-        if none_sure and (self.side is not None or self._clock() < self._quiet_until):
-            return fallback  # an empty tray at the learned side, or within the back-off
+        confirmed, sized = self._at_side(frame, first)
+        if confirmed is not None:
+            return confirmed
+        none_sure = not len(sure_sides(first))
+        fallback = sized if sized is not None and none_sure else first  # keep the learned side's refusals
+        if none_sure and self._clock() < self._quiet_until:
+            return fallback  # within the back-off after a search that found nothing
         try:
             size, found = search_die_side(frame, self.cfg)
         except DiceNotFound:
@@ -174,18 +178,29 @@ class LearningReader:
                 self._quiet_until = self._clock() + self._backoff
                 self._backoff = min(2 * self._backoff, self.max_backoff_s)
             return fallback
-        self._backoff = self.backoff_s
+        self._backoff, self._quiet_until = self.backoff_s, -math.inf
         self._learn(size.side_px)
         return merge_readings(self.cfg, found, first)
 
     def peek(self, frame: np.ndarray) -> DiceReading:
-        """Read ``frame`` at the learned side (when that reads a die surely) or in the automatic
-        range, without a search and without learning: for a live view drawn every second."""
-        if self.side is not None:
-            sized = read_dice(sized_config(self.side, self.cfg), frame)
-            if len(sure_sides(sized)):
-                return sized
-        return read_dice(self.cfg, frame)
+        """Read ``frame`` as :meth:`__call__` does but without a search and without learning:
+        for a live view drawn every second."""
+        first = read_dice(self.cfg, frame)
+        if not needs_search(self.cfg, first):
+            return first
+        return self._at_side(frame, first)[0] or first
+
+    def _at_side(self, frame: np.ndarray, first: DiceReading) -> tuple[DiceReading | None, DiceReading | None]:
+        """(the reading at the learned side merged with ``first`` when the frame confirms that side,
+        else ``None``; the reading at the learned side, or ``None`` without one)."""
+        if self.side is None:
+            return None, None
+        sized = read_dice(sized_config(self.side, self.cfg), frame)
+        sides = sure_sides(sized)
+        if len(sides) and len(sides) >= len(sure_sides(first)) \
+                and 1 / self.SIDE_DRIFT <= float(np.median(sides)) / self.side <= self.SIDE_DRIFT:
+            return merge_readings(self.cfg, sized, first), sized
+        return None, sized
 
     def _learn(self, side: float | None) -> None:
         if side is not None:

@@ -180,9 +180,8 @@ def test_the_camera_reader_learns_the_side_a_search_found(monkeypatch):
 
 
 def test_the_camera_reader_searches_an_empty_tray_with_a_growing_backoff(monkeypatch):
-    """A frame with no sure die (an empty tray; a control page shows the camera view every second)
-    is searched while no side is learned, with a back-off that doubles after each search that finds
-    nothing; once a side is learned, never."""
+    """A frame with no sure die (an empty tray) is searched with a back-off that doubles after each
+    search that finds nothing; dice at the learned side are read there without a search."""
     searches = _counting_searches(monkeypatch)
     clock = _Clock()
     reader = LearningReader(DiceConfig(), backoff_s=30.0, max_backoff_s=100.0, clock=clock)
@@ -202,10 +201,13 @@ def test_the_camera_reader_searches_an_empty_tray_with_a_growing_backoff(monkeyp
     assert len(searches) == 4
     clock.t += 101
     assert sorted(reader(small).values) == [1, 2, 3, 4, 5, 6] and len(searches) == 5 and reader.side is not None
-    for _ in range(3):
-        clock.t += 1000
-        assert reader(empty).dice == ()  # learned: an empty tray is read at the side, not searched
-    assert sorted(reader(small).values) == [1, 2, 3, 4, 5, 6] and len(searches) == 5
+    side = reader.side
+    clock.t += 1
+    assert reader(empty).dice == () and len(searches) == 6  # a success resets the back-off...
+    clock.t += 29
+    assert reader(empty).dice == () and len(searches) == 6  # ...to 30 s
+    assert reader.side == side  # a search that finds nothing keeps the learned side
+    assert sorted(reader(small).values) == [1, 2, 3, 4, 5, 6] and len(searches) == 6  # read at it, no search
 
 
 def test_a_learning_reader_refuses_a_configured_size():
