@@ -224,3 +224,17 @@ def test_the_camera_view_peeks_without_searching(monkeypatch):
     assert len(reader.peek(small).values) <= 1 and reader.side is None and searches == []
     assert sorted(reader(small).values) == [1, 2, 3, 4, 5, 6] and len(searches) == 1
     assert sorted(reader.peek(small).values) == [1, 2, 3, 4, 5, 6] and len(searches) == 1
+
+
+@pytest.mark.parametrize("learned, then", [(16.0, 40.0), (24.0, 64.0), (40.0, 16.0)])
+def test_a_learned_side_never_reads_less_than_the_stateless_reader(learned, then):
+    """A helper's cases: the camera zoomed in or out after a side was learned. A first version
+    read at the learned side first and trusted it: 2 of 6 dice at 40 px after 16 px, 3-4 of 6 at
+    64 px after 24 px, all ``ok``, a short roll recorded without a word. The learned side now
+    stands in for a search only when the frame confirms it."""
+    reader = LearningReader(DiceConfig(), clock=_Clock())
+    assert sorted(reader(_row_of_dice(learned)).values) == [1, 2, 3, 4, 5, 6]
+    faces = (6, 2, 5, 1, 3, 4)
+    for _ in range(2):
+        frame = _row_of_dice(then, faces)
+        assert sorted(reader(frame).values) == sorted(read_dice_any_size(DiceConfig(), frame).values) == [1, 2, 3, 4, 5, 6]
