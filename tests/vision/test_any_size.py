@@ -152,22 +152,10 @@ class _Clock:
         return self.t
 
 
-def _counting_searches(monkeypatch):
-    calls = []
-    real = any_size.search_die_side
-
-    def search(frame, cfg):
-        calls.append(frame.shape)
-        return real(frame, cfg)
-
-    monkeypatch.setattr(any_size, "search_die_side", search)
-    return calls
-
-
 def test_the_camera_reader_learns_the_side_a_search_found(monkeypatch):
     """A camera over a whole table (16 px dice at 1280x720): the first roll is searched, the side
-    found is kept, and the next rolls are read at it in one pass, without a search."""
-    searches = _counting_searches(monkeypatch)
+    found is kept, and the next rolls are read at it, without a search."""
+    searches = _searches(monkeypatch)
     reader = LearningReader(DiceConfig(), clock=_Clock())
     assert sorted(reader(_row_of_dice(16.0)).values) == [1, 2, 3, 4, 5, 6]
     assert len(searches) == 1 and 18.0 <= reader.side <= 26.0  # a rendered die's box: about 1.25 sides
@@ -182,7 +170,7 @@ def test_the_camera_reader_learns_the_side_a_search_found(monkeypatch):
 def test_the_camera_reader_searches_an_empty_tray_with_a_growing_backoff(monkeypatch):
     """A frame with no sure die (an empty tray) is searched with a back-off that doubles after each
     search that finds nothing; dice at the learned side are read there without a search."""
-    searches = _counting_searches(monkeypatch)
+    searches = _searches(monkeypatch)
     clock = _Clock()
     reader = LearningReader(DiceConfig(), backoff_s=30.0, max_backoff_s=100.0, clock=clock)
     empty = np.full((720, 1280, 3), 120, np.uint8)
@@ -218,7 +206,7 @@ def test_a_learning_reader_refuses_a_configured_size():
 def test_the_camera_view_peeks_without_searching(monkeypatch):
     """The control page's live view is read every second: ``peek`` reads at the learned side or
     in the automatic range, never searches and never learns."""
-    searches = _counting_searches(monkeypatch)
+    searches = _searches(monkeypatch)
     reader = LearningReader(DiceConfig(), clock=_Clock())
     small = _row_of_dice(12.0)
     assert len(reader.peek(small).values) <= 1 and reader.side is None and searches == []
