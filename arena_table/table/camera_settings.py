@@ -20,7 +20,8 @@ from arena_table.vision.frames import Calibration
 from arena_table.vision.settle import SettleConfig
 
 Reader = Callable[[np.ndarray], Any]
-"""``BGR frame -> DiceReading`` (``arena_table.vision.any_size.read_dice_any_size`` with its config bound)."""
+"""``BGR frame -> DiceReading`` (see :func:`default_reader`); a reader with a ``peek`` method (no size
+search) is peeked at for the control page's live view."""
 
 
 def reader_config(die_side_px: float | None = None, settings: Mapping[str, Any] | None = None):
@@ -51,8 +52,8 @@ def reader_config(die_side_px: float | None = None, settings: Mapping[str, Any] 
 def default_reader(die_side_px: float | None = None, settings: Mapping[str, Any] | None = None) -> Reader:
     """The shipped dice reader configured by :func:`reader_config`: with ``die_side_px`` (a
     calibration) it reads dice of that size; without, it is an ``any_size.LearningReader``, which
-    searches every die size when the automatic range may miss the dice and then keeps the side it
-    found for the next frames."""
+    reads as ``any_size.read_dice_any_size`` does but lets the side its last size search found
+    stand in for a search when a frame confirms it."""
     from arena_table.vision.any_size import LearningReader, read_dice_any_size
 
     cfg = reader_config(die_side_px, settings)
