@@ -94,11 +94,14 @@ def time_frames(cfg: DiceConfig, frames: int = 40, seed: int = 1, calibrated: bo
     slower, so runs made at different times can be compared.
     """
     rng = np.random.default_rng(seed)
-    imgs = [render_table(random_table(rng, *FRAME_SIZE, n_dice=DICE_PER_FRAME, touching_pairs=1), rng)[0]
-            for _ in range(frames)]
+
+    def render() -> np.ndarray:  # one frame at a time: 40 frames held at once would be 110 MB of RSS
+        return render_table(random_table(rng, *FRAME_SIZE, n_dice=DICE_PER_FRAME, touching_pairs=1), rng)[0]
+
+    first = render()
     side = None
     if calibrated:
-        side = measure_die_side(imgs[0], cfg).side_px
+        side = measure_die_side(first, cfg).side_px
         cfg = sized_config(side, cfg)
     threads = cv2.getNumThreads()
     cv2.setNumThreads(1)
@@ -106,9 +109,10 @@ def time_frames(cfg: DiceConfig, frames: int = 40, seed: int = 1, calibrated: bo
     if affinity:
         os.sched_setaffinity(0, {min(affinity)})
     try:
-        read_dice_any_size(cfg, imgs[0])  # warm-up: model load
+        read_dice_any_size(cfg, first)  # warm-up: model load
         ms, cpu, ref = [], [], []
-        for img in imgs:
+        for k in range(frames):
+            img = first if k == 0 else render()
             t0, c0 = time.perf_counter(), time.process_time()
             read_dice_any_size(cfg, img)
             ms.append((time.perf_counter() - t0) * 1000.0)
