@@ -131,6 +131,8 @@ class CameraLoop:
         self._tray_view: tuple[np.ndarray, np.ndarray] | None = None
         """The last frame image and its tray part."""
         self._reader_failing = False
+        self._before: list[tuple[tuple[float, float], int]] = []
+        """The dice the last settled read found ok, as ((cx, cy), value): see ``Settle.face_changed``."""
         self._overlay_pool: ThreadPoolExecutor | None = None
         """The one thread that reads and draws the control page's overlays (see :meth:`overlay`)."""
         self._overlay_pool_lock = threading.Lock()
@@ -317,37 +319,51 @@ class CameraLoop:
 
     def _read_frame(self, image: np.ndarray, search: bool = True) -> Any:
         """The reader's ``DiceReading`` of ``image``; ``search=False`` (the live view's overlay)
-        uses the reader's ``peek`` when it has one (``any_size.LearningReader``: no size search).
+        uses the reader's ``peek`` when it has one (``any_size.LearningReader``: no size search),
+        without waiting for a read in progress; calls of the reader itself take turns.
 
         A reader that raises (model file missing, bad model) puts the camera status in
         ``state="error"`` with the error in ``detail`` (the dashboard shows it red); the next
         successful read puts it back to ``ok``. The exception is raised again for the caller.
         """
-        with self._reader_lock:  # one reader (one model session) shared by the loop and the page
-            try:
-                if self.reader is None:
-                    self.reader = default_reader(self.calibration.die_size_px if self.calibration else None,
-                                                 self.reader_settings)
-                read = self.reader if search else getattr(self.reader, "peek", self.reader)
-                reading = read(image)
-            except Exception as exc:
-                self._reader_failing = True
-                self._set_status(state="error", detail=f"camera {self.spec}: dice reader failed "
-                                                       f"({type(exc).__name__}: {exc})")
-                raise
-            if self._reader_failing:
-                self._reader_failing = False
-                self._set_status(state="ok", detail=f"camera {self.spec}: running, dice reader back")
-            return reading
+        try:
+            reader = self.reader
+            if reader is None:
+                with self._reader_lock:  # one reader shared by the loop and the page
+                    if self.reader is None:
+                        self.reader = default_reader(self.calibration.die_size_px if self.calibration else None,
+                                                     self.reader_settings)
+                    reader = self.reader
+            peek = None if search else getattr(reader, "peek", None)
+            if peek is not None:
+                # a peek neither searches nor learns: the overlay need not wait for the loop's read and
+                # its size search (the models themselves take one run at a time, nets._forward)
+                reading = peek(image)
+            else:
+                with self._reader_lock:
+                    reading = reader(image)
+        except Exception as exc:
+            self._reader_failing = True
+            self._set_status(state="error", detail=f"camera {self.spec}: dice reader failed "
+                                                   f"({type(exc).__name__}: {exc})")
+            raise
+        if self._reader_failing:
+            self._reader_failing = False
+            self._set_status(state="ok", detail=f"camera {self.spec}: running, dice reader back")
+        return reading
 
     def _read(self, settled: Settle) -> None:
         frame = settled.frame
         try:
             reading = self._read_frame(frame.image)
         except Exception as exc:
+            self._before = []
             self._problem(f"{frame.name}: dice reader failed ({type(exc).__name__}: {exc})")
             return
-        dice = [d for d in reading.dice if settled.counts(d.box)]
+        # a die thrown again onto its own spot changes too little of its box for counts(); its face tells
+        dice = [d for d in reading.dice if settled.counts(d.box)
+                or d.status == "ok" and settled.face_changed(d.box, d.value, self._before)]
+        self._before = [(d.center, d.value) for d in reading.dice if d.status == "ok"]
         good = [d for d in dice if d.status == "ok"]
         refused = [d for d in dice if d.status != "ok"]
         if not dice:

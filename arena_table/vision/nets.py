@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import threading
 from functools import lru_cache
 from pathlib import Path
 
@@ -269,6 +270,18 @@ def trained_holdouts() -> dict[str, int | None]:
     return out
 
 
+_RUN_LOCKS = {name: threading.Lock() for name in MODEL_NAMES}
+"""One lock per model: ``setInput`` then ``forward`` is one step (a ``cv2.dnn.Net`` and
+:class:`_OrtNet` keep the input between the two calls), so readers on several threads (the camera
+loop's read and the control page's overlay) may share the loaded models."""
+
+
+def _forward(name: str, net, x: np.ndarray) -> np.ndarray:
+    with _RUN_LOCKS[name]:
+        net.setInput(x)
+        return net.forward()
+
+
 def detect_map(work: np.ndarray) -> np.ndarray:
     """Run the detector on a working-scale BGR image.
 
@@ -284,8 +297,7 @@ def detect_map(work: np.ndarray) -> np.ndarray:
     net = _load("dice_det.onnx")
     h, w = work.shape[:2]
     if h * w <= DET_ONE_RUN_PX:
-        net.setInput(standardise_frame(work)[None])
-        return net.forward()[0]
+        return _forward("dice_det.onnx", net, standardise_frame(work)[None])[0]
     # A large input (a search for small dice scales the frame up) runs in overlapping tiles, each
     # standardised with the whole image's statistics, so the detector's memory stays that of one
     # tile: the result is the same as one run's.
@@ -297,8 +309,7 @@ def detect_map(work: np.ndarray) -> np.ndarray:
         for x0, x1 in zip(xs, xs[1:]):
             a, b = max(0, y0 - DET_MARGIN), max(0, x0 - DET_MARGIN)
             part = work[a:min(h, y1 + DET_MARGIN), b:min(w, x1 + DET_MARGIN)]
-            net.setInput(standardise_frame(part, stats)[None])
-            tile = net.forward()[0]
+            tile = _forward("dice_det.onnx", net, standardise_frame(part, stats)[None])[0]
             out[:, y0 // STRIDE:y1 // STRIDE, x0 // STRIDE:x1 // STRIDE] = \
                 tile[:, (y0 - a) // STRIDE:(y1 - a) // STRIDE, (x0 - b) // STRIDE:(x1 - b) // STRIDE]
     return out
@@ -333,8 +344,7 @@ def classify(crops: np.ndarray) -> np.ndarray:
     logits = []
     for k in range(0, len(x), CLASSIFY_BATCH):  # a search's hundreds of candidates in batches
         batch = x[k:k + CLASSIFY_BATCH]
-        net.setInput(batch)
-        logits.append(net.forward().reshape(len(batch), -1))
+        logits.append(_forward("dice_face.onnx", net, batch).reshape(len(batch), -1))
     logits = np.concatenate(logits)
     if logits.shape[1] < CLASSES:  # an older 7-class model: no "odd face" column
         logits = np.hstack([logits, np.full((len(crops), CLASSES - logits.shape[1]), -1e4, np.float32)])

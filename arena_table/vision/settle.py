@@ -32,7 +32,9 @@ photo) starts a new scene: it is a roll of its own with every die counted.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
+from typing import Sequence
 
 import cv2
 import numpy as np
@@ -57,7 +59,9 @@ class SettleConfig:
     motion_fraction: float = 0.002
     """Share of working pixels changed since the previous frame that is motion (about 1/8 of a die at 320 px)."""
     change_fraction: float = 0.002
-    """Share of working pixels changed since the last settle below which motion left the tray as it was (no roll)."""
+    """Mode ``whole``: share of working pixels changed since the last settle below which motion left
+    the tray as it was (no roll). Mode ``moved`` reads any settle after which some pixel changed and
+    lets each die's box decide (:meth:`Settle.counts`, :meth:`Settle.face_changed`)."""
     blur_ratio: float = 0.7
     """A frame is read only if its sharpness is at least this share of the sharpest frame of the still window."""
     defocus_wait_s: float = 3.0
@@ -70,6 +74,13 @@ class SettleConfig:
     """A skin-coloured new region larger than this share of the frame is a hand: wait for it to leave."""
     moved_overlap: float = 0.15
     """Mode ``moved``: a die counts when at least this share of its box changed since the last settle."""
+    turned_overlap: float = 0.02
+    """Mode ``moved``: a die with less than ``moved_overlap`` of its box changed still counts when
+    at least this share changed and the previous settle's reading had a die at its place showing
+    another face (:meth:`Settle.face_changed`): a die thrown again onto its own spot, or turned over
+    in place, whose new face differs from the old by its centre pip alone (2/3, 4/5) changes only a
+    few per cent of its box. Still dice change none of it (sensor noise stays under
+    ``pixel_threshold``)."""
     read_initial: bool = False
     """Read the dice already lying in the tray when the camera starts (else they only set the baseline)."""
 
@@ -106,13 +117,41 @@ class Settle:
         return (f"Settle({self.frame!r}, started={self.started:.3f}, still_since={self.still_since:.3f}, "
                 f"changed={changed}, mode={self.mode!r})")
 
-    def counts(self, box: tuple[float, float, float, float]) -> bool:
-        """Whether a die whose box is ``(x, y, w, h)`` frame pixels belongs to this roll."""
-        if self.mode == "whole" or self.changed is None:
-            return True
+    turned_overlap: float = 0.02
+    """See :attr:`SettleConfig.turned_overlap`."""
+
+    def changed_share(self, box: tuple[float, float, float, float]) -> float:
+        """Share (0..1) of the ``(x, y, w, h)`` frame-pixel box that changed since the previous settle
+        (1.0 without a previous settle; 0.0 for a box outside the frame)."""
+        if self.changed is None:
+            return 1.0
         x, y, w, h = (int(round(v * self.scale)) for v in box)
         region = self.changed[max(0, y):max(0, y + h), max(0, x):max(0, x + w)]
-        return region.size > 0 and float(region.mean()) >= self.moved_overlap
+        return float(region.mean()) if region.size else 0.0
+
+    def counts(self, box: tuple[float, float, float, float]) -> bool:
+        """Whether a die whose box is ``(x, y, w, h)`` frame pixels belongs to this roll (by pixels alone)."""
+        return self.mode == "whole" or self.changed_share(box) >= self.moved_overlap
+
+    def face_changed(self, box: tuple[float, float, float, float], value: int,
+                     before: Sequence[tuple[tuple[float, float], int]]) -> bool:
+        """Whether a die read ``value`` in ``box``, which :meth:`counts` leaves out, was thrown again
+        onto its own spot: at least ``turned_overlap`` of its box changed and ``before`` (the
+        previous settle's dice read ok, as ``((cx, cy), value)`` in frame pixels) has a die within
+        half a side of its centre showing another face.
+
+        >>> s = Settle(None, 0.0, 0.0, np.zeros((10, 10), bool), 1.0, "moved", 0.15, 0.0)
+        >>> s.changed[4, 4:6] = True  # the centre pip: 2 % of the die's box
+        >>> s.counts((0, 0, 10, 10)), s.face_changed((0, 0, 10, 10), 3, [((5.0, 5.0), 2)])
+        (False, True)
+        >>> s.face_changed((0, 0, 10, 10), 3, [((5.0, 5.0), 3)]), s.face_changed((0, 0, 10, 10), 3, [((12.0, 5.0), 2)])
+        (False, False)
+        """
+        if self.mode == "whole" or self.changed_share(box) < self.turned_overlap:
+            return False
+        x, y, w, h = box
+        cx, cy, side = x + w / 2.0, y + h / 2.0, max(w, h)
+        return any(v != value and math.hypot(c[0] - cx, c[1] - cy) < 0.5 * side for c, v in before)
 
 
 def sharpness(grey: np.ndarray, mask: np.ndarray | None = None) -> float:
@@ -254,9 +293,13 @@ class SettleDetector:
             return None
         self.state = "idle"
         self._baseline = grey
-        if changed is not None and float(changed.mean()) < cfg.change_fraction:
-            return None  # something passed over the tray and left it as it was
-        return Settle(frame, self._roll_start, self._still_since, changed, scale, cfg.mode, cfg.moved_overlap, sharp)
+        if changed is not None and (not changed.any() if cfg.mode == "moved" else changed.mean() < cfg.change_fraction):
+            # something passed over the tray and left it as it was; in mode "moved" the dice's own
+            # boxes decide (Settle.counts, Settle.face_changed): a die thrown again onto its own
+            # spot may change less than change_fraction of the frame
+            return None
+        return Settle(frame, self._roll_start, self._still_since, changed, scale, cfg.mode, cfg.moved_overlap, sharp,
+                      cfg.turned_overlap)
 
     def _defocused(self, grey: np.ndarray, static: np.ndarray) -> bool:
         """Whether the unchanged table (``static``) is less sharp than in the baseline frame, by more

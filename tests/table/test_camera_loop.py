@@ -398,6 +398,43 @@ def test_the_overlay_peeks_and_the_roll_is_read_in_full(tmp_path, monkeypatch):
         table.close()
 
 
+def test_the_overlay_does_not_wait_for_the_rolls_read(tmp_path, monkeypatch):
+    """The settled roll's read may run a size search (0.2-0.7 s here, seconds on a Pi): the page's
+    live view peeks meanwhile instead of waiting for it (a peek neither searches nor learns)."""
+    import threading
+
+    inside, release = threading.Event(), threading.Event()
+    real = scripted_reader([[(3, "ok")]] * 4)
+
+    class Reader:
+        def __call__(self, image):
+            inside.set()
+            assert release.wait(30), "never released"
+            return real(image)
+
+        def peek(self, image):
+            return real(image)
+
+    monkeypatch.setattr(camera_loop, "default_reader", lambda *_: Reader())
+    table = Table(TableConfig(db=tmp_path / "t.db", camera=str(write_rendered(tmp_path / "p", [((3, 60, 120),)]))))
+    table.start()
+    try:
+        assert inside.wait(30)
+        shown = []
+        asker = threading.Thread(target=lambda: shown.append(table.devices[0].overlay()))
+        asker.start()
+        asker.join(10)
+        waited = asker.is_alive()
+        release.set()
+        asker.join(10)
+        assert not waited and shown[0] is not None and shown[0].shape == (240, 320, 3)
+        table.devices[0].join(30)
+        assert [r.faces for r in table.state.tray.rolls] == [(3,)]
+    finally:
+        release.set()
+        table.close()
+
+
 def test_overlays_asked_from_many_threads_are_read_and_drawn_on_one_thread(tmp_path, monkeypatch):
     """Native code keeps memory per calling thread (OpenCV 5's putText: a font engine of ~6 MB per
     thread) and the web server rotates requests over all its threads: every overlay, whichever
@@ -488,3 +525,23 @@ def test_a_photo_of_another_folder_with_a_recorded_name_is_read(tmp_path, monkey
         assert len(again.state.tray.rolls) == 2
     finally:
         again.close()
+
+
+@pytest.mark.parametrize("first, again", [(2, 3), (5, 4)])
+def test_a_die_thrown_again_onto_its_own_spot_with_another_face_counts(tmp_path, first, again):
+    # Mode "moved": the second throw takes die A up and it lands where it lay, turned the same way,
+    # showing a face that differs from the first by its centre pip alone; die B lies untouched.
+    # Less than moved_overlap of A's box changed, but the face read there changed: A moved.
+    from arena_table.vision.sim import SimDie, SimThrow
+
+    a1 = SimDie(first, (160.0, 120.0), 0.0, 0, start=(-40.0, 60.0), spin=300.0)
+    b = SimDie(6, (460.0, 300.0), 0.0, 1, start=(700.0, 400.0), spin=200.0)
+    a2 = replace(a1, value=again, start=(-40.0, 300.0))
+    sim = SimTable(seed=0, size=(640, 480), throws=[SimThrow(1.0, 2.0, (a1, b)),
+                                                     SimThrow(4.5, 5.5, (a2,), kept=(b,))])
+    src = EndingSim(sim, 8.0)
+    with Table(TableConfig(db=tmp_path / "t.db", camera=None)) as table:
+        with CameraLoop(table, "sim", settle=SettleConfig(mode="moved"), reader=truth_reader_for(sim, src),
+                        source_factory=lambda spec, **kw: src) as loop:
+            loop.join(60)
+        assert [sorted(r.faces) for r in table.state.tray.rolls] == [sorted((first, 6)), [again]]

@@ -130,3 +130,45 @@ def test_many_crops_are_classified_in_batches_with_the_same_result(monkeypatch):
     monkeypatch.setattr(nets, "CLASSIFY_BATCH", 1000)
     np.testing.assert_allclose(batched, nets.classify(crops), atol=1e-6)
     assert batched.argmax(1).tolist() == [1, 2, 3, 4, 5, 6] * 25
+
+
+def test_two_threads_share_the_models_and_each_gets_its_own_answer(monkeypatch):
+    # The camera loop's read and the control page's overlay run the reader on two threads
+    # (camera_loop._read_frame). A net keeps its input from setInput to forward; a pause between
+    # the two (here 2 ms) would let another thread's input in without nets._forward's lock.
+    import threading
+    import time
+
+    real_load = nets._load
+
+    class Slow:
+        def __init__(self, net):
+            self.net = net
+
+        def setInput(self, x):  # noqa: N802 - the cv2.dnn name
+            self.net.setInput(x)
+            time.sleep(0.002)
+
+        def forward(self):
+            return self.net.forward()
+
+    slow = {name: Slow(real_load(name)) for name in nets.MODEL_NAMES}
+    monkeypatch.setattr(nets, "_load", lambda name: slow[name])
+    rng = np.random.default_rng(3)
+    works = [rng.integers(0, 255, (96, 128, 3), np.uint8) for _ in range(3)]
+    crops = [rng.integers(0, 255, (3, nets.CROP, nets.CROP, 3), np.uint8) for _ in range(3)]
+    want = [(nets.detect_map(w), nets.classify(c)) for w, c in zip(works, crops)]
+    bad = []
+
+    def run(k):
+        for _ in range(10):
+            got = nets.detect_map(works[k]), nets.classify(crops[k])
+            if not (np.array_equal(got[0], want[k][0]) and np.array_equal(got[1], want[k][1])):
+                bad.append(k)
+
+    threads = [threading.Thread(target=run, args=(k,)) for k in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert not bad
