@@ -306,7 +306,20 @@ class CameraLoop:
             self._set_status()
         if settled is not None:
             self._read(settled)
+        elif before == "starting" and self.detector.state == "idle":
+            self._note_baseline(frame)
         return True
+
+    def _note_baseline(self, frame: Frame) -> None:
+        """Read the dice lying in the tray when the camera starts, without recording them (unless
+        ``read_initial``, the detector does not hand this frame in as a roll): the first re-throw of
+        one of them onto its own spot is then told by its face (``Settle.face_changed``)."""
+        try:
+            reading = self._read_frame(frame.image)
+        except Exception as exc:  # reported by _read_frame; the next settle reads again
+            log.debug("camera %s: baseline not read (%s)", self.spec, exc)
+            return
+        self._before = [(d.center, d.value) for d in reading.dice if d.status == "ok"]
 
     def _source_name(self, frame: Frame) -> str:
         """``dir:<photo's full path>``, ``video:<file's full path>@<frame index>`` or the camera's name:

@@ -59,9 +59,9 @@ class SettleConfig:
     motion_fraction: float = 0.002
     """Share of working pixels changed since the previous frame that is motion (about 1/8 of a die at 320 px)."""
     change_fraction: float = 0.002
-    """Mode ``whole``: share of working pixels changed since the last settle below which motion left
-    the tray as it was (no roll). Mode ``moved`` reads any settle after which some pixel changed and
-    lets each die's box decide (:meth:`Settle.counts`, :meth:`Settle.face_changed`)."""
+    """Share of working pixels changed since the last settle below which motion left the tray as it
+    was (no roll; a die nudged by a hand is no throw). Mode ``moved`` still reads such a settle when
+    some pixel changed, for a die thrown again onto its own spot (:meth:`Settle.face_changed`)."""
     blur_ratio: float = 0.7
     """A frame is read only if its sharpness is at least this share of the sharpest frame of the still window."""
     defocus_wait_s: float = 3.0
@@ -74,13 +74,16 @@ class SettleConfig:
     """A skin-coloured new region larger than this share of the frame is a hand: wait for it to leave."""
     moved_overlap: float = 0.15
     """Mode ``moved``: a die counts when at least this share of its box changed since the last settle."""
-    turned_overlap: float = 0.02
-    """Mode ``moved``: a die with less than ``moved_overlap`` of its box changed still counts when
-    at least this share changed and the previous settle's reading had a die at its place showing
-    another face (:meth:`Settle.face_changed`): a die thrown again onto its own spot, or turned over
-    in place, whose new face differs from the old by its centre pip alone (2/3, 4/5) changes only a
-    few per cent of its box. Still dice change none of it (sensor noise stays under
-    ``pixel_threshold``)."""
+    turned_overlap: float = 0.06
+    """Mode ``moved``: a die that :meth:`Settle.counts` leaves out still counts when at least this
+    share of the middle half of its box (half its width and height) changed and the previous
+    settle's reading had a die at its place showing another face (:meth:`Settle.face_changed`): a
+    die thrown again onto its own spot, or turned over in place, whose new face differs from the
+    old by its centre pip alone (2/3, 4/5). Measured on rendered dice (30-116 px, 320x240 to
+    1280x720, 8 colours, every pair of faces, 2 angles): such a face change changes at least 8.8 %
+    of the middle half (116 px dice at 1280x720), while a neighbour landing against a still die
+    changed at most 7 % (its edge and shadow reach the box's rim, not its middle), and that only
+    where the two dice overlapped a little."""
     read_initial: bool = False
     """Read the dice already lying in the tray when the camera starts (else they only set the baseline)."""
 
@@ -117,8 +120,12 @@ class Settle:
         return (f"Settle({self.frame!r}, started={self.started:.3f}, still_since={self.still_since:.3f}, "
                 f"changed={changed}, mode={self.mode!r})")
 
-    turned_overlap: float = 0.02
+    turned_overlap: float = 0.06
     """See :attr:`SettleConfig.turned_overlap`."""
+    small_change: bool = False
+    """Less than ``SettleConfig.change_fraction`` of the frame changed (mode ``moved``): no die
+    counts by its pixels alone (a die nudged a few pixels by a hand is no throw), only by
+    :meth:`face_changed`."""
 
     def changed_share(self, box: tuple[float, float, float, float]) -> float:
         """Share (0..1) of the ``(x, y, w, h)`` frame-pixel box that changed since the previous settle
@@ -131,25 +138,28 @@ class Settle:
 
     def counts(self, box: tuple[float, float, float, float]) -> bool:
         """Whether a die whose box is ``(x, y, w, h)`` frame pixels belongs to this roll (by pixels alone)."""
-        return self.mode == "whole" or self.changed_share(box) >= self.moved_overlap
+        return self.mode == "whole" or not self.small_change and self.changed_share(box) >= self.moved_overlap
 
     def face_changed(self, box: tuple[float, float, float, float], value: int,
                      before: Sequence[tuple[tuple[float, float], int]]) -> bool:
         """Whether a die read ``value`` in ``box``, which :meth:`counts` leaves out, was thrown again
-        onto its own spot: at least ``turned_overlap`` of its box changed and ``before`` (the
-        previous settle's dice read ok, as ``((cx, cy), value)`` in frame pixels) has a die within
-        half a side of its centre showing another face.
+        onto its own spot: at least ``turned_overlap`` of the middle half of its box changed and
+        ``before`` (the previous settle's dice read ok, as ``((cx, cy), value)`` in frame pixels)
+        has a die within half a side of its centre showing another face.
 
-        >>> s = Settle(None, 0.0, 0.0, np.zeros((10, 10), bool), 1.0, "moved", 0.15, 0.0)
-        >>> s.changed[4, 4:6] = True  # the centre pip: 2 % of the die's box
-        >>> s.counts((0, 0, 10, 10)), s.face_changed((0, 0, 10, 10), 3, [((5.0, 5.0), 2)])
+        >>> s = Settle(None, 0.0, 0.0, np.zeros((20, 20), bool), 1.0, "moved", 0.15, 0.0)
+        >>> s.changed[8:12, 8:12] = True  # the centre pip: 4 % of the die's box, 16 % of its middle half
+        >>> s.counts((0, 0, 20, 20)), s.face_changed((0, 0, 20, 20), 3, [((10.0, 10.0), 2)])
         (False, True)
-        >>> s.face_changed((0, 0, 10, 10), 3, [((5.0, 5.0), 3)]), s.face_changed((0, 0, 10, 10), 3, [((12.0, 5.0), 2)])
+        >>> s.face_changed((0, 0, 20, 20), 3, [((10.0, 10.0), 3)]), s.face_changed((0, 0, 20, 20), 3, [((21.0, 10.0), 2)])
         (False, False)
+        >>> s.changed[8:12, 8:12] = False; s.changed[:, :3] = True  # a neighbour's edge on the rim: 15 %
+        >>> s.counts((0, 0, 20, 20)), s.face_changed((0, 0, 20, 20), 3, [((10.0, 10.0), 2)])
+        (True, False)
         """
-        if self.mode == "whole" or self.changed_share(box) < self.turned_overlap:
-            return False
         x, y, w, h = box
+        if self.mode == "whole" or self.changed_share((x + w / 4.0, y + h / 4.0, w / 2.0, h / 2.0)) < self.turned_overlap:
+            return False
         cx, cy, side = x + w / 2.0, y + h / 2.0, max(w, h)
         return any(v != value and math.hypot(c[0] - cx, c[1] - cy) < 0.5 * side for c, v in before)
 
@@ -293,13 +303,13 @@ class SettleDetector:
             return None
         self.state = "idle"
         self._baseline = grey
-        if changed is not None and (not changed.any() if cfg.mode == "moved" else changed.mean() < cfg.change_fraction):
-            # something passed over the tray and left it as it was; in mode "moved" the dice's own
-            # boxes decide (Settle.counts, Settle.face_changed): a die thrown again onto its own
-            # spot may change less than change_fraction of the frame
+        small = changed is not None and float(changed.mean()) < cfg.change_fraction
+        if small and (cfg.mode == "whole" or not changed.any()):
+            # something passed over the tray and left it as it was; in mode "moved" a small change
+            # is read for a die thrown again onto its own spot (Settle.face_changed) alone
             return None
         return Settle(frame, self._roll_start, self._still_since, changed, scale, cfg.mode, cfg.moved_overlap, sharp,
-                      cfg.turned_overlap)
+                      cfg.turned_overlap, small)
 
     def _defocused(self, grey: np.ndarray, static: np.ndarray) -> bool:
         """Whether the unchanged table (``static``) is less sharp than in the baseline frame, by more
