@@ -110,6 +110,8 @@ class CameraLoop:
         self.table = table
         self.spec = spec
         self.detector = SettleDetector(settle)
+        if calibration is not None:
+            self.detector.die_side_px = calibration.die_size_px
         self.reader = reader
         self.calibration = calibration
         self.options = dict(options or {})
@@ -131,8 +133,9 @@ class CameraLoop:
         self._tray_view: tuple[np.ndarray, np.ndarray] | None = None
         """The last frame image and its tray part."""
         self._reader_failing = False
-        self._before: list[tuple[tuple[float, float], int]] = []
-        """The dice the last settled read found ok, as ((cx, cy), value): see ``Settle.face_changed``."""
+        self._before: list[tuple[tuple[float, float], int]] | None = None
+        """The dice the last read of a still tray found ok, as ((cx, cy), value), ``None`` when not
+        known: see ``Settle.counts_die``."""
         self._overlay_pool: ThreadPoolExecutor | None = None
         """The one thread that reads and draws the control page's overlays (see :meth:`overlay`)."""
         self._overlay_pool_lock = threading.Lock()
@@ -310,6 +313,14 @@ class CameraLoop:
             self._note_baseline(frame)
         return True
 
+    def _remember(self, reading: Any) -> None:
+        """Keep what a read of the still tray found: the dice read ok (``Settle.counts_die``) and
+        their median side (the settle detector's thresholds for small dice, ``die_share``)."""
+        ok = [d for d in reading.dice if d.status == "ok"]
+        self._before = [(d.center, d.value) for d in ok]
+        if ok:
+            self.detector.die_side_px = float(np.median([max(d.box[2], d.box[3]) for d in ok]))
+
     def _note_baseline(self, frame: Frame) -> None:
         """Read the dice lying in the tray when the camera starts, without recording them (unless
         ``read_initial``, the detector does not hand this frame in as a roll): the first re-throw of
@@ -319,7 +330,7 @@ class CameraLoop:
         except Exception as exc:  # reported by _read_frame; the next settle reads again
             log.debug("camera %s: baseline not read (%s)", self.spec, exc)
             return
-        self._before = [(d.center, d.value) for d in reading.dice if d.status == "ok"]
+        self._remember(reading)
 
     def _source_name(self, frame: Frame) -> str:
         """``dir:<photo's full path>``, ``video:<file's full path>@<frame index>`` or the camera's name:
@@ -370,13 +381,11 @@ class CameraLoop:
         try:
             reading = self._read_frame(frame.image)
         except Exception as exc:
-            self._before = []
+            self._before = None
             self._problem(f"{frame.name}: dice reader failed ({type(exc).__name__}: {exc})")
             return
-        # a die thrown again onto its own spot changes too little of its box for counts(); its face tells
-        dice = [d for d in reading.dice if settled.counts(d.box)
-                or d.status == "ok" and settled.face_changed(d.box, d.value, self._before)]
-        self._before = [(d.center, d.value) for d in reading.dice if d.status == "ok"]
+        dice = [d for d in reading.dice if settled.counts_die(d.box, d.value if d.status == "ok" else None, self._before)]
+        self._remember(reading)
         good = [d for d in dice if d.status == "ok"]
         refused = [d for d in dice if d.status != "ok"]
         if not dice:
