@@ -131,6 +131,29 @@ def test_starting_over_a_running_board_game_asks_first(live, page):
     assert live.table.state.game == "dice-tray" and len(asked) == 2
 
 
+def test_starting_over_a_dice_tray_with_rolls_asks_first(live, page):
+    # A new user's trial: one click on Start cleared a dice tray's rolls from the spectator screen,
+    # with no question, and Undo stops at a game's start. An empty tray starts without asking.
+    from arena_table.rules import DiceRolled
+
+    login(page, live.url)
+    page.wait_for_selector("#start-game option[value='theosis']", state="attached")
+    live.table.submit(DiceRolled(die="d6", faces=(3, 5), source="test"))
+    page.wait_for_function("document.querySelector('#running').textContent.length > 0", timeout=5000)
+    page.wait_for_timeout(300)  # the page's state has the roll
+    asked = []
+    page.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))
+    page.select_option("#start-game", "dice-tray")
+    page.click("#start-form button[type=submit]")
+    page.wait_for_timeout(300)
+    assert asked and asked[0].startswith("Clear the dice tray (1 roll on screen)")
+    assert len(live.table.state.tray.rolls) == 1
+    page.once("dialog", lambda d: (asked.append(d.message), d.accept()))
+    page.click("#start-form button[type=submit]")
+    page.wait_for_function("document.querySelector('#toast').textContent.startsWith('Started')", timeout=5000)
+    assert len(live.table.state.tray.rolls) == 0 and len(asked) == 2
+
+
 THEOSIS_DRAFTS = """
 th-draft player=Ann power=fiery-purge
 th-draft player=Ann power=fireball

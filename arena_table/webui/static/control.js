@@ -122,10 +122,13 @@
   $('start-form').addEventListener('submit', guarded($('start-form'), async () => {
     let options;
     try { options = collectOptions(); } catch (err) { toast(err.message, true); return; }
-    // a board game in progress ends here, and Undo stops at a game's start: ask first
-    if (state && state.game !== 'dice-tray' && state.seq > 0 &&
-        !window.confirm('End the running ' + state.title + ' (event ' + state.seq + ') and start a new game? ' +
-                        'Its events stay in the log, but Undo cannot bring it back.')) return;
+    // a board game in progress, or a dice tray's rolls, end here, and Undo stops at a game's start: ask first
+    const rolls = state && state.tray && Array.isArray(state.tray.history) ? state.tray.history.length : 0;
+    const losing = state && (state.game === 'dice-tray' ? rolls > 0 : state.seq > 0);
+    if (losing && !window.confirm((state.game === 'dice-tray'
+        ? 'Clear the dice tray (' + rolls + ' roll' + (rolls === 1 ? '' : 's') + ' on screen)'
+        : 'End the running ' + state.title + ' (event ' + state.seq + ')') + ' and start a new game? ' +
+        'Its events stay in the log, but Undo cannot bring it back.')) return;
     await act('POST', '/api/start', { game: $('start-game').value, options }, (d) => 'Started: event #' + d.seq);
   }));
 
