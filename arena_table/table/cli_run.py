@@ -284,7 +284,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         table.close()
         raise
     try:  # the socket listens: from here on Ctrl-C and SIGTERM are the normal stop
-        url = f"http://{args.host}:{server.effective_port}/"
+        url = f"http://{_shown_host(args.host)}:{server.effective_port}/"
         print(f"arena-table: {table.state.game} · camera {camera or 'none'} · tokens {config.tokens or 'none'} · "
               f"log {db}", flush=True)
         print(f"arena-table: spectator screen {url}", flush=True)
@@ -301,6 +301,20 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 # --- doctor -------------------------------------------------------------------------------------
+
+def _shown_host(host: str) -> str:
+    """The host to print in the page addresses: for a server on every interface (``0.0.0.0``, ``::``)
+    this machine's LAN address, which other devices can open, else ``host`` (IPv6 in brackets).
+
+    >>> _shown_host("127.0.0.1"), _shown_host("::1")
+    ('127.0.0.1', '[::1]')
+    """
+    if host in ("0.0.0.0", "::", ""):
+        from arena_table.webui.app import lan_address
+
+        host = lan_address() or "127.0.0.1"
+    return f"[{host}]" if ":" in host else host
+
 
 def _version(module: str) -> str:
     try:

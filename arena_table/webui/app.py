@@ -172,7 +172,7 @@ def _public_url(cfg: WebConfig) -> str:
     except ValueError:
         loopback = False
     if loopback and cfg.host in ("0.0.0.0", "::", ""):
-        lan = _lan_address()
+        lan = lan_address()
         if lan:
             port = request.host.rsplit(":", 1)[1] if ":" in request.host else "80"
             url = f"http://{lan}:{port}/"
@@ -193,7 +193,9 @@ def _qr_svg(url: str) -> str:
     return buf.getvalue().decode()
 
 
-def _lan_address() -> str | None:
+def lan_address() -> str | None:
+    """The first non-loopback IPv4 address of this machine (psutil), or ``None``: where phones and
+    other devices reach a server that listens on every interface."""
     try:
         import psutil
     except ImportError:
