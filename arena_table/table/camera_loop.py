@@ -110,8 +110,6 @@ class CameraLoop:
         self.table = table
         self.spec = spec
         self.detector = SettleDetector(settle)
-        if calibration is not None:
-            self.detector.die_side_px = calibration.die_size_px
         self.reader = reader
         self.calibration = calibration
         self.options = dict(options or {})
@@ -133,9 +131,9 @@ class CameraLoop:
         self._tray_view: tuple[np.ndarray, np.ndarray] | None = None
         """The last frame image and its tray part."""
         self._reader_failing = False
-        self._before: list[tuple[tuple[float, float], int]] | None = None
-        """The dice the last read of a still tray found ok, as ((cx, cy), value), ``None`` when not
-        known: see ``Settle.counts_die``."""
+        self._before: list[tuple[tuple[float, float], int | None]] | None = None
+        """The dice the last read of a still tray found, as ((cx, cy), value or ``None`` when
+        refused); ``None`` when not known: see ``Settle.counts_die``."""
         self._overlay_pool: ThreadPoolExecutor | None = None
         """The one thread that reads and draws the control page's overlays (see :meth:`overlay`)."""
         self._overlay_pool_lock = threading.Lock()
@@ -314,12 +312,9 @@ class CameraLoop:
         return True
 
     def _remember(self, reading: Any) -> None:
-        """Keep what a read of the still tray found: the dice read ok (``Settle.counts_die``) and
-        their median side (the settle detector's thresholds for small dice, ``die_share``)."""
-        ok = [d for d in reading.dice if d.status == "ok"]
-        self._before = [(d.center, d.value) for d in ok]
-        if ok:
-            self.detector.die_side_px = float(np.median([max(d.box[2], d.box[3]) for d in ok]))
+        """Keep what a read of the still tray found, for the next settle (``Settle.counts_die``):
+        each die's centre and value (``None`` for a refused die: its face is not known)."""
+        self._before = [(d.center, d.value if d.status == "ok" else None) for d in reading.dice]
 
     def _note_baseline(self, frame: Frame) -> None:
         """Read the dice lying in the tray when the camera starts, without recording them (unless

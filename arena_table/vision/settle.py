@@ -85,13 +85,6 @@ class SettleConfig:
     of the middle half (116 px dice at 1280x720), while a neighbour landing against a still die
     changed at most 7 % (its edge and shadow reach the box's rim, not its middle), and that only
     where the two dice overlapped a little."""
-    die_share: float = 0.25
-    """When the die side is known (:attr:`SettleDetector.die_side_px`: a calibration's, or the
-    median of the dice the camera loop last read), ``motion_fraction`` (and in mode ``whole``
-    ``change_fraction``) is at most this share of one die's box: dice that look small in the frame
-    (a whole table at 1280x720: 20-30 px) change less than 0.2 % of it, and a single one thrown
-    would be no motion. (Mode ``moved`` keeps ``change_fraction`` to tell a nudged die from a
-    thrown one, :meth:`Settle.counts_die`.)"""
     read_initial: bool = False
     """Read the dice already lying in the tray when the camera starts (else they only set the baseline)."""
 
@@ -148,17 +141,17 @@ class Settle:
         return self.mode == "whole" or self.changed_share(box) >= self.moved_overlap
 
     def counts_die(self, box: tuple[float, float, float, float], value: int | None,
-                   before: Sequence[tuple[tuple[float, float], int]] | None) -> bool:
+                   before: Sequence[tuple[tuple[float, float], int | None]] | None) -> bool:
         """Whether a die read ``value`` (``None``: refused) in the ``(x, y, w, h)`` frame-pixel box
-        belongs to this roll, given ``before``, the previous settle's dice read ok as
-        ``((cx, cy), value)`` (``None``: not known).
+        belongs to this roll, given ``before``, the dice the previous settle's read found as
+        ``((cx, cy), value)`` (value ``None``: refused; ``before`` ``None``: not known).
 
         Mode ``whole``, or no previous settle: every die. Mode ``moved``, where at least
-        ``moved_overlap`` of its box changed (:meth:`counts`) and the previous settle read no die
+        ``moved_overlap`` of its box changed (:meth:`counts`) and the previous read found no die
         within half a side of it: it was thrown here. Where that die showed another face: also
         when its face changed in place (:meth:`face_changed`). Where it showed the same face, or
-        not knowing ``before``: only when more than ``change_fraction`` of the frame changed (a die
-        a hand nudged a few pixels is no throw).
+        its face or this one is not known: only when at least ``change_fraction`` of the frame
+        changed (a die a hand nudged a few pixels is no throw).
 
         >>> s = Settle(None, 0.0, 0.0, np.zeros((40, 40), bool), 1.0, "moved", 0.15, 0.0, small_change=True)
         >>> s.changed[0:10, 0:4] = True  # 40 % of the first die's box: a small die lands, or one is nudged
@@ -166,6 +159,8 @@ class Settle:
         (True, False)
         >>> s.counts_die((0, 0, 10, 10), 4, None), s.counts_die((0, 0, 10, 10), 4, [((5.0, 5.0), 2)])
         (False, True)
+        >>> s.counts_die((0, 0, 10, 10), 4, [((5.0, 5.0), None)])  # a die refused there before: not known
+        False
         """
         if self.mode == "whole" or self.changed is None:
             return True
@@ -177,12 +172,12 @@ class Settle:
         near = [v for c, v in before if math.hypot(c[0] - cx, c[1] - cy) < 0.5 * side]
         if not near:
             return moved
-        if any(v != value for v in near):
+        if None not in near and any(v != value for v in near):
             return moved or self.face_changed(box, value, before)
         return moved and not self.small_change
 
     def face_changed(self, box: tuple[float, float, float, float], value: int,
-                     before: Sequence[tuple[tuple[float, float], int]]) -> bool:
+                     before: Sequence[tuple[tuple[float, float], int | None]]) -> bool:
         """Whether a die read ``value`` in ``box``, which :meth:`counts` leaves out, was thrown again
         onto its own spot: at least ``turned_overlap`` of the middle half of its box changed and
         ``before`` (the previous settle's dice read ok, as ``((cx, cy), value)`` in frame pixels)
@@ -202,7 +197,7 @@ class Settle:
         if self.mode == "whole" or self.changed_share((x + w / 4.0, y + h / 4.0, w / 2.0, h / 2.0)) < self.turned_overlap:
             return False
         cx, cy, side = x + w / 2.0, y + h / 2.0, max(w, h)
-        return any(v != value and math.hypot(c[0] - cx, c[1] - cy) < 0.5 * side for c, v in before)
+        return any(v is not None and v != value and math.hypot(c[0] - cx, c[1] - cy) < 0.5 * side for c, v in before)
 
 
 def sharpness(grey: np.ndarray, mask: np.ndarray | None = None) -> float:
@@ -261,8 +256,6 @@ class SettleDetector:
         self._still_since: float | None = None
         self._best_sharp = 0.0
         self._kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
-        self.die_side_px: float | None = None
-        """The die side in frame pixels when known (see :attr:`SettleConfig.die_share`)."""
         self._worked: tuple[np.ndarray, tuple[np.ndarray, np.ndarray, float]] | None = None
         """The last image and its :func:`working_copy`: a source hands the same array again only
         for the same picture (a photo held still), which is then not scaled and compared again."""
@@ -276,13 +269,6 @@ class SettleDetector:
         work = working_copy(image, self.config.work_width)
         self._worked = (image, work)
         return work
-
-    def _fraction(self, base: float, image: np.ndarray) -> float:
-        """``base`` (a share of the frame), at most ``die_share`` of one die's box when the die side is known."""
-        if not self.die_side_px:
-            return base
-        h, w = image.shape[:2]
-        return min(base, self.config.die_share * self.die_side_px ** 2 / float(h * w))
 
     def _diff(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         """Pixels that changed, after taking out a global brightness step (auto exposure, a cloud)."""
@@ -314,8 +300,7 @@ class SettleDetector:
             else:
                 self.state = "starting"
         else:
-            moving = grey is not self._prev and \
-                float(self._diff(grey, self._prev).mean()) > self._fraction(cfg.motion_fraction, frame.image)
+            moving = grey is not self._prev and float(self._diff(grey, self._prev).mean()) > cfg.motion_fraction
             self._prev = grey
             if moving:
                 if self.state in ("idle", "starting"):
@@ -355,11 +340,10 @@ class SettleDetector:
         self.state = "idle"
         self._baseline = grey
         share = None if changed is None else float(changed.mean())
-        if share is not None and (share < self._fraction(cfg.change_fraction, frame.image) if cfg.mode == "whole"
-                                  else not changed.any()):
+        if share is not None and (share < cfg.change_fraction if cfg.mode == "whole" else not changed.any()):
             # something passed over the tray and left it as it was; in mode "moved" each die's own
-            # box decides (Settle.counts_die): a small die thrown, or one thrown again onto its own
-            # spot with another face, may change less than change_fraction of the frame
+            # box decides (Settle.counts_die): a die thrown again onto its own spot with another
+            # face may change less than change_fraction of the frame
             return None
         small = share is not None and share < cfg.change_fraction
         return Settle(frame, self._roll_start, self._still_since, changed, scale, cfg.mode, cfg.moved_overlap, sharp,
