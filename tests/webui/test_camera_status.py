@@ -12,7 +12,7 @@ from arena_table.table.camera_loop import CameraLoop
 from arena_table.vision.sim import SimDie, SimTable, SimThrow
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "table"))
-from test_camera_loop import EndingSim, truth_reader_for  # noqa: E402
+from test_camera_throws import EndingSim, truth_reader_for  # noqa: E402
 
 
 def test_reader_failure_is_camera_error_then_ok_again(tmp_path, monkeypatch):

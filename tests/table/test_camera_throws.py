@@ -1,0 +1,122 @@
+"""Scripted throws of the simulated table through a real Table and CameraLoop: which dice each
+settle counts (the reader answers from the sim's ground truth, so this tests the loop and the
+settle detector, not the dice reader)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from arena_table.rules import DiceRolled
+from arena_table.table.app import Table, TableConfig
+from arena_table.table.camera_loop import CameraLoop
+from arena_table.vision.capture import SimSource
+from arena_table.vision.dice import DiceReading, DieReading
+from arena_table.vision.frames import EndOfStream
+from arena_table.vision.settle import SettleConfig
+from arena_table.vision.sim import SimTable
+
+
+class EndingSim(SimSource):
+    """The sim as fast as it renders, ending after ``end`` seconds of frames."""
+
+    def __init__(self, sim: SimTable, end: float) -> None:
+        super().__init__(sim, fps=12.0, realtime=False)
+        self.end = end
+        self.last = None
+
+    def read(self, timeout=2.0):
+        frame = super().read(timeout)
+        if frame.t > self.end:
+            raise EndOfStream("sim script over")
+        self.last = frame
+        return frame
+
+
+def truth_reader_for(sim: SimTable, src: EndingSim, seen: list | None = None):
+    """The sim's ground truth for the frame being read (every die lying in the tray); notes each time read."""
+    def read(image):
+        t = src.last.t
+        if seen is not None:
+            seen.append(t)
+        s = sim.die_side
+        dice, _ = sim.state_at(t)
+        return DiceReading(tuple(DieReading(d.value, "ok", "", 0.9, d.center,
+                                            (int(d.center[0] - s / 2), int(d.center[1] - s / 2), int(s), int(s)))
+                                 for d, _u in dice), image.shape[1], image.shape[0])
+    return read
+
+
+def test_simulated_throws_become_rolls_of_the_thrown_dice(tmp_path):
+    sim = SimTable(seed=1, size=(320, 240), p_hand=0.4, p_keep=0.4)
+    src = EndingSim(sim, 30.0)
+    read_at: list[float] = []
+    truth_reader = truth_reader_for(sim, src, read_at)
+
+    with Table(TableConfig(db=tmp_path / "t.db", camera=None)) as table:
+        loop = CameraLoop(table, "sim", settle=SettleConfig(mode="moved"), reader=truth_reader,
+                          source_factory=lambda spec, **kw: src)
+        loop.start()
+        loop.join(120)
+        loop.close()
+        throws = [th for th in sim.throws_until(30.0) if th.settled + 0.6 < 30.0]
+        rolls = table.state.tray.rolls
+        assert any(th.kept for th in throws) and any(th.hand for th in throws)
+        assert [sorted(r.faces) for r in rolls] == [sorted(th.values) for th in throws]  # kept dice not again
+        assert all(r.source == "sim" for r in rolls)
+        for t in read_at:  # the reader never saw a moving die or a hand
+            dice, hand = sim.state_at(t)
+            assert hand is None and all(u >= 1.0 for _, u in dice)
+        assert table.status()["camera"]["rolls"] == len(throws)
+
+
+def test_same_value_thrown_twice_gives_two_roll_events(tmp_path):
+    from arena_table.vision.sim import SimDie, SimThrow
+
+    four_a = SimDie(4, (100.0, 120.0), 10.0, 0, start=(-30.0, 60.0), spin=400.0)
+    four_b = SimDie(4, (220.0, 100.0), 35.0, 1, start=(350.0, 200.0), spin=500.0)
+    sim = SimTable(seed=0, size=(320, 240), throws=[SimThrow(1.0, 2.0, (four_a,)), SimThrow(4.5, 5.5, (four_b,))])
+    src = EndingSim(sim, 8.0)
+    with Table(TableConfig(db=tmp_path / "t.db", camera=None)) as table:
+        with CameraLoop(table, "sim", reader=truth_reader_for(sim, src), source_factory=lambda spec, **kw: src) as loop:
+            loop.join(60)
+        assert [r.faces for r in table.state.tray.rolls] == [(4,), (4,)]
+        assert [row.event.faces for row in table.rows() if isinstance(row.event, DiceRolled)] == [(4,), (4,)]
+
+
+@pytest.mark.parametrize("first, again", [(2, 3), (5, 4)])
+def test_a_die_thrown_again_onto_its_own_spot_with_another_face_counts(tmp_path, first, again):
+    # Mode "moved": the second throw takes die A up and it lands where it lay, turned the same way,
+    # showing a face that differs from the first by its centre pip alone; die B lies untouched.
+    # Less than moved_overlap of A's box changed, but the face read there changed: A moved.
+    from arena_table.vision.sim import SimDie, SimThrow
+
+    a1 = SimDie(first, (160.0, 120.0), 0.0, 0, start=(-40.0, 60.0), spin=300.0)
+    b = SimDie(6, (460.0, 300.0), 0.0, 1, start=(700.0, 400.0), spin=200.0)
+    a2 = replace(a1, value=again, start=(-40.0, 300.0))
+    sim = SimTable(seed=0, size=(640, 480), throws=[SimThrow(1.0, 2.0, (a1, b)),
+                                                     SimThrow(4.5, 5.5, (a2,), kept=(b,))])
+    src = EndingSim(sim, 8.0)
+    with Table(TableConfig(db=tmp_path / "t.db", camera=None)) as table:
+        with CameraLoop(table, "sim", settle=SettleConfig(mode="moved"), reader=truth_reader_for(sim, src),
+                        source_factory=lambda spec, **kw: src) as loop:
+            loop.join(60)
+        assert [sorted(r.faces) for r in table.state.tray.rolls] == [sorted((first, 6)), [again]]
+
+
+def test_the_first_rethrow_after_the_camera_starts_is_told_by_its_face(tmp_path):
+    # Dice lying in the tray when the camera starts are its baseline, not a roll (read_initial
+    # false), but they are read: die A thrown again onto its own spot as another face then counts.
+    from arena_table.vision.sim import SimDie, SimThrow
+
+    a1 = SimDie(2, (160.0, 120.0), 0.0, 0, start=(-40.0, 60.0), spin=300.0)
+    b = SimDie(6, (460.0, 300.0), 0.0, 1, start=(700.0, 400.0), spin=200.0)
+    a2 = replace(a1, value=3, start=(-40.0, 300.0))
+    sim = SimTable(seed=0, size=(640, 480), throws=[SimThrow(-2.0, -1.0, (a1, b)), SimThrow(3.0, 4.0, (a2,), kept=(b,))])
+    src = EndingSim(sim, 6.5)
+    with Table(TableConfig(db=tmp_path / "t.db", camera=None)) as table:
+        with CameraLoop(table, "sim", settle=SettleConfig(mode="moved"), reader=truth_reader_for(sim, src),
+                        source_factory=lambda spec, **kw: src) as loop:
+            loop.join(60)
+        assert [r.faces for r in table.state.tray.rolls] == [(3,)]
