@@ -86,7 +86,9 @@ class SettleConfig:
     changed at most 7 % (its edge and shadow reach the box's rim, not its middle), and that only
     where the two dice overlapped a little."""
     read_initial: bool = False
-    """Read the dice already lying in the tray when the camera starts (else they only set the baseline)."""
+    """Hand in the frame of the dice already lying in the tray when the camera starts as a roll
+    (else it only sets the baseline; the camera loop reads it without recording anything, to know
+    which face lies where, see :meth:`Settle.counts_die`)."""
 
     def __post_init__(self) -> None:
         if self.mode not in MODES:
