@@ -218,6 +218,11 @@ class CameraLoop:
     def _on_source_status(self, st: CameraStatus) -> None:
         fields = st.to_dict()
         fields["settings"] = dict(fields["settings"])
+        said = st.detail if st.detail.startswith("camera") else f"camera {self.spec}: {st.detail or st.state}"
+        if st.state == "retrying" and st.attempt & (st.attempt - 1) == 0 or st.state == "failed":
+            log.warning("%s", said)  # the console says it too (attempts 1, 2, 4, 8, ...: not every few seconds)
+        elif st.state == "ok" and self._status.get("state") == "retrying":
+            log.warning("%s", said)
         self._set_status(**fields)
 
     def _problem(self, message: str, level: int = logging.ERROR) -> None:

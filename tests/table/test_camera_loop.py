@@ -191,13 +191,17 @@ def test_status_asks_for_a_reroll_when_no_die_can_be_read(tmp_path, monkeypatch)
         table.close()
 
 
-def test_missing_camera_is_reported_and_retried_not_a_crash(tmp_path):
+def test_missing_camera_is_reported_and_retried_not_a_crash(tmp_path, caplog):
     table = Table(TableConfig(db=tmp_path / "t.db", camera="99",
                               extra={"camera_backoff": Backoff(0.01, 2.0, 0.05)}))
-    with table:
-        assert wait_for(lambda: table.status().get("camera", {}).get("attempt", 0) >= 3, 5)
+    with caplog.at_level(logging.WARNING, logger="arena_table.table.camera_loop"), table:
+        assert wait_for(lambda: table.status().get("camera", {}).get("attempt", 0) >= 5, 5)
         cam = table.status()["camera"]
         assert cam["state"] == "retrying" and "cannot open camera 99" in cam["detail"]
+        # the console says it too, at attempts 1, 2, 4, 8, ... (a new user saw nothing there)
+        said = [r.getMessage() for r in caplog.records if "cannot open camera 99" in r.getMessage()]
+        attempts = [int(m.split("; retry ")[1].split()[0]) for m in said]
+        assert attempts[:3] == [1, 2, 4] and all(a & (a - 1) == 0 for a in attempts), said
         assert cam["retry_in"] == 0.05 or cam["retry_in"] == pytest.approx(0.04)
         table.submit(DiceRolled(faces=(4,), source="control"))  # the table works on
         assert table.state.tray.rolls[-1].faces == (4,)
