@@ -325,6 +325,33 @@ def _version(module: str) -> str:
         return "not installed"
 
 
+def _cpu_flags() -> set[str]:
+    """The CPU's feature flags from /proc/cpuinfo (Linux), or an empty set."""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith(("flags", "Features")):
+                return set(line.split(":", 1)[1].split())
+    except OSError:
+        pass
+    return set()
+
+
+def _int8_numerics(machine: str, flags: set[str]) -> str:
+    """How ONNX Runtime runs the dice classifier's 8-bit model on this CPU (docs/vision.md, session 12:
+    ONNX Runtime's u8 x s8 kernels on x86 without VNNI use VPMADDUBSW, whose 16-bit sums can saturate).
+
+    >>> _int8_numerics("x86_64", {"avx2", "avx512_vnni"}), _int8_numerics("aarch64", set())
+    ('exact integer dot products (VNNI)', 'exact integer dot products (ARM)')
+    >>> _int8_numerics("x86_64", {"avx2"})
+    'no VNNI: 16-bit sums may saturate, a few dice may read differently (docs/vision.md)'
+    """
+    if machine.lower() in ("aarch64", "arm64") or machine.lower().startswith("arm"):
+        return "exact integer dot products (ARM)"
+    if flags & {"avx512_vnni", "avx_vnni"}:
+        return "exact integer dot products (VNNI)"
+    return "no VNNI: 16-bit sums may saturate, a few dice may read differently (docs/vision.md)"
+
+
 def cmd_doctor(args: argparse.Namespace) -> int:
     db = Path(args.db)
     data_dir = db.parent
@@ -356,8 +383,9 @@ def cmd_doctor(args: argparse.Namespace) -> int:
         ports = [f"cannot list serial ports: {exc}"]
     print(f"token readers  {'; '.join(ports) if ports else 'no serial port found'}")
     print(f"python         {platform.python_version()} on {platform.platform()}")
-    for dist in ("arena-table", "flask", "waitress", "numpy", "opencv-python-headless", "segno", "pyserial",
-                 "gpiozero"):
+    print(f"8-bit model    {_int8_numerics(platform.machine(), _cpu_flags())}")
+    for dist in ("arena-table", "flask", "waitress", "numpy", "opencv-python-headless", "onnxruntime", "segno",
+                 "pyserial", "gpiozero"):
         print(f"{dist:<14} {_version(dist)}")
     return 0
 
