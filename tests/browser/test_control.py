@@ -257,6 +257,26 @@ def test_event_from_its_fields(live, page):
     assert live.table.state.log[-1].text == "Ann arrives late"
 
 
+def test_a_list_field_takes_numbers_as_a_player_types_them(live, page):
+    # A new user's trial: the roll's faces field showed "tuple[int, ...]" and refused "4,4".
+    login(page, live.url)
+    page.wait_for_selector("#event-kind option[value='roll']", state="attached")
+    page.select_option("#event-kind", "roll")
+    faces = "#event-fields input[data-field='faces']"
+    assert page.get_attribute(faces, "placeholder") == "whole numbers, e.g. 4, 4"
+    page.fill(faces, "4, 4 6")
+    page.click("#event-fields-submit")
+    page.wait_for_function("document.querySelector('#toast').textContent.startsWith('Recorded #')")
+    assert live.table.state.tray.rolls[-1].faces == (4, 4, 6)
+    page.fill(faces, "[2,3]")  # JSON as before
+    page.click("#event-fields-submit")
+    for _ in range(50):
+        if len(live.table.state.tray.rolls) == 2:
+            break
+        page.wait_for_timeout(100)
+    assert [r.faces for r in live.table.state.tray.rolls] == [(4, 4, 6), (2, 3)]
+
+
 def test_a_double_click_or_double_enter_records_one_event(live, page):
     """A new user's audit: a double-click on Submit (or Enter twice) recorded the same roll twice."""
     login(page, live.url)

@@ -133,6 +133,21 @@
   }));
 
   // ---- events in notation ----------------------------------------------------------------------
+  // what a field takes, in a player's words (the API names Python types: "tuple[int, ...]")
+  function typeHint(type) {
+    const t = type.replace(/typing\./g, '').replace(/ \| None$/, '');
+    if (/^(tuple|list)\[int/.test(t)) return 'whole numbers, e.g. 4, 4';
+    if (/^(tuple|list)\[float/.test(t)) return 'numbers, e.g. 0.9, 0.8';
+    if (/^(tuple|list)\[str/.test(t)) return 'words, e.g. Ann, Bo';
+    return { int: 'a whole number', float: 'a number', str: 'text', bool: 'true or false' }[t] || t;
+  }
+  // a list field also takes "4, 4" or "4 4"; anything else as JSON when it parses, else as text
+  function fieldValue(raw, type) {
+    if (/^(typing\.)?(tuple|list)\[/.test(type) && !raw.startsWith('[')) {
+      return raw.split(/[\s,]+/).filter((x) => x).map((x) => { try { return JSON.parse(x); } catch (e) { return x; } });
+    }
+    try { return JSON.parse(raw); } catch (e) { return raw; }
+  }
   function renderKindHelp() {
     const k = gamesInfo.event_kinds.find((x) => x.kind === $('event-kind').value);
     if (!k) return;
@@ -140,8 +155,8 @@
     // one input a field: a decision (attack with power X on target Y) without writing notation
     $('event-fields').replaceChildren(...k.fields.flatMap((f, i) => [
       el('label', { for: 'ef-' + i, text: f.name + (f.required ? '' : ' (optional)') }),
-      el('input', { id: 'ef-' + i, 'data-field': f.name, autocomplete: 'off', spellcheck: 'false',
-        placeholder: f.type.replace(/typing\./g, '') })]));
+      el('input', { id: 'ef-' + i, 'data-field': f.name, 'data-type': f.type, autocomplete: 'off', spellcheck: 'false',
+        placeholder: typeHint(f.type) })]));
     const text = $('event-text');
     if (!text.value || text.dataset.auto === '1') {
       text.value = k.kind + ' ' + k.fields.filter((f) => f.required).map((f) => f.name + '=').join(' ');
@@ -154,8 +169,7 @@
     for (const input of $('event-fields').querySelectorAll('input[data-field]')) {
       const raw = input.value.trim();
       if (raw === '') continue;
-      // numbers, lists and true/false as JSON; anything else is text
-      try { ev[input.dataset.field] = JSON.parse(raw); } catch (e) { ev[input.dataset.field] = raw; }
+      ev[input.dataset.field] = fieldValue(raw, input.dataset.type || '');
     }
     const d = await act('POST', '/api/events', { event: ev }, (x) => 'Recorded #' + x.seq + ': ' + x.event);
     if (d) for (const input of $('event-fields').querySelectorAll('input')) input.value = '';
