@@ -63,8 +63,11 @@ def _cmd_replay(args: argparse.Namespace) -> int:
             counts = " ".join(f"{face}:{n}" for face, n in s["counts"].items())
             print(f"{die}: {s['dice']} dice in {s['rolls']} rolls, total {s['total']}, mean {s['mean']:.2f}, "
                   f"counts {counts}{fair}")
-        if view["outcome"]:
-            print(f"outcome: {view['outcome']}")
+        out = view["outcome"]
+        if out:
+            who = ", ".join(out.get("winners") or ()) or "nobody"
+            print(f"outcome: {'draw' if out.get('draw') else 'won by ' + who}"
+                  + (f" ({out['reason']})" if out.get("reason") else ""))
     return 0
 
 

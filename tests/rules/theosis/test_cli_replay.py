@@ -24,7 +24,7 @@ def test_replay_prints_final_ranking_health_and_winner(capsys, extra):
     assert len(ranking) == 12
     assert ranking[0] == "1. Edhel (Di) 0 health"
     assert "7. Rochon (Ann) 9 health" in ranking
-    assert "outcome: {'winners': ['Ann'], 'reason': 'Rochon holds the centre hex at the end of turn 9'" in out
+    assert "outcome: won by Ann (Rochon holds the centre hex at the end of turn 9)" in out
 
 
 def test_example_is_a_full_nine_turn_game_of_twelve_heroes():
