@@ -134,6 +134,8 @@ class CameraLoop:
         self._before: list[tuple[tuple[float, float], int | None]] | None = None
         """The dice the last read of a still tray found, as ((cx, cy), value or ``None`` when
         refused); ``None`` when not known: see ``Settle.counts_die``."""
+        self._held: list[tuple[tuple[float, float], int]] = []
+        """The dice read ok in a roll held back for a re-roll of its refused dice, as ((cx, cy), value)."""
         self._overlay_pool: ThreadPoolExecutor | None = None
         """The one thread that reads and draws the control page's overlays (see :meth:`overlay`)."""
         self._overlay_pool_lock = threading.Lock()
@@ -384,13 +386,20 @@ class CameraLoop:
             self._before = None
             self._problem(f"{frame.name}: dice reader failed ({type(exc).__name__}: {exc})")
             return
-        dice = [d for d in reading.dice if settled.counts_die(d.box, d.value if d.status == "ok" else None, self._before)]
+        if settled.changed is None:
+            self._held = []  # a new scene: nothing held from another one
+        dice = [d for d in reading.dice if settled.counts_die(d.box, d.value if d.status == "ok" else None, self._before)
+                or d.status == "ok" and _lies_at(d, self._held)]
         self._remember(reading)
         good = [d for d in dice if d.status == "ok"]
         refused = [d for d in dice if d.status != "ok"]
         if not dice:
             self._set_status(last_settle=frame.name, detail=f"camera {self.spec}: settled, no dice moved")
             return
+        held_back = bool(refused) and not self.table.config.extra.get("partial_rolls", False)
+        # the dice read of a roll held back for a re-roll of its refused dice belong to the roll that
+        # the re-roll completes (they did not move: counts_die alone would leave them out)
+        self._held = [(d.center, d.value) for d in good] if held_back else []
         media = self.table.media
         image_ref = media.save(frame.image, "frame")
         if refused:
@@ -402,7 +411,7 @@ class CameraLoop:
                                       "box": list(d.box)} for d in refused], reroll_image=image_ref)
         else:
             self._set_status(reroll=[], reroll_image="")
-        if not good or (refused and not self.table.config.extra.get("partial_rolls", False)):
+        if not good or held_back:
             return
         crops = tuple(media.save(crop_box(frame.image, d.box), f"die{i}") for i, d in enumerate(good))
         event = DiceRolled(die="d6", faces=tuple(int(d.value) for d in good), source=self._source_name(frame),
@@ -419,6 +428,13 @@ class CameraLoop:
         self.rolls += 1
         self._set_status(last_roll={"seq": seq, "faces": list(event.faces), "source": event.source},
                          detail=f"camera {self.spec}: rolled {', '.join(map(str, event.faces))}")
+
+
+def _lies_at(die: Any, dice: list[tuple[tuple[float, float], int]]) -> bool:
+    """Whether one of ``dice`` ((cx, cy), value) shows ``die``'s value within half its side of its centre."""
+    side = max(die.box[2], die.box[3])
+    return any(v == die.value and math.hypot(c[0] - die.center[0], c[1] - die.center[1]) < 0.5 * side
+               for c, v in dice)
 
 
 def build_camera(table: Any, spec: str) -> CameraLoop:
