@@ -134,8 +134,9 @@ class CameraLoop:
         self._before: list[tuple[tuple[float, float], int | None]] | None = None
         """The dice the last read of a still tray found, as ((cx, cy), value or ``None`` when
         refused); ``None`` when not known: see ``Settle.counts_die``."""
-        self._held: list[tuple[tuple[float, float], int]] = []
-        """The dice read ok in a roll held back for a re-roll of its refused dice, as ((cx, cy), value)."""
+        self._held: tuple[list[tuple[tuple[float, float], int]], list[tuple[int, int, int, int]]] = ([], [])
+        """A roll held back for a re-roll of its refused dice: its dice read ok, as ((cx, cy), value),
+        and the boxes of its refused dice."""
         self._overlay_pool: ThreadPoolExecutor | None = None
         """The one thread that reads and draws the control page's overlays (see :meth:`overlay`)."""
         self._overlay_pool_lock = threading.Lock()
@@ -386,10 +387,13 @@ class CameraLoop:
             self._before = None
             self._problem(f"{frame.name}: dice reader failed ({type(exc).__name__}: {exc})")
             return
-        if settled.changed is None:
-            self._held = []  # a new scene: nothing held from another one
+        held, refused_boxes = self._held
+        # carried only when a refused die of the held roll was taken up (its box changed): a player
+        # who leaves it lying and throws other dice starts a roll of its own
+        if settled.changed is None or not any(settled.counts(box) for box in refused_boxes):
+            held = []
         dice = [d for d in reading.dice if settled.counts_die(d.box, d.value if d.status == "ok" else None, self._before)
-                or d.status == "ok" and _lies_at(d, self._held)]
+                or d.status == "ok" and _lies_at(d, held)]
         self._remember(reading)
         good = [d for d in dice if d.status == "ok"]
         refused = [d for d in dice if d.status != "ok"]
@@ -399,7 +403,7 @@ class CameraLoop:
         held_back = bool(refused) and not self.table.config.extra.get("partial_rolls", False)
         # the dice read of a roll held back for a re-roll of its refused dice belong to the roll that
         # the re-roll completes (they did not move: counts_die alone would leave them out)
-        self._held = [(d.center, d.value) for d in good] if held_back else []
+        self._held = ([(d.center, d.value) for d in good], [d.box for d in refused]) if held_back else ([], [])
         media = self.table.media
         image_ref = media.save(frame.image, "frame")
         if refused:

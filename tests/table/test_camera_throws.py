@@ -122,18 +122,21 @@ def test_the_first_rethrow_after_the_camera_starts_is_told_by_its_face(tmp_path)
         assert [r.faces for r in table.state.tray.rolls] == [(3,)]
 
 
-@pytest.mark.parametrize("partial", [False, True])
-def test_rerolling_the_refused_die_completes_the_held_roll(tmp_path, partial):
+@pytest.mark.parametrize("partial, again", [(False, "b"), (True, "b"), (False, "c")])
+def test_rerolling_the_refused_die_completes_the_held_roll(tmp_path, partial, again):
     # Two dice thrown, one refused: no roll is recorded and the status asks to re-roll it. The player
     # re-rolls that die alone; the die that was read did not move, yet it belongs to that roll: the
     # roll recorded is both dice (before: the re-rolled die alone, a wrong total). With
-    # partial_rolls the read die is recorded at once and the re-roll is a roll of its own.
+    # partial_rolls the read die is recorded at once and the re-roll is a roll of its own. A player
+    # who leaves the refused die lying and throws another die (c) starts a roll of its own.
     from arena_table.vision.sim import SimDie, SimThrow
 
     a = SimDie(3, (160.0, 120.0), 0.0, 0, start=(-40.0, 60.0), spin=300.0)
     b1 = SimDie(2, (460.0, 300.0), 20.0, 1, start=(700.0, 400.0), spin=200.0)
     b2 = replace(b1, value=5, center=(420.0, 260.0), start=(700.0, 100.0))
-    sim = SimTable(seed=0, size=(640, 480), throws=[SimThrow(1.0, 2.0, (a, b1)), SimThrow(4.5, 5.5, (b2,), kept=(a,))])
+    c = SimDie(5, (300.0, 380.0), 40.0, 2, start=(-40.0, 400.0), spin=250.0)
+    second = SimThrow(4.5, 5.5, (b2,), kept=(a,)) if again == "b" else SimThrow(4.5, 5.5, (c,), kept=(a, b1))
+    sim = SimTable(seed=0, size=(640, 480), throws=[SimThrow(1.0, 2.0, (a, b1)), second])
     src = EndingSim(sim, 8.0)
     truth = truth_reader_for(sim, src)
     refused = []
@@ -151,5 +154,5 @@ def test_rerolling_the_refused_die_completes_the_held_roll(tmp_path, partial):
         with CameraLoop(table, "sim", settle=SettleConfig(mode="moved"), reader=read,
                         source_factory=lambda spec, **kw: src) as loop:
             loop.join(60)
-        want = [[3], [5]] if partial else [[3, 5]]
+        want = [[3], [5]] if partial else [[3, 5]] if again == "b" else [[5]]
         assert [sorted(r.faces) for r in table.state.tray.rolls] == want
