@@ -39,7 +39,7 @@ from arena_table.vision.capture import (CameraStatus, FolderSource, FrameSource,
                                        VideoFileSource, open_source)
 from arena_table.vision.frames import (Calibration, CalibrationMismatch, CameraError, CameraUnavailable, EndOfStream,
                                        Frame)
-from arena_table.vision.settle import Settle, SettleConfig, SettleDetector
+from arena_table.vision.settle import Settle, SettleConfig, SettleDetector, values_near
 
 from .camera_settings import Reader, check_settings, default_reader, settle_config, source_options
 
@@ -393,7 +393,7 @@ class CameraLoop:
         if settled.changed is None or not any(settled.counts(box) for box in refused_boxes):
             held = []
         dice = [d for d in reading.dice if settled.counts_die(d.box, d.value if d.status == "ok" else None, self._before)
-                or d.status == "ok" and _lies_at(d, held)]
+                or d.status == "ok" and d.value in values_near(d.box, held)]
         self._remember(reading)
         good = [d for d in dice if d.status == "ok"]
         refused = [d for d in dice if d.status != "ok"]
@@ -432,13 +432,6 @@ class CameraLoop:
         self.rolls += 1
         self._set_status(last_roll={"seq": seq, "faces": list(event.faces), "source": event.source},
                          detail=f"camera {self.spec}: rolled {', '.join(map(str, event.faces))}")
-
-
-def _lies_at(die: Any, dice: list[tuple[tuple[float, float], int]]) -> bool:
-    """Whether one of ``dice`` ((cx, cy), value) shows ``die``'s value within half its side of its centre."""
-    side = max(die.box[2], die.box[3])
-    return any(v == die.value and math.hypot(c[0] - die.center[0], c[1] - die.center[1]) < 0.5 * side
-               for c, v in dice)
 
 
 def build_camera(table: Any, spec: str) -> CameraLoop:

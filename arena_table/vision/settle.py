@@ -169,9 +169,7 @@ class Settle:
         moved = self.changed_share(box) >= self.moved_overlap
         if before is None or value is None:
             return moved and not self.small_change
-        x, y, w, h = box
-        cx, cy, side = x + w / 2.0, y + h / 2.0, max(w, h)
-        near = [v for c, v in before if math.hypot(c[0] - cx, c[1] - cy) < 0.5 * side]
+        near = values_near(box, before)
         if not near:
             return moved
         if None not in near and any(v != value for v in near):
@@ -198,8 +196,19 @@ class Settle:
         x, y, w, h = box
         if self.mode == "whole" or self.changed_share((x + w / 4.0, y + h / 4.0, w / 2.0, h / 2.0)) < self.turned_overlap:
             return False
-        cx, cy, side = x + w / 2.0, y + h / 2.0, max(w, h)
-        return any(v is not None and v != value and math.hypot(c[0] - cx, c[1] - cy) < 0.5 * side for c, v in before)
+        return any(v is not None and v != value for v in values_near(box, before))
+
+
+def values_near(box: tuple[float, float, float, float], dice: Sequence[tuple[tuple[float, float], int | None]]) -> list:
+    """The values of ``dice`` (``((cx, cy), value)`` in frame pixels) whose centre lies within half a
+    side of the ``(x, y, w, h)`` box's centre: a die at that die's place (two dice are a side apart).
+
+    >>> values_near((0, 0, 20, 20), [((12.0, 8.0), 3), ((21.0, 10.0), 5), ((10.0, 10.0), None)])
+    [3, None]
+    """
+    x, y, w, h = box
+    cx, cy, side = x + w / 2.0, y + h / 2.0, max(w, h)
+    return [v for c, v in dice if math.hypot(c[0] - cx, c[1] - cy) < 0.5 * side]
 
 
 def sharpness(grey: np.ndarray, mask: np.ndarray | None = None) -> float:
