@@ -33,3 +33,18 @@ def test_metrics_from_a_scripted_reader():
     assert m["per_face_recall"]["3"] == 0.0 and m["per_face_recall"]["6"] == 1.0
     assert m["confusion"]["3"] == {"5": 1} and m["confusion"]["2"] == {"cocked": 1}
     assert m["errors"] == ["c: missing"] and m["ms_per_image"] is not None
+
+
+def test_boxes_that_are_not_the_labelled_dice_are_left_out_of_the_confusion():
+    """matteo_d6's five_1.jpg: labels.csv says one 5, its YOLO file adds a "1" box on the empty table.
+    The confusion rows must agree with the per-face recall (which counts labels.csv's faces)."""
+    frame = np.zeros((100, 200, 3), np.uint8)
+    reading = DiceReading((_die(5, 60, 50),), 200, 100)
+    boxes = (LabelledBox(1, (150, 50), (20, 20)), LabelledBox(5, (60, 50), (20, 20)))
+    m = score_samples([("five_1.jpg", frame, (5,), boxes)], reader=lambda cfg, f: reading)
+    assert m["confusion"]["1"] == {} and m["confusion"]["5"] == {"5": 1}
+    assert m["per_face_recall"]["5"] == 1.0 and m["per_face_recall"]["1"] is None
+    assert m["boxes_ignored"] == ["five_1.jpg"]
+    # boxes that are the labelled dice still pair by position
+    m = score_samples([("ok.jpg", frame, (5,), boxes[1:])], reader=lambda cfg, f: DiceReading((), 200, 100))
+    assert m["confusion"]["5"] == {"missed": 1} and m["boxes_ignored"] == []
