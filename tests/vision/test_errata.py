@@ -87,7 +87,7 @@ def test_fix_on_faces_refuses_a_label_not_listed():
 
 def test_the_shipped_errata_file_parses():
     fixes = load_errata(Path(__file__).resolve().parents[2] / "docs" / "label-errata.csv")
-    assert len(fixes) == 5 and {f.set for f in fixes} == {"byler_d6"}
+    assert len(fixes) == 6 and {f.set for f in fixes} == {"byler_d6"}
     assert all(f.note for f in fixes)
 
 
@@ -115,5 +115,5 @@ def test_errata_sheet_draws_one_tile_per_row(tmp_path):
     r = _sheet(["--out", str(tmp_path / "e.png")])
     assert r.returncode == 0, r.stderr
     sheet = cv2.imread(str(tmp_path / "e.png"))
-    assert sheet.shape == (2 * 320, 4 * 320, 3)  # 5 rows of docs/label-errata.csv, 4 tiles a row
-    assert sheet[320:, 320:].max() == 0 and sheet[320:, :320].max() > 0  # the 5th tile, then padding
+    assert sheet.shape == (2 * 320, 4 * 320, 3)  # 6 rows of docs/label-errata.csv, 4 tiles a row
+    assert sheet[320:, 640:].max() == 0 and sheet[320:, 320:640].max() > 0  # the 6th tile, then padding
