@@ -72,8 +72,17 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 
 
 def _cmd_log_export(args: argparse.Namespace) -> int:
+    """``log export``: the log at ``--db`` (default :data:`~.cli_common.DEFAULT_DB`) as JSON lines on standard
+    output or ``-o FILE``; exit 1 with one ``error:`` line if the log is missing or unreadable (a missing
+    log is not created) or the output cannot be written."""
+    from pathlib import Path
+
     from .log import EventLog, LogError
 
+    if not Path(args.db).is_file():
+        print(f"error: {args.db}: no such event log (give --db PATH, the log `arena-table run` writes)",
+              file=sys.stderr)
+        return 1
     try:
         with EventLog(args.db, readonly=True) as log:
             if args.output in (None, "-"):
@@ -95,7 +104,7 @@ def build_parser() -> argparse.ArgumentParser:
     import argparse
     import importlib
 
-    from .cli_common import CommandParser, subcommand_group
+    from .cli_common import DEFAULT_DB, CommandParser, subcommand_group
 
     parser = argparse.ArgumentParser(prog="arena-table", description=__doc__.splitlines()[0])
     parser.add_argument("-v", "--verbose", action="store_true", help="log debug messages")
@@ -109,7 +118,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     logs = subcommand_group(sub, "log", "the durable event log")
     p = logs.add_parser("export", help="write the log as JSON lines")
-    p.add_argument("--db", required=True, help="the table's SQLite log file")
+    p.add_argument("--db", default=str(DEFAULT_DB), help=f"the table's SQLite log file (default: {DEFAULT_DB})")
     p.add_argument("-o", "--output", help="output file (default: standard output)")
     p.add_argument("--applied-only", action="store_true", help="leave out rejected events")
     p.set_defaults(func=_cmd_log_export)

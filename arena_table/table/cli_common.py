@@ -13,6 +13,10 @@ True
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
+
+DEFAULT_DB = Path("var/arena-table.db")
+"""The event log every command reads or writes when not given ``--db`` (relative to the working folder)."""
 
 
 class CommandParser(argparse.ArgumentParser):

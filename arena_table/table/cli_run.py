@@ -19,7 +19,8 @@ import sys
 from pathlib import Path
 from typing import Any, Sequence
 
-DEFAULT_DB = Path("var/arena-table.db")
+from .cli_common import DEFAULT_DB
+
 PIN_FILE = "pin.txt"
 
 

@@ -24,10 +24,8 @@ from arena_table.hardware.registry import TagRegistry
 from arena_table.hardware.uid import canonical_uid
 from arena_table.rules import UnknownGame
 
-from .cli_common import subcommand_group
+from .cli_common import DEFAULT_DB, subcommand_group
 from .tokens import catalogue, check_catalogue
-
-DEFAULT_DB = Path("var/arena-table.db")
 
 
 def _registry_path(args: argparse.Namespace) -> Path:

@@ -77,10 +77,9 @@ class EventLog:
     def __init__(self, path: str | Path, readonly: bool = False) -> None:
         self.path = str(path)
         self._lockfile = None
-        if self.path != ":memory:":
+        if self.path != ":memory:" and not readonly:  # a reader makes nothing, not even the folder
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-            if not readonly:
-                self._lockfile = self._take_writer_lock()
+            self._lockfile = self._take_writer_lock()
         self._lock = threading.RLock()
         try:
             if readonly:
