@@ -3,14 +3,19 @@
 ``run`` builds a :class:`~arena_table.table.app.TableConfig`, starts the
 :class:`~arena_table.table.app.Table`, serves the web app (``arena_table.webui``) until
 SIGINT/SIGTERM and closes everything in order. The control page's PIN lives in the data
-folder (``pin.txt``, mode 0600) so it survives restarts and ``doctor`` can show it.
+folder (``pin.txt``, mode 0600) so it survives restarts and ``doctor`` can show it; beside it
+lies the key that signs the control page's login cookie (``session-secret``, mode 0600): a
+restart keeps the players logged in, and a new PIN makes a new key, which logs everyone out.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
+import hmac
 import importlib
 import json
+import logging
 import os
 import platform
 import secrets
@@ -22,6 +27,10 @@ from typing import Any, Sequence
 from .cli_common import DEFAULT_DB
 
 PIN_FILE = "pin.txt"
+SESSION_SECRET_FILE = "session-secret"
+SESSION_SECRET_BYTES = 32
+
+log = logging.getLogger(__name__)
 
 
 # --- the PIN -----------------------------------------------------------------------------------
@@ -60,6 +69,55 @@ def load_or_create_pin(data_dir: Path, given: str | None = None) -> str:
         fp.write(pin + "\n")
     os.chmod(path, 0o600)
     return pin
+
+
+def _pin_tag(key: bytes, pin: str) -> bytes:
+    return hmac.new(key, b"pin:" + pin.encode("ascii"), hashlib.sha256).digest()
+
+
+def load_or_create_session_secret(data_dir: Path, pin: str) -> bytes:
+    """The key that signs the control page's session cookie (:data:`SESSION_SECRET_BYTES` random
+    bytes), kept in ``data_dir`` so a restart of the table keeps its players logged in.
+
+    The file (:data:`SESSION_SECRET_FILE`, mode 0600) holds two hex lines: the key, and a tag
+    binding it to the PIN it was made for (HMAC-SHA256 of ``pin`` under the key). A new key
+    is made and stored when there is no file, when the file is not in that form (a warning is
+    logged), or when it was made for another PIN: a new PIN, however it came (``--pin``, an
+    edited or deleted ``pin.txt``), ends every session made with the old one.
+
+    Raises:
+        OSError: a new key cannot be written.
+    """
+    path = Path(data_dir) / SESSION_SECRET_FILE
+    try:
+        lines = path.read_text(encoding="ascii").split()
+        key, tag = (bytes.fromhex(line) for line in lines) if len(lines) == 2 else (b"", b"")
+        if len(key) != SESSION_SECRET_BYTES or len(tag) != hashlib.sha256().digest_size:
+            raise ValueError(f"not a {SESSION_SECRET_BYTES}-byte key and its tag, in hex")
+    except FileNotFoundError:
+        pass
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        log.warning("%s is not a session key (%s): a new one is made, the control page's players log in again",
+                    path, exc)
+    else:
+        if hmac.compare_digest(tag, _pin_tag(key, pin)):
+            return key
+        log.info("the control page's PIN changed: a new session key, every control session ends")
+    key = secrets.token_bytes(SESSION_SECRET_BYTES)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{SESSION_SECRET_FILE}.{os.getpid()}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        with os.fdopen(fd, "w", encoding="ascii") as fp:
+            os.fchmod(fp.fileno(), 0o600)  # a leftover temporary file keeps its own mode through O_TRUNC
+            fp.write(f"{key.hex()}\n{_pin_tag(key, pin).hex()}\n")
+            fp.flush()
+            os.fsync(fp.fileno())
+        os.replace(tmp, path)  # never a half-written key, even after a power cut
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    return key
 
 
 # --- devices ----------------------------------------------------------------------------------
@@ -207,6 +265,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     data_dir = Path(args.data_dir) if args.data_dir else db.parent
     try:
         pin = load_or_create_pin(data_dir, args.pin)
+        session_key = load_or_create_session_secret(data_dir, pin)
     except (ValueError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -266,7 +325,8 @@ def cmd_run(args: argparse.Namespace) -> int:
             table.close()
             print(f"error: cannot start the table: {exc}", file=sys.stderr)
             return 1
-        app = create_app(table, WebConfig(pin=pin, max_clients=args.max_clients, host=args.host))
+        app = create_app(table, WebConfig(pin=pin, max_clients=args.max_clients, host=args.host,
+                                          secret_key=session_key))
         try:
             server = make_server(app, args.host, args.port, clients=args.max_clients)
         except (OSError, ValueError) as exc:  # ValueError: waitress found no such address ("999.1.1.1")

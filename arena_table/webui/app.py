@@ -48,6 +48,10 @@ class WebConfig:
     """The address the QR code points at; default: worked out from the request and the host."""
     host: str = "127.0.0.1"
     """Address the server listens on (for the QR code's guess of the LAN address)."""
+    secret_key: bytes | None = dataclasses.field(default=None, repr=False)
+    """The key that signs the control page's session cookie (32+ bytes, :func:`auth.init_auth`); the
+    table keeps it so a restart keeps players logged in. Default: a random key (a restart logs
+    everyone out)."""
 
 
 def _web_config(config: WebConfig | Mapping[str, Any] | None, service: TableService) -> WebConfig:
@@ -67,7 +71,8 @@ def create_app(service: TableService, config: WebConfig | Mapping[str, Any] | No
     """The web app for ``service``; its SSE hub is started (stop it with :func:`shutdown`).
 
     Raises:
-        ValueError: no PIN in ``config`` nor ``service.config.pin``.
+        ValueError: no PIN in ``config`` nor ``service.config.pin``, a PIN that is not digits, or a
+            ``secret_key`` shorter than 32 bytes.
     """
     cfg = _web_config(config, service)
     app = Flask(__name__)
@@ -77,7 +82,7 @@ def create_app(service: TableService, config: WebConfig | Mapping[str, Any] | No
     app.extensions["arena_hub"] = hub
     app.extensions["arena_service"] = service
     app.extensions["arena_web_config"] = cfg
-    auth.init_auth(app, cfg.pin)
+    auth.init_auth(app, cfg.pin, secret_key=cfg.secret_key)
     _register_errors(app)
     _register_pages(app, service, hub, cfg)
     _register_api(app, service, hub)

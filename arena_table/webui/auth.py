@@ -2,8 +2,10 @@
 
 * The PIN is the table's (``config.pin``), printed on the Pi's console and by
   ``arena-table doctor``; it is compared in constant time.
-* The session is Flask's signed cookie, ``HttpOnly`` and ``SameSite=Strict``, signed with a
-  key made at start (a restart logs everyone out).
+* The session is Flask's signed cookie, ``HttpOnly`` and ``SameSite=Strict``, signed with the
+  key the table hands :func:`init_auth` (``arena-table run`` keeps it in its data folder, so a
+  restart keeps players logged in and a new PIN logs everyone out), else with a key made at
+  start (a restart logs everyone out).
 * Every state-changing request (POST/PUT/PATCH/DELETE) needs the session — else **401** — and
   the session's CSRF token in the ``X-CSRF-Token`` header or a ``csrf_token`` form field —
   else **403** (OWASP CSRF Prevention Cheat Sheet, "synchronizer token pattern"). The login
@@ -139,13 +141,31 @@ def _guard() -> Any:
     return None
 
 
-def init_auth(app: Flask, pin: str, limiter: RateLimiter | None = None) -> None:
-    """Install the session settings, the CSRF guard and the login/logout routes on ``app``."""
+MIN_SECRET_KEY = 32
+"""Bytes a session key must have at least (256 bits: no guessing it from a signed cookie)."""
+
+
+def init_auth(app: Flask, pin: str, limiter: RateLimiter | None = None, secret_key: bytes | None = None) -> None:
+    """Install the session settings, the CSRF guard and the login/logout routes on ``app``.
+
+    Args:
+        app: the web app.
+        pin: the control page's PIN, digits.
+        limiter: the wrong-PIN counter; default: a new :class:`RateLimiter`.
+        secret_key: the key that signs the session cookie, at least :data:`MIN_SECRET_KEY` bytes;
+            an app given the same key (a restart of the table) accepts the same cookies. Default:
+            random bytes, so no other app accepts this one's cookies.
+
+    Raises:
+        ValueError: ``pin`` is not digits, or ``secret_key`` is shorter than :data:`MIN_SECRET_KEY`.
+    """
     from flask import Blueprint
 
     if not pin or not str(pin).isdigit():
         raise ValueError("the table's PIN must be digits")
-    app.secret_key = secrets.token_bytes(32)
+    if secret_key is not None and len(secret_key) < MIN_SECRET_KEY:
+        raise ValueError(f"the session key must have at least {MIN_SECRET_KEY} bytes, got {len(secret_key)}")
+    app.secret_key = secrets.token_bytes(MIN_SECRET_KEY) if secret_key is None else bytes(secret_key)
     app.config.update(SESSION_COOKIE_NAME="arena_session", SESSION_COOKIE_HTTPONLY=True,
                       SESSION_COOKIE_SAMESITE="Strict")
     limiter = limiter or RateLimiter()

@@ -66,6 +66,7 @@ def test_run_serves_until_sigterm_and_closes_cleanly(tmp_path):
         lines = [proc.stdout.readline() for _ in range(3)]
         assert lines[1].strip() == f"arena-table: spectator screen http://127.0.0.1:{port}/"
         pin = (tmp_path / "pin.txt").read_text().strip()
+        assert stat.S_IMODE((tmp_path / "session-secret").stat().st_mode) == 0o600  # the login survives a restart
         assert lines[2].strip().endswith(f"control page http://127.0.0.1:{port}/control   PIN {pin}")
         body = json.loads(urllib.request.urlopen(f"http://127.0.0.1:{port}/api/state", timeout=5).read())
         assert body["state"]["game"] == "dice-tray" and body["version"] == 0
