@@ -57,7 +57,7 @@ class DiceConfig:
     detect_threshold: float = 0.3
     """Detector heat-map peak (0..1) above which a spot is a die candidate (the classifier then
     drops the candidates that are no die)."""
-    second_look: float = 0.75
+    second_look: float = 0.85
     """Best-face probability below which a die is classified again from its crop turned 90, 180
     and 270 degrees and the four readings averaged (``0``: never; ``second_look.py``)."""
     second_look_votes: int = 3
