@@ -177,18 +177,20 @@ def test_a_live_update_keeps_the_page(live, page):
     lines = events(THEOSIS_6P)
     play(live, lines[:150])  # turn 3 of the Arena: both of the 12-hero layout's panels page
     open_tv(page, live, 3600)  # turned by hand below
-    assert page.evaluate("window.arena.pages()") == {"main": {"page": 1, "pages": 2}, "side": {"page": 1, "pages": 4}}
+    sides = page.evaluate("window.arena.pages()")["side"]["pages"]  # as many as the dice panel leaves room for
+    assert sides >= 3
+    assert page.evaluate("window.arena.pages()") == {"main": {"page": 1, "pages": 2}, "side": {"page": 1, "pages": sides}}
     page.evaluate("window.arena.nextPage()")
     page.evaluate("window.arena.nextPage()")
-    assert page.evaluate("window.arena.pages()") == {"main": {"page": 1, "pages": 2}, "side": {"page": 3, "pages": 4}}
+    assert page.evaluate("window.arena.pages()") == {"main": {"page": 1, "pages": 2}, "side": {"page": 3, "pages": sides}}
     shown = page.evaluate("[...document.querySelectorAll('#extra > *')].map(e => !e.closest('.off-page'))")
     renders = page.evaluate("window.arena.renders")
     play(live, lines[150:152])  # Nimloth acts: the ranking, the log and the last action change
     page.wait_for_function("v => window.arena.cur.version >= v", arg=live.table.version, timeout=5000)
     assert page.evaluate("window.arena.renders") > renders
-    assert page.evaluate("window.arena.pages()") == {"main": {"page": 1, "pages": 2}, "side": {"page": 3, "pages": 4}}
+    assert page.evaluate("window.arena.pages()") == {"main": {"page": 1, "pages": 2}, "side": {"page": 3, "pages": sides}}
     assert page.evaluate("[...document.querySelectorAll('#extra > *')].map(e => !e.closest('.off-page'))") == shown
-    assert page.inner_text(".game-side .pager") == "3/4"
+    assert page.inner_text(".game-side .pager") == f"3/{sides}"
     assert page.errors == [], page.errors
 
 

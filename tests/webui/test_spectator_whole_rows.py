@@ -51,16 +51,23 @@ def tv(browser, request):
     ctx.close()
 
 
-def roll(live, n: int, seed: int = 7) -> None:
+def roll(live, n: int, seed: int = 7, dice: int = 3, camera: bool = False) -> None:
+    """``n`` rolls of ``dice`` d6; ``camera``: each die with a crop and a confidence, as the
+    camera reads them (a taller "Last roll")."""
     rng = np.random.default_rng(seed)
-    for _ in range(n):
-        live.table.submit(DiceRolled(faces=tuple(int(x) for x in rng.integers(1, 7, size=3)), source="sim"))
+    for i in range(n):
+        faces = tuple(int(x) for x in rng.integers(1, 7, size=dice))
+        crops = tuple(live.table.media.save(np.full((64, 64, 3), 235, np.uint8), f"c{i}-{j}") for j in range(dice))
+        live.table.submit(DiceRolled(faces=faces, source="sim", crops=crops if camera else (),
+                                     confidence=(0.98, 0.91, 0.77)[:dice] if camera else ()))
 
 
-def play_theosis(live) -> None:
-    for line in THEOSIS_6P.read_text(encoding="utf-8").splitlines():
-        if line.strip() and not line.lstrip().startswith("#"):
-            live.table.submit(parse(line.strip()))
+def play_theosis(live, upto: int | None = None) -> None:
+    """The 12-hero example, all of it or its first ``upto`` events."""
+    lines = [ln.strip() for ln in THEOSIS_6P.read_text(encoding="utf-8").splitlines()
+             if ln.strip() and not ln.lstrip().startswith("#")]
+    for line in lines[:upto]:
+        live.table.submit(parse(line))
 
 
 def open_tv(page, live) -> None:
@@ -119,6 +126,33 @@ def test_finished_theosis_log_and_history_show_whole_rows_on_every_page(live, tv
         assert len(log) >= 2, log  # and the one before: the board's panel leaves the log room for two
         tv.screenshot(path=str(screenshots / f"whole-rows-theosis-6p-{tv.size}-page{i + 1}.png"))
         tv.evaluate("window.arena.nextPage()")
+    assert tv.errors == [], tv.errors
+
+
+def test_twelve_hero_game_shows_several_recent_rolls(live, tv, screenshots):
+    """The 12-hero ranking's layout keeps the roll history useful: at 1080 it showed one roll.
+    At least 4 whole rows at 1920x1080 and 3 at 1280x720, the newest first, at the same text
+    size, while every hero of the ranking is shown whole and the log keeps its two entries."""
+    play_theosis(live, 150)  # turn 3 of the Arena: Nimloth acts
+    roll(live, 4, dice=1, camera=True)  # Theosis rolls one die; the camera's crop makes the last roll taller
+    newest = str(live.table.version)
+    open_tv(tv, live)
+    history = check_whole(tv, "#history li", "first")
+    tv.screenshot(path=str(screenshots / f"whole-rows-theosis-12-rolls-{tv.size}.png"))
+    assert history[0] == newest, history
+    assert len(history) >= (4 if tv.size == "1920x1080" else 3), (tv.size, history)
+    px = tv.evaluate("parseFloat(getComputedStyle(document.querySelector('#history li')).fontSize)")
+    assert px >= (32 if tv.size == "1920x1080" else 16), px  # no smaller than the layout had it
+    assert len(check_whole(tv, "#log li", "last")) >= 2
+    seen = set()  # every hero wholly shown: all at once on the TV, page by page at 1280x720
+    for _ in range(max([p["pages"] for p in tv.evaluate("window.arena.pages()").values()] + [1])):
+        rows = tv.evaluate(ROWS, "#order > li")
+        assert len(rows) == 12 and not [r for r in rows if r[1] and not r[2]], rows
+        seen |= {i for i, r in enumerate(rows) if r[1]}
+        if tv.size == "1920x1080":
+            assert len(seen) == 12, rows
+        tv.evaluate("window.arena.nextPage()")
+    assert len(seen) == 12
     assert tv.errors == [], tv.errors
 
 
