@@ -12,6 +12,7 @@ module imports nothing but ``sys``, and :func:`main` makes every other import in
 
 from __future__ import annotations
 
+import os
 import sys
 
 TYPE_CHECKING = False
@@ -94,6 +95,8 @@ def _cmd_log_export(args: argparse.Namespace) -> int:
     except LogError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
+    except BrokenPipeError:
+        raise  # the reader closed standard output (`| head`): main() ends quietly
     except OSError as exc:
         print(f"error: {args.output}: cannot write ({exc.strerror or exc})", file=sys.stderr)
         return 1
@@ -173,7 +176,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(args.func(args) or 0)
     except KeyboardInterrupt:
         return 130
-    except BrokenPipeError:
+    except BrokenPipeError:  # the reader closed standard output (`| head`): end quietly
+        # what is still buffered would fail again when Python flushes at exit (Python docs,
+        # "Note on SIGPIPE"): standard output goes to /dev/null from here on
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
 
 

@@ -39,3 +39,21 @@ def test_log_export_of_a_missing_log_is_one_error_line_and_creates_nothing(tmp_p
     assert captured.err.count("\n") == 1
     assert captured.err.startswith(f"error: {DEFAULT_DB}: no such event log")
     assert list(tmp_path.iterdir()) == []  # no database, no var/ folder, no output file
+
+
+def test_log_export_into_a_closed_pipe_ends_quietly(tmp_path):
+    """`arena-table log export | head -1`: the reader closes the pipe after one line; the export
+    ends without an error line (it said "error: None: cannot write (Broken pipe)")."""
+    import subprocess
+    import sys
+
+    db = tmp_path / "t.db"
+    with EventLog(db) as log:
+        for i in range(3000):  # far more than a pipe's 64 KiB buffer
+            log.append(parse(f"roll faces=[{i % 6 + 1},{(i + 3) % 6 + 1}]"))
+    p = subprocess.Popen([sys.executable, "-m", "arena_table.table.cli", "log", "export", "--db", str(db)],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert json.loads(p.stdout.readline())["seq"] == 1
+    p.stdout.close()
+    err = p.stderr.read().decode()
+    assert p.wait(timeout=60) == 0 and err == ""
