@@ -206,8 +206,8 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     return 0
 
 
-def _errata(path: str | None, directory: Path) -> tuple:
-    """The label faults of ``--errata`` (none without it), with a note of how many apply to ``directory``.
+def _errata(path: str | None) -> tuple:
+    """The label faults of ``--errata`` (none without it).
 
     Raises:
         VisionError: the file is missing or malformed (``errata.load_errata``).
@@ -217,14 +217,9 @@ def _errata(path: str | None, directory: Path) -> tuple:
     from arena_table.vision.errata import load_errata
 
     try:
-        errata = load_errata(path)
+        return load_errata(path)
     except FileNotFoundError:
         raise VisionError(f"{path}: errata file not found") from None
-    name = directory.resolve().name
-    n = sum(1 for f in errata if f.set == name)
-    print(f"note: scoring against {name}'s labels with {n} label fault(s) of {path} corrected",
-          file=sys.stderr)
-    return errata
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
@@ -258,19 +253,26 @@ def cmd_eval(args: argparse.Namespace) -> int:
             print(f"note: {said}: the figures may count images a model was trained on, not only held-out "
                   f"ones (see arena_table/vision/models/README.md)", file=sys.stderr)
     try:
-        errata = _errata(args.errata, Path(args.directory))
+        errata = _errata(args.errata)
         m = evaluate_set(args.directory, labels, cfg=cfg, holdout_every=args.holdout_every, errata=errata)
     except VisionError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
+    if args.errata:
+        print(f"note: scored against {Path(args.directory).resolve().name}'s labels with "
+              f"{m['errata_applied']} label fault(s) of {args.errata} corrected", file=sys.stderr)
     if args.json:
         from arena_table.vision.nets import MODEL_NAMES, loaded_path
 
-        print(json.dumps(dict(m, models={n: str(loaded_path(n)) for n in MODEL_NAMES}), indent=1))
+        print(json.dumps(dict(m, models={n: str(loaded_path(n)) for n in MODEL_NAMES},
+                              errata=args.errata and str(args.errata)), indent=1))
     else:
         print(format_metrics(Path(args.directory).name, m))
         for t, row in m["confusion"].items():
             print(f"  true {t}: " + ", ".join(f"{k}={v}" for k, v in row.items()))
+        if m["boxes_ignored"]:
+            print(f"  (not paired by box, as their YOLO boxes hold other faces than labels.csv: "
+                  f"{', '.join(m['boxes_ignored'])})")
         for e in m["errors"]:
             print(f"  error: {e}")
     if not m["images"]:

@@ -120,11 +120,15 @@ def load_errata(path: str | Path) -> tuple[LabelFix, ...]:
 
     Raises:
         FileNotFoundError: the file does not exist.
-        VisionError: a missing column, a bad number or face, or a fault whose truth is its label
-            (the message names the file and line).
+        VisionError: a path that is no readable file, a missing column, a bad number or face, a
+            fault whose truth is its label, or a row that repeats an earlier one (the message
+            names the file and line).
     """
     path = Path(path)
+    if path.is_dir():
+        raise VisionError(f"{path}: is a folder, not an errata CSV file")
     out = []
+    seen: dict[tuple, int] = {}
     try:
         with open(path, newline="", encoding="utf-8") as fh:
             reader = csv.DictReader(fh)
@@ -144,10 +148,17 @@ def load_errata(path: str | Path) -> tuple[LabelFix, ...]:
                 truth = _face(row["truth"], "truth", where, allow_none=False)
                 if label == truth:
                     raise VisionError(f"{where}: label and truth are both {truth}: not a fault")
+                key = (row["set"].strip(), row["image"].strip(), center)
+                if key in seen:
+                    raise VisionError(f"{where}: repeats line {seen[key]} (the same die of {key[1]} at "
+                                      f"({center[0]:g}, {center[1]:g}))")
+                seen[key] = reader.line_num
                 out.append(LabelFix(row["set"].strip(), row["image"].strip(), center, label, truth,
                                     row["note"].strip()))
     except UnicodeDecodeError:
         raise VisionError(f"{path}: not UTF-8 text") from None
+    except PermissionError as exc:
+        raise VisionError(f"{path}: cannot read ({exc.strerror})") from None
     return tuple(out)
 
 

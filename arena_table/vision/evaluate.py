@@ -110,9 +110,11 @@ def score_samples(samples: Iterable, cfg: DiceConfig | None = None,
         if boxes is not None:
             for t, r in _pair(boxes, reading):
                 confusion[str(t)][r] += 1
-        else:
+        else:  # faces only: a labelled die not read as its face cannot be told missed or misread
             for f, n in hit.items():
                 confusion[str(f)][str(f)] += n
+            for f, n in (Counter(values) - hit).items():
+                confusion[str(f)]["unpaired"] += n
     return {
         "images": images,
         "dice_true": dice_true,
@@ -151,8 +153,10 @@ def evaluate_set(directory: str | Path, labels_csv: str | Path | None = None, cf
         read face or status or ``missed`` -> count, paired by position with the
         YOLO boxes; an image whose boxes' faces differ from its ``labels.csv`` values, such as
         matteo's ``five_1.jpg`` with a box on the empty table, counts only its matched faces and
-        is named in ``boxes_ignored``), ``ms_per_image`` (median reader wall time), ``errors``
-        (one line per image that could not be loaded) and ``misreads``.
+        is named in ``boxes_ignored``; in an image without usable boxes a labelled die that is not
+        read as its face counts as ``unpaired``), ``ms_per_image`` (median reader wall time), ``errors``
+        (one line per image that could not be loaded), ``misreads`` and ``errata_applied`` (label faults
+        corrected in the scored images).
 
     Raises:
         FileNotFoundError: the labels CSV does not exist.
@@ -163,4 +167,4 @@ def evaluate_set(directory: str | Path, labels_csv: str | Path | None = None, cf
         items = apply_errata(items, errata, Path(directory).resolve().name)
     if holdout_every:
         items = [it for it in items if is_held_out(it.index, holdout_every)]
-    return score_samples(_disk_samples(items), cfg)
+    return dict(score_samples(_disk_samples(items), cfg), errata_applied=sum(len(it.fixes) for it in items))

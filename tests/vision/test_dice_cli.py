@@ -223,7 +223,15 @@ def test_eval_with_errata_scores_the_corrected_label(tmp_path, capsys):
     assert json.loads(capsys.readouterr().out)["precision"] == 0.0
     assert _run(["dice", "eval", str(tmp_path), "--json", "--errata", str(errata)]) == 0
     out = capsys.readouterr()
-    assert json.loads(out.out)["precision"] == 1.0
+    m = json.loads(out.out)
+    assert m["precision"] == 1.0 and m["errata"] == str(errata) and m["errata_applied"] == 1
     assert f"with 1 label fault(s) of {errata} corrected" in out.err
     assert _run(["dice", "eval", str(tmp_path), "--errata", str(tmp_path / "nope.csv")]) == 1
     assert "nope.csv: errata file not found" in capsys.readouterr().err
+    # a folder, or a row that does not fit the set: one error line and no note of a correction
+    assert _run(["dice", "eval", str(tmp_path), "--errata", str(tmp_path)]) == 1
+    assert capsys.readouterr().err == f"error: {tmp_path}: is a folder, not an errata CSV file\n"
+    errata.write_text(f"set,image,x,y,label,truth,note\n{tmp_path.name},img0.png,320,240,5,3,x\n")
+    assert _run(["dice", "eval", str(tmp_path), "--errata", str(errata)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and err.count("\n") == 1 and "corrected" not in err

@@ -45,6 +45,9 @@ def test_boxes_that_are_not_the_labelled_dice_are_left_out_of_the_confusion():
     assert m["confusion"]["1"] == {} and m["confusion"]["5"] == {"5": 1}
     assert m["per_face_recall"]["5"] == 1.0 and m["per_face_recall"]["1"] is None
     assert m["boxes_ignored"] == ["five_1.jpg"]
+    # relabelled a 3, the image's row still sums to its labelled dice: the 3 is "unpaired"
+    m = score_samples([("five_1.jpg", frame, (3,), boxes)], reader=lambda cfg, f: reading)
+    assert m["confusion"]["3"] == {"unpaired": 1} and m["confusion"]["5"] == {}
     # boxes that are the labelled dice still pair by position
     m = score_samples([("ok.jpg", frame, (5,), boxes[1:])], reader=lambda cfg, f: DiceReading((), 200, 100))
     assert m["confusion"]["5"] == {"missed": 1} and m["boxes_ignored"] == []

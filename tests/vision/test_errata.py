@@ -74,6 +74,8 @@ def test_a_labelled_die_with_no_box_there_is_refused(tmp_path):
     ("tiny,a.jpg,1,2,3,3,x\n", HEADER, "label and truth are both 3: not a fault"),
     ("tiny,a.jpg,1,2\n", HEADER, "a row needs all of"),
     ("tiny,a.jpg,1,2,2,3\n", "set,image,x,y,label,truth\n", "no note column"),
+    ("tiny,a.jpg,1,2,2,3,x\ntiny,a.jpg,1,2,2,4,y\n", HEADER,
+     r"line 3: repeats line 2 \(the same die of a.jpg at \(1, 2\)\)"),
 ])
 def test_a_malformed_errata_file_names_the_line(tmp_path, body, header, message):
     with pytest.raises(VisionError, match=message):
