@@ -2,122 +2,24 @@
 
 ``run`` builds a :class:`~arena_table.table.app.TableConfig`, starts the
 :class:`~arena_table.table.app.Table`, serves the web app (``arena_table.webui``) until
-SIGINT/SIGTERM and closes everything in order. The control page's PIN lives in the data
-folder (``pin.txt``, mode 0600) so it survives restarts and ``doctor`` can show it; beside it
-lies the key that signs the control page's login cookie (``session-secret``, mode 0600): a
-restart keeps the players logged in, and a new PIN makes a new key, which logs everyone out.
+SIGINT/SIGTERM and closes everything in order. The control page's PIN (``pin.txt``) and the
+key that signs its login cookie (``session-secret``) live in the data folder
+(:mod:`~arena_table.table.secrets_store`), where ``doctor --data-dir`` finds the PIN.
 """
 
 from __future__ import annotations
 
 import argparse
-import hashlib
-import hmac
 import importlib
 import json
-import logging
-import os
 import platform
-import secrets
 import signal
 import sys
 from pathlib import Path
 from typing import Any, Sequence
 
 from .cli_common import DEFAULT_DB
-
-PIN_FILE = "pin.txt"
-SESSION_SECRET_FILE = "session-secret"
-SESSION_SECRET_BYTES = 32
-
-log = logging.getLogger(__name__)
-
-
-# --- the PIN -----------------------------------------------------------------------------------
-
-def read_pin(data_dir: Path) -> str | None:
-    """The stored PIN of the table whose data folder is ``data_dir``, or ``None``."""
-    try:
-        pin = (Path(data_dir) / PIN_FILE).read_text(encoding="ascii").strip()
-    except (OSError, UnicodeDecodeError):
-        return None
-    return pin if pin.isdigit() else None
-
-
-def load_or_create_pin(data_dir: Path, given: str | None = None) -> str:
-    """The PIN to use: ``given`` (stored for next time), else the stored one, else a new
-    random 6-digit PIN (stored). The file is created with mode 0600.
-
-    Raises:
-        ValueError: ``given`` is not 4 to 12 digits.
-    """
-    if given is not None:
-        given = given.strip()
-        if not (given.isdigit() and 4 <= len(given) <= 12):
-            raise ValueError(f"the PIN must be 4 to 12 digits, got {given!r}")
-        pin = given
-    else:
-        stored = read_pin(data_dir)
-        if stored:
-            return stored
-        pin = f"{secrets.randbelow(10**6):06d}"
-    data_dir = Path(data_dir)
-    data_dir.mkdir(parents=True, exist_ok=True)
-    path = data_dir / PIN_FILE
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w", encoding="ascii") as fp:
-        fp.write(pin + "\n")
-    os.chmod(path, 0o600)
-    return pin
-
-
-def _pin_tag(key: bytes, pin: str) -> bytes:
-    return hmac.new(key, b"pin:" + pin.encode("ascii"), hashlib.sha256).digest()
-
-
-def load_or_create_session_secret(data_dir: Path, pin: str) -> bytes:
-    """The key that signs the control page's session cookie (:data:`SESSION_SECRET_BYTES` random
-    bytes), kept in ``data_dir`` so a restart of the table keeps its players logged in.
-
-    The file (:data:`SESSION_SECRET_FILE`, mode 0600) holds two hex lines: the key, and a tag
-    binding it to the PIN it was made for (HMAC-SHA256 of ``pin`` under the key). A new key
-    is made and stored when there is no file, when the file is not in that form (a warning is
-    logged), or when it was made for another PIN: a new PIN, however it came (``--pin``, an
-    edited or deleted ``pin.txt``), ends every session made with the old one.
-
-    Raises:
-        OSError: a new key cannot be written.
-    """
-    path = Path(data_dir) / SESSION_SECRET_FILE
-    try:
-        lines = path.read_text(encoding="ascii").split()
-        key, tag = (bytes.fromhex(line) for line in lines) if len(lines) == 2 else (b"", b"")
-        if len(key) != SESSION_SECRET_BYTES or len(tag) != hashlib.sha256().digest_size:
-            raise ValueError(f"not a {SESSION_SECRET_BYTES}-byte key and its tag, in hex")
-    except FileNotFoundError:
-        pass
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
-        log.warning("%s is not a session key (%s): a new one is made, the control page's players log in again",
-                    path, exc)
-    else:
-        if hmac.compare_digest(tag, _pin_tag(key, pin)):
-            return key
-        log.info("the control page's PIN changed: a new session key, every control session ends")
-    key = secrets.token_bytes(SESSION_SECRET_BYTES)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{SESSION_SECRET_FILE}.{os.getpid()}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    try:
-        with os.fdopen(fd, "w", encoding="ascii") as fp:
-            os.fchmod(fp.fileno(), 0o600)  # a leftover temporary file keeps its own mode through O_TRUNC
-            fp.write(f"{key.hex()}\n{_pin_tag(key, pin).hex()}\n")
-            fp.flush()
-            os.fsync(fp.fileno())
-        os.replace(tmp, path)  # never a half-written key, even after a power cut
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-    return key
+from .secrets_store import PIN_FILE, load_or_create_pin, load_or_create_session_secret, read_pin
 
 
 # --- devices ----------------------------------------------------------------------------------
@@ -415,10 +317,18 @@ def _int8_numerics(machine: str, flags: set[str]) -> str:
 
 def cmd_doctor(args: argparse.Namespace) -> int:
     db = Path(args.db)
-    data_dir = db.parent
-    pin = read_pin(data_dir)
+    data_dir = Path(args.data_dir) if args.data_dir else db.parent  # as in cmd_run
+    pin, pin_path = read_pin(data_dir), data_dir.resolve() / PIN_FILE
     print(f"table data     {data_dir.resolve()}")
-    print(f"control PIN    {pin if pin else '(none yet: `arena-table run` makes one)'}")
+    if pin:
+        print(f"control PIN    {pin}")
+    elif pin_path.is_dir():
+        print(f"control PIN    {pin_path} is a directory, not the PIN file: remove it")
+    elif pin_path.exists():
+        print(f"control PIN    {pin_path} holds no PIN (`arena-table run` makes a new one)")
+    else:
+        print(f"control PIN    no {PIN_FILE} in {pin_path.parent} (`arena-table run` makes one; "
+              "give --data-dir if the table runs with one)")
     if db.exists():
         try:
             from .log import EventLog
@@ -482,4 +392,6 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser("doctor", help="print the table's PIN, cameras, token readers and versions")
     p.add_argument("--db", default=str(DEFAULT_DB), help=f"the event log (default: {DEFAULT_DB})")
+    p.add_argument("--data-dir", help="the table's media and PIN folder, as given to run (default: the folder "
+                   "of --db)")
     p.set_defaults(func=cmd_doctor)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import os
 import signal
 import socket
@@ -15,20 +16,20 @@ from pathlib import Path
 
 import pytest
 
-from arena_table.table import cli_run
+from arena_table.table import cli_run, secrets_store
 from arena_table.table.cli import main
 
 
 def test_pin_is_made_once_kept_and_private(tmp_path):
-    pin = cli_run.load_or_create_pin(tmp_path / "data")
+    pin = secrets_store.load_or_create_pin(tmp_path / "data")
     assert len(pin) == 6 and pin.isdigit()
     path = tmp_path / "data" / "pin.txt"
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
-    assert cli_run.load_or_create_pin(tmp_path / "data") == pin  # the same table keeps its PIN
-    assert cli_run.load_or_create_pin(tmp_path / "data", "4321") == "4321"  # --pin replaces it
-    assert cli_run.read_pin(tmp_path / "data") == "4321"
+    assert secrets_store.load_or_create_pin(tmp_path / "data") == pin  # the same table keeps its PIN
+    assert secrets_store.load_or_create_pin(tmp_path / "data", "4321") == "4321"  # --pin replaces it
+    assert secrets_store.read_pin(tmp_path / "data") == "4321"
     with pytest.raises(ValueError, match="4 to 12 digits"):
-        cli_run.load_or_create_pin(tmp_path / "data", "12a4")
+        secrets_store.load_or_create_pin(tmp_path / "data", "12a4")
 
 
 def test_default_camera(monkeypatch):
@@ -43,11 +44,51 @@ def test_default_camera(monkeypatch):
 
 
 def test_doctor_prints_the_pin(tmp_path, capsys):
-    cli_run.load_or_create_pin(tmp_path, "97531")
+    secrets_store.load_or_create_pin(tmp_path, "97531")
     assert main(["doctor", "--db", str(tmp_path / "t.db")]) == 0
     out = capsys.readouterr().out
     assert "control PIN    97531" in out
     assert "not created yet" in out and "flask" in out and "waitress" in out
+
+
+def test_doctor_reads_the_pin_in_data_dir_and_says_where_it_looked(tmp_path, capsys):
+    """``run --db X/t.db --data-dir X/data`` keeps its PIN in X/data: ``doctor`` takes the same flag."""
+    secrets_store.load_or_create_pin(tmp_path / "data", "97531")
+    assert main(["doctor", "--db", str(tmp_path / "t.db"), "--data-dir", str(tmp_path / "data")]) == 0
+    out = capsys.readouterr().out
+    assert "control PIN    97531" in out and f"table data     {(tmp_path / 'data').resolve()}" in out
+    assert main(["doctor", "--db", str(tmp_path / "t.db")]) == 0  # the default: the log's folder, no PIN there
+    out = capsys.readouterr().out
+    assert f"control PIN    no pin.txt in {tmp_path.resolve()} (" in out and "--data-dir" in out
+    assert "none yet" not in out
+    (tmp_path / "pin.txt").mkdir()
+    assert main(["doctor", "--db", str(tmp_path / "t.db")]) == 0
+    assert f"{(tmp_path / 'pin.txt').resolve()} is a directory, not the PIN file" in capsys.readouterr().out
+
+
+def test_a_pin_file_open_to_others_is_made_private_with_a_warning(tmp_path, caplog):
+    path = tmp_path / "pin.txt"
+    path.write_text("97531\n")
+    path.chmod(0o644)
+    with caplog.at_level(logging.WARNING):
+        assert secrets_store.load_or_create_pin(tmp_path) == "97531"
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    [record] = caplog.records
+    assert record.levelname == "WARNING" and str(path) in record.getMessage() and "0644" in record.getMessage()
+    caplog.clear()
+    assert secrets_store.load_or_create_pin(tmp_path) == "97531" and not caplog.records  # once: it is 0600 now
+
+
+@pytest.mark.parametrize("name, what", [("pin.txt", "PIN"), ("session-secret", "session key")])
+def test_a_folder_in_place_of_a_secret_file_stops_run_with_one_error(tmp_path, capsys, caplog, name, what):
+    if name == "session-secret":
+        secrets_store.load_or_create_pin(tmp_path, "97531")
+    (tmp_path / name).mkdir()
+    with caplog.at_level(logging.INFO):
+        assert main(["run", "--db", str(tmp_path / "t.db"), "--camera", "none"]) == 2
+    assert capsys.readouterr().err == f"error: {tmp_path / name} is a directory, not the {what} file: remove it\n"
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
+    assert not (tmp_path / "t.db").exists()
 
 
 def _free_port() -> int:

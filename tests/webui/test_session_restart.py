@@ -1,16 +1,17 @@
 """The control page's login survives a restart of the table (the session key is kept in the data
-folder, ``cli_run.load_or_create_session_secret``) and ends when the PIN changes."""
+folder, ``secrets_store.load_or_create_session_secret``) and ends when the PIN changes."""
 
 from __future__ import annotations
 
 import logging
+import os
 import stat
 from contextlib import contextmanager
 
 import pytest
 from webhelpers import PIN, login, table  # noqa: F401 (fixture)
 
-from arena_table.table import cli_run
+from arena_table.table import secrets_store
 from arena_table.table.app import Table, TableConfig
 from arena_table.webui.app import WebConfig, create_app, shutdown
 
@@ -19,8 +20,8 @@ from arena_table.webui.app import WebConfig, create_app, shutdown
 def running_table(data_dir, given_pin=None):
     """What ``arena-table run --db DATA/t.db [--pin PIN]`` builds: the PIN, the session key, the
     table and its web app (in a test client)."""
-    pin = cli_run.load_or_create_pin(data_dir, given_pin)
-    key = cli_run.load_or_create_session_secret(data_dir, pin)
+    pin = secrets_store.load_or_create_pin(data_dir, given_pin)
+    key = secrets_store.load_or_create_session_secret(data_dir, pin)
     table = Table(TableConfig(db=data_dir / "t.db", camera=None, pin=pin)).start()
     app = create_app(table, WebConfig(pin=pin, secret_key=key, heartbeat=0.3))
     app.config["TESTING"] = True
@@ -85,28 +86,55 @@ def test_without_a_kept_key_a_restart_logs_out(table):
 
 
 def test_the_key_file_is_private_and_kept(tmp_path):
-    key = cli_run.load_or_create_session_secret(tmp_path / "data", PIN)
-    path = tmp_path / "data" / cli_run.SESSION_SECRET_FILE
+    key = secrets_store.load_or_create_session_secret(tmp_path / "data", PIN)
+    path = tmp_path / "data" / secrets_store.SESSION_SECRET_FILE
     assert len(key) == 32 and stat.S_IMODE(path.stat().st_mode) == 0o600
-    assert cli_run.load_or_create_session_secret(tmp_path / "data", PIN) == key
-    assert cli_run.load_or_create_session_secret(tmp_path / "data", "13579") != key  # a new PIN, a new key
-    assert [p.name for p in (tmp_path / "data").iterdir()] == [cli_run.SESSION_SECRET_FILE]  # no temporary left
+    assert secrets_store.load_or_create_session_secret(tmp_path / "data", PIN) == key
+    assert secrets_store.load_or_create_session_secret(tmp_path / "data", "13579") != key  # a new PIN, a new key
+    assert [p.name for p in (tmp_path / "data").iterdir()] == [secrets_store.SESSION_SECRET_FILE]  # no temporary left
 
 
 @pytest.mark.parametrize("content", [b"", b"abc\n", b"00" * 16 + b"\n" + b"00" * 32 + b"\n",
                                      b"zz" * 32 + b"\n" + b"00" * 32 + b"\n", b"\xff" * 40],
                          ids=["empty", "short", "short key", "not hex", "not text"])
 def test_a_damaged_key_file_is_replaced_with_a_warning(tmp_path, caplog, content):
-    path = tmp_path / cli_run.SESSION_SECRET_FILE
+    path = tmp_path / secrets_store.SESSION_SECRET_FILE
     path.write_bytes(content)
     path.chmod(0o644)
-    with caplog.at_level(logging.WARNING, logger=cli_run.__name__):
-        key = cli_run.load_or_create_session_secret(tmp_path, PIN)
+    with caplog.at_level(logging.WARNING, logger=secrets_store.__name__):
+        key = secrets_store.load_or_create_session_secret(tmp_path, PIN)
     assert len(key) == 32
     assert [r.levelname for r in caplog.records] == ["WARNING"]
     assert "is not a session key" in caplog.records[0].getMessage()
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
-    assert cli_run.load_or_create_session_secret(tmp_path, PIN) == key  # the new file reads back
+    assert secrets_store.load_or_create_session_secret(tmp_path, PIN) == key  # the new file reads back
+
+
+def test_a_key_file_open_to_others_is_made_private_with_a_warning(tmp_path, caplog):
+    key = secrets_store.load_or_create_session_secret(tmp_path, PIN)
+    path = tmp_path / secrets_store.SESSION_SECRET_FILE
+    path.chmod(0o644)  # a copy, or an older version
+    with caplog.at_level(logging.WARNING):
+        assert secrets_store.load_or_create_session_secret(tmp_path, PIN) == key
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    [record] = caplog.records
+    assert record.levelname == "WARNING" and str(path) in record.getMessage() and "0644" in record.getMessage()
+
+
+def test_a_key_file_open_to_others_and_not_ours_stops_run(tmp_path, monkeypatch):
+    secrets_store.load_or_create_session_secret(tmp_path, PIN)
+    path = tmp_path / secrets_store.SESSION_SECRET_FILE
+    path.chmod(0o640)
+
+    def not_owner(*args, **kwargs):
+        raise PermissionError(1, "Operation not permitted")
+
+    monkeypatch.setattr(os, "chmod", not_owner)
+    with pytest.raises(OSError) as info:
+        secrets_store.load_or_create_session_secret(tmp_path, PIN)
+    message = str(info.value)
+    assert "\n" not in message and str(path) in message and f"chmod 600 {path}" in message
+    assert stat.S_IMODE(path.stat().st_mode) == 0o640  # left as it was, not replaced
 
 
 def test_webui_refuses_a_short_key(table):

@@ -1,0 +1,161 @@
+"""The table's two secret files in its data folder, for ``arena-table run`` and ``doctor``.
+
+``pin.txt`` holds the control page's PIN, so it survives restarts and ``doctor`` can show it;
+``session-secret`` holds the key that signs the control page's login cookie, so a restart keeps
+the players logged in (a new PIN makes a new key, which logs everyone out). Both are private
+(mode 0600): a new file is made so, and an existing one that group or others may access (a copy,
+an older version) is made so when ``run`` keeps it, with a warning; one that cannot be (another
+user's) stops ``run`` with :class:`SecretFileError`, as does a folder in a file's place.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import logging
+import os
+import secrets
+import stat
+from pathlib import Path
+
+PIN_FILE = "pin.txt"
+SESSION_SECRET_FILE = "session-secret"
+SESSION_SECRET_BYTES = 32
+
+log = logging.getLogger(__name__)
+
+
+class SecretFileError(OSError):
+    """A secret file ``run`` must not use as it is; the message names the file and the fix."""
+
+
+def _existing_mode(path: Path, what: str) -> int | None:
+    """The permission bits of the file ``path``, or ``None`` if there is none.
+
+    Raises:
+        SecretFileError: ``path`` is a folder.
+    """
+    try:
+        mode = path.stat().st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    if stat.S_ISDIR(mode):
+        raise SecretFileError(f"{path} is a directory, not the {what} file: remove it")
+    return stat.S_IMODE(mode)
+
+
+def _make_private(path: Path, mode: int | None, what: str) -> None:
+    """Make the file ``path`` (of permission bits ``mode``) 0600 if group or others may access it,
+    with a warning naming it and its old mode.
+
+    Raises:
+        SecretFileError: its mode cannot be changed (not the owner).
+    """
+    if mode is None or not mode & 0o077:
+        return
+    try:
+        os.chmod(path, 0o600)
+    except OSError as exc:
+        raise SecretFileError(f"{path} is mode {mode:04o}, open to other users, and cannot be made private "
+                              f"({exc.strerror or exc}): run `chmod 600 {path}` as its owner") from None
+    log.warning("%s was mode %04o, open to other users: made private (0600)%s", path, mode,
+                "; delete it for a new key if others may have read it (everyone logs in again)"
+                if what == "session key" else "")
+
+
+# --- the PIN -----------------------------------------------------------------------------------
+
+def read_pin(data_dir: Path) -> str | None:
+    """The stored PIN of the table whose data folder is ``data_dir``, or ``None``. Read only:
+    the file's mode is left as it is."""
+    try:
+        pin = (Path(data_dir) / PIN_FILE).read_text(encoding="ascii").strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+    return pin if pin.isdigit() else None
+
+
+def load_or_create_pin(data_dir: Path, given: str | None = None) -> str:
+    """The PIN to use: ``given`` (stored for next time), else the stored one, else a new
+    random 6-digit PIN (stored). The file is created with mode 0600, and an existing one
+    open to group or others is made 0600 (a warning is logged).
+
+    Raises:
+        ValueError: ``given`` is not 4 to 12 digits.
+        SecretFileError: :data:`PIN_FILE` is a folder, or open to others and not ours to change.
+    """
+    if given is not None:
+        given = given.strip()
+        if not (given.isdigit() and 4 <= len(given) <= 12):
+            raise ValueError(f"the PIN must be 4 to 12 digits, got {given!r}")
+    data_dir = Path(data_dir)
+    path = data_dir / PIN_FILE
+    _make_private(path, _existing_mode(path, "PIN"), "PIN")
+    if given is not None:
+        pin = given
+    else:
+        stored = read_pin(data_dir)
+        if stored:
+            return stored
+        pin = f"{secrets.randbelow(10**6):06d}"
+    data_dir.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="ascii") as fp:
+        fp.write(pin + "\n")
+    os.chmod(path, 0o600)
+    return pin
+
+
+# --- the session key ----------------------------------------------------------------------------
+
+def _pin_tag(key: bytes, pin: str) -> bytes:
+    return hmac.new(key, b"pin:" + pin.encode("ascii"), hashlib.sha256).digest()
+
+
+def load_or_create_session_secret(data_dir: Path, pin: str) -> bytes:
+    """The key that signs the control page's session cookie (:data:`SESSION_SECRET_BYTES` random
+    bytes), kept in ``data_dir`` so a restart of the table keeps its players logged in.
+
+    The file (:data:`SESSION_SECRET_FILE`, mode 0600) holds two hex lines: the key, and a tag
+    binding it to the PIN it was made for (HMAC-SHA256 of ``pin`` under the key). A new key
+    is made and stored when there is no file, when the file is not in that form (a warning is
+    logged), or when it was made for another PIN: a new PIN, however it came (``--pin``, an
+    edited or deleted ``pin.txt``), ends every session made with the old one. A key kept from a
+    file open to group or others makes that file 0600 (a warning is logged); a replaced one is 0600.
+
+    Raises:
+        SecretFileError: the file is a folder, or open to others and not ours to change.
+        OSError: a new key cannot be written.
+    """
+    path = Path(data_dir) / SESSION_SECRET_FILE
+    mode = _existing_mode(path, "session key")
+    try:
+        lines = path.read_text(encoding="ascii").split()
+        key, tag = (bytes.fromhex(line) for line in lines) if len(lines) == 2 else (b"", b"")
+        if len(key) != SESSION_SECRET_BYTES or len(tag) != hashlib.sha256().digest_size:
+            raise ValueError(f"not a {SESSION_SECRET_BYTES}-byte key and its tag, in hex")
+    except FileNotFoundError:
+        pass
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        log.warning("%s is not a session key (%s): a new one is made, the control page's players log in again",
+                    path, exc)
+    else:
+        if hmac.compare_digest(tag, _pin_tag(key, pin)):
+            _make_private(path, mode, "session key")
+            return key
+        log.info("the control page's PIN changed: a new session key, every control session ends")
+    key = secrets.token_bytes(SESSION_SECRET_BYTES)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{SESSION_SECRET_FILE}.{os.getpid()}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        with os.fdopen(fd, "w", encoding="ascii") as fp:
+            os.fchmod(fp.fileno(), 0o600)  # a leftover temporary file keeps its own mode through O_TRUNC
+            fp.write(f"{key.hex()}\n{_pin_tag(key, pin).hex()}\n")
+            fp.flush()
+            os.fsync(fp.fileno())
+        os.replace(tmp, path)  # never a half-written key, even after a power cut
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    return key
