@@ -294,6 +294,26 @@ def test_a_double_click_or_double_enter_records_one_event(live, page):
     assert [r.faces for r in live.table.state.tray.rolls] == [(2, 3), (4,)]
 
 
+def test_the_next_event_typed_while_one_is_on_its_way_is_kept(live, page):
+    """The line is cleared when its POST is answered, but only if it still holds what was sent: a
+    player who types the next event meanwhile keeps it (it was wiped; the spectator test above
+    lost events that way on a loaded machine)."""
+    login(page, live.url)
+    page.evaluate("""() => {  // hold the answer to the next POST of an event until released
+        const real = window.fetch;
+        window.fetch = (url, opts) => (String(url).endsWith('/api/events') && opts && opts.method === 'POST')
+            ? new Promise((go) => { window.releasePost = () => go(real(url, opts)); }) : real(url, opts);
+    }""")
+    page.fill("#event-text", "roll faces=[2,3]")
+    page.click("#event-form button[type=submit]")
+    page.wait_for_function("typeof window.releasePost === 'function'")
+    page.fill("#event-text", "roll faces=[6]")
+    page.evaluate("window.releasePost()")
+    page.wait_for_function("document.querySelector('#toast').textContent.startsWith('Recorded #1')")
+    assert page.input_value("#event-text") == "roll faces=[6]"
+    assert [r.faces for r in live.table.state.tray.rolls] == [(2, 3)]
+
+
 def test_correcting_a_die_by_keyboard_keeps_the_focus(live, page):
     """A new user's audit: Enter on a die redrew the buttons and focus fell back to <body>."""
     login(page, live.url)

@@ -130,13 +130,16 @@ def test_dice_tray_shows_crops_confidence_history_and_histogram(live, page):
     dice = page.locator("#last-roll .die")
     assert dice.nth(0).locator(".value").inner_text() == "4"
     assert dice.nth(1).locator(".conf").inner_text() == "conf. 64%"
-    assert dice.nth(0).locator("img").evaluate("img => img.complete && img.naturalWidth") == 64
+    page.wait_for_function("() => { const i = document.querySelector('#last-roll .die img');"
+                           " return i && i.complete && i.naturalWidth > 0; }", timeout=5000)  # loads on its own time
+    assert dice.nth(0).locator("img").evaluate("img => img.naturalWidth") == 64
     assert page.inner_text("#history li") == "#1 2d6: 4, 1 = 5"
     bars = page.locator("#histograms svg rect.bar")
     assert bars.count() == 6
     assert page.locator("#histograms svg").first.get_attribute("aria-label") == "Per-face counts, d6: 2 dice"
     assert page.inner_text(".acting .who") == "5"
-    assert page.locator("#qr").evaluate("img => img.complete && img.naturalWidth") > 0
+    page.wait_for_function("() => { const i = document.querySelector('#qr'); return i.complete && i.naturalWidth > 0; }",
+                           timeout=5000)
     assert page.errors == []
 
 

@@ -178,8 +178,11 @@
   $('event-form').addEventListener('submit', guarded($('event-form'), async () => {
     // the tail of a double-click or a double Enter finds the line just sent and cleared: not an error
     if (!$('event-text').value.trim() && Date.now() - eventSentAt < 1500) return;
-    const d = await act('POST', '/api/events', { notation: $('event-text').value }, (x) => 'Recorded #' + x.seq + ': ' + x.event);
-    if (d) { $('event-text').value = ''; $('event-text').dataset.auto = '1'; eventSentAt = Date.now(); }
+    const sent = $('event-text').value;
+    const d = await act('POST', '/api/events', { notation: sent }, (x) => 'Recorded #' + x.seq + ': ' + x.event);
+    // cleared only if it still holds what was sent: the next event typed while this one was on its way stays
+    if (d && $('event-text').value === sent) { $('event-text').value = ''; $('event-text').dataset.auto = '1'; }
+    if (d) eventSentAt = Date.now();
   }));
 
   // ---- correct a die ---------------------------------------------------------------------------
