@@ -109,7 +109,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     from .cli_common import DEFAULT_DB, CommandParser, subcommand_group
 
-    parser = argparse.ArgumentParser(prog="arena-table", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="arena-table", description=__doc__.splitlines()[0].replace("``", ""))
     parser.add_argument("-v", "--verbose", action="store_true", help="log debug messages")
     sub = parser.add_subparsers(dest="cmd", required=True, metavar="COMMAND", parser_class=CommandParser)
 

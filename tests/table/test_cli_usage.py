@@ -59,3 +59,11 @@ def test_a_quoted_or_flag_joined_home_is_expanded(tmp_path, monkeypatch, capsys)
     assert capsys.readouterr().err.strip() == f"error: {tmp_path / 'photos'}: no such folder"
     assert main(["log", "export", "--db=~/t.db"]) != 0
     assert not (tmp_path / "~").exists()
+
+
+def test_the_top_help_shows_no_docstring_markup(capsys):
+    """`arena-table --help` printed the module docstring's ``reST`` backticks."""
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    out = capsys.readouterr().out
+    assert "The arena-table command line." in out and "``" not in out
