@@ -5,7 +5,7 @@ of ``bench dice`` change rendered dice; this changes the *real* photos of
 ``../shared/data/dice`` (byler_d6: BSD-3-Clause, Nell Byler; matteo_d6: MIT, Matteo Anthony
 Penlington; see each set's LICENSE and SOURCE.md; nothing is copied into the repository) the way
 another camera or its settings would, and scores each variant against the photos' labels with
-the keys of ``dice eval`` (accuracy / precision / abstention, dice read ok) and the median ms per
+the line of ``dice eval`` (accuracy / precision / abstention, per-face recall) and the median ms per
 image of ``read_dice_any_size`` (what ``dice read`` and ``dice eval`` run):
 
 * ``as_is``: the photos unchanged (the ``dice eval`` figures);
@@ -32,6 +32,7 @@ import sys
 import cv2
 import numpy as np
 
+from arena_table.vision.bench import format_metrics
 from arena_table.vision.dice import DiceConfig
 from arena_table.vision.dice_io import load_image
 from arena_table.vision.evaluate import score_samples
@@ -97,9 +98,7 @@ def main() -> int:
         for change in a.only or CHANGES:
             fn = CHANGES[change]
             m = score_samples(((n, fn(f, i), v, None) for i, (n, f, v) in enumerate(photos)), cfg)
-            print(f"{name:10s} {change:13s} accuracy {m['per_die_accuracy']:.3f}  precision {m['precision']:.3f}  "
-                  f"abstention {m['abstention_rate']:.3f}  read {m['dice_read']:4d} of {m['dice_true']}  "
-                  f"{m['ms_per_image']:.0f} ms", flush=True)
+            print(format_metrics(f"{name} {change:<12}", m), flush=True)
     return 0
 
 
