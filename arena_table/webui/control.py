@@ -13,7 +13,8 @@ from typing import Any
 
 from flask import Flask, Response, jsonify, render_template
 
-from arena_table.rules import DieCorrected, GameStarted, RulesError, UndoTargetMoved, find_game, from_json, parse
+from arena_table.rules import (DieCorrected, GameStarted, RulesError, TableState, UndoTargetMoved, find_game, from_json,
+                               parse)
 from arena_table.rules.dice_tray import already_shows
 
 from . import auth
@@ -51,6 +52,8 @@ def _register_control(app: Flask, service: TableService) -> None:
         _check_event(ev, keep_time=bool(data.get("keep_time")))
         if ev.at is not None and not data.get("keep_time"):
             ev = dataclasses.replace(ev, at=None)  # the table's clock stamps it
+        if isinstance(ev, GameStarted) and (refused := _unconfirmed_end(service.state, data)):
+            return refused
         seq = service.submit(ev)
         return _accepted(seq, ev)
 
@@ -74,6 +77,8 @@ def _register_control(app: Flask, service: TableService) -> None:
         _check_sizes(options, "options")
         game = find_game(name)
         ev = GameStarted(game=game.name, options=options)
+        if refused := _unconfirmed_end(service.state, data):
+            return refused
         return _accepted(service.submit(ev), ev)
 
     @app.post("/api/correct")
@@ -214,6 +219,28 @@ def _describe(service: TableService, ev: Any) -> str:
     except (RulesError, Exception):  # plain words are a courtesy; the notation always works
         text = ""
     return text or str(ev)
+
+
+def _in_progress(ts: TableState) -> str | None:
+    """What a new game would end, in words, or ``None`` when nothing would be lost: a board game
+    with events after its start, or a dice tray with rolls."""
+    if ts.game == "dice-tray":
+        n = len(ts.tray.rolls)
+        return f"the dice tray's {n} roll{'s' if n != 1 else ''}" if n else None
+    return f"the running {find_game(ts.game).title} (event {ts.seq})" if ts.seq > ts.started_seq else None
+
+
+def _unconfirmed_end(ts: TableState, data: dict[str, Any]) -> Response | None:
+    """409 unless the request says ``"confirm": true`` when a start would end a game in progress.
+
+    Undo stops at a game's start, so a start sent by a script or a stale second control page
+    would otherwise end a game for good (its events stay in the log, out of the running state).
+    """
+    losing = _in_progress(ts)
+    if losing is None or data.get("confirm") is True:
+        return None
+    return _error(409, f"a new game would end {losing}, and undo cannot bring it back: "
+                       f"send \"confirm\": true to start anyway", in_progress=losing)
 
 
 def _takes_corrections(state: Any, roll_seq: int) -> bool:

@@ -19,6 +19,11 @@ def _json(schema: dict[str, Any], description: str = "OK") -> dict[str, Any]:
     return {"description": description, "content": {"application/json": {"schema": schema}}}
 
 
+_CONFIRM = {"type": "boolean", "description": "true: start a game even though it ends a board game with events "
+                                            "after its start, or a dice tray with rolls (else 409: undo stops at a "
+                                            "game's start)"}
+
+
 def _errors(*codes: int) -> dict[str, Any]:
     text = {400: "Bad input (the message names the field)", 401: "Not logged in",
             403: "Missing or wrong CSRF token", 404: "Not found", 409: "Conflict (the message says with what)",
@@ -52,8 +57,8 @@ OPERATIONS: dict[tuple[str, str], dict[str, Any]] = {
         "requestBody": _body({"type": "object", "properties": {
             "notation": {"type": "string", "examples": ["roll die=d6 faces=[3,5]"]},
             "event": {"type": "object", "properties": {"kind": {"type": "string"}}, "required": ["kind"]},
-            "keep_time": {"type": "boolean"}}}),
-        "responses": {"201": _json(_ACCEPTED, "Stored and applied"), **_errors(400, 401, 403, 422, 503)}},
+            "keep_time": {"type": "boolean"}, "confirm": _CONFIRM}}),
+        "responses": {"201": _json(_ACCEPTED, "Stored and applied"), **_errors(400, 401, 403, 409, 422, 503)}},
     ("/api/stream", "get"): {
         "parameters": [{"name": "Last-Event-ID", "in": "header", "schema": {"type": "string"},
                         "description": "EPOCH:VERSION of the last message seen"}],
@@ -78,8 +83,8 @@ OPERATIONS: dict[tuple[str, str], dict[str, Any]] = {
     ("/api/start", "post"): {
         "security": _CONTROL,
         "requestBody": _body({"type": "object", "required": ["game"], "properties": {
-            "game": {"type": "string"}, "options": {"oneOf": [_OBJECT, {"type": "string"}]}}}),
-        "responses": {"201": _json(_ACCEPTED), **_errors(400, 401, 403, 422)}},
+            "game": {"type": "string"}, "options": {"oneOf": [_OBJECT, {"type": "string"}]}, "confirm": _CONFIRM}}),
+        "responses": {"201": _json(_ACCEPTED), **_errors(400, 401, 403, 409, 422)}},
     ("/api/correct", "post"): {
         "security": _CONTROL,
         "requestBody": _body({"type": "object", "required": ["roll", "index", "value"], "properties": {

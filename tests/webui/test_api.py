@@ -114,6 +114,41 @@ def test_start_game(ctl, table):
     assert table.state.started_seq == r.get_json()["seq"]
 
 
+@pytest.mark.parametrize("path, body", [
+    ("/api/start", {"game": "dice-tray"}),
+    ("/api/events", {"notation": "start game=dice-tray"}),
+    ("/api/events", {"event": {"kind": "start", "game": "dice-tray"}}),
+], ids=["start", "notation", "event"])
+def test_a_start_over_a_game_in_progress_needs_confirm(ctl, table, path, body):
+    """A new user's trial: one POST /api/start in turn 2 of a Theosis game ended it for good (undo
+    stops at a game's start). A script or a stale second control page now gets 409 unless it says
+    "confirm": true; a start over nothing to lose needs no confirmation."""
+    assert ctl(path, body).status_code == 201  # an empty dice tray: nothing is lost
+    assert ctl("/api/events", {"notation": "roll faces=[3,4]"}).status_code == 201
+    seq = table.state.seq
+    r = ctl(path, body)
+    assert r.status_code == 409 and r.get_json()["in_progress"] == "the dice tray's 1 roll"
+    assert r.get_json()["error"].startswith("a new game would end the dice tray's 1 roll, and undo cannot bring")
+    assert table.state.seq == seq and len(table.state.tray.rolls) == 1  # nothing recorded
+    assert ctl(path, {**body, "confirm": "yes"}).status_code == 409  # only JSON true confirms
+    r = ctl(path, {**body, "confirm": True})
+    assert r.status_code == 201 and table.state.started_seq == r.get_json()["seq"] and table.state.tray.rolls == ()
+
+
+def test_a_start_over_a_board_game_names_it(ctl, table):
+    from pathlib import Path
+
+    lines = [ln for ln in (Path(__file__).parents[2] / "examples" / "theosis-pvp-12.txt").read_text().splitlines()
+             if ln.strip() and not ln.startswith("#")]
+    assert ctl("/api/events", {"notation": lines[0]}).status_code == 201  # start game=theosis ...
+    assert ctl("/api/start", {"game": "dice-tray"}).status_code == 201  # no event after its start yet
+    assert ctl("/api/events", {"notation": lines[0]}).status_code == 201
+    assert ctl("/api/events", {"notation": lines[1]}).status_code == 201  # th-place hero=rochon ...
+    r = ctl("/api/start", {"game": "dice-tray"})
+    assert (r.status_code, r.get_json().get("in_progress")) == (409, f"the running Theosis (event {table.state.seq})"), \
+        r.get_json()
+
+
 def test_correct_a_die(ctl, table):
     ctl("/api/events", {"notation": "roll faces=[1,6]"})
     r = ctl("/api/correct", {"roll": 1, "index": 0, "value": 4})

@@ -70,9 +70,9 @@ def test_help_texts_have_no_rst_markup(client):
 
 def test_what_happened_shows_only_the_running_game(ctl, client, table):
     ctl("/api/events", {"notation": "roll faces=[1,1]"})
-    ctl("/api/start", {"game": "dice-tray"})
+    ctl("/api/start", {"game": "dice-tray", "confirm": True})
     ctl("/api/events", {"notation": "roll faces=[2,3]"})
-    ctl("/api/start", {"game": "dice-tray"})
+    ctl("/api/start", {"game": "dice-tray", "confirm": True})
     ctl("/api/events", {"notation": "roll faces=[6]"})
     log = client.get("/api/state").get_json()["state"]["log"]
     assert [(line["seq"], line["text"]) for line in log] == [(4, "New game: Dice tray"), (5, "Rolled 1d6: 6 (total 6)")]

@@ -119,17 +119,24 @@
     return options;
   }
 
+  // A board game in progress, or a dice tray's rolls, end when a game starts, and Undo stops at a
+  // game's start: ask first. Returns false when the player says no; the API itself refuses such a
+  // start (409) unless it carries "confirm": true.
+  function confirmNewGame() {
+    const rolls = state && state.tray && Array.isArray(state.tray.history) ? state.tray.history.length : 0;
+    const losing = state && (state.game === 'dice-tray' ? rolls > 0 : state.seq > 0);
+    return !losing || window.confirm((state.game === 'dice-tray'
+        ? 'Clear the dice tray (' + rolls + ' roll' + (rolls === 1 ? '' : 's') + ' on screen)'
+        : 'End the running ' + state.title + ' (event ' + state.seq + ')') + ' and start a new game? ' +
+        'Its events stay in the log, but Undo cannot bring it back.');
+  }
+
   $('start-form').addEventListener('submit', guarded($('start-form'), async () => {
     let options;
     try { options = collectOptions(); } catch (err) { toast(err.message, true); return; }
-    // a board game in progress, or a dice tray's rolls, end here, and Undo stops at a game's start: ask first
-    const rolls = state && state.tray && Array.isArray(state.tray.history) ? state.tray.history.length : 0;
-    const losing = state && (state.game === 'dice-tray' ? rolls > 0 : state.seq > 0);
-    if (losing && !window.confirm((state.game === 'dice-tray'
-        ? 'Clear the dice tray (' + rolls + ' roll' + (rolls === 1 ? '' : 's') + ' on screen)'
-        : 'End the running ' + state.title + ' (event ' + state.seq + ')') + ' and start a new game? ' +
-        'Its events stay in the log, but Undo cannot bring it back.')) return;
-    await act('POST', '/api/start', { game: $('start-game').value, options }, (d) => 'Started: event #' + d.seq);
+    if (!confirmNewGame()) return;
+    await act('POST', '/api/start', { game: $('start-game').value, options, confirm: true },
+      (d) => 'Started: event #' + d.seq);
   }));
 
   // ---- events in notation ----------------------------------------------------------------------
@@ -179,7 +186,10 @@
     // the tail of a double-click or a double Enter finds the line just sent and cleared: not an error
     if (!$('event-text').value.trim() && Date.now() - eventSentAt < 1500) return;
     const sent = $('event-text').value;
-    const d = await act('POST', '/api/events', { notation: sent }, (x) => 'Recorded #' + x.seq + ': ' + x.event);
+    const starts = /^\s*start(\s|$)/.test(sent);  // "start game=theosis" typed as an event
+    if (starts && !confirmNewGame()) return;
+    const body = starts ? { notation: sent, confirm: true } : { notation: sent };
+    const d = await act('POST', '/api/events', body, (x) => 'Recorded #' + x.seq + ': ' + x.event);
     // cleared only if it still holds what was sent: the next event typed while this one was on its way stays
     if (d && $('event-text').value === sent) { $('event-text').value = ''; $('event-text').dataset.auto = '1'; }
     if (d) eventSentAt = Date.now();
