@@ -127,7 +127,6 @@ class CameraLoop:
         self._latest: Frame | None = None
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
-        self._calibration_checked = False
         self._tray_view: tuple[np.ndarray, np.ndarray] | None = None
         """The last frame image and its tray part."""
         self._reader_failing = False
@@ -294,14 +293,13 @@ class CameraLoop:
     def _step(self, frame: Frame) -> bool:
         """One frame; False stops the loop (calibration refused)."""
         if self.calibration is not None:
-            if not self._calibration_checked:
-                try:
-                    self.calibration.check_frame(frame)
-                except CalibrationMismatch as exc:
-                    self._problem(str(exc))
-                    self._set_status(state="failed", detail=f"camera {self.spec}: {exc}")
-                    return False
-                self._calibration_checked = True
+            # every frame: a USB camera that reconnects, or a folder of photos, can change size midway
+            try:
+                self.calibration.check_frame(frame)
+            except CalibrationMismatch as exc:
+                self._problem(str(exc))
+                self._set_status(state="failed", detail=f"camera {self.spec}: {exc}")
+                return False
             if self.calibration.tray:
                 if self._tray_view is None or self._tray_view[0] is not frame.image:
                     x, y, w, h = self.calibration.tray

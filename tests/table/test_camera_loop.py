@@ -222,6 +222,24 @@ def test_calibration_at_another_resolution_stops_the_camera_with_a_reason(tmp_pa
         table.close()
 
 
+def test_a_frame_of_another_size_midway_stops_the_camera_not_misread(tmp_path, monkeypatch):
+    """A new user's trial: a folder of 640x480 photos with one 640x640 photo among them, under a
+    640x480 calibration, read that photo with the calibration (a wrong roll, no warning); only the
+    first frame was checked. A USB camera that reconnects at another size does the same."""
+    monkeypatch.setattr(camera_loop, "default_reader", lambda *_: scripted_reader([[(1, "ok")], [(2, "ok")]] * 3))
+    calib = tmp_path / "calib.json"
+    Calibration((320, 240)).save(calib)
+    photos = write_rendered(tmp_path / "p", [((1, 60, 120),), ((2, 100, 90),)])
+    cv2.imwrite(str(photos / "s01.png"), cv2.resize(cv2.imread(str(photos / "s01.png")), (320, 320)))
+    table = run_folder(tmp_path, photos, camera_calibration=str(calib))
+    try:
+        cam = table.status()["camera"]
+        assert cam["state"] == "failed" and "320x240 cannot be used with 320x320" in cam["detail"]
+        assert all(r.faces != (2,) for r in table.state.tray.rolls)  # the odd photo is never read
+    finally:
+        table.close()
+
+
 def test_calibration_tray_limits_reading_to_the_tray(tmp_path, monkeypatch):
     seen = []
 
