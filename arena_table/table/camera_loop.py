@@ -37,6 +37,7 @@ import numpy as np
 from arena_table.rules import DiceRolled, IllegalEvent
 from arena_table.vision.capture import (CameraStatus, FolderSource, FrameSource, GrabberSource,
                                        VideoFileSource, open_source)
+from arena_table.vision.calibrate import HINT_SPREAD
 from arena_table.vision.frames import (Calibration, CalibrationMismatch, CameraError, CameraUnavailable, EndOfStream,
                                        Frame)
 from arena_table.vision.settle import Settle, SettleConfig, SettleDetector, values_near
@@ -317,6 +318,22 @@ class CameraLoop:
             self._note_baseline(frame)
         return True
 
+    def _nothing_read(self, frame: Frame, dice_in_view: bool, had_dice: bool) -> None:
+        """The status (and an info line) of a settle that records nothing: the dice read did not move,
+        or no die is read at all. The latter also happens when dice lie outside what the reader looks
+        for (a calibration's die size, a die cut by the tray), so it says so rather than "no dice
+        moved" (a new user's trial: a calibrated 49 px table's 87 px die thrown was shown as that)."""
+        if dice_in_view:
+            said = "settled, no dice moved"
+        else:
+            said = "settled, but no die is read" + (" (were the dice taken away?)" if had_dice else "")
+            side = self.calibration.die_size_px if self.calibration else None
+            if side:
+                said += (f"; with its calibration the camera reads dice of {side / HINT_SPREAD:.0f}-"
+                         f"{side * HINT_SPREAD:.0f} px only (arena-table dice calibrate)")
+            log.info("camera %s: %s: %s", self.spec, frame.name, said)
+        self._set_status(last_settle=frame.name, detail=f"camera {self.spec}: {said}")
+
     def _remember(self, reading: Any) -> None:
         """Keep what a read of the still tray found, for the next settle (``Settle.counts_die``):
         each die's centre and value (``None`` for a refused die: its face is not known)."""
@@ -392,11 +409,12 @@ class CameraLoop:
             held = []
         dice = [d for d in reading.dice if settled.counts_die(d.box, d.value if d.status == "ok" else None, self._before)
                 or d.status == "ok" and d.value in values_near(d.box, held)]
+        had_dice = bool(self._before)
         self._remember(reading)
         good = [d for d in dice if d.status == "ok"]
         refused = [d for d in dice if d.status != "ok"]
         if not dice:
-            self._set_status(last_settle=frame.name, detail=f"camera {self.spec}: settled, no dice moved")
+            self._nothing_read(frame, bool(reading.dice), had_dice)
             return
         held_back = bool(refused) and not self.table.config.extra.get("partial_rolls", False)
         # the dice read of a roll held back for a re-roll of its refused dice belong to the roll that

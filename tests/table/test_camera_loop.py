@@ -240,6 +240,24 @@ def test_a_frame_of_another_size_midway_stops_the_camera_not_misread(tmp_path, m
         table.close()
 
 
+def test_a_settle_with_no_die_read_says_so_and_names_the_calibrated_sizes(tmp_path, monkeypatch, caplog):
+    """A new user's trial: under a calibration for 49.5 px dice, two 4s were followed by one 87 px 6,
+    which the calibrated reader does not look for; the status said "settled, no dice moved"."""
+    monkeypatch.setattr(camera_loop, "default_reader", lambda *_: scripted_reader([[(4, "ok"), (4, "ok")], []]))
+    calib = tmp_path / "calib.json"
+    Calibration((320, 240), die_size_px=49.5).save(calib)
+    photos = write_rendered(tmp_path / "p", [((4, 60, 120), (4, 140, 120)), ((6, 100, 90),)])
+    with caplog.at_level(logging.INFO, logger="arena_table.table.camera_loop"):
+        table = run_folder(tmp_path, photos, camera_calibration=str(calib))
+    try:
+        assert [r.faces for r in table.state.tray.rolls] == [(4, 4)]
+        said = [r.getMessage() for r in caplog.records if "no die is read" in r.getMessage()]
+        assert said == [f"camera {photos}: s01.png: settled, but no die is read (were the dice taken away?); with "
+                        "its calibration the camera reads dice of 31-79 px only (arena-table dice calibrate)"], said
+    finally:
+        table.close()
+
+
 def test_calibration_tray_limits_reading_to_the_tray(tmp_path, monkeypatch):
     seen = []
 
