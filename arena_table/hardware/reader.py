@@ -16,7 +16,8 @@ with it, so a tag resting through a service restart is not reported again and
 one taken away meanwhile is reported removed (PROTOCOL.md, host rule 2). A
 snapshot whose ``tags=n`` does not match the ``PRESENT`` lines received is
 discarded and asked for again; a banner of another protocol version drops the
-link until a valid handshake.
+link until a valid handshake (host rule 5). A line naming a pad the banner's ``pads=n`` does not cover
+(pads are 0..n-1) is refused like a damaged one: counted, logged, never recorded (rule 6).
 
 Callbacks run on the reader thread and must not block; an exception in one is
 logged and never stops the reader.
@@ -144,6 +145,8 @@ class SerialTokenReader:
         self._handshake_started = 0.0
         self._handshaken = False
         self._banner = False
+        self._pads: int | None = None
+        """The banner's ``pads=n``: pads are numbered 0..n-1; a line naming another is refused."""
         self._last_rx = 0.0
 
     # -- lifecycle -------------------------------------------------------------------------
@@ -328,6 +331,7 @@ class SerialTokenReader:
                     self._handshake_started = time.monotonic()  # a full handshake time from now
                     log.warning("token reader: %s; link dropped", why)
                 self._handshaken = self._banner = False
+                self._pads = None
                 self._collecting = None
                 self._snapshot_wanted = self._snapshot_asked = None
                 self._set_status(state="handshaking", detail=why, firmware="", backend="", boot="")
@@ -346,6 +350,8 @@ class SerialTokenReader:
             self.counters["ignored"] += 1  # before this session's banner: the snapshot after it covers it
             return
         if verb == "HELLO":
+            pads = f.fields.get("pads", "")
+            self._pads = int(pads) if pads.isdigit() else None  # no pads= (not protocol 1): no check
             self._banner = True
             self._collecting = {}
             self._present_lines = 0
@@ -354,14 +360,14 @@ class SerialTokenReader:
             if self._handshaken:  # unasked banner: the device rebooted under us
                 self._want_snapshot()
         elif verb in ("READER_OK", "READER_FAIL"):
-            pad = f.int("pad")
+            pad = self._pad(f)
             health = f"ok:{f.fields.get('chip', '')}" if verb == "READER_OK" else f"fail:{f.fields.get('why', '')}"
             if self._status.readers.get(pad) != health:
                 self._set_status(readers={**self._status.readers, pad: health})
         elif verb == "PRESENT":
             if self._collecting is None:
                 self._collecting, self._present_lines = {}, 0
-            self._collecting[f.int("pad")] = canonical_uid(f.text("uid"))
+            self._collecting[self._pad(f)] = canonical_uid(f.text("uid"))
             self._present_lines += 1
         elif verb == "SNAPSHOT":
             collected, lines = self._collecting or {}, self._present_lines
@@ -388,9 +394,22 @@ class SerialTokenReader:
         elif not self._handshaken:
             self.counters["ignored"] += 1  # the snapshot that completes the handshake covers it
         elif verb in ("PLACED", "REMOVED"):
-            self._transition(f.int("pad"), canonical_uid(f.text("uid")), verb == "PLACED")
+            self._transition(self._pad(f), canonical_uid(f.text("uid")), verb == "PLACED")
         if self._status.state == "stale":
             self._set_status(state="up", detail="")
+
+    def _pad(self, f: Frame) -> int:
+        """Field ``pad`` of ``f``, one of the pads the banner announced (``pads=n``: 0..n-1).
+
+        Raises:
+            ProtocolError: not a number, or a pad the reader does not have (the line is refused:
+                counted and logged as a bad line, never recorded).
+        """
+        pad = f.int("pad")
+        if self._pads is not None and pad >= self._pads:
+            raise ProtocolError(f"{f.verb} line {f.seq}: pad {pad}, but the banner said pads={self._pads} "
+                                f"({f'pads 0..{self._pads - 1}' if self._pads else 'no pads'})")
+        return pad
 
     # -- snapshots --------------------------------------------------------------------------------
     def _want_snapshot(self) -> str:

@@ -461,3 +461,22 @@ def test_banner_of_another_protocol_while_up_drops_the_link(no_errors):
         assert rec.seq() == [(0, A, "placed", "live"), (1, C, "placed", "live")]
         assert rec.states == ["handshaking", "up", "handshaking", "up"]
         assert rec.status.boot == "0001" and reader.counters["reconnects"] == 0
+
+
+def test_a_pad_the_banner_did_not_announce_is_refused(no_errors):
+    """The banner says pads=4: a CRC-valid PLACED on pad 9 is a protocol error, never a tag-on."""
+    rec = Recorder()
+    with SimFirmware(pads=4) as sim, reader_for(sim.port, rec) as reader:
+        rec.wait_up()
+        sim.write_raw(inject(sim, "PLACED", pad=9, uid="04AABBCC") + inject(sim, "READER_OK", pad=4, chip="sim")
+                      + inject(sim, "PLACED", pad=3, uid=A))
+        rec.wait(lambda: len(rec.changes) == 1)
+        time.sleep(0.1)
+        assert rec.seq() == [(3, A, "placed", "live")]
+        assert reader.present == {3: A}
+        assert reader.counters["garbage_lines"] == 2 and reader.counters["gaps"] == 0
+        assert 4 not in rec.status.readers
+        messages = [r.getMessage() for r in no_errors.records if "ignored line" in r.getMessage()]
+        assert len(messages) == 2
+        assert "pad 9, but the banner said pads=4 (pads 0..3)" in messages[0]
+        assert "pad 4, but the banner said pads=4" in messages[1]
