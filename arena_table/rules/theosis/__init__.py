@@ -127,14 +127,9 @@ def _apply(state: ThState, ev: Event) -> ThState:
     if isinstance(ev, Bid):
         return preparation.bid(state, ev)[0]
     if isinstance(ev, Equip):
-        return equip(state, ev.hero, ev.item, ev.drop)
+        return preparation.fast_equip(state, ev)
     if isinstance(ev, Gem):
-        h = state.heroes.get(ev.hero)
-        if h is None:
-            raise Rejected(f"no hero {ev.hero!r} in this game")
-        if ev.skill and ev.skill in h.mana:
-            raise Rejected(f"no empty skill {ev.skill or ''} on {ev.hero}")
-        return add_gems(state, ev.hero, 1, ev.skill)
+        return preparation.gem(state, ev)
     return handlers[type(ev)](state, ev)
 
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 import dataclasses
 
 from . import catalog
-from .events import ArtifactRevealed, Bid, Draft, Next, Place
-from .mats import Rejected, add_gems, alive_hero, damage, equip, give_gems, heal, name, power_values
+from .events import ArtifactRevealed, Bid, Draft, Equip, Gem, Next, Place
+from .mats import Rejected, add_gems, alive_hero, damage, equip, give_gems, heal, item, name, power_values
 from .state import MAX_HEALTH, PREP_TURNS, Pending, ThState, replace_hero, replace_player
 
 LOCATIONS = ("tavern", "cathedral", "thieves-guild", "mercenary-camp", "market", "mage-tower")
@@ -269,6 +269,11 @@ def end_turn(state: ThState, ev: Next) -> ThState:
         short = [p.id for p in state.players if len(p.hand) < 6]
         if short:
             raise Rejected(f"{', '.join(short)} must draft a full set of six Powers first (Game Modes)")
+        gemless = [f"{name(state, h)} ({h})" for p in state.players for h in p.heroes
+                   if state.heroes[h].alive and not state.heroes[h].mana]
+        if gemless:
+            raise Rejected(f"each Hero receives one Mana gem in Fast Action Preparation (Game Modes); "
+                           f"no gem yet: {', '.join(gemless)} (th-gem hero=... skill=...)")
         return dataclasses.replace(state, phase="ranking")
     if next_placer(state) is not None:
         raise Rejected(f"{next_placer(state)} still has heroes to place")
@@ -298,3 +303,50 @@ def draft(state: ThState, ev: Draft) -> ThState:
     if any(power_values(state, c) == values for c in p.hand):
         raise Rejected(f"{p.id} already holds a {values[0]}.{values[1]} Power")
     return replace_player(state, dataclasses.replace(p, hand=p.hand + (ev.power,)))
+
+
+def gem(state: ThState, ev: Gem) -> ThState:
+    """``th-gem``: a Mana gem placed in a Skill outside an action (Fast Action Preparation, Ritual,
+    corrections).
+
+    In Fast Action Preparation "each Hero receives one Mana crystal and inserts it into a skill
+    slot of their choice" (Game Modes): leaving it (``th-next``) waits for every Hero's gem. A
+    second gem is not refused there, as ``th-gem`` is also the table's correction of a misplaced gem.
+
+    Raises:
+        Rejected: unknown hero, or the Skill already holds a gem.
+    """
+    h = state.heroes.get(ev.hero)
+    if h is None:
+        raise Rejected(f"no hero {ev.hero!r} in this game")
+    if ev.skill and ev.skill in h.mana:
+        raise Rejected(f"no empty skill {ev.skill or ''} on {ev.hero}")
+    return add_gems(state, ev.hero, 1, ev.skill)
+
+
+def fast_equip(state: ThState, ev: Equip) -> ThState:
+    """``th-equip``; in Fast Action Preparation the offers bound what the Heroes can carry (Game Modes):
+    one Artifact per Hero, at most six, and two other items per Hero.
+
+    The engine does not see which tokens were drawn, so it only refuses carrying more than the
+    offers hold; whether every offered token was taken is left to the table (the book's "until all
+    Artifacts are selected" is not checked).
+
+    Raises:
+        Rejected: no free slot, unknown item, or more Artifacts/items than the offers hold.
+    """
+    state = equip(state, ev.hero, ev.item, ev.drop)
+    if state.phase != "fast":
+        return state
+    heroes = [h for p in state.players for h in p.heroes]
+    carried = [i for h in heroes for i in state.heroes[h].items]
+    artifacts = sum(1 for i in carried if item(state, i).get("artifact"))
+    new = item(state, ev.item)
+    if new.get("artifact") and artifacts > min(len(heroes), 6):
+        raise Rejected(f"the Artifact offer holds one Artifact per Hero, at most six ({min(len(heroes), 6)} here): "
+                       f"{new['name']} would be Artifact {artifacts} (Fast Action Preparation)")
+    others = len(carried) - artifacts
+    if not new.get("artifact") and others > 2 * len(heroes):
+        raise Rejected(f"the item offer holds two items per Hero ({2 * len(heroes)} here): "
+                       f"{new['name']} would be item {others} (Fast Action Preparation)")
+    return state

@@ -39,8 +39,8 @@ def _sunder(attacker: str, archetype: str, skill: str):
     start = fast_blitz(["fiery-purge", "fireball", "bloodthirst", "tactics", "pain-spike", "spell-ward"],
                        ["warcraft", "nova", "confusion", "valor", "lifeswap", "frigid-night"],
                        archetypes={attacker: archetype}, heroes={"Ann": ["rochon", attacker], "Bo": ["rac", "aer"]},
-                       extra_options='"items":' + json.dumps(ITEMS))
-    return [start, f"th-gem hero={attacker} skill={skill}", "th-equip hero=rac item=plate",
+                       extra_options='"items":' + json.dumps(ITEMS), gems={attacker: skill})
+    return [start, "th-equip hero=rac item=plate",
             "th-equip hero=rac item=club", "th-next", 'th-allocate player=Bo gold={"rac":3}',
             f'th-allocate player=Ann gold={{"{attacker}":2,"rochon":1}}',
             "th-move hero=rac cell=[1,0]", "th-move hero=aer cell=[4,1]", "th-move hero=rochon cell=[-4,0]",
@@ -75,9 +75,9 @@ def test_sunder_weapon_flips_weapons_only():
 def test_profane_armor_burns_two_gems_even_when_the_attack_hits():
     """Profane Armor (Appendix Skills): 'immediately after you are attacked. Remove 2 Mana Gems from the attacking
     Hero'. Fiery Purge 4 vs Valor 1 hits (3 fire, Rac 9 → 6) and Norn still loses both gems."""
-    start = fast_blitz(ANN, ["warcraft", "nova", "confusion", "valor", "raise-the-dead", "frigid-night"])
-    s = play(start, "th-gem hero=rac skill=profane-armor", "th-gem hero=norn skill=whirlwind",
-             "th-gem hero=norn skill=counter-attack", ARENA, "th-pass hero=rac power=warcraft",
+    start = fast_blitz(ANN, ["warcraft", "nova", "confusion", "valor", "raise-the-dead", "frigid-night"],
+                       gems={"rac": "profane-armor", "norn": "whirlwind"})
+    s = play(start, "th-gem hero=norn skill=counter-attack", ARENA, "th-pass hero=rac power=warcraft",
              'th-attack hero=norn target=["rac"] power=fiery-purge defend=["valor"] '
              'defense_skill=["profane-armor"]').state
     assert s.heroes["rac"].health == 6
@@ -184,7 +184,8 @@ def test_slaying_doubles_only_the_slaying_weapon():
     s = play("start game=theosis options=" + json.dumps(opts),
              *[f"th-draft player=Ann power={p}" for p in ("blind", "neutralize", "tenacity", "valor", "lifeswap",
                                                           "spell-ward")],
-             "th-equip hero=norn item=sun-blade", "th-equip hero=norn item=axe3", "th-next",
+             "th-equip hero=norn item=sun-blade", "th-equip hero=norn item=axe3", "th-gem hero=rochon", "th-gem hero=norn",
+             "th-next",
              'th-rank order=["norn","rochon"]', "th-move hero=kotronas cell=[0,0]", "th-move hero=norn cell=[1,0]",
              "th-stamina monster=kotronas threshold=12", 'th-attack hero=norn target=["kotronas"] power=blind',
              "roll die=d4 faces=[1]").state
@@ -256,7 +257,7 @@ def test_catharsis_removes_the_chosen_curse_of_each_hero():
 SOLO = ["start game=theosis options=" + json.dumps(
     {"mode": "solo", "fast": True, "players": ["Ann"], "heroes": {"Ann": ["rochon", "norn"]}, "monsters": ["kotronas"]}),
     *[f"th-draft player=Ann power={p}" for p in ("blind", "neutralize", "tenacity", "valor", "lifeswap", "spell-ward")],
-    "th-gem hero=norn skill=whirlwind", "th-equip hero=norn item=artifact-sword", "th-next",
+    "th-gem hero=norn skill=whirlwind", "th-gem hero=rochon", "th-equip hero=norn item=artifact-sword", "th-next",
     'th-rank order=["rochon","norn"]', "th-move hero=rochon cell=[4,0]", "th-move hero=norn cell=[1,0]",
     "th-move hero=kotronas cell=[0,0]", "th-bless hero=rochon power=valor target=norn",
     'th-stamina monster=kotronas threshold=3 resist=["physical"]']

@@ -71,6 +71,7 @@ th-draft player=Ann power=pain-spike
 th-draft player=Ann power=spell-ward
 th-equip hero=rochon item=artifact-sword
 th-gem hero=rochon skill=smite
+th-gem hero=norn
 th-next
 th-rank order=["norn","rochon"]
 th-stamina monster=kotronas threshold=3 resist=["physical"]

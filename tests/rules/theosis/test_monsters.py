@@ -21,7 +21,7 @@ def solo(monster: str = "kotronas", ann=("fiery-purge", "fireball", "bloodthirst
             "archetypes": {"rochon": "hospitaler"}, "monsters": [monster], "items": ITEMS}
     return "\n".join([f"start game=theosis options={json.dumps(opts, separators=(',', ':'))}"]
                      + [f"th-draft player=Ann power={p}" for p in ann]
-                     + ["th-next", 'th-rank order=["norn","rochon"]'])
+                     + ["th-gem hero=norn", "th-gem hero=rochon", "th-next", 'th-rank order=["norn","rochon"]'])
 
 
 TURN1 = """

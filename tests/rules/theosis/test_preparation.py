@@ -142,3 +142,64 @@ th-place hero=rac location=mage-tower ritual=wall-of-fire ritual_turn=3
     ctrl = GAME.view(ts.state, "control")["extra"]["players"][0]["rituals"]
     assert spec == [{"turn": 3, "cast": False}]
     assert ctrl == [{"turn": 3, "cast": False, "ritual": "wall-of-fire"}]
+
+
+# --- Fast Action Preparation (Game Modes) ---------------------------------------------------------------
+
+FAST_ITEMS = {"relic-mail": {"name": "Relic mail", "kind": "armor", "artifact": True, "defense": 1},
+              "relic-blade": {"name": "Relic blade", "kind": "weapon", "artifact": True, "attack": 1, "damage": 3},
+              "sword": {"name": "Sword", "kind": "weapon", "damage": 2},
+              "buckler": {"name": "Buckler", "kind": "shield"},
+              "jerkin": {"name": "Jerkin", "kind": "armor"}}
+
+
+def _fast_drafted(**kw):
+    """Both players drafted their six Powers; no Mana gem yet."""
+    import json
+    from th_helpers import drafts
+    opts = {"mode": "blitz", "fast": True, "players": ["Ann", "Bo"],
+            "heroes": {"Ann": ["rochon", "norn"], "Bo": ["rac", "aer"]}, "items": FAST_ITEMS}
+    return "\n".join(["start game=theosis options=" + json.dumps(opts),
+                      drafts("Ann", ["fiery-purge", "fireball", "bloodthirst", "tactics", "pain-spike", "spell-ward"]),
+                      drafts("Bo", ["warcraft", "nova", "confusion", "valor", "lifeswap", "frigid-night"])])
+
+
+def test_fast_preparation_ends_only_when_every_hero_has_its_mana_gem():
+    """Game Modes, Fast Action Preparation: 'each Hero receives one Mana crystal and inserts it into a
+    skill slot of their choice': th-next names the Heroes still without one; with all four it goes on
+    to the Ranking and every Hero enters with mana 1."""
+    with pytest.raises(IllegalEvent) as info:
+        play(_fast_drafted(), "th-next")
+    assert info.value.reason == ("each Hero receives one Mana gem in Fast Action Preparation (Game Modes); "
+                                 "no gem yet: Rochon (rochon), Norn (norn), Rac (rac), Aer (aer) "
+                                 "(th-gem hero=... skill=...)")
+    with pytest.raises(IllegalEvent, match=r"no gem yet: Rac \(rac\)\ \("):
+        play(_fast_drafted(), "th-gem hero=rochon", "th-gem hero=norn", "th-gem hero=aer", "th-next")
+    s = play(_fast_drafted(), "th-gem hero=rochon", "th-gem hero=norn", "th-gem hero=rac skill=profane-armor",
+             "th-gem hero=aer", "th-next").state
+    assert s.phase == "ranking"
+    assert {h: len(x.mana) for h, x in s.heroes.items()} == {"rochon": 1, "norn": 1, "rac": 1, "aer": 1}
+    assert s.heroes["rac"].mana == ("profane-armor",)
+
+
+def test_fast_preparation_offers_one_artifact_per_hero_and_two_items_per_hero():
+    """Game Modes, Fast Action Preparation: 'one random Artifact per Hero (up to a maximum of six)' and
+    'two random items per Hero': with four Heroes a fifth Artifact or a ninth item is refused."""
+    heroes = ("rochon", "norn", "rac", "aer")
+    arts = [f"th-equip hero={h} item=relic-mail" for h in heroes]
+    s = play(_fast_drafted(), *arts).state
+    assert [s.heroes[h].items for h in heroes] == [("relic-mail",)] * 4
+    with pytest.raises(IllegalEvent) as info:
+        play(_fast_drafted(), *arts, "th-equip hero=rochon item=relic-blade")
+    assert info.value.reason == ("the Artifact offer holds one Artifact per Hero, at most six (4 here): "
+                                 "Relic blade would be Artifact 5 (Fast Action Preparation)")
+    items = [f"th-equip hero={h} item={i}" for h in heroes for i in ("sword", "buckler")]
+    s = play(_fast_drafted(), *items).state
+    assert sum(len(x.items) for x in s.heroes.values()) == 8
+    with pytest.raises(IllegalEvent) as info:
+        play(_fast_drafted(), *items, "th-equip hero=rochon item=jerkin")
+    assert info.value.reason == ("the item offer holds two items per Hero (8 here): Jerkin would be item 9 "
+                                 "(Fast Action Preparation)")
+    # swapping a carried item for another keeps the count
+    s = play(_fast_drafted(), *items, "th-equip hero=rochon item=jerkin drop=buckler").state
+    assert s.heroes["rochon"].items == ("sword", "jerkin")

@@ -68,8 +68,7 @@ def test_a_melee_hero_reaches_only_the_adjacent_hexes(monkeypatch):
 
 def test_a_ring_skill_hits_only_adjacent_heroes():
     """Whirlwind: 'Attack all adjacent enemies' (Appendix Skills); Aer two hexes off is out of its area."""
-    pre = (fast_blitz(ANN, BO), arena(rac=(1, 0), aer=(2, 0), rochon=(-4, 0), norn=(-4, 1),
-                                      gems="th-gem hero=norn skill=whirlwind"),
+    pre = (fast_blitz(ANN, BO, gems={"norn": "whirlwind"}), arena(rac=(1, 0), aer=(2, 0), rochon=(-4, 0), norn=(-4, 1)),
            "th-pass hero=rac power=confusion", "th-pass hero=norn power=tactics",
            "th-pass hero=rochon power=bloodthirst", "th-pass hero=aer power=valor",
            "th-pass hero=rac power=lifeswap", "th-move hero=norn cell=[0,0]")
@@ -160,6 +159,7 @@ SOLO = "start game=theosis options=" + json.dumps(
     separators=(",", ":")) + "\n" + drafts("Ann", ["blind", "neutralize", "tenacity", "valor", "lifeswap",
                                                     "spell-ward"]) + """
 th-gem hero=norn skill=whirlwind
+th-gem hero=rochon
 th-next
 th-rank order=["norn","rochon"]
 th-move hero=quietus cell=[0,0]

@@ -63,7 +63,7 @@ def test_counter_attack_turns_the_defence_power_into_the_attack():
     """Counter Attack (Norn, Warlord): Rac attacks with Warcraft (4,0); Norn answers with Fiery Purge (4,0):
     Norn attacks with 4 against Warcraft's Defense 0 → 4 physical (the Skill's type): Rac 9 → 5;
     the Skill's Mana gem is spent."""
-    s = play(fast_blitz(ANN, BO), "th-gem hero=norn skill=counter-attack", ARENA,
+    s = play(fast_blitz(ANN, BO, gems={"norn": "counter-attack"}), ARENA,
              'th-attack hero=rac target=["norn"] power=warcraft defend=["fiery-purge"] '
              'defense_skill=["counter-attack"]').state
     assert s.last_action["lines"] == ["Counter Attack", "4 vs 0", "4 physical"]
@@ -97,21 +97,21 @@ def test_northern_twin_strike_attacks_twice_with_one_gem():
 def test_chocking_rolls_a_d4_for_the_attack():
     """Chocking (errata p.34): the card is spent but a d4 gives the Attack: 4 vs Nova's 1 → 3 physical."""
     heroes = {"Ann": ["raug", "norn"], "Bo": ["rac", "aer"]}
-    start = fast_blitz(ANN, BO, heroes=heroes, archetypes={"raug": "exotic-gambler"})
+    start = fast_blitz(ANN, BO, heroes=heroes, archetypes={"raug": "exotic-gambler"}, gems={"raug": "chocking"})
     arena = ARENA.replace('"rochon":1', '"raug":1')
-    s = play(start, "th-gem hero=raug skill=chocking", arena, *PASS2,
+    s = play(start, arena, *PASS2,
              'th-attack hero=raug target=["aer"] power=pain-spike skill=chocking defend=["nova"] choice={"d4":4}').state
     assert s.last_action["lines"] == ["4 vs 1", "3 physical"]
     with pytest.raises(IllegalEvent, match="rolls a d4"):
-        play(start, "th-gem hero=raug skill=chocking", arena, *PASS2,
+        play(start, arena, *PASS2,
              'th-attack hero=raug target=["aer"] power=pain-spike skill=chocking defend=["nova"]')
 
 
 def test_heavy_metal_doubles_weapon_damage_and_ferocity_ignores_physical_protection():
     items = '"items":{"axe":{"name":"Axe","kind":"weapon","damage":3,"hands":2},' \
             '"plate":{"name":"Plate","kind":"armor","metal":true,"protection":["physical"]}}'
-    start = fast_blitz(ANN, BO, extra_options=items, archetypes={"norn": "berserker"})
-    s = play(start, "th-equip hero=norn item=axe", "th-gem hero=norn skill=heavy-metal", ARENA,
+    start = fast_blitz(ANN, BO, extra_options=items, archetypes={"norn": "berserker"}, gems={"norn": "heavy-metal"})
+    s = play(start, "th-equip hero=norn item=axe", ARENA,
              "th-pass hero=rac power=warcraft",
              'th-attack hero=norn target=["aer"] power=fiery-purge skill=heavy-metal defend=["nova"]').state
     assert s.last_action["lines"] == ["4 vs 1", "3 + 3×2 weapon = 9 physical"]
@@ -132,9 +132,9 @@ def test_wall_of_fire_burns_a_hero_starting_its_turn_there():
 def test_assassinate_from_stealth_kills_instead_of_damaging():
     """Stealth then Assassinate (-1): 4 - 1 = 3 vs Nova's 1: the target Hero is killed; Stealth ends."""
     heroes = {"Ann": ["sauth", "norn"], "Bo": ["rac", "aer"]}
-    start = fast_blitz(ANN, BO, heroes=heroes, archetypes={"sauth": "shadowblend"})
+    start = fast_blitz(ANN, BO, heroes=heroes, archetypes={"sauth": "shadowblend"}, gems={"sauth": "stealth"})
     arena = ARENA.replace('"rochon":1', '"sauth":1')
-    turn1 = ["th-gem hero=sauth skill=stealth", "th-gem hero=sauth skill=assassinate", arena,
+    turn1 = ["th-gem hero=sauth skill=assassinate", arena,
              "th-pass hero=rac power=warcraft", "th-pass hero=norn power=bloodthirst",
              "th-skill hero=sauth skill=stealth power=tactics", "th-pass hero=aer power=confusion"]
     s = play(start, *turn1).state

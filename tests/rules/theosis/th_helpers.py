@@ -19,9 +19,10 @@ def play(*texts: str):
 
 
 def fast_blitz(ann: list[str], bo: list[str], *, extra_options: str = "", archetypes: dict | None = None,
-               heroes: dict | None = None) -> str:
+               heroes: dict | None = None, gems: dict | None = None) -> str:
     """Start + drafts of a two-player blitz game with Fast Action Preparation (Ann: Rochon, Norn;
-    Bo: Rac, Aer), ``ann``/``bo`` being the six Powers drafted by each."""
+    Bo: Rac, Aer), ``ann``/``bo`` being the six Powers drafted by each, then each Hero's one Mana
+    gem (Game Modes: Fast Action Preparation), in the Skill ``gems`` names for it, else its first."""
     import json
     opts = {"mode": "blitz", "fast": True, "players": ["Ann", "Bo"],
             "heroes": heroes or {"Ann": ["rochon", "norn"], "Bo": ["rac", "aer"]}}
@@ -30,7 +31,14 @@ def fast_blitz(ann: list[str], bo: list[str], *, extra_options: str = "", archet
     text = "start game=theosis options=" + json.dumps(opts, separators=(",", ":"))
     if extra_options:
         text = text[:-1] + "," + extra_options + "}"
-    return "\n".join([text, drafts("Ann", ann), drafts("Bo", bo)])
+    return "\n".join([text, drafts("Ann", ann), drafts("Bo", bo), fast_gems(opts["heroes"], gems)])
+
+
+def fast_gems(heroes: dict, skills: dict | None = None) -> str:
+    """One ``th-gem`` line per Hero of ``heroes`` (player -> hero ids), in ``skills[hero]`` when given."""
+    skills = skills or {}
+    return "\n".join(f"th-gem hero={h}" + (f" skill={skills[h]}" if h in skills else "")
+                      for hs in heroes.values() for h in hs)
 
 
 def drafts(player: str, powers: list[str]) -> str:
