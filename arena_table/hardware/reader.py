@@ -43,6 +43,8 @@ log = logging.getLogger(__name__)
 
 DEDUP_WINDOW = 1024
 """A line up to this many sequence numbers behind the last one is a repeat, not a jump ahead."""
+GARBAGE_LOGGED = 5
+"""Bad lines logged one by one; later ones are counted, and summarised at most every ``garbage_summary_every`` s."""
 
 
 @dataclass(frozen=True)
@@ -76,11 +78,15 @@ class LinkStatus:
     """Pad -> ``ok:<chip>`` or ``fail:<why>`` (from READER_OK / READER_FAIL)."""
     counters: Mapping[str, int] = field(default_factory=dict)
     """``lines``, ``garbage_lines``, ``noise_bytes``, ``duplicates``, ``gaps``, ``errors``, ``reconnects``."""
+    last_bad_line: Mapping[str, Any] | None = None
+    """The last line counted in ``garbage_lines``: ``reason`` (why it was refused), ``line`` (its first
+    60 characters) and ``at`` (wall-clock seconds since the epoch); None while there was none."""
 
     def to_json(self) -> dict[str, Any]:
         return {"state": self.state, "port": self.port, "detail": self.detail, "firmware": self.firmware,
                 "backend": self.backend, "boot": self.boot,
-                "readers": {str(k): v for k, v in sorted(self.readers.items())}, "counters": dict(self.counters)}
+                "readers": {str(k): v for k, v in sorted(self.readers.items())}, "counters": dict(self.counters),
+                "last_bad_line": dict(self.last_bad_line) if self.last_bad_line else None}
 
 
 def _open_serial(path: str) -> serial.Serial:
@@ -105,6 +111,9 @@ class SerialTokenReader:
         backoff: first and longest wait between reconnect attempts, seconds (doubling).
         present: pad -> UID of the tags believed to lie on the pads at start (the event log's
             view after a service restart); the first snapshot is reconciled with it.
+        garbage_summary_every: the first ``GARBAGE_LOGGED`` bad lines are logged one by one, then a
+            notice that further ones are only counted; after it, a summary (how many, the last reason)
+            at most this often, seconds. The last one's reason is always in ``status.last_bad_line``.
 
     Raises:
         BadUid: a UID in ``present`` is not a tag UID.
@@ -116,7 +125,7 @@ class SerialTokenReader:
                  open_port: Callable[[str], Any] = _open_serial, clock: Callable[[], float] = time.time,
                  settle: float = 0.2, hello_every: float = 0.5, handshake_timeout: float = 5.0,
                  stale_after: float = 3.0, dead_after: float = 6.0, backoff: tuple[float, float] = (0.1, 2.0),
-                 present: Mapping[int, str] | None = None):
+                 present: Mapping[int, str] | None = None, garbage_summary_every: float = 60.0):
         self.locator = PortLocator(spec, list_ports)
         self.on_tag = on_tag
         self.on_status = on_status or (lambda status: None)
@@ -128,6 +137,12 @@ class SerialTokenReader:
         """Pad -> UID the host believes is resting there (kept across reconnects and given at start)."""
         self.counters = dict.fromkeys(("lines", "garbage_lines", "noise_bytes", "duplicates", "gaps", "errors",
                                        "reconnects", "ignored", "bad_snapshots"), 0)
+        self.garbage_summary_every = garbage_summary_every
+        self._last_bad: dict[str, Any] | None = None
+        self._bad_unlogged = 0
+        """Bad lines counted but not logged since the last summary (or the suppression notice)."""
+        self._bad_summarised = 0.0
+        """``time.monotonic()`` of the last summary (or of the suppression notice)."""
         self._status = LinkStatus("searching", port=spec)
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -168,6 +183,7 @@ class SerialTokenReader:
         if self._thread is not None:
             self._thread.join(timeout=5)
             self._thread = None
+        self._garbage_summary(time.monotonic(), force=True)
         self._set_status(state="closed", detail="")
 
     def __enter__(self) -> "SerialTokenReader":
@@ -247,6 +263,7 @@ class SerialTokenReader:
                 if data:
                     buf += data
                     self._drain(buf)
+                self._garbage_summary(now)
                 if not self._handshaken:
                     if now >= next_hello:
                         self.request("HELLO")
@@ -313,9 +330,34 @@ class SerialTokenReader:
             self._garbage(raw, str(exc))
 
     def _garbage(self, raw: bytes, why: str) -> None:
+        """Count a refused line, keep its reason for the status, log it unless that would flood the log.
+
+        The first ``GARBAGE_LOGGED`` are logged one by one; the next one says that further bad lines
+        are only counted; after that :meth:`_garbage_summary` logs how many came, at most every
+        ``garbage_summary_every`` seconds.
+        """
         n = self.counters["garbage_lines"] = self.counters["garbage_lines"] + 1
-        if n <= 5 or n % 100 == 0:
+        self._last_bad = {"reason": why, "line": raw[:60].decode("ascii", "backslashreplace"), "at": self.clock()}
+        if n <= GARBAGE_LOGGED:
             log.warning("token reader: ignored line #%d %r: %s", n, raw[:60], why)
+        elif n == GARBAGE_LOGGED + 1:
+            log.warning("token reader: ignored line #%d %r: %s; further bad lines are counted, not logged "
+                        "(%d so far; a summary at most every %g s); see garbage_lines and last_bad_line "
+                        "in /api/status", n, raw[:60], why, n, self.garbage_summary_every)
+            self._bad_unlogged, self._bad_summarised = 0, time.monotonic()
+        else:
+            self._bad_unlogged += 1
+            self._garbage_summary(time.monotonic())
+
+    def _garbage_summary(self, now: float, force: bool = False) -> None:
+        """Log how many bad lines went unlogged, if any and the last summary is old enough (or ``force``)."""
+        if not self._bad_unlogged or (not force and now - self._bad_summarised < self.garbage_summary_every):
+            return
+        last = self._last_bad or {}
+        log.warning("token reader: %d bad line(s) in the last %.0f s (%d in all), last: %s (%r)",
+                    self._bad_unlogged, now - self._bad_summarised, self.counters["garbage_lines"],
+                    last.get("reason", ""), last.get("line", ""))
+        self._bad_unlogged, self._bad_summarised = 0, now
 
     def _frame(self, f: Frame) -> None:
         if f.verb == "HELLO":
@@ -471,7 +513,8 @@ class SerialTokenReader:
             log.exception("token reader: on_tag failed for %r", change)
 
     def _set_status(self, **changes: Any) -> None:
-        self._status = replace(self._status, counters=dict(self.counters), **changes)
+        self._status = replace(self._status, counters=dict(self.counters),
+                               last_bad_line=dict(self._last_bad) if self._last_bad else None, **changes)
         try:
             self.on_status(self._status)
         except Exception:

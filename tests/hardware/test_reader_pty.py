@@ -480,3 +480,43 @@ def test_a_pad_the_banner_did_not_announce_is_refused(no_errors):
         assert len(messages) == 2
         assert "pad 9, but the banner said pads=4 (pads 0..3)" in messages[0]
         assert "pad 4, but the banner said pads=4" in messages[1]
+
+
+def test_a_flood_of_bad_lines_is_counted_summarised_and_its_last_reason_shown(no_errors):
+    """Five bad lines are logged, the sixth says the rest are only counted, then a summary at most every
+    ``garbage_summary_every`` s names how many came and the last one's reason; the status carries it."""
+    rec = Recorder()
+
+    def poll(pred, timeout=3.0):  # counters and log records notify nobody: poll them
+        deadline = time.monotonic() + timeout
+        while not pred():
+            assert time.monotonic() < deadline, f"timed out: {messages()}"
+            time.sleep(0.01)
+
+    def messages():
+        return [r.getMessage() for r in no_errors.records if r.name == "arena_table.hardware.reader"
+                and ("ignored line" in r.getMessage() or "bad line" in r.getMessage())]
+
+    with SimFirmware(pads=2) as sim, reader_for(sim.port, rec, garbage_summary_every=1.0) as reader:
+        rec.wait_up()
+        t0 = time.time()
+        sim.write_raw(b"".join(b"7 PLACED pad=0 uid=04A1B2C3*%04X\n" % i for i in range(8)))
+        poll(lambda: reader.counters["garbage_lines"] == 8)
+        logged = messages()
+        assert len(logged) == 6, logged
+        assert all(f"ignored line #{i + 1} " in m for i, m in enumerate(logged))
+        assert "further bad lines are counted, not logged (6 so far" in logged[5]
+        assert "garbage_lines" in logged[5] and "/api/status" in logged[5]
+        poll(lambda: len(messages()) == 7)
+        assert "2 bad line(s) in the last" in messages()[6] and "(8 in all)" in messages()[6]
+        assert "checksum mismatch (line says 0007" in messages()[6]
+        sim.write_raw(b"".join(b"9 PLACED pad=1 uid=0A0B0C0D*%04X\n" % i for i in range(50)))
+        poll(lambda: len(messages()) == 8)
+        time.sleep(0.7)
+        assert len(messages()) == 8  # one line for the fifty, and nothing while none comes
+        assert "50 bad line(s) in the last" in messages()[7] and "(58 in all)" in messages()[7]
+        rec.wait(lambda: rec.status.counters["garbage_lines"] == 58, what="published")
+        bad = rec.status.to_json()["last_bad_line"]
+        assert "checksum mismatch (line says 0031" in bad["reason"]
+        assert bad["line"] == "9 PLACED pad=1 uid=0A0B0C0D*0031" and t0 <= bad["at"] <= time.time()
+        assert rec.seq() == []
