@@ -74,6 +74,38 @@ def sides_of(die: str) -> int | None:
     return int(m.group(1)) if m else None
 
 
+def game_dice_error(title: str, kinds: Mapping[str, int], tray: TrayState, event: Event) -> str:
+    """Why a running game refuses a ``roll`` or ``correct`` event, or "": the game rolls only the
+    die kinds it names (kind -> number of faces), each face ``1..faces``.
+
+    >>> dice = {"d4": 4, "skull": 6}
+    >>> game_dice_error("Theosis", dice, new_tray(), DiceRolled(die="banana", faces=(3,)))
+    "Theosis uses no 'banana' die; its dice: d4 (faces 1-4), skull (faces 1-6)"
+    >>> game_dice_error("Theosis", dice, new_tray(), DiceRolled(die="skull", faces=(7, 0)))
+    'a skull die of Theosis shows 1 to 6, not [7, 0]'
+    >>> game_dice_error("Theosis", dice, new_tray(), DiceRolled(die="D4", faces=(4,)))
+    ''
+    """
+    if isinstance(event, DiceRolled):
+        die, values = event.die, event.faces
+    elif isinstance(event, DieCorrected):
+        roll = next((r for r in tray.rolls if r.seq == event.roll), None)
+        if roll is None:
+            return ""  # apply_tray names the missing roll
+        die, values = roll.die, (event.value,)
+    else:
+        return ""
+    sides = sides_of(die)
+    kind = f"d{sides}" if sides is not None else die
+    if kind not in kinds:
+        known = ", ".join(f"{k} (faces 1-{n})" for k, n in kinds.items())
+        return f"{title} uses no {die!r} die; its dice: {known}"
+    bad = [v for v in values if not 1 <= v <= kinds[kind]]
+    if bad:
+        return f"a {kind} die of {title} shows 1 to {kinds[kind]}, not {bad if len(values) > 1 else bad[0]}"
+    return ""
+
+
 def already_shows(tray: TrayState, event: DieCorrected) -> bool:
     """Whether the die ``event`` corrects already shows ``event.value`` (a repeated correction,
     e.g. a request resent after a timeout): the table answers it without recording it again.

@@ -65,6 +65,11 @@ class Game(Protocol):
     def objects(self) -> list[str]:
         """Catalogue of the game's taggable objects (``theosis:hero:rochon``) for the tag registry."""
 
+    # Optional: ``dice(state) -> Mapping[str, int]``, the die kinds the game rolls and each one's
+    # number of faces. A game that provides it has every other ``roll`` refused, and faces outside
+    # ``1..faces`` (see :func:`arena_table.rules.dice_tray.game_dice_error`); without it any die is
+    # only recorded by the tray.
+
 
 _GAMES: dict[str, Game] = {}
 
@@ -204,6 +209,11 @@ def apply(ts: TableState, event: Event, seq: int | None = None) -> TableState:
     if other:
         raise IllegalEvent(event, f"{event.KIND} is an event of {other}, but {game.title} is running", summarize(ts))
     tray = ts.tray
+    game_dice = getattr(game, "dice", None)
+    if game_dice is not None and isinstance(event, (DiceRolled, DieCorrected)):
+        wrong = dice_tray.game_dice_error(game.title, game_dice(ts.state), tray, event)
+        if wrong:
+            raise IllegalEvent(event, wrong, summarize(ts))
     if isinstance(event, (DiceRolled, DieCorrected)):
         tray = dice_tray.apply_tray(tray, event, seq)
     tags = ts.tags

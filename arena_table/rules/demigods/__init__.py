@@ -234,6 +234,18 @@ class Demigods:
         """The control page's start form (``/api/games`` field format; see :mod:`.form`)."""
         return form.setup_form()
 
+    def dice(self, state: DemigodsState) -> dict[str, int]:
+        """The dice Demigods rolls (kind -> faces; 'Attack Dice' p.24 and the Demigod dice of the activation order): the
+        Demigod die (``dg-demigod``, a plain ``d6`` standing in for it) and one ``dg-<type>`` per
+        attack type, whose faces are indices into the printed results. The table refuses any other kind.
+
+        >>> sorted(Demigods().dice(Demigods().setup({"players": ["Ann", "Bo"]})))[:3]
+        ['d6', 'dg-arcane', 'dg-bludgeoning']
+        """
+        die = data.demigod_die()
+        kinds = {die["kind"]: len(die["values"]), **{a: 6 for a in die.get("aliases", ())}}
+        return {**kinds, **{f"dg-{t}": len(faces) for t, faces in state.dice.items()}}
+
     def apply(self, state: DemigodsState, event: Event) -> DemigodsState:
         """The state after ``event``.
 

@@ -49,6 +49,10 @@ from .view import final_line, view as _view
 
 SKULL_DICE = ("skull", "skullduggery", "d6")
 """Die kinds accepted for the skullduggery die (faces 1-6 = dash, two pips, four pips, sword, lightning, spade)."""
+DICE = {"d4": 4, "d6": 6, "skull": 6, "skullduggery": 6}
+"""Every die Theosis rolls (Setting up the Hierapolis Board; Monsters): the four-sided die (Mercenary
+Camp, a monster's Defense and Attack), the six-sided die (Thieves' Guild) and the skullduggery die
+(a monster's action), which a plain d6 may stand in for."""
 
 
 class Theosis:
@@ -76,6 +80,10 @@ class Theosis:
     def objects(self) -> list[str]:
         """Taggable objects: ``theosis:hero:<id>``, ``theosis:power:<id>``, ``theosis:artifact:<id>`` ..."""
         return catalog.object_ids()
+
+    def dice(self, state: ThState) -> dict[str, int]:
+        """The dice Theosis rolls (kind -> faces); the table refuses any other kind (:data:`DICE`)."""
+        return dict(DICE)
 
     def apply(self, state: ThState, event: Event) -> ThState:
         """The state after ``event``.

@@ -176,7 +176,7 @@ def test_enraged_gives_rage_to_an_allied_tank_or_warrior():
     ('dg-use who=knight use=star-strike targets=["trapper"]', "costs 3 rage, Knight has 1"),
     ('dg-use who=knight targets=["trapper","blacksmith"]', "strikes one target"),
     ("roll die=dg-fire faces=[2]", "no attack is waiting"),
-    ("roll die=dg-lightning faces=[2]", "unknown Demigods die"),
+    ("roll die=dg-lightning faces=[2]", "Demigods Evolution uses no 'dg-lightning' die; its dice: dg-demigod"),
     ("dg-move who=knight", "give the AP spent"),
     ("dg-move who=knight ap=9", "9 AP asked, Knight has 7"),
     ("correct roll=2 index=0 value=2", "undo the roll"),

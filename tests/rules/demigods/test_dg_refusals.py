@@ -50,10 +50,10 @@ def test_in_range_corrections_still_apply():
 def test_plain_rolls_nobody_awaits_stay_in_the_tray():
     t = Table(lineup_options()).do("roll die=dg-demigod faces=[3,5]")
     before = t.st
-    for line in ("roll die=d6 faces=[3]", "roll die=d20 faces=[17]", "roll faces=[3,4]"):
+    for line in ("roll die=d6 faces=[3]", "roll faces=[3,4]"):
         t.do(line)
     assert t.st == before
-    assert [r.faces for r in t.ts.tray.rolls] == [(3, 5), (3,), (17,), (3, 4)]
+    assert [r.faces for r in t.ts.tray.rolls] == [(3, 5), (3,), (3, 4)]
     assert t.ts.log[-1].text == "Rolled 2d6: 3, 4 (total 7)"
 
 
@@ -69,3 +69,19 @@ def test_wounding_a_slain_character_is_refused():
     t = at("knight").do("dg-wound who=trapper amount=30")
     assert t.ch("trapper").out == "slain"
     assert reason(t, "dg-wound who=trapper amount=1") == "Trapper is out of the game (slain): no wounds to correct"
+
+
+@pytest.mark.parametrize("line,why", [
+    ("roll die=d20 faces=[17]", "Demigods Evolution uses no 'd20' die; its dice: dg-demigod (faces 1-6), d6 (faces 1-6), "
+                                "dg-slashing (faces 1-6), dg-piercing (faces 1-6), dg-bludgeoning (faces 1-6), "
+                                "dg-fire (faces 1-6), dg-ice (faces 1-6), dg-arcane (faces 1-6)"),
+    ("roll die=banana faces=[3]", "Demigods Evolution uses no 'banana' die; its dice: dg-demigod (faces 1-6)"),
+    ("roll die=dg-fire faces=[7]", "a dg-fire die of Demigods Evolution shows 1 to 6, not 7"),
+])
+def test_dice_demigods_does_not_roll_are_refused(line, why):
+    """'Attack Dice' (p.24): six attack types, each die with six printed results, and the Demigod
+    dice: any other kind, or a face off the die, is refused and stays out of the tray."""
+    t = at("knight")
+    rolls = t.ts.tray.rolls
+    assert reason(t, line).startswith(why)
+    assert t.ts.tray.rolls == rolls

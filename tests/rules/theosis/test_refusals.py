@@ -127,3 +127,28 @@ def test_adjust_of_a_removed_hero_is_refused(prep):
     assert s.state.heroes["rochon"].alive is False
     assert reason(s, "th-adjust target=rochon health=2") == (
         "Rochon has been removed from the game: no Health or Mana to correct")
+
+
+THEOSIS_DICE = "its dice: d4 (faces 1-4), d6 (faces 1-6), skull (faces 1-6), skullduggery (faces 1-6)"
+
+
+@pytest.mark.parametrize("line,why", [
+    ("roll die=banana faces=[1000,-3]", f"Theosis uses no 'banana' die; {THEOSIS_DICE}"),
+    ("roll die=d7 faces=[3]", f"Theosis uses no 'd7' die; {THEOSIS_DICE}"),
+    ("roll die=d20 faces=[20]", f"Theosis uses no 'd20' die; {THEOSIS_DICE}"),
+    ("roll die=skull faces=[7]", "a skull die of Theosis shows 1 to 6, not 7"),
+    ("roll die=skullduggery faces=[0,3]", "a skullduggery die of Theosis shows 1 to 6, not [0]"),
+    ("roll die=d4 faces=[5]", "a d4 die of Theosis shows 1 to 4, not 5"),
+])
+def test_rolls_of_dice_theosis_does_not_use_are_refused(arena, line, why):
+    """Theosis rolls a four-sided die, a six-sided die and the skullduggery die (Setting up the
+    Hierapolis Board; Monsters): any other kind, or a face off the die, is refused and stays out of
+    the dice statistics."""
+    assert reason(arena, line) == why
+
+
+def test_theosis_dice_are_still_recorded(arena):
+    ts = apply(apply(arena, parse("roll die=skull faces=[6]")), parse("roll die=D4 faces=[4]"))
+    assert [(r.die, r.faces) for r in ts.tray.rolls] == [("skull", (6,)), ("d4", (4,))]
+    assert reason(ts, f"correct roll={ts.tray.rolls[0].seq} index=0 value=9") == (
+        "a skull die of Theosis shows 1 to 6, not 9")
