@@ -36,11 +36,16 @@ def required_points(state: DemigodsState, side: str) -> int:
 
 
 def wound(state: DemigodsState, cid: str, amount: int, reason: str, source: str = "") -> DemigodsState:
-    """``amount`` wounds on ``cid`` (negative heals, never below 0); kills at wounds >= health."""
+    """``amount`` wounds on ``cid`` (negative heals, never below 0); kills at wounds >= health.
+
+    Rulebook, 'Wounds': "If a character receives wounds equal to or greater than their health, they are
+    killed and removed from the battlefield"; the book keeps no count beyond that, so the wounds of
+    a slain character stop at its health (an attack or a hand entry of 1000 wounds both read 40/40).
+    """
     ch = char(state, cid)
     if not ch.alive:
         return state
-    state = put(state, dataclasses.replace(ch, wounds=max(0, ch.wounds + amount)))
+    state = put(state, dataclasses.replace(ch, wounds=min(ch.health, max(0, ch.wounds + amount))))
     if char(state, cid).wounds >= ch.health:
         state = kill(state, cid, source, reason)
     return state

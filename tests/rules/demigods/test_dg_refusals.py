@@ -65,6 +65,16 @@ def test_plain_d6_during_an_attack_is_left_to_the_tray():
     assert t.st.pending == pending and t.ts.tray.rolls[-1].faces == (2,)
 
 
+def test_wounds_beyond_health_kill_and_stop_at_health():
+    """'Wounds': wounds equal to or greater than health kill and remove the character; the count stops
+    at health (hand entry and attack alike), and no token can be placed on the slain."""
+    t = at("knight").do("dg-wound who=knight amount=1000")
+    knight = t.ch("knight")
+    assert (knight.out, knight.wounds, knight.health) == ("slain", 40, 40)
+    assert reason(t, "dg-condition who=knight name=x stat=damage amount=2") == (
+        "Knight is out of the game (slain): no buff or debuff token can be placed")
+
+
 def test_wounding_a_slain_character_is_refused():
     t = at("knight").do("dg-wound who=trapper amount=30")
     assert t.ch("trapper").out == "slain"

@@ -99,3 +99,11 @@ def test_nobody_is_next_once_the_game_is_over():
     _, ts = story("advanced-tactics")
     view = table_view(ts)
     assert view["outcome"] and not any(e.get("next") for e in view["view"]["order"])
+
+
+def test_characters_slain_by_attacks_keep_wounds_equal_to_health():
+    """'Wounds': a lethal attack removes the character; its wounds read health/health, never more."""
+    records = read_jsonl(iter((GOLDEN / "slayer.txt").read_text(encoding="utf-8").splitlines()), source="slayer")
+    st = replay(records).state
+    slain = [c for c in st.chars.values() if c.out == "slain"]
+    assert slain and all(c.wounds == c.health for c in slain)
