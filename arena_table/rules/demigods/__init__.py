@@ -60,14 +60,25 @@ def _order_roll(state: DemigodsState, faces: tuple[int, ...]) -> DemigodsState:
 
 
 def _condition_error(e: ev.AddCondition) -> str:
-    """Why a hand-placed buff/debuff token cannot be (``Buffs & Debuffs``, p.25), or ""."""
+    """Why a hand-placed buff/debuff token cannot be (``Buffs & Debuffs``, p.25), or "".
+
+    Durations: "Most tokens are numbered with a '2' on one side and a '1' on the other", and a token
+    on or from a Demigod starts on its '1' side, so a token lasts 2 turns or 1. The book names no
+    token with another number; "most" leaves room for one, but none is printed, so other durations
+    are refused (the safe choice). A passive token lasts the whole game and its ``turns`` is unused
+    (0, 1 or 2 accepted).
+    """
     from .buffs import ICONS
     if e.stat and e.stat not in ICONS:
         return f"unknown stat {e.stat!r}; stats: {', '.join(ICONS)}"
     if e.scope not in ("character", "global"):
         return f"scope is 'character' or 'global', not {e.scope!r}"
-    if e.turns < 0 or e.wounds < 0:
-        return f"turns and wounds of a token cannot be negative (turns={e.turns}, wounds={e.wounds})"
+    if e.wounds < 0:
+        return f"wounds of a token cannot be negative (wounds={e.wounds})"
+    if e.turns not in ((0, 1, 2) if e.passive else (1, 2)):
+        return (f"a buff/debuff token lasts 2 turns (its '2' side) or 1 (its '1' side), not turns={e.turns} "
+                "(Buffs & Debuffs, p.25" + ("; passive=true for a token that lasts the whole game)" if not e.passive
+                                            else ")"))
     return ""
 
 

@@ -22,7 +22,18 @@ def reason(t: Table, line: str) -> str:
      "amount=99999999999999 is not a sensible number (keep within ±1000000)"),
     ("dg-divine who=knight value=-999", "divine power runs 0 to 6, not -999"),
     ("dg-divine who=knight value=7", "divine power runs 0 to 6, not 7"),
-    ("dg-condition who=knight name=x turns=-5", "turns and wounds of a token cannot be negative (turns=-5, wounds=0)"),
+    ("dg-condition who=knight name=x turns=-5", "a buff/debuff token lasts 2 turns (its '2' side) or 1 (its '1' side), "
+                                                "not turns=-5 (Buffs & Debuffs, p.25; passive=true for a token "
+                                                "that lasts the whole game)"),
+    ("dg-condition who=knight name=x turns=99", "a buff/debuff token lasts 2 turns (its '2' side) or 1 (its '1' side), "
+                                                "not turns=99 (Buffs & Debuffs, p.25; passive=true for a token "
+                                                "that lasts the whole game)"),
+    ("dg-condition who=knight name=x turns=0", "a buff/debuff token lasts 2 turns (its '2' side) or 1 (its '1' side), "
+                                               "not turns=0 (Buffs & Debuffs, p.25; passive=true for a token "
+                                               "that lasts the whole game)"),
+    ("dg-condition who=knight name=x passive=true turns=3", "a buff/debuff token lasts 2 turns (its '2' side) or 1 "
+                                                            "(its '1' side), not turns=3 (Buffs & Debuffs, p.25)"),
+    ("dg-condition who=knight name=x wounds=-1", "wounds of a token cannot be negative (wounds=-1)"),
     ("dg-condition who=knight name=x stat=bogus amount=2",
      "unknown stat 'bogus'; stats: damage, physical_defense, magical_defense, defense, morale, initiative, ap, "
      "knockdown, burn, freeze, immobilize, banish, bleed"),
@@ -43,6 +54,12 @@ def test_numbers_off_the_books_ranges_are_refused(line, why):
 def test_in_range_corrections_still_apply():
     t = at("knight").do("dg-wound who=trapper amount=3", "dg-divine who=knight value=6")
     assert (t.ch("trapper").wounds, t.ch("knight").divine) == (3, 6)
+    # Buffs & Debuffs (p.25): a token starts on its '2' or its '1' side; a passive one lasts the game
+    t.do("dg-condition who=trapper name=a stat=damage amount=-3 turns=1",
+         "dg-condition who=trapper name=b stat=damage amount=-1 turns=2",
+         "dg-condition who=trapper name=c stat=damage amount=2 passive=true buff=true turns=0")
+    assert [(c.name, c.turns, c.passive) for c in t.ch("trapper").conditions] == [
+        ("a", 1, False), ("b", 2, False), ("c", 0, True)]
     t.do("dg-wound who=trapper amount=-3")
     assert t.ch("trapper").wounds == 0
 
