@@ -15,9 +15,13 @@ the tags the event log has lying on the pads: the first snapshot is reconciled
 with it, so a tag resting through a service restart is not reported again and
 one taken away meanwhile is reported removed (PROTOCOL.md, host rule 2). A
 snapshot whose ``tags=n`` does not match the ``PRESENT`` lines received is
-discarded and asked for again; a banner of another protocol version drops the
-link until a valid handshake (host rule 5). A line naming a pad the banner's ``pads=n`` does not cover
-(pads are 0..n-1) is refused like a damaged one: counted, logged, never recorded (rule 6).
+discarded and asked for again, the warning naming the bad lines meanwhile; a
+``PRESENT`` line that arrived whole but is refused (bad UID, unknown pad) counts
+as received and the snapshot is taken without that tag (see
+:meth:`SerialTokenReader._snapshot`). A banner of another protocol version drops
+the link until a valid handshake (host rule 5). A line naming a pad the banner's
+``pads=n`` does not cover (pads are 0..n-1) is refused like a damaged one:
+counted, logged, never recorded (host rule 6).
 
 Callbacks run on the reader thread and must not block; an exception in one is
 logged and never stops the reader.
@@ -153,6 +157,10 @@ class SerialTokenReader:
         self._collecting: dict[int, str] | None = None
         self._present_lines = 0
         """``PRESENT`` lines received for the snapshot being collected (checked against ``tags=n``)."""
+        self._present_refused: list[str] = []
+        """Why each whole (checksum and seq good) ``PRESENT`` line of that snapshot was refused."""
+        self._bad_since_snapshot: list[str] = []
+        """Why each bad line since the last banner or ``SNAPSHOT`` line was refused (the last few)."""
         self._snapshot_wanted: float | None = None
         """``time.monotonic()`` since when a complete snapshot is wanted (after a gap, a reboot, a bad one)."""
         self._snapshot_asked: float | None = None
@@ -249,7 +257,8 @@ class SerialTokenReader:
         self._set_status(state="handshaking", port=path, detail="waiting for the banner")
         self._handshaken = False
         self._banner = False
-        self._collecting, self._present_lines = None, 0
+        self._collecting, self._present_lines, self._present_refused = None, 0, []
+        self._bad_since_snapshot = []
         self._snapshot_wanted = self._snapshot_asked = None
         buf = bytearray()
         opened = self._handshake_started = time.monotonic()
@@ -338,6 +347,7 @@ class SerialTokenReader:
         """
         n = self.counters["garbage_lines"] = self.counters["garbage_lines"] + 1
         self._last_bad = {"reason": why, "line": raw[:60].decode("ascii", "backslashreplace"), "at": self.clock()}
+        self._bad_since_snapshot = [*self._bad_since_snapshot[-2:], why]
         if n <= GARBAGE_LOGGED:
             log.warning("token reader: ignored line #%d %r: %s", n, raw[:60], why)
         elif n == GARBAGE_LOGGED + 1:
@@ -395,8 +405,8 @@ class SerialTokenReader:
             pads = f.fields.get("pads", "")
             self._pads = int(pads) if pads.isdigit() else None  # no pads= (not protocol 1): no check
             self._banner = True
-            self._collecting = {}
-            self._present_lines = 0
+            self._collecting, self._present_lines, self._present_refused = {}, 0, []
+            self._bad_since_snapshot = []
             self._set_status(firmware=f.text("fw"), backend=f.fields.get("backend", ""),
                              boot=f.fields.get("boot", ""))
             if self._handshaken:  # unasked banner: the device rebooted under us
@@ -408,23 +418,18 @@ class SerialTokenReader:
                 self._set_status(readers={**self._status.readers, pad: health})
         elif verb == "PRESENT":
             if self._collecting is None:
-                self._collecting, self._present_lines = {}, 0
-            self._collecting[self._pad(f)] = canonical_uid(f.text("uid"))
+                self._collecting, self._present_lines, self._present_refused = {}, 0, []
+            # The line arrived whole (checksum, seq): it counts towards tags=n even when refused below,
+            # or a tag the host cannot take would make every snapshot incomplete, forever.
             self._present_lines += 1
+            try:
+                self._collecting[self._pad(f)] = canonical_uid(f.text("uid"))
+            except (ProtocolError, BadUid) as exc:
+                self._present_refused.append(f"PRESENT pad={f.fields.get('pad', '?')} "
+                                             f"uid={f.fields.get('uid', '?')} (seq {f.seq}): {exc}")
+                raise
         elif verb == "SNAPSHOT":
-            collected, lines = self._collecting or {}, self._present_lines
-            self._collecting, self._present_lines = None, 0
-            tags = f.int("tags")
-            if tags != lines:  # a PRESENT line was lost (or we came in halfway): not the whole picture
-                self.counters["bad_snapshots"] += 1
-                log.warning("token reader: snapshot at seq %d says tags=%d but %d PRESENT line(s) arrived; "
-                            "discarded, %s", f.seq, tags, lines, self._want_snapshot())
-                return
-            self._snapshot_wanted = None
-            self._reconcile(collected)
-            if not self._handshaken:
-                self._handshaken = True
-                self._set_status(state="up", detail="")
+            self._snapshot(f)
         elif verb == "HB":
             # Publish the fault counters once a second if they moved (not the line count).
             faults = {k: v for k, v in self.counters.items() if k != "lines"}
@@ -454,6 +459,39 @@ class SerialTokenReader:
         return pad
 
     # -- snapshots --------------------------------------------------------------------------------
+    def _snapshot(self, f: Frame) -> None:
+        """A ``SNAPSHOT tags=n`` line ends the snapshot: take it if whole, else discard it and ask again.
+
+        Whole means ``n`` ``PRESENT`` lines arrived since the banner or the previous snapshot. A line
+        lost on the way (checksum, a seq gap) makes it incomplete: discarded and asked for again
+        (PROTOCOL.md, host rule 2), the warning naming the bad lines that came meanwhile. A ``PRESENT``
+        line that arrived whole but was refused (a UID that is no tag UID, a pad the banner did not
+        announce) counts as arrived: the device would send it again in every snapshot, so asking
+        again would loop (reconnecting every ``handshake_timeout`` s, forever). Such a snapshot is
+        taken *without that tag*, with a warning naming why: the refused tag is never recorded (as
+        its live ``PLACED`` line would be refused), and a tag the host had on that pad is recorded
+        removed, since the device reports something else lying there. Recorded events stay those
+        of tags the host can name.
+        """
+        collected, lines, refused = self._collecting or {}, self._present_lines, self._present_refused
+        bad = self._bad_since_snapshot
+        self._collecting, self._present_lines, self._present_refused, self._bad_since_snapshot = None, 0, [], []
+        tags = f.int("tags")
+        if tags != lines:  # a PRESENT line was lost (or we came in halfway): not the whole picture
+            self.counters["bad_snapshots"] += 1
+            meanwhile = f"; bad line(s) since the last snapshot: {'; '.join(bad)}" if bad else ""
+            log.warning("token reader: snapshot at seq %d says tags=%d but %d PRESENT line(s) arrived%s; "
+                        "discarded, %s", f.seq, tags, lines, meanwhile, self._want_snapshot())
+            return
+        if refused:
+            log.warning("token reader: snapshot at seq %d taken without %d refused PRESENT line(s), their "
+                        "tags not recorded: %s", f.seq, len(refused), "; ".join(refused))
+        self._snapshot_wanted = None
+        self._reconcile(collected)
+        if not self._handshaken:
+            self._handshaken = True
+            self._set_status(state="up", detail="")
+
     def _want_snapshot(self) -> str:
         """Note that a complete snapshot is needed and ask for one if allowed now; says what was done.
 

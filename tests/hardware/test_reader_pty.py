@@ -395,6 +395,9 @@ def test_snapshot_missing_a_damaged_present_line_is_discarded_and_asked_again(no
         assert reader.present == {0: A, 1: C}
         assert reader.counters["bad_snapshots"] == 1 and reader.counters["garbage_lines"] == 1
         assert rec.status.state == "up"
+        warned = [r.getMessage() for r in no_errors.records if "says tags=2 but 1 PRESENT" in r.getMessage()]
+        assert len(warned) == 1 and "bad line(s) since the last snapshot: checksum mismatch" in warned[0], warned
+        assert "PRESENT pad=1 uid=0" in warned[0]  # which line it was
 
 
 def test_damaged_snapshot_during_the_handshake_is_asked_again_by_hello(no_errors):
@@ -520,3 +523,43 @@ def test_a_flood_of_bad_lines_is_counted_summarised_and_its_last_reason_shown(no
         assert "checksum mismatch (line says 0031" in bad["reason"]
         assert bad["line"] == "9 PLACED pad=1 uid=0A0B0C0D*0031" and t0 <= bad["at"] <= time.time()
         assert rec.seq() == []
+
+
+def test_a_refused_present_line_is_named_and_the_snapshot_taken_without_its_tag(no_errors):
+    """A CRC-valid PRESENT line the host refuses (a 5-byte UID without its check byte) comes in every
+    snapshot: counted as arrived, the snapshot is taken without that tag (never recorded), a tag the
+    host had on that pad is recorded removed, and the link stays up instead of reconnecting forever."""
+    rec = Recorder()
+    sim = SimFirmware(pads=2)
+    for pad, uid in ((0, A), (1, C)):
+        sim.readers[pad].place(uid)
+    write = sim.scanner.write
+
+    def five_bytes(line: str) -> None:  # the firmware's view of C: 0A0B0C0D0E (0E is no check byte)
+        if f" pad=1 uid={C}" in line:
+            seq, verb, fields = line.split(" ", 2)
+            line = encode(int(seq), verb, dict(f.split("=") for f in fields.split("*")[0].split(" "))
+                          | {"uid": C + "0E"}).decode()
+        write(line)
+
+    sim.scanner.write = five_bytes
+    sim.start()
+    try:
+        with reader_for(sim.port, rec, present={1: C}, handshake_timeout=1.0) as reader:
+            rec.wait_up()
+            rec.wait(lambda: len(rec.changes) == 2)
+            reader.request("SNAPSHOT")  # again: the same refusal, the same picture, nothing new
+            time.sleep(1.5)
+            assert rec.seq() == [(0, A, "placed", "snapshot"), (1, C, "removed", "snapshot")]
+            assert reader.present == {0: A}
+            assert rec.states == ["handshaking", "up"] and reader.counters["reconnects"] == 0
+            assert reader.counters["bad_snapshots"] == 0 and reader.counters["garbage_lines"] >= 2
+            warned = [r.getMessage() for r in no_errors.records if "refused PRESENT" in r.getMessage()]
+            assert len(warned) >= 2, warned
+            assert "taken without 1 refused PRESENT line(s), their tags not recorded: PRESENT pad=1 " \
+                   "uid=0A0B0C0D0E" in warned[0] and "5 bytes" in warned[0], warned
+            sim.remove(0)
+            rec.wait(lambda: len(rec.changes) == 3)
+            assert rec.seq()[2:] == [(0, A, "removed", "live")]
+    finally:
+        sim.close()
