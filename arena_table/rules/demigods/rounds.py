@@ -158,8 +158,11 @@ def end_turn(state: DemigodsState) -> DemigodsState:
             ch = dataclasses.replace(ch, cooldowns=tuple((i, n) for i, n in cool if n > 0))
         ch, wounds, ticked = buffs.end_of_turn(ch)
         state = put(state, dataclasses.replace(ch, ap=0))
-        if wounds:
+        if wounds:  # Burn/Bleed wound when flipped or removed (Buffs & Debuffs p.25): said in the log
             names = ", ".join(t.name for t in ticked if t.wounds)
+            state = add_notice(state, f"round {state.round}: {ch.name} takes {wounds} wound{'s' * (wounds != 1)} "
+                                      f"from the {names} token{'s' * (',' in names)} "
+                                      f"({min(ch.health, ch.wounds + wounds)}/{ch.health})")
             state = wound(state, cid, wounds, f"{names} token", source=next((t.source for t in ticked if t.wounds), ""))
     return advance(state)
 

@@ -258,4 +258,22 @@ def describe(before: DemigodsState, after: DemigodsState | None, event: Any) -> 
         "dg-minion-exit": lambda e: f"{name(e.who)} scores a tactical point",
     }
     fn = texts.get(kind)
-    return fn(event) if fn else ""
+    text = fn(event) if fn else ""
+    if kind != "dg-end-turn":
+        return text
+    return "; ".join(filter(None, (text, *new_notices(before.notices, after.notices))))
+
+
+def new_notices(old: tuple[str, ...], new: tuple[str, ...]) -> tuple[str, ...]:
+    """The notices an event added to the state's ``old`` ones, ``new`` being them afterwards (the
+    state keeps the last 8): what happened on its own (Burn wounds, a knocked-down turn, a character
+    slain), for the log line of the event.
+
+    >>> new_notices(("x",), ("x", "y", "z")), new_notices(("a", "b"), ("b", "c")), new_notices(("a",), ("a",))
+    (('y', 'z'), ('c',), ())
+    """
+    for k in range(len(new) + 1):
+        head = new[:len(new) - k]
+        if len(head) <= len(old) and old[len(old) - len(head):] == head:
+            return new[len(new) - k:]
+    return new

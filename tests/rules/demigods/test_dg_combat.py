@@ -37,6 +37,17 @@ def test_burn_wounds_when_flipped_and_removed_not_when_placed():
     assert t.ch("assassin").wounds == 6 and t.ch("assassin").conditions == ()
 
 
+def test_burn_wounds_are_said_in_the_log():
+    """p.24 'Burn ... three wounds per round', p.25 applied when the token is flipped/removed: the
+    spectator log's end-of-turn line says so, with the health left."""
+    t = at("knight").do("dg-condition who=assassin name=Burn stat=burn")
+    t.do("dg-end-turn", "dg-end-turn")
+    health = t.ch("assassin").health
+    assert t.ts.log[-1].text == (f"Assassin ends the turn; round {t.st.round}: Assassin takes 3 wounds from the Burn "
+                                 f"token (3/{health})")
+    assert t.st.notices[-1].endswith(f"Assassin takes 3 wounds from the Burn token (3/{health})")
+
+
 def test_demigod_tokens_last_one_turn_except_bleed_freeze_burn():
     """p.16/p.25: buffs and debuffs on a Demigod last one turn; Bleed, Freeze and Burn are the exception."""
     t = at("knight").do("dg-condition who=warlord name=Weak stat=damage amount=-2",
