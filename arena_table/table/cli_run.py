@@ -316,11 +316,19 @@ def _int8_numerics(machine: str, flags: set[str]) -> str:
 
 
 def cmd_doctor(args: argparse.Namespace) -> int:
+    """Print what the table would run with; 1 when the event log it was pointed at is unreadable
+    (a log not created yet is fine), else 0."""
+    status = 0
     db = Path(args.db)
     data_dir = Path(args.data_dir) if args.data_dir else db.parent  # as in cmd_run
     pin, pin_path = read_pin(data_dir), data_dir.resolve() / PIN_FILE
     print(f"table data     {data_dir.resolve()}")
-    if pin:
+    if not data_dir.is_dir():
+        what = "is not a folder" if data_dir.exists() else "does not exist"
+        given = "--data-dir" if args.data_dir else "the folder of --db"
+        print(f"control PIN    {data_dir.resolve()} ({given}) {what}, so no {PIN_FILE} there "
+              "(`arena-table run` makes the folder and a PIN)")
+    elif pin:
         print(f"control PIN    {pin}")
     elif pin_path.is_dir():
         print(f"control PIN    {pin_path} is a directory, not the PIN file: remove it")
@@ -339,6 +347,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
             print(f"event log      {db}: {len(rows)} events ({rejected} rejected)")
         except Exception as exc:
             print(f"event log      {db}: UNREADABLE: {exc}")
+            status = 1
     else:
         print(f"event log      {db}: not created yet")
     videos = sorted(str(p) for p in Path("/dev").glob("video*"))
@@ -358,7 +367,9 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     for dist in ("arena-table", "flask", "waitress", "numpy", "opencv-python-headless", "onnxruntime", "segno",
                  "pyserial", "gpiozero"):
         print(f"{dist:<14} {_version(dist)}")
-    return 0
+    if status:
+        print(f"arena-table doctor: {db} is not a readable event log (see above)", file=sys.stderr)
+    return status
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -1,0 +1,40 @@
+"""``arena-table doctor``: a log it cannot read is a failure (exit 1), a missing data folder is said so."""
+
+from __future__ import annotations
+
+from arena_table.rules import parse
+from arena_table.table.cli import main
+from arena_table.table.log import EventLog
+
+
+def test_doctor_exits_1_when_the_log_it_was_pointed_at_is_not_an_event_log(tmp_path, capsys):
+    bogus = tmp_path / "notes.txt"
+    bogus.write_text("not a database\n" * 100)
+    assert main(["doctor", "--db", str(bogus)]) == 1
+    captured = capsys.readouterr()
+    assert f"event log      {bogus}: UNREADABLE" in captured.out
+    assert "not a readable event log" in captured.err
+    (tmp_path / "dir.db").mkdir()
+    assert main(["doctor", "--db", str(tmp_path / "dir.db")]) == 1
+
+
+def test_doctor_exits_0_for_a_readable_or_not_yet_created_log(tmp_path, capsys):
+    assert main(["doctor", "--db", str(tmp_path / "t.db")]) == 0
+    assert "not created yet" in capsys.readouterr().out
+    with EventLog(tmp_path / "t.db") as log:
+        log.append(parse("roll faces=[3,5]"))
+    assert main(["doctor", "--db", str(tmp_path / "t.db")]) == 0
+    assert "1 events (0 rejected)" in capsys.readouterr().out
+
+
+def test_doctor_says_a_missing_data_folder_does_not_exist(tmp_path, capsys):
+    missing = tmp_path / "no-such-folder"
+    assert main(["doctor", "--db", str(tmp_path / "t.db"), "--data-dir", str(missing)]) == 0
+    out = capsys.readouterr().out
+    assert f"control PIN    {missing.resolve()} (--data-dir) does not exist" in out
+    assert "no pin.txt in" not in out
+    assert main(["doctor", "--db", str(missing / "t.db")]) == 0  # the default: the log's folder
+    assert f"{missing.resolve()} (the folder of --db) does not exist" in capsys.readouterr().out
+    (tmp_path / "file").write_text("")
+    assert main(["doctor", "--db", str(tmp_path / "t.db"), "--data-dir", str(tmp_path / "file")]) == 0
+    assert "(--data-dir) is not a folder" in capsys.readouterr().out
