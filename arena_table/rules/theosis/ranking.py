@@ -66,8 +66,12 @@ def allocate(state: ThState, ev: Allocate) -> ThState:
         raise Rejected(f"{todo[0] if todo else 'nobody'} allocates gold now (counter-clockwise from the right "
                        f"of the Initiative Marker holder, p.13)")
     p = state.player(ev.player)
+    negative = {h: v for h, v in ev.gold.items() if v < 0}
+    if negative:  # gold is placed on the mats (p.13 Step 2): a hero cannot be given less than none
+        raise Rejected(f"gold placed on a Hero cannot be negative: "
+                       f"{', '.join(f'{h}={v}' for h, v in negative.items())} (p.13 Step 2)")
     spent = sum(ev.gold.values())
-    if any(v < 0 for v in ev.gold.values()) or spent > p.gold:
+    if spent > p.gold:
         raise Rejected(f"{p.id} has {p.gold} gold to allocate, not {spent}")
     for hid, amount in ev.gold.items():
         if hid not in p.heroes or not state.heroes[hid].alive:

@@ -152,3 +152,12 @@ def test_theosis_dice_are_still_recorded(arena):
     assert [(r.die, r.faces) for r in ts.tray.rolls] == [("skull", (6,)), ("d4", (4,))]
     assert reason(ts, f"correct roll={ts.tray.rolls[0].seq} index=0 value=9") == (
         "a skull die of Theosis shows 1 to 6, not 9")
+
+
+def test_negative_gold_allocation_names_the_negative_amount():
+    """p.13 Step 2: players put gold on their Heroes' mats; -1 on Aer is named (the sum 3 was within
+    Bo's 3 gold, so 'has 3 gold to allocate, not 3' said nothing)."""
+    ranking = play(fast_blitz(ANN, BO), "th-next")
+    assert reason(ranking, 'th-allocate player=Bo gold={"aer":-1,"rac":4}') == (
+        "gold placed on a Hero cannot be negative: aer=-1 (p.13 Step 2)")
+    assert reason(ranking, 'th-allocate player=Bo gold={"aer":1,"rac":4}') == "Bo has 3 gold to allocate, not 5"
