@@ -167,6 +167,10 @@ th-draft player=Bo power=confusion
 th-draft player=Bo power=valor
 th-draft player=Bo power=lifeswap
 th-draft player=Bo power=frigid-night
+th-gem hero=norn
+th-gem hero=rochon
+th-gem hero=rac
+th-gem hero=aer
 th-next
 th-allocate player=Bo gold={"rac":3}
 th-allocate player=Ann gold={"norn":2,"rochon":1}
