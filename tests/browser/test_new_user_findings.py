@@ -28,6 +28,20 @@ def test_failing_dice_reader_is_red_in_the_footer(live, page):
     assert [e for e in page.errors if not e.startswith("Failed to load resource")] == []  # 404 camera, 409 undo
 
 
+def test_the_footer_shows_a_token_readers_bad_lines_and_the_last_reason(live, page):
+    """A new user's trial: garbled serial lines were only counted in /api/status; the page said nothing."""
+    live.table.status_board.set("tokens", state="up", detail="reader on /dev/ttyACM0",
+                                counters={"garbage_lines": 0, "events": 3})
+    page.goto(live.url + "/")
+    page.wait_for_function("document.querySelector('#devices').textContent.includes('tokens: up')", timeout=5000)
+    assert page.inner_text("#devices") == "tokens: up — reader on /dev/ttyACM0"
+    live.table.status_board.set("tokens", state="up", detail="reader on /dev/ttyACM0",
+                                counters={"garbage_lines": 7, "events": 3},
+                                last_bad_line={"reason": "bad checksum", "line": "PLACED pad=1 uid=04*00", "at": 0})
+    page.wait_for_function("document.querySelector('#devices').textContent.includes('bad lines')", timeout=5000)
+    assert page.inner_text("#devices") == "tokens: up — reader on /dev/ttyACM0 · 7 bad lines, last: bad checksum"
+
+
 def test_correction_buttons_go_away_after_the_roll_is_undone(live, page):
     login(page, live.url)
     live.table.submit(DiceRolled(faces=(2, 5)))

@@ -193,8 +193,12 @@
       const word = info.state || info.link || (bad ? 'error' : 'ok');
       const detail = info.error || info.detail || '';
       const reroll = (info.reroll || []).length;
+      // a token reader's refused lines: how many, and why the last one was refused
+      const garbage = (info.counters || {}).garbage_lines || 0;
+      const lastBad = info.last_bad_line && info.last_bad_line.reason;
       return el('li', { class: bad || reroll ? 'bad' : 'ok' }, name + ': ', el('span', { class: 'state', text: word }),
         detail ? ' — ' + detail : '',
+        garbage ? ' · ' + garbage + ' bad line' + (garbage === 1 ? '' : 's') + (lastBad ? ', last: ' + lastBad : '') : '',
         reroll ? el('strong', { text: ' · please re-roll ' + reroll + (reroll === 1 ? ' die' : ' dice') }) : null);
     });
     $('devices').replaceChildren(...(items.length ? items : [el('li', { class: 'muted', text: 'No devices' })]));
