@@ -14,7 +14,7 @@ from . import catalog
 from .events import (Adjust, Allocate, ArtifactRevealed, Attack, Bid, Bless, CastRitual, Draft, Equip, Gem,
                      MonsterAction, Move, Next, Pass, Place, SetRanking, Stamina, UseSkill)
 from .mats import name
-from .preparation import bid as resolve_bid
+from .preparation import bid as resolve_bid, gemless
 from .state import ThState
 from .view import final_line
 
@@ -54,8 +54,11 @@ def _line(before: ThState, after: ThState, ev: Event) -> str:
         if before.phase == "combat":
             return f"{n(before.acting_hero() or '')} forgoes the extra attack"
         if after.phase == "ranking" and before.phase != "ranking":
+            missing = gemless(before) if before.phase == "fast" else []
             return ("Preparation is over" if before.phase == "fast" else
-                    "Hierapolis is over: Alignment bonuses paid") + "; allocate gold"
+                    "Hierapolis is over: Alignment bonuses paid") + "; allocate gold" + (
+                "; no Mana gem yet (each Hero receives one, Game Modes: th-gem hero=... skill=...): "
+                + ", ".join(missing) if missing else "")
         return f"Hierapolis turn {before.prep_turn} ends; refresh the Market (six new Weapons and Armor). " \
                f"{after.initiative} holds the Initiative Marker"
     if isinstance(ev, Allocate):

@@ -269,11 +269,8 @@ def end_turn(state: ThState, ev: Next) -> ThState:
         short = [p.id for p in state.players if len(p.hand) < 6]
         if short:
             raise Rejected(f"{', '.join(short)} must draft a full set of six Powers first (Game Modes)")
-        gemless = [f"{name(state, h)} ({h})" for p in state.players for h in p.heroes
-                   if state.heroes[h].alive and not state.heroes[h].mana]
-        if gemless:
-            raise Rejected(f"each Hero receives one Mana gem in Fast Action Preparation (Game Modes); "
-                           f"no gem yet: {', '.join(gemless)} (th-gem hero=... skill=...)")
+        # a Hero still without its Mana gem is named in the log line (describe.py, gemless), not refused:
+        # logs recorded before this check would no longer replay past their th-next
         return dataclasses.replace(state, phase="ranking")
     if next_placer(state) is not None:
         raise Rejected(f"{next_placer(state)} still has heroes to place")
@@ -305,13 +302,24 @@ def draft(state: ThState, ev: Draft) -> ThState:
     return replace_player(state, dataclasses.replace(p, hand=p.hand + (ev.power,)))
 
 
+def gemless(state: ThState) -> list[str]:
+    """Living Heroes with no Mana gem, as ``"Name (id)"`` (Game Modes, Fast Action Preparation:
+    each Hero receives one)."""
+    return [f"{name(state, h)} ({h})" for p in state.players for h in p.heroes
+            if state.heroes[h].alive and not state.heroes[h].mana]
+
+
 def gem(state: ThState, ev: Gem) -> ThState:
     """``th-gem``: a Mana gem placed in a Skill outside an action (Fast Action Preparation, Ritual,
     corrections).
 
     In Fast Action Preparation "each Hero receives one Mana crystal and inserts it into a skill
-    slot of their choice" (Game Modes): leaving it (``th-next``) waits for every Hero's gem. A
-    second gem is not refused there, as ``th-gem`` is also the table's correction of a misplaced gem.
+    slot of their choice" (Game Modes): leaving it (``th-next``) names every Hero still without
+    one in its log line (:func:`gemless`), and the gem can still be placed afterwards. It is not
+    refused there: the event logs of games recorded before that rule was checked hold no
+    ``th-gem`` lines, and a refused ``th-next`` would stop their replay at the Preparation (the
+    log is the table's source of truth). A second gem is not refused either, as ``th-gem`` is
+    also the table's correction of a misplaced gem.
 
     Raises:
         Rejected: unknown hero, or the Skill already holds a gem.

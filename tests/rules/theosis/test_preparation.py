@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from arena_table.rules import IllegalEvent, find_game
+from arena_table.rules import IllegalEvent, find_game, parse
 
 from th_helpers import play
 
@@ -164,19 +164,23 @@ def _fast_drafted(**kw):
                       drafts("Bo", ["warcraft", "nova", "confusion", "valor", "lifeswap", "frigid-night"])])
 
 
-def test_fast_preparation_ends_only_when_every_hero_has_its_mana_gem():
+def test_leaving_fast_preparation_names_the_heroes_without_their_mana_gem():
     """Game Modes, Fast Action Preparation: 'each Hero receives one Mana crystal and inserts it into a
-    skill slot of their choice': th-next names the Heroes still without one; with all four it goes on
-    to the Ranking and every Hero enters with mana 1."""
-    with pytest.raises(IllegalEvent) as info:
-        play(_fast_drafted(), "th-next")
-    assert info.value.reason == ("each Hero receives one Mana gem in Fast Action Preparation (Game Modes); "
-                                 "no gem yet: Rochon (rochon), Norn (norn), Rac (rac), Aer (aer) "
-                                 "(th-gem hero=... skill=...)")
-    with pytest.raises(IllegalEvent, match=r"no gem yet: Rac \(rac\)\ \("):
-        play(_fast_drafted(), "th-gem hero=rochon", "th-gem hero=norn", "th-gem hero=aer", "th-next")
+    skill slot of their choice'. th-next names the Heroes still without one in its log line; it is not
+    refused, so a log recorded before this was checked (no th-gem lines) still replays past it, and
+    the gem can be placed afterwards. With all four gems every Hero enters with mana 1."""
+    ts = play(_fast_drafted())
+    assert GAME.describe(ts.state, parse("th-next")) == (
+        "Preparation is over; allocate gold; no Mana gem yet (each Hero receives one, Game Modes: "
+        "th-gem hero=... skill=...): Rochon (rochon), Norn (norn), Rac (rac), Aer (aer)")
+    ts = play(_fast_drafted(), "th-gem hero=rochon", "th-gem hero=norn", "th-gem hero=aer")
+    assert GAME.describe(ts.state, parse("th-next")).endswith("skill=...): Rac (rac)")
+    late = play(_fast_drafted(), "th-next", "th-gem hero=rac").state
+    assert late.phase == "ranking" and len(late.heroes["rac"].mana) == 1
     s = play(_fast_drafted(), "th-gem hero=rochon", "th-gem hero=norn", "th-gem hero=rac skill=profane-armor",
              "th-gem hero=aer", "th-next").state
+    assert GAME.describe(play(_fast_drafted(), "th-gem hero=rochon", "th-gem hero=norn", "th-gem hero=rac",
+                              "th-gem hero=aer").state, parse("th-next")) == "Preparation is over; allocate gold"
     assert s.phase == "ranking"
     assert {h: len(x.mana) for h, x in s.heroes.items()} == {"rochon": 1, "norn": 1, "rac": 1, "aer": 1}
     assert s.heroes["rac"].mana == ("profane-armor",)
@@ -203,3 +207,17 @@ def test_fast_preparation_offers_one_artifact_per_hero_and_two_items_per_hero():
     # swapping a carried item for another keeps the count
     s = play(_fast_drafted(), *items, "th-equip hero=rochon item=jerkin drop=buckler").state
     assert s.heroes["rochon"].items == ("sword", "jerkin")
+
+
+def test_a_fast_game_recorded_without_gems_still_replays_to_its_end():
+    """A review of the gem check: the event log is the source of truth, and logs recorded before the
+    gem was checked hold no th-gem lines. Refusing their th-next stopped the replay at the
+    Preparation (phase "fast", turn 0); the game must still replay to its end."""
+    from pathlib import Path
+
+    from arena_table.rules import replay
+
+    lines = [ln for ln in (Path(__file__).parent / "golden" / "blitz-2p.txt").read_text().splitlines()
+             if ln.strip() and not ln.startswith("#") and not ln.startswith("th-gem")]
+    ts = replay([(i + 1, parse(ln)) for i, ln in enumerate(lines)], "dice-tray", {})
+    assert (ts.game, ts.state.phase, ts.state.turn) == ("theosis", "over", 9)
