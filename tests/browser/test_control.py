@@ -154,6 +154,41 @@ def test_starting_over_a_dice_tray_with_rolls_asks_first(live, page):
     assert len(live.table.state.tray.rolls) == 0 and len(asked) == 2
 
 
+def test_a_control_page_behind_the_table_asks_the_servers_question_before_a_start(live, page):
+    """A review: a second control page whose view was behind (it missed the rolls) sent its start with
+    confirm=true without asking anyone, ending the rolls. Now it sends none; the server's 409 names
+    what the start would end, the page asks that, and only a yes sends the confirmation."""
+    from arena_table.rules import DiceRolled
+
+    page.add_init_script("""(() => {  // this page misses every live update: its view stays behind
+        const Real = window.EventSource;
+        window.EventSource = function (url) {
+            const es = new Real(url), add = es.addEventListener.bind(es);
+            es.addEventListener = (type, fn, opts) => add(type, type === 'update' ? () => {} : fn, opts);
+            return es;
+        };
+        window.EventSource.CLOSED = Real.CLOSED;
+    })()""")
+    login(page, live.url)
+    page.wait_for_selector("#start-game option[value='theosis']", state="attached")
+    page.wait_for_function("document.querySelector('#running').textContent.length > 0", timeout=5000)
+    for faces in ((3, 5), (6,)):
+        live.table.submit(DiceRolled(die="d6", faces=faces, source="test"))
+    asked = []
+    page.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))
+    page.select_option("#start-game", "dice-tray")
+    page.click("#start-form button[type=submit]")
+    page.wait_for_function("() => window.control.lastResult && window.control.lastResult.status === 409", timeout=5000)
+    page.wait_for_timeout(300)
+    assert asked == ["End the dice tray's 2 rolls and start a new game? Its events stay in the log, but Undo "
+                     "cannot bring it back."]
+    assert len(live.table.state.tray.rolls) == 2  # the page's own view said nothing was in progress
+    page.once("dialog", lambda d: (asked.append(d.message), d.accept()))
+    page.click("#start-form button[type=submit]")
+    page.wait_for_function("document.querySelector('#toast').textContent.startsWith('Started')", timeout=5000)
+    assert len(live.table.state.tray.rolls) == 0 and len(asked) == 2
+
+
 THEOSIS_DRAFTS = """
 th-draft player=Ann power=fiery-purge
 th-draft player=Ann power=fireball

@@ -120,23 +120,34 @@
   }
 
   // A board game in progress, or a dice tray's rolls, end when a game starts, and Undo stops at a
-  // game's start: ask first. Returns false when the player says no; the API itself refuses such a
-  // start (409) unless it carries "confirm": true.
-  function confirmNewGame() {
+  // game's start: ask first. The API refuses such a start (409, naming what it would end) unless it
+  // carries "confirm": true, which is sent only once the player said yes, here or, when this page's
+  // view was behind the table (a second control page), to the server's own question.
+  const ENDS = ' and start a new game? Its events stay in the log, but Undo cannot bring it back.';
+  function askNewGame() {  // 'yes', 'no', or 'nothing' (nothing to lose, as far as this page knows)
     const rolls = state && state.tray && Array.isArray(state.tray.history) ? state.tray.history.length : 0;
     const losing = state && (state.game === 'dice-tray' ? rolls > 0 : state.seq > 0);
-    return !losing || window.confirm((state.game === 'dice-tray'
+    if (!losing) return 'nothing';
+    return window.confirm((state.game === 'dice-tray'
         ? 'Clear the dice tray (' + rolls + ' roll' + (rolls === 1 ? '' : 's') + ' on screen)'
-        : 'End the running ' + state.title + ' (event ' + state.seq + ')') + ' and start a new game? ' +
-        'Its events stay in the log, but Undo cannot bring it back.');
+        : 'End the running ' + state.title + ' (event ' + state.seq + ')') + ENDS) ? 'yes' : 'no';
+  }
+  async function startGame(url, body, okText) {
+    const asked = askNewGame();
+    if (asked === 'no') return null;
+    let d = await act('POST', url, asked === 'yes' ? { ...body, confirm: true } : body, okText);
+    const r = window.control.lastResult;
+    if (!d && r && r.status === 409 && r.data && r.data.in_progress
+        && window.confirm('End ' + r.data.in_progress + ENDS)) {
+      d = await act('POST', url, { ...body, confirm: true }, okText);
+    }
+    return d;
   }
 
   $('start-form').addEventListener('submit', guarded($('start-form'), async () => {
     let options;
     try { options = collectOptions(); } catch (err) { toast(err.message, true); return; }
-    if (!confirmNewGame()) return;
-    await act('POST', '/api/start', { game: $('start-game').value, options, confirm: true },
-      (d) => 'Started: event #' + d.seq);
+    await startGame('/api/start', { game: $('start-game').value, options }, (d) => 'Started: event #' + d.seq);
   }));
 
   // ---- events in notation ----------------------------------------------------------------------
@@ -186,10 +197,10 @@
     // the tail of a double-click or a double Enter finds the line just sent and cleared: not an error
     if (!$('event-text').value.trim() && Date.now() - eventSentAt < 1500) return;
     const sent = $('event-text').value;
-    const starts = /^\s*start(\s|$)/.test(sent);  // "start game=theosis" typed as an event
-    if (starts && !confirmNewGame()) return;
-    const body = starts ? { notation: sent, confirm: true } : { notation: sent };
-    const d = await act('POST', '/api/events', body, (x) => 'Recorded #' + x.seq + ': ' + x.event);
+    const okText = (x) => 'Recorded #' + x.seq + ': ' + x.event;
+    const d = /^\s*start(\s|$)/.test(sent)  // "start game=theosis" typed as an event
+      ? await startGame('/api/events', { notation: sent }, okText)
+      : await act('POST', '/api/events', { notation: sent }, okText);
     // cleared only if it still holds what was sent: the next event typed while this one was on its way stays
     if (d && $('event-text').value === sent) { $('event-text').value = ''; $('event-text').dataset.auto = '1'; }
     if (d) eventSentAt = Date.now();
