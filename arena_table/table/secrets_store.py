@@ -16,6 +16,7 @@ import logging
 import os
 import secrets
 import stat
+import tempfile
 from pathlib import Path
 
 PIN_FILE = "pin.txt"
@@ -63,16 +64,53 @@ def _make_private(path: Path, mode: int | None, what: str) -> None:
                 if what == "session key" else "")
 
 
+def _write_private(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` as a new 0600 file, all or nothing: a temporary file beside it
+    (``tempfile.mkstemp``: a fresh name, created exclusively, so no symlink planted there is
+    followed), flushed to disk, then renamed over ``path`` (a power cut leaves the old file or the
+    new one, never an empty one).
+
+    Raises:
+        OSError: it cannot be written.
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="ascii") as fp:
+            fp.write(text)
+            fp.flush()
+            os.fsync(fp.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
 # --- the PIN -----------------------------------------------------------------------------------
 
-def read_pin(data_dir: Path) -> str | None:
-    """The stored PIN of the table whose data folder is ``data_dir``, or ``None``. Read only:
-    the file's mode is left as it is."""
+def _valid_pin(text: str) -> bool:
+    return text.isascii() and text.isdigit() and 4 <= len(text) <= 12
+
+
+def _stored_pin(path: Path) -> tuple[str | None, str]:
+    """``(pin, "")`` from the PIN file, or ``(None, what is wrong)``: ``"missing"``, ``"empty"`` or
+    the text found. A byte-order mark and surrounding blanks (a file saved by a text editor) are
+    ignored."""
     try:
-        pin = (Path(data_dir) / PIN_FILE).read_text(encoding="ascii").strip()
-    except (OSError, UnicodeDecodeError):
-        return None
-    return pin if pin.isdigit() else None
+        text = path.read_text(encoding="utf-8-sig").strip()
+    except FileNotFoundError:
+        return None, "missing"
+    except (OSError, UnicodeDecodeError) as exc:
+        return None, f"unreadable ({exc})"
+    if not text:
+        return None, "empty"
+    return (text, "") if _valid_pin(text) else (None, repr(text[:40]))
+
+
+def read_pin(data_dir: Path) -> str | None:
+    """The stored PIN (4 to 12 digits, as ``--pin`` takes) of the table whose data folder is
+    ``data_dir``, or ``None``. Read only: the file's mode is left as it is."""
+    return _stored_pin(Path(data_dir) / PIN_FILE)[0]
 
 
 def load_or_create_pin(data_dir: Path, given: str | None = None) -> str:
@@ -82,28 +120,30 @@ def load_or_create_pin(data_dir: Path, given: str | None = None) -> str:
 
     Raises:
         ValueError: ``given`` is not 4 to 12 digits.
-        SecretFileError: :data:`PIN_FILE` is a folder, or open to others and not ours to change.
+        SecretFileError: :data:`PIN_FILE` is a folder, open to others and not ours to change, or
+            holds something that is not a PIN of 4 to 12 digits (a hand edit is never overwritten
+            unasked; an empty file, which only a crash can leave, is replaced with a warning).
     """
     if given is not None:
         given = given.strip()
-        if not (given.isdigit() and 4 <= len(given) <= 12):
+        if not _valid_pin(given):
             raise ValueError(f"the PIN must be 4 to 12 digits, got {given!r}")
     data_dir = Path(data_dir)
     path = data_dir / PIN_FILE
     _make_private(path, _existing_mode(path, "PIN"), "PIN")
-    if given is not None:
-        pin = given
-    else:
-        stored = read_pin(data_dir)
+    if given is None:
+        stored, problem = _stored_pin(path)
         if stored:
             return stored
-        pin = f"{secrets.randbelow(10**6):06d}"
-    data_dir.mkdir(parents=True, exist_ok=True)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w", encoding="ascii") as fp:
-        fp.write(pin + "\n")
-    os.chmod(path, 0o600)
-    return pin
+        if problem not in ("missing", "empty"):
+            raise SecretFileError(f"{path} holds {problem}, not a PIN of 4 to 12 digits: correct it, or "
+                                  "delete it for a new random PIN (or give --pin)")
+        if problem == "empty":
+            log.warning("%s is empty: a new PIN is made (the control page's players log in again)", path)
+        given = f"{secrets.randbelow(10**6):06d}"
+    if _stored_pin(path)[0] != given:  # written only when it changes: a start with --pin rewrites nothing
+        _write_private(path, given + "\n")
+    return given
 
 
 # --- the session key ----------------------------------------------------------------------------
@@ -145,17 +185,5 @@ def load_or_create_session_secret(data_dir: Path, pin: str) -> bytes:
             return key
         log.info("the control page's PIN changed: a new session key, every control session ends")
     key = secrets.token_bytes(SESSION_SECRET_BYTES)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{SESSION_SECRET_FILE}.{os.getpid()}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    try:
-        with os.fdopen(fd, "w", encoding="ascii") as fp:
-            os.fchmod(fp.fileno(), 0o600)  # a leftover temporary file keeps its own mode through O_TRUNC
-            fp.write(f"{key.hex()}\n{_pin_tag(key, pin).hex()}\n")
-            fp.flush()
-            os.fsync(fp.fileno())
-        os.replace(tmp, path)  # never a half-written key, even after a power cut
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
+    _write_private(path, f"{key.hex()}\n{_pin_tag(key, pin).hex()}\n")
     return key

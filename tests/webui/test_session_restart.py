@@ -140,3 +140,53 @@ def test_a_key_file_open_to_others_and_not_ours_stops_run(tmp_path, monkeypatch)
 def test_webui_refuses_a_short_key(table):
     with pytest.raises(ValueError, match="at least 32 bytes"):
         create_app(table, WebConfig(secret_key=b"short"))
+
+
+# --- a review of the files: hand edits, crashes, planted links ------------------------------------------
+
+@pytest.mark.parametrize("text, pin", [("\ufeff1234\r\n", "1234"), ("  987654 \n", "987654")], ids=["bom", "blanks"])
+def test_a_pin_file_saved_by_a_text_editor_is_read(tmp_path, text, pin):
+    (tmp_path / "pin.txt").write_text(text, encoding="utf-8")
+    assert secrets_store.load_or_create_pin(tmp_path) == pin
+    assert secrets_store.read_pin(tmp_path) == pin
+
+
+@pytest.mark.parametrize("text", ["PIN: 1234", "12 34", "1", "1" * 13], ids=["label", "space", "short", "long"])
+def test_a_pin_file_that_holds_no_pin_stops_run_instead_of_being_replaced(tmp_path, text):
+    """Before, each was replaced by a random PIN without a word (and "1" was taken as a 1-digit PIN)."""
+    (tmp_path / "pin.txt").write_text(text + "\n")
+    with pytest.raises(secrets_store.SecretFileError, match=r"pin.txt holds '.*', not a PIN of 4 to 12 digits: "
+                                                            r"correct it, or delete it"):
+        secrets_store.load_or_create_pin(tmp_path)
+    assert (tmp_path / "pin.txt").read_text() == text + "\n" and secrets_store.read_pin(tmp_path) is None
+    assert secrets_store.load_or_create_pin(tmp_path, "4321") == "4321"  # an explicit --pin replaces it
+
+
+def test_an_empty_pin_file_gets_a_new_pin_with_a_warning(tmp_path, caplog):
+    (tmp_path / "pin.txt").write_text("")
+    with caplog.at_level(logging.WARNING, logger="arena_table.table.secrets_store"):
+        pin = secrets_store.load_or_create_pin(tmp_path)
+    assert len(pin) == 6 and pin.isdigit() and secrets_store.read_pin(tmp_path) == pin
+    assert any("pin.txt is empty: a new PIN is made" in r.getMessage() for r in caplog.records)
+
+
+def test_the_same_pin_given_again_does_not_rewrite_the_file(tmp_path):
+    secrets_store.load_or_create_pin(tmp_path, "2468")
+    before = os.stat(tmp_path / "pin.txt")
+    secrets_store.load_or_create_pin(tmp_path, "2468")
+    after = os.stat(tmp_path / "pin.txt")
+    assert (before.st_ino, before.st_mtime_ns) == (after.st_ino, after.st_mtime_ns)
+
+
+def test_secret_files_are_written_whole_and_follow_no_planted_link(tmp_path):
+    """The key was written through a predictable temporary name (.session-secret.<pid>.tmp): a symlink
+    planted there had the key written to its target and session-secret become that link."""
+    target = tmp_path / "elsewhere"
+    target.write_text("untouched")
+    os.symlink(target, tmp_path / f".session-secret.{os.getpid()}.tmp")
+    key = secrets_store.load_or_create_session_secret(tmp_path, "2468")
+    secret = tmp_path / "session-secret"
+    assert not secret.is_symlink() and target.read_text() == "untouched"
+    assert stat.S_IMODE(secret.stat().st_mode) == 0o600 and secret.read_text().split()[0] == key.hex()
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        [".session-secret." + str(os.getpid()) + ".tmp", "elsewhere", "session-secret"])  # no temporary file left
