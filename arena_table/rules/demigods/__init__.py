@@ -202,7 +202,9 @@ def _apply(state: DemigodsState, e: Event) -> DemigodsState:  # noqa: C901 - one
     if isinstance(e, ev.AddCondition):
         _checked(_condition_error(e))
         ch = char(state, e.who)
-        if not ch.alive:  # 'Wounds': a slain character is removed from the battlefield
+        # 'Wounds': a slain character is removed from the battlefield; a global token only names
+        # someone to pick the side, which is still in play
+        if not ch.alive and e.scope != "global":
             raise Illegal(f"{ch.name} is out of the game ({ch.out}): no buff or debuff token can be placed")
         spec = {f.name: getattr(e, f.name) for f in dataclasses.fields(e) if f.name not in ("at", "who", "buff")}
         spec["kind"] = "buff" if e.buff else "debuff"

@@ -90,6 +90,9 @@ def test_wounds_beyond_health_kill_and_stop_at_health():
     assert (knight.out, knight.wounds, knight.health) == ("slain", 40, 40)
     assert reason(t, "dg-condition who=knight name=x stat=damage amount=2") == (
         "Knight is out of the game (slain): no buff or debuff token can be placed")
+    # a global token names a character only to pick the side, which is still in play (a review)
+    side = t.do("dg-condition who=knight name=rally stat=damage amount=1 scope=global").st.global_conditions
+    assert [c.name for conds in side.values() for c in conds] == ["rally"]
 
 
 def test_wounding_a_slain_character_is_refused():
