@@ -52,8 +52,10 @@ def _register_control(app: Flask, service: TableService) -> None:
         _check_event(ev, keep_time=bool(data.get("keep_time")))
         if ev.at is not None and not data.get("keep_time"):
             ev = dataclasses.replace(ev, at=None)  # the table's clock stamps it
-        if isinstance(ev, GameStarted) and (refused := _unconfirmed_end(service.state, data)):
-            return refused
+        if isinstance(ev, GameStarted):
+            find_game(ev.game)  # an unknown game is a 400 before any question of what it would end
+            if refused := _unconfirmed_end(service.state, data):
+                return refused
         seq = service.submit(ev)
         return _accepted(seq, ev)
 
