@@ -402,6 +402,7 @@ def table_view(ts: TableState, viewer: str = "spectator") -> dict[str, Any]:
         "game": game.name,
         "title": game.title,
         "seq": ts.seq,
+        "started": ts.started_seq,  # the running game's start event (0: the default game)
         "view": game.view(ts.state, viewer) if game.name != "dice-tray" else {},
         "tray": dice_tray.tray_view(ts.tray),
         "outcome": to_jsonable(outcome) if outcome else None,

@@ -233,16 +233,22 @@ def _in_progress(ts: TableState) -> str | None:
 
 
 def _unconfirmed_end(ts: TableState, data: dict[str, Any]) -> Response | None:
-    """409 unless the request says ``"confirm": true`` when a start would end a game in progress.
+    """409 unless the request confirms it when a start would end a game in progress.
 
-    Undo stops at a game's start, so a start sent by a script or a stale second control page
-    would otherwise end a game for good (its events stay in the log, out of the running state).
+    ``"confirm"`` is ``true`` (end whatever runs: a script's choice) or the ``started`` number of
+    the game the player was asked about (the state's ``started``, the 409's ``started``): another
+    game running by now, which a control page behind the table did not show, is not ended on a yes
+    given to a question about the first. Undo stops at a game's start, so a start sent by a script
+    or a stale second control page would otherwise end a game for good (its events stay in the
+    log, out of the running state).
     """
     losing = _in_progress(ts)
-    if losing is None or data.get("confirm") is True:
+    confirm = data.get("confirm")
+    if losing is None or confirm is True or (type(confirm) is int and confirm == ts.started_seq):
         return None
     return _error(409, f"a new game would end {losing}, and undo cannot bring it back: "
-                       f"send \"confirm\": true to start anyway", in_progress=losing)
+                       f"send \"confirm\": true (or {ts.started_seq}, this game's start) to start anyway",
+                  in_progress=losing, started=ts.started_seq)
 
 
 def _takes_corrections(state: Any, roll_seq: int) -> bool:

@@ -19,9 +19,10 @@ def _json(schema: dict[str, Any], description: str = "OK") -> dict[str, Any]:
     return {"description": description, "content": {"application/json": {"schema": schema}}}
 
 
-_CONFIRM = {"type": "boolean", "description": "true: start a game even though it ends a board game with events "
-                                            "after its start, or a dice tray with rolls (else 409: undo stops at a "
-                                            "game's start)"}
+_CONFIRM = {"oneOf": [{"type": "boolean"}, {"type": "integer"}],
+            "description": "true (end whatever runs), or the running game's `started` (end only that game): "
+                           "a start that would end a board game with events after its start, or a dice tray "
+                           "with rolls, is otherwise 409 (undo stops at a game's start)"}
 
 
 def _errors(*codes: int) -> dict[str, Any]:

@@ -108,9 +108,10 @@ def test_start_a_game_from_the_form(live, page):
 def test_starting_over_a_running_board_game_asks_first(live, page):
     # A new user's trial: one click on Start ended a Theosis game mid-play, and Undo stops at a
     # game's start. Now the page asks; "Cancel" keeps the game, "OK" starts the new one.
-    from arena_table.rules import GameStarted
+    from arena_table.rules import DiceRolled, GameStarted
 
     live.table.submit(GameStarted(game="demigods", options={"players": ["Ann", "Bo"]}))
+    live.table.submit(DiceRolled(die="d6", faces=(4,), source="test"))  # something to lose (the server's rule)
     login(page, live.url)
     page.wait_for_function("document.querySelector('#running').textContent.includes('Demigods')", timeout=5000)
     page.select_option("#start-game", "dice-tray")
@@ -160,15 +161,7 @@ def test_a_control_page_behind_the_table_asks_the_servers_question_before_a_star
     what the start would end, the page asks that, and only a yes sends the confirmation."""
     from arena_table.rules import DiceRolled
 
-    page.add_init_script("""(() => {  // this page misses every live update: its view stays behind
-        const Real = window.EventSource;
-        window.EventSource = function (url) {
-            const es = new Real(url), add = es.addEventListener.bind(es);
-            es.addEventListener = (type, fn, opts) => add(type, type === 'update' ? () => {} : fn, opts);
-            return es;
-        };
-        window.EventSource.CLOSED = Real.CLOSED;
-    })()""")
+    page.add_init_script(FROZEN_VIEW)
     login(page, live.url)
     page.wait_for_selector("#start-game option[value='theosis']", state="attached")
     page.wait_for_function("document.querySelector('#running').textContent.length > 0", timeout=5000)
@@ -183,10 +176,50 @@ def test_a_control_page_behind_the_table_asks_the_servers_question_before_a_star
     assert asked == ["End the dice tray's 2 rolls and start a new game? Its events stay in the log, but Undo "
                      "cannot bring it back."]
     assert len(live.table.state.tray.rolls) == 2  # the page's own view said nothing was in progress
+    assert "confirm" not in page.inner_text("#toast")  # no API wording before or after the question
     page.once("dialog", lambda d: (asked.append(d.message), d.accept()))
     page.click("#start-form button[type=submit]")
     page.wait_for_function("document.querySelector('#toast').textContent.startsWith('Started')", timeout=5000)
     assert len(live.table.state.tray.rolls) == 0 and len(asked) == 2
+
+
+def test_a_yes_given_on_a_page_behind_the_table_does_not_end_another_game(live, page):
+    """A review: the page showed a dice tray with one roll; behind it the table had started Demigods.
+    The player's yes to "Clear the dice tray" ended Demigods. The page now confirms with the start of
+    the game it asked about; the server's 409 then names Demigods and the page asks about that."""
+    from pathlib import Path
+
+    from arena_table.rules import DiceRolled, parse
+
+    page.add_init_script(FROZEN_VIEW)
+    live.table.submit(DiceRolled(die="d6", faces=(2,), source="test"))
+    login(page, live.url)
+    page.wait_for_selector("#start-game option[value='theosis']", state="attached")
+    page.wait_for_function("document.querySelector('#running').textContent.length > 0", timeout=5000)
+    start = next(ln for ln in (Path(__file__).parents[2] / "examples" / "demigods-tactics.txt").read_text().splitlines()
+                 if ln.startswith("start "))
+    live.table.submit(parse(start))
+    live.table.submit(DiceRolled(die="d6", faces=(5,), source="test"))
+    asked = []
+    page.on("dialog", lambda d: (asked.append(d.message), d.dismiss() if len(asked) == 2 else d.accept()))
+    page.select_option("#start-game", "dice-tray")
+    page.click("#start-form button[type=submit]")
+    page.wait_for_function("() => window.control.lastResult && window.control.lastResult.status === 409", timeout=5000)
+    page.wait_for_timeout(300)
+    assert asked[0].startswith("Clear the dice tray (1 roll on screen)")
+    assert asked[1].startswith(f"End the running Demigods Evolution (event {live.table.state.seq}) and start")
+    assert live.table.state.game == "demigods" and len(asked) == 2  # the second question said no
+
+
+FROZEN_VIEW = """(() => {  // this page misses every live update: its view stays behind
+    const Real = window.EventSource;
+    window.EventSource = function (url) {
+        const es = new Real(url), add = es.addEventListener.bind(es);
+        es.addEventListener = (type, fn, opts) => add(type, type === 'update' ? () => {} : fn, opts);
+        return es;
+    };
+    window.EventSource.CLOSED = Real.CLOSED;
+})()"""
 
 
 THEOSIS_DRAFTS = """

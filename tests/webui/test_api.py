@@ -130,11 +130,14 @@ def test_a_start_over_a_game_in_progress_needs_confirm(ctl, table, path, body):
     assert r.status_code == 409 and r.get_json()["in_progress"] == "the dice tray's 1 roll"
     assert r.get_json()["error"].startswith("a new game would end the dice tray's 1 roll, and undo cannot bring")
     assert table.state.seq == seq and len(table.state.tray.rolls) == 1  # nothing recorded
-    assert ctl(path, {**body, "confirm": "yes"}).status_code == 409  # only JSON true confirms
+    assert ctl(path, {**body, "confirm": "yes"}).status_code == 409  # only JSON true, or this game's start
+    started = table.state.started_seq
+    assert r.get_json()["started"] == started
+    assert ctl(path, {**body, "confirm": started + 1}).status_code == 409  # a yes to another game's question
     if path == "/api/events":  # an unknown game is named first (it was a 409, then a 422 once confirmed)
         bad = ctl(path, {"notation": "start game=nosuch"})
         assert bad.status_code == 400 and "unknown game 'nosuch'" in bad.get_json()["error"]
-    r = ctl(path, {**body, "confirm": True})
+    r = ctl(path, {**body, "confirm": True} if path == "/api/start" else {**body, "confirm": started})
     assert r.status_code == 201 and table.state.started_seq == r.get_json()["seq"] and table.state.tray.rolls == ()
 
 
@@ -150,6 +153,9 @@ def test_a_start_over_a_board_game_names_it(ctl, table):
     r = ctl("/api/start", {"game": "dice-tray"})
     assert (r.status_code, r.get_json().get("in_progress")) == (409, f"the running Theosis (event {table.state.seq})"), \
         r.get_json()
+    # a page behind the table asked about the dice tray it showed (started 0): no yes to that ends Theosis
+    r = ctl("/api/start", {"game": "dice-tray", "confirm": 0})
+    assert r.status_code == 409 and r.get_json()["started"] == table.state.started_seq > 0
 
 
 def test_correct_a_die(ctl, table):

@@ -121,26 +121,31 @@
 
   // A board game in progress, or a dice tray's rolls, end when a game starts, and Undo stops at a
   // game's start: ask first. The API refuses such a start (409, naming what it would end) unless it
-  // carries "confirm": true, which is sent only once the player said yes, here or, when this page's
-  // view was behind the table (a second control page), to the server's own question.
+  // is confirmed: the page sends the "started" number of the game it asked about, and only after a
+  // yes, so a page behind the table (a second control page) never ends a game it did not show; the
+  // server's 409 then names what runs, and the page asks that instead.
   const ENDS = ' and start a new game? Its events stay in the log, but Undo cannot bring it back.';
-  function askNewGame() {  // 'yes', 'no', or 'nothing' (nothing to lose, as far as this page knows)
+  function askNewGame() {  // the "started" number to confirm with, null for no, or 'nothing' to lose
     const rolls = state && state.tray && Array.isArray(state.tray.history) ? state.tray.history.length : 0;
-    const losing = state && (state.game === 'dice-tray' ? rolls > 0 : state.seq > 0);
+    const losing = state && (state.game === 'dice-tray' ? rolls > 0 : state.seq > (state.started || 0));
     if (!losing) return 'nothing';
     return window.confirm((state.game === 'dice-tray'
         ? 'Clear the dice tray (' + rolls + ' roll' + (rolls === 1 ? '' : 's') + ' on screen)'
-        : 'End the running ' + state.title + ' (event ' + state.seq + ')') + ENDS) ? 'yes' : 'no';
+        : 'End the running ' + state.title + ' (event ' + state.seq + ')') + ENDS) ? (state.started || 0) : null;
   }
   async function startGame(url, body, okText) {
     const asked = askNewGame();
-    if (asked === 'no') return null;
-    let d = await act('POST', url, asked === 'yes' ? { ...body, confirm: true } : body, okText);
-    const r = window.control.lastResult;
-    if (!d && r && r.status === 409 && r.data && r.data.in_progress
-        && window.confirm('End ' + r.data.in_progress + ENDS)) {
-      d = await act('POST', url, { ...body, confirm: true }, okText);
+    if (asked === null) return null;
+    const first = asked === 'nothing' ? body : { ...body, confirm: asked };
+    window.control.lastResult = null;
+    let d;
+    try { d = await api('POST', url, first); } catch (e) {
+      const r = window.control.lastResult;  // the server's own question: this page's view was behind
+      if (!(r && r.status === 409 && r.data && r.data.in_progress)) { toast(e.message, true); return null; }
+      if (!window.confirm('End ' + r.data.in_progress + ENDS)) return null;
+      return act('POST', url, { ...body, confirm: r.data.started }, okText);
     }
+    toast(okText(d), false);
     return d;
   }
 
