@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from .cli_common import DEFAULT_DB
-from .secrets_store import PIN_FILE, load_or_create_pin, load_or_create_session_secret, read_pin
+from .secrets_store import PIN_FILE, load_or_create_pin, load_or_create_session_secret, pin_problem, read_pin
 
 
 # --- devices ----------------------------------------------------------------------------------
@@ -317,7 +317,7 @@ def _int8_numerics(machine: str, flags: set[str]) -> str:
 
 def cmd_doctor(args: argparse.Namespace) -> int:
     """Print what the table would run with; 1 when the event log it was pointed at is unreadable
-    (a log not created yet is fine), else 0."""
+    (a log not created yet is fine) or its PIN file is one ``run`` refuses, else 0."""
     status = 0
     db = Path(args.db)
     data_dir = Path(args.data_dir) if args.data_dir else db.parent  # as in cmd_run
@@ -330,8 +330,9 @@ def cmd_doctor(args: argparse.Namespace) -> int:
               "(`arena-table run` makes the folder and a PIN)")
     elif pin:
         print(f"control PIN    {pin}")
-    elif pin_path.is_dir():
-        print(f"control PIN    {pin_path} is a directory, not the PIN file: remove it")
+    elif problem := pin_problem(data_dir.resolve()):
+        print(f"control PIN    {problem} (`arena-table run` refuses it)")
+        status = 1
     elif pin_path.exists():
         print(f"control PIN    {pin_path} holds no PIN (`arena-table run` makes a new one)")
     else:

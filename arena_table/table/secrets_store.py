@@ -73,16 +73,26 @@ def _write_private(path: Path, text: str) -> None:
     Raises:
         OSError: it cannot be written.
     """
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    except OSError as exc:  # a read-only or full file system: name the file the user knows
+        raise OSError(exc.errno, f"cannot write {path}: {exc.strerror or exc}") from None
     try:
         with os.fdopen(fd, "w", encoding="ascii") as fp:
             fp.write(text)
             fp.flush()
             os.fsync(fp.fileno())
         os.replace(tmp, path)
-    except BaseException:
+        dir_fd = os.open(path.parent, os.O_RDONLY)
+        try:
+            os.fsync(dir_fd)  # the rename itself reaches the disk too
+        finally:
+            os.close(dir_fd)
+    except BaseException as exc:
         Path(tmp).unlink(missing_ok=True)
+        if isinstance(exc, OSError):
+            raise OSError(exc.errno, f"cannot write {path}: {exc.strerror or exc}") from None
         raise
 
 
@@ -93,18 +103,35 @@ def _valid_pin(text: str) -> bool:
 
 
 def _stored_pin(path: Path) -> tuple[str | None, str]:
-    """``(pin, "")`` from the PIN file, or ``(None, what is wrong)``: ``"missing"``, ``"empty"`` or
-    the text found. A byte-order mark and surrounding blanks (a file saved by a text editor) are
-    ignored."""
+    """``(pin, "")`` from the PIN file, or ``(None, what is wrong)``: ``"missing"``, ``"empty"``, a
+    sentence saying why it cannot be read, or the text found (``repr``, starting with a quote). A
+    byte-order mark and surrounding blanks (a file saved by a text editor) are ignored."""
     try:
-        text = path.read_text(encoding="utf-8-sig").strip()
+        text = path.read_bytes().decode("utf-8-sig").strip()
     except FileNotFoundError:
         return None, "missing"
-    except (OSError, UnicodeDecodeError) as exc:
-        return None, f"unreadable ({exc})"
+    except OSError as exc:
+        return None, f"{path} cannot be read ({exc.strerror or exc}): check its owner and mode"
+    except UnicodeDecodeError:
+        return None, f"{path} is not text (UTF-8 or ASCII digits)"
     if not text:
         return None, "empty"
     return (text, "") if _valid_pin(text) else (None, repr(text[:40]))
+
+
+def pin_problem(data_dir: Path) -> str:
+    """What keeps ``run`` from using the PIN file in ``data_dir``, in words, or ``""`` when it can
+    (a valid PIN, or no file or an empty one, which ``run`` replaces)."""
+    path = Path(data_dir) / PIN_FILE
+    if path.is_dir():
+        return f"{path} is a directory, not the PIN file: remove it"
+    _, problem = _stored_pin(path)
+    if problem in ("", "missing", "empty"):
+        return ""
+    if problem.startswith(("'", '"')):
+        return (f"{path} holds {problem}, not a PIN of 4 to 12 digits: correct it, or delete it for a new "
+                "random PIN (or give --pin)")
+    return problem
 
 
 def read_pin(data_dir: Path) -> str | None:
@@ -135,9 +162,8 @@ def load_or_create_pin(data_dir: Path, given: str | None = None) -> str:
         stored, problem = _stored_pin(path)
         if stored:
             return stored
-        if problem not in ("missing", "empty"):
-            raise SecretFileError(f"{path} holds {problem}, not a PIN of 4 to 12 digits: correct it, or "
-                                  "delete it for a new random PIN (or give --pin)")
+        if refused := pin_problem(data_dir):
+            raise SecretFileError(refused)
         if problem == "empty":
             log.warning("%s is empty: a new PIN is made (the control page's players log in again)", path)
         given = f"{secrets.randbelow(10**6):06d}"

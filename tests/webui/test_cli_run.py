@@ -62,7 +62,7 @@ def test_doctor_reads_the_pin_in_data_dir_and_says_where_it_looked(tmp_path, cap
     assert f"control PIN    no pin.txt in {tmp_path.resolve()} (" in out and "--data-dir" in out
     assert "none yet" not in out
     (tmp_path / "pin.txt").mkdir()
-    assert main(["doctor", "--db", str(tmp_path / "t.db")]) == 0
+    assert main(["doctor", "--db", str(tmp_path / "t.db")]) == 1  # run refuses it, so doctor fails too
     assert f"{(tmp_path / 'pin.txt').resolve()} is a directory, not the PIN file" in capsys.readouterr().out
 
 

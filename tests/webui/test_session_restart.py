@@ -190,3 +190,31 @@ def test_secret_files_are_written_whole_and_follow_no_planted_link(tmp_path):
     assert stat.S_IMODE(secret.stat().st_mode) == 0o600 and secret.read_text().split()[0] == key.hex()
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
         [".session-secret." + str(os.getpid()) + ".tmp", "elsewhere", "session-secret"])  # no temporary file left
+
+
+@pytest.mark.parametrize("content, said", [
+    (b"123", "holds '123', not a PIN of 4 to 12 digits"),
+    (b"\xff\xfe1\x002\x003\x004\x00", "is not text"),
+], ids=["short", "utf-16"])
+def test_doctor_says_what_run_would_refuse_in_the_pin_file(tmp_path, capsys, content, said):
+    """A review: doctor said "holds no PIN (run makes a new one)" and exited 0 where run now stops."""
+    from arena_table.table.cli import main
+
+    (tmp_path / "pin.txt").write_bytes(content)
+    assert main(["doctor", "--db", str(tmp_path / "t.db")]) == 1
+    out = capsys.readouterr().out
+    assert said in out and "(`arena-table run` refuses it)" in out
+    with pytest.raises(secrets_store.SecretFileError, match=said):
+        secrets_store.load_or_create_pin(tmp_path)
+
+
+def test_a_secret_file_that_cannot_be_written_is_named(tmp_path, monkeypatch):
+    """A review: on a read-only file system the error named the random temporary file."""
+    import tempfile
+
+    def refuse(**kw):
+        raise OSError(30, "Read-only file system", str(tmp_path / ".pin.txt.abc123.tmp"))
+
+    monkeypatch.setattr(tempfile, "mkstemp", refuse)
+    with pytest.raises(OSError, match=r"cannot write .*/pin\.txt: Read-only file system$"):
+        secrets_store.load_or_create_pin(tmp_path, "2468")
