@@ -45,7 +45,10 @@ def make(spec: Mapping[str, Any], *, target: Character, source: Character | None
     stat = spec.get("stat", "")
     name = spec["name"]
     turns = int(spec.get("turns", 2))
-    demigod_involved = target.kind == "demigod" or (source is not None and source.kind == "demigod")
+    # 'Demigods': a token cast on a Demigod, or caused by one, lasts one turn; a global token is cast
+    # on a whole team ('Global buffs and debuffs'), so the Demigod that names its side does not count
+    on_demigod = target.kind == "demigod" and spec.get("scope", "character") != "global"
+    demigod_involved = on_demigod or (source is not None and source.kind == "demigod")
     if demigod_involved and stat not in FULL_COURSE and name.lower() not in FULL_COURSE:
         turns = min(turns, 1)
     wounds = int(spec.get("wounds") or (BURN_WOUNDS if stat == "burn" else 0))

@@ -95,6 +95,17 @@ def test_wounds_beyond_health_kill_and_stop_at_health():
     assert [c.name for conds in side.values() for c in conds] == ["rally"]
 
 
+def test_a_global_token_naming_a_demigod_keeps_its_two_turns():
+    """'Global buffs and debuffs affect an entire team'; only tokens cast on a Demigod or caused by one
+    last one turn ('Demigods'). Naming the Demigod to pick the side made it a one-turn token (a review)."""
+    t = at("knight")
+    demigod = next(c for c in t.st.chars.values() if c.kind == "demigod" and c.alive)
+    side = t.do(f"dg-condition who={demigod.id} name=rally stat=damage amount=1 scope=global").st.global_conditions
+    assert [c.turns for conds in side.values() for c in conds] == [2]
+    own = t.do(f"dg-condition who={demigod.id} name=focus stat=damage amount=1").ch(demigod.id)
+    assert [c.turns for c in own.conditions if c.name == "focus"] == [1]  # a token on the Demigod itself
+
+
 def test_wounding_a_slain_character_is_refused():
     t = at("knight").do("dg-wound who=trapper amount=30")
     assert t.ch("trapper").out == "slain"
