@@ -32,12 +32,14 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any, Callable, Mapping
 
 import serial
 import serial.tools.list_ports
 
+from .bad_lines import BadLines
+from .link import LinkStatus, TagChange
 from .errors import BadUid, ProtocolError, ReaderDisconnected, ReaderNotFound
 from .ports import PortLister, PortLocator
 from .protocol import MAX_LINE, PROTOCOL_VERSION, SEQ_MAX, Frame, encode, parse_line, seq_distance
@@ -47,50 +49,6 @@ log = logging.getLogger(__name__)
 
 DEDUP_WINDOW = 1024
 """A line up to this many sequence numbers behind the last one is a repeat, not a jump ahead."""
-GARBAGE_LOGGED = 5
-"""Bad lines logged one by one; later ones are counted, and summarised at most every ``garbage_summary_every`` s."""
-
-
-@dataclass(frozen=True)
-class TagChange:
-    """A tag arrived on (``placed``) or left a pad, as the host learnt it."""
-
-    pad: int
-    uid: str
-    """Canonical UID (upper-case hex, two digits a byte)."""
-    placed: bool
-    snapshot: bool = False
-    """True when learnt from a presence snapshot after a (re)connect, not from a live line."""
-    at: float = 0.0
-    """Wall-clock time the line was read, seconds since the epoch (the injected clock)."""
-    received: float = 0.0
-    """``time.monotonic()`` when the line was decoded (latency measurements)."""
-
-
-@dataclass(frozen=True)
-class LinkStatus:
-    """What the dashboard shows about the reader."""
-
-    state: str
-    """``searching``, ``handshaking``, ``up``, ``stale``, ``down`` or ``closed``."""
-    port: str = ""
-    detail: str = ""
-    firmware: str = ""
-    backend: str = ""
-    boot: str = ""
-    readers: Mapping[int, str] = field(default_factory=dict)
-    """Pad -> ``ok:<chip>`` or ``fail:<why>`` (from READER_OK / READER_FAIL)."""
-    counters: Mapping[str, int] = field(default_factory=dict)
-    """``lines``, ``garbage_lines``, ``noise_bytes``, ``duplicates``, ``gaps``, ``errors``, ``reconnects``."""
-    last_bad_line: Mapping[str, Any] | None = None
-    """The last line counted in ``garbage_lines``: ``reason`` (why it was refused), ``line`` (its first
-    60 characters) and ``at`` (wall-clock seconds since the epoch); None while there was none."""
-
-    def to_json(self) -> dict[str, Any]:
-        return {"state": self.state, "port": self.port, "detail": self.detail, "firmware": self.firmware,
-                "backend": self.backend, "boot": self.boot,
-                "readers": {str(k): v for k, v in sorted(self.readers.items())}, "counters": dict(self.counters),
-                "last_bad_line": dict(self.last_bad_line) if self.last_bad_line else None}
 
 
 def _open_serial(path: str) -> serial.Serial:
@@ -141,12 +99,7 @@ class SerialTokenReader:
         """Pad -> UID the host believes is resting there (kept across reconnects and given at start)."""
         self.counters = dict.fromkeys(("lines", "garbage_lines", "noise_bytes", "duplicates", "gaps", "errors",
                                        "reconnects", "ignored", "bad_snapshots"), 0)
-        self.garbage_summary_every = garbage_summary_every
-        self._last_bad: dict[str, Any] | None = None
-        self._bad_unlogged = 0
-        """Bad lines counted but not logged since the last summary (or the suppression notice)."""
-        self._bad_summarised = 0.0
-        """``time.monotonic()`` of the last summary (or of the suppression notice)."""
+        self._bad = BadLines(self.counters, clock, garbage_summary_every)
         self._status = LinkStatus("searching", port=spec)
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -159,8 +112,6 @@ class SerialTokenReader:
         """``PRESENT`` lines received for the snapshot being collected (checked against ``tags=n``)."""
         self._present_refused: list[str] = []
         """Why each whole (checksum and seq good) ``PRESENT`` line of that snapshot was refused."""
-        self._bad_since_snapshot: list[str] = []
-        """Why each bad line since the last banner or ``SNAPSHOT`` line was refused (the last few)."""
         self._snapshot_wanted: float | None = None
         """``time.monotonic()`` since when a complete snapshot is wanted (after a gap, a reboot, a bad one)."""
         self._snapshot_asked: float | None = None
@@ -191,7 +142,7 @@ class SerialTokenReader:
         if self._thread is not None:
             self._thread.join(timeout=5)
             self._thread = None
-        self._garbage_summary(time.monotonic(), force=True)
+        self._bad.summary(time.monotonic(), force=True)
         self._set_status(state="closed", detail="")
 
     def __enter__(self) -> "SerialTokenReader":
@@ -258,7 +209,7 @@ class SerialTokenReader:
         self._handshaken = False
         self._banner = False
         self._collecting, self._present_lines, self._present_refused = None, 0, []
-        self._bad_since_snapshot = []
+        self._bad.take_recent()
         self._snapshot_wanted = self._snapshot_asked = None
         buf = bytearray()
         opened = self._handshake_started = time.monotonic()
@@ -272,7 +223,7 @@ class SerialTokenReader:
                 if data:
                     buf += data
                     self._drain(buf)
-                self._garbage_summary(now)
+                self._bad.summary(now)
                 if not self._handshaken:
                     if now >= next_hello:
                         self.request("HELLO")
@@ -339,35 +290,8 @@ class SerialTokenReader:
             self._garbage(raw, str(exc))
 
     def _garbage(self, raw: bytes, why: str) -> None:
-        """Count a refused line, keep its reason for the status, log it unless that would flood the log.
-
-        The first ``GARBAGE_LOGGED`` are logged one by one; the next one says that further bad lines
-        are only counted; after that :meth:`_garbage_summary` logs how many came, at most every
-        ``garbage_summary_every`` seconds.
-        """
-        n = self.counters["garbage_lines"] = self.counters["garbage_lines"] + 1
-        self._last_bad = {"reason": why, "line": raw[:60].decode("ascii", "backslashreplace"), "at": self.clock()}
-        self._bad_since_snapshot = [*self._bad_since_snapshot[-2:], why]
-        if n <= GARBAGE_LOGGED:
-            log.warning("token reader: ignored line #%d %r: %s", n, raw[:60], why)
-        elif n == GARBAGE_LOGGED + 1:
-            log.warning("token reader: ignored line #%d %r: %s; further bad lines are counted, not logged "
-                        "(%d so far; a summary at most every %g s); see garbage_lines and last_bad_line "
-                        "in /api/status", n, raw[:60], why, n, self.garbage_summary_every)
-            self._bad_unlogged, self._bad_summarised = 0, time.monotonic()
-        else:
-            self._bad_unlogged += 1
-            self._garbage_summary(time.monotonic())
-
-    def _garbage_summary(self, now: float, force: bool = False) -> None:
-        """Log how many bad lines went unlogged, if any and the last summary is old enough (or ``force``)."""
-        if not self._bad_unlogged or (not force and now - self._bad_summarised < self.garbage_summary_every):
-            return
-        last = self._last_bad or {}
-        log.warning("token reader: %d bad line(s) in the last %.0f s (%d in all), last: %s (%r)",
-                    self._bad_unlogged, now - self._bad_summarised, self.counters["garbage_lines"],
-                    last.get("reason", ""), last.get("line", ""))
-        self._bad_unlogged, self._bad_summarised = 0, now
+        """Count, keep and (without flooding) log a refused line (:class:`~.bad_lines.BadLines`)."""
+        self._bad.note(raw, why)
 
     def _frame(self, f: Frame) -> None:
         if f.verb == "HELLO":
@@ -406,7 +330,7 @@ class SerialTokenReader:
             self._pads = int(pads) if pads.isdigit() else None  # no pads= (not protocol 1): no check
             self._banner = True
             self._collecting, self._present_lines, self._present_refused = {}, 0, []
-            self._bad_since_snapshot = []
+            self._bad.take_recent()
             self._set_status(firmware=f.text("fw"), backend=f.fields.get("backend", ""),
                              boot=f.fields.get("boot", ""))
             if self._handshaken:  # unasked banner: the device rebooted under us
@@ -474,8 +398,8 @@ class SerialTokenReader:
         of tags the host can name.
         """
         collected, lines, refused = self._collecting or {}, self._present_lines, self._present_refused
-        bad = self._bad_since_snapshot
-        self._collecting, self._present_lines, self._present_refused, self._bad_since_snapshot = None, 0, [], []
+        bad = self._bad.take_recent()
+        self._collecting, self._present_lines, self._present_refused = None, 0, []
         tags = f.int("tags")
         if tags != lines:  # a PRESENT line was lost (or we came in halfway): not the whole picture
             self.counters["bad_snapshots"] += 1
@@ -552,7 +476,7 @@ class SerialTokenReader:
 
     def _set_status(self, **changes: Any) -> None:
         self._status = replace(self._status, counters=dict(self.counters),
-                               last_bad_line=dict(self._last_bad) if self._last_bad else None, **changes)
+                               last_bad_line=dict(self._bad.last) if self._bad.last else None, **changes)
         try:
             self.on_status(self._status)
         except Exception:
