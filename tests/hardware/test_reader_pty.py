@@ -3,106 +3,20 @@
 Each test asserts the exact sequence of tag changes the driver reports and that
 nothing crashed (the reader thread is alive, no error was logged). Where time
 matters the firmware runs on a fake clock stepped by the test (SimFirmware with
-``poll_ms=0``) instead of sleeping.
+``poll_ms=0``) instead of sleeping. The helpers live in ``reader_kit.py``; lines the
+driver must refuse are in ``test_reader_refusals.py``.
 """
 
 from __future__ import annotations
 
-import logging
-import threading
 import time
-from dataclasses import dataclass
 
 import pytest
 import serial
+from reader_kit import A, B, C, D, E, FakeClock, PortInfo, Recorder, inject, no_errors, reader_for  # noqa: F401 (fixture)
 
 from arena_table.hardware.protocol import encode
-from arena_table.hardware.reader import SerialTokenReader, TagChange
 from arena_table.table.tokens_sim import SimFirmware
-
-PICO_VID, PICO_PID, SERIAL_NO = 0x2E8A, 0x0005, "E6614C311B4A8E2C"
-A, B, C, D, E = "04A1B2C3", "04A1B2C3D4E5F6", "0A0B0C0D", "04112233445566", "1A2B3C4D"
-
-
-class FakeClock:
-    """The firmware's ticks_ms, advanced 20 ms (one poll period) per tick."""
-
-    def __init__(self) -> None:
-        self.now = 0
-
-    def __call__(self) -> int:
-        return self.now
-
-    def tick(self) -> None:
-        self.now = (self.now + 20) % (1 << 30)
-
-
-@dataclass
-class PortInfo:
-    """What pyserial's ``list_ports.comports()`` reports about a port."""
-
-    device: str
-    vid: int | None = PICO_VID
-    pid: int | None = PICO_PID
-    serial_number: str | None = SERIAL_NO
-
-
-class Recorder:
-    """Collects the driver's callbacks; ``wait`` polls a predicate with a deadline."""
-
-    def __init__(self) -> None:
-        self.changes: list[TagChange] = []
-        self.states: list[str] = []
-        self.status = None
-        self._cv = threading.Condition()
-
-    def on_tag(self, change: TagChange) -> None:
-        with self._cv:
-            self.changes.append(change)
-            self._cv.notify_all()
-
-    def on_status(self, status) -> None:
-        with self._cv:
-            self.status = status
-            if not self.states or self.states[-1] != status.state:
-                self.states.append(status.state)
-            self._cv.notify_all()
-
-    def wait(self, pred, timeout: float = 5.0, what: str = "") -> None:
-        with self._cv:
-            assert self._cv.wait_for(pred, timeout), f"timed out waiting for {what or pred}: {self.summary()}"
-
-    def wait_up(self, timeout: float = 5.0) -> None:
-        self.wait(lambda: self.status is not None and self.status.state == "up", timeout, "link up")
-
-    def summary(self) -> str:
-        return f"states={self.states} changes={self.seq()} status={self.status}"
-
-    def seq(self) -> list[tuple]:
-        return [(c.pad, c.uid, "placed" if c.placed else "removed", "snapshot" if c.snapshot else "live")
-                for c in self.changes]
-
-
-@pytest.fixture
-def no_errors(caplog):
-    caplog.set_level(logging.WARNING)
-    yield caplog
-    errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
-    assert not errors, [r.getMessage() for r in errors]
-
-
-def reader_for(port: str, rec: Recorder, ports=None, **kw) -> SerialTokenReader:
-    kw.setdefault("settle", 0.05)
-    kw.setdefault("hello_every", 0.2)
-    return SerialTokenReader(port, rec.on_tag, rec.on_status, list_ports=ports or (lambda: [PortInfo(port)]),
-                             backoff=(0.05, 0.2), **kw)
-
-
-def inject(sim: SimFirmware, verb: str, **fields) -> bytes:
-    """A line numbered as the firmware's next, not written (for tearing it up by hand)."""
-    with sim._lock:
-        sim.scanner.seq += 1
-        return encode(sim.scanner.seq, verb, fields)
 
 
 def test_garbage_and_bootloader_line_before_the_banner(no_errors):
@@ -464,102 +378,3 @@ def test_banner_of_another_protocol_while_up_drops_the_link(no_errors):
         assert rec.seq() == [(0, A, "placed", "live"), (1, C, "placed", "live")]
         assert rec.states == ["handshaking", "up", "handshaking", "up"]
         assert rec.status.boot == "0001" and reader.counters["reconnects"] == 0
-
-
-def test_a_pad_the_banner_did_not_announce_is_refused(no_errors):
-    """The banner says pads=4: a CRC-valid PLACED on pad 9 is a protocol error, never a tag-on."""
-    rec = Recorder()
-    with SimFirmware(pads=4) as sim, reader_for(sim.port, rec) as reader:
-        rec.wait_up()
-        sim.write_raw(inject(sim, "PLACED", pad=9, uid="04AABBCC") + inject(sim, "READER_OK", pad=4, chip="sim")
-                      + inject(sim, "PLACED", pad=3, uid=A))
-        rec.wait(lambda: len(rec.changes) == 1)
-        time.sleep(0.1)
-        assert rec.seq() == [(3, A, "placed", "live")]
-        assert reader.present == {3: A}
-        assert reader.counters["garbage_lines"] == 2 and reader.counters["gaps"] == 0
-        assert 4 not in rec.status.readers
-        messages = [r.getMessage() for r in no_errors.records if "ignored line" in r.getMessage()]
-        assert len(messages) == 2
-        assert "pad 9, but the banner said pads=4 (pads 0..3)" in messages[0]
-        assert "pad 4, but the banner said pads=4" in messages[1]
-
-
-def test_a_flood_of_bad_lines_is_counted_summarised_and_its_last_reason_shown(no_errors):
-    """Five bad lines are logged, the sixth says the rest are only counted, then a summary at most every
-    ``garbage_summary_every`` s names how many came and the last one's reason; the status carries it."""
-    rec = Recorder()
-
-    def poll(pred, timeout=3.0):  # counters and log records notify nobody: poll them
-        deadline = time.monotonic() + timeout
-        while not pred():
-            assert time.monotonic() < deadline, f"timed out: {messages()}"
-            time.sleep(0.01)
-
-    def messages():
-        return [r.getMessage() for r in no_errors.records if r.name == "arena_table.hardware.reader"
-                and ("ignored line" in r.getMessage() or "bad line" in r.getMessage())]
-
-    with SimFirmware(pads=2) as sim, reader_for(sim.port, rec, garbage_summary_every=1.0) as reader:
-        rec.wait_up()
-        t0 = time.time()
-        sim.write_raw(b"".join(b"7 PLACED pad=0 uid=04A1B2C3*%04X\n" % i for i in range(8)))
-        poll(lambda: reader.counters["garbage_lines"] == 8)
-        logged = messages()
-        assert len(logged) == 6, logged
-        assert all(f"ignored line #{i + 1} " in m for i, m in enumerate(logged))
-        assert "further bad lines are counted, not logged (6 so far" in logged[5]
-        assert "garbage_lines" in logged[5] and "/api/status" in logged[5]
-        poll(lambda: len(messages()) == 7)
-        assert "2 bad line(s) in the last" in messages()[6] and "(8 in all)" in messages()[6]
-        assert "checksum mismatch (line says 0007" in messages()[6]
-        sim.write_raw(b"".join(b"9 PLACED pad=1 uid=0A0B0C0D*%04X\n" % i for i in range(50)))
-        poll(lambda: len(messages()) == 8)
-        time.sleep(0.7)
-        assert len(messages()) == 8  # one line for the fifty, and nothing while none comes
-        assert "50 bad line(s) in the last" in messages()[7] and "(58 in all)" in messages()[7]
-        rec.wait(lambda: rec.status.counters["garbage_lines"] == 58, what="published")
-        bad = rec.status.to_json()["last_bad_line"]
-        assert "checksum mismatch (line says 0031" in bad["reason"]
-        assert bad["line"] == "9 PLACED pad=1 uid=0A0B0C0D*0031" and t0 <= bad["at"] <= time.time()
-        assert rec.seq() == []
-
-
-def test_a_refused_present_line_is_named_and_the_snapshot_taken_without_its_tag(no_errors):
-    """A CRC-valid PRESENT line the host refuses (a 5-byte UID without its check byte) comes in every
-    snapshot: counted as arrived, the snapshot is taken without that tag (never recorded), a tag the
-    host had on that pad is recorded removed, and the link stays up instead of reconnecting forever."""
-    rec = Recorder()
-    sim = SimFirmware(pads=2)
-    for pad, uid in ((0, A), (1, C)):
-        sim.readers[pad].place(uid)
-    write = sim.scanner.write
-
-    def five_bytes(line: str) -> None:  # the firmware's view of C: 0A0B0C0D0E (0E is no check byte)
-        if f" pad=1 uid={C}" in line:
-            seq, verb, fields = line.split(" ", 2)
-            line = encode(int(seq), verb, dict(f.split("=") for f in fields.split("*")[0].split(" "))
-                          | {"uid": C + "0E"}).decode()
-        write(line)
-
-    sim.scanner.write = five_bytes
-    sim.start()
-    try:
-        with reader_for(sim.port, rec, present={1: C}, handshake_timeout=1.0) as reader:
-            rec.wait_up()
-            rec.wait(lambda: len(rec.changes) == 2)
-            reader.request("SNAPSHOT")  # again: the same refusal, the same picture, nothing new
-            time.sleep(1.5)
-            assert rec.seq() == [(0, A, "placed", "snapshot"), (1, C, "removed", "snapshot")]
-            assert reader.present == {0: A}
-            assert rec.states == ["handshaking", "up"] and reader.counters["reconnects"] == 0
-            assert reader.counters["bad_snapshots"] == 0 and reader.counters["garbage_lines"] >= 2
-            warned = [r.getMessage() for r in no_errors.records if "refused PRESENT" in r.getMessage()]
-            assert len(warned) >= 2, warned
-            assert "taken without 1 refused PRESENT line(s), their tags not recorded: PRESENT pad=1 " \
-                   "uid=0A0B0C0D0E" in warned[0] and "5 bytes" in warned[0], warned
-            sim.remove(0)
-            rec.wait(lambda: len(rec.changes) == 3)
-            assert rec.seq()[2:] == [(0, A, "removed", "live")]
-    finally:
-        sim.close()

@@ -18,8 +18,8 @@ from arena_table.table.app import Table, TableConfig
 from arena_table.table.camera_loop import crop_box
 from arena_table.vision.capture import Backoff
 from arena_table.vision.dice import DiceReading, DieReading
-from arena_table.vision.frames import Calibration
 from arena_table.vision.render import DieSpec, TableSpec, render_table
+from camera_kit import run_folder, scripted_reader, write_rendered
 
 PHOTOS = ("dice_5.jpg", "five_9.jpg", "four_13.jpg", "six_17.jpg", "three_21.jpg", "two_25.jpg")
 """Real photos of ../shared/data/dice/matteo_d6 (labels: 1 | 5 | 4 4 | 6 6 | 3 3 3 | 2 2 2)."""
@@ -66,13 +66,6 @@ def copy_photos(dst: Path, names=PHOTOS) -> Path:
     for name in names:
         shutil.copy(matteo() / "images" / name, dst / name)
     return dst
-
-
-def run_folder(tmp_path: Path, photos: Path, **extra) -> Table:
-    table = Table(TableConfig(db=tmp_path / "t.db", camera=str(photos), extra=extra))
-    table.start()
-    table.devices[0].join(60)
-    return table
 
 
 @pytest.mark.shared
@@ -131,26 +124,6 @@ def test_corrupt_file_in_the_folder_is_one_error_line_and_the_loop_goes_on(tmp_p
 
 # --- synthetic frames: refusals, rules errors, status -------------------------------------------------------
 
-def write_rendered(folder: Path, scenes: list[tuple[tuple[int, float, float], ...]]) -> Path:
-    folder.mkdir()
-    for i, dice in enumerate(scenes):
-        spec = TableSpec(320, 240, tuple(DieSpec(v, (x, y), 40.0) for v, x, y in dice))
-        cv2.imwrite(str(folder / f"s{i:02d}.png"), render_table(spec, np.random.default_rng(i))[0])
-    return folder
-
-
-def scripted_reader(answers):
-    """Reader returning the given dice per call: each die is (value, status) at a fixed spot."""
-    answers = list(answers)
-
-    def read(image):
-        dice = tuple(DieReading(v if st == "ok" else None, st, "" if st == "ok" else "tilted", 0.9,
-                                (60.0 + 80 * i, 120.0), (40 + 80 * i, 100, 40, 40))
-                     for i, (v, st) in enumerate(answers.pop(0)))
-        return DiceReading(dice, image.shape[1], image.shape[0])
-    return read
-
-
 def test_a_roll_with_a_refused_die_is_not_recorded_and_is_named_for_a_reroll(tmp_path, monkeypatch):
     answers = [[(3, "ok"), (None, "cocked")], [(None, "unreadable")], [(7, "ok")], [(2, "ok"), (2, "ok")]]
     monkeypatch.setattr(camera_loop, "default_reader", lambda *_: scripted_reader(answers))
@@ -206,90 +179,6 @@ def test_missing_camera_is_reported_and_retried_not_a_crash(tmp_path, caplog):
         table.submit(DiceRolled(faces=(4,), source="control"))  # the table works on
         assert table.state.tray.rolls[-1].faces == (4,)
     assert table.devices == []
-
-
-def test_calibration_at_another_resolution_stops_the_camera_with_a_reason(tmp_path, monkeypatch):
-    monkeypatch.setattr(camera_loop, "default_reader", lambda *_: scripted_reader([[(1, "ok")]] * 3))
-    calib = tmp_path / "calib.json"
-    Calibration((1280, 720)).save(calib)
-    table = run_folder(tmp_path, write_rendered(tmp_path / "p", [((1, 60, 120),)]),
-                       camera_calibration=str(calib))
-    try:
-        cam = table.status()["camera"]
-        assert cam["state"] == "failed" and "1280x720 cannot be used with 320x240" in cam["detail"]
-        assert table.state.tray.rolls == ()
-    finally:
-        table.close()
-
-
-def test_a_frame_of_another_size_midway_stops_the_camera_not_misread(tmp_path, monkeypatch):
-    """A new user's trial: a folder of 640x480 photos with one 640x640 photo among them, under a
-    640x480 calibration, read that photo with the calibration (a wrong roll, no warning); only the
-    first frame was checked. A USB camera that reconnects at another size does the same."""
-    monkeypatch.setattr(camera_loop, "default_reader", lambda *_: scripted_reader([[(1, "ok")], [(2, "ok")]] * 3))
-    calib = tmp_path / "calib.json"
-    Calibration((320, 240)).save(calib)
-    photos = write_rendered(tmp_path / "p", [((1, 60, 120),), ((2, 100, 90),)])
-    cv2.imwrite(str(photos / "s01.png"), cv2.resize(cv2.imread(str(photos / "s01.png")), (320, 320)))
-    table = run_folder(tmp_path, photos, camera_calibration=str(calib))
-    try:
-        cam = table.status()["camera"]
-        assert cam["state"] == "failed" and "320x240 cannot be used with 320x320" in cam["detail"]
-        assert all(r.faces != (2,) for r in table.state.tray.rolls)  # the odd photo is never read
-    finally:
-        table.close()
-
-
-def test_a_settle_with_no_die_read_says_so_and_names_the_calibrated_sizes(tmp_path, monkeypatch, caplog):
-    """A new user's trial: under a calibration for 49.5 px dice, two 4s were followed by one 87 px 6,
-    which the calibrated reader does not look for; the status said "settled, no dice moved"."""
-    monkeypatch.setattr(camera_loop, "default_reader", lambda *_: scripted_reader([[(4, "ok"), (4, "ok")], []]))
-    calib = tmp_path / "calib.json"
-    Calibration((320, 240), die_size_px=49.5).save(calib)
-    photos = write_rendered(tmp_path / "p", [((4, 60, 120), (4, 140, 120)), ((6, 100, 90),)])
-    with caplog.at_level(logging.INFO, logger="arena_table.table.camera_loop"):
-        table = run_folder(tmp_path, photos, camera_calibration=str(calib))
-    try:
-        assert [r.faces for r in table.state.tray.rolls] == [(4, 4)]
-        said = [r.getMessage() for r in caplog.records if "no die is read" in r.getMessage()]
-        assert said == [f"camera {photos}: s01.png: settled, but no die is read (were the dice taken away?); with "
-                        "its calibration the camera reads dice of 31-79 px only (arena-table dice calibrate)"], said
-    finally:
-        table.close()
-
-
-def test_calibration_tray_limits_reading_to_the_tray(tmp_path, monkeypatch):
-    seen = []
-
-    def reader(image):
-        seen.append(image.shape)
-        return DiceReading((), image.shape[1], image.shape[0])
-
-    monkeypatch.setattr(camera_loop, "default_reader", lambda *_: reader)
-    calib = tmp_path / "calib.json"
-    Calibration((320, 240), tray=(20, 10, 200, 180)).save(calib)
-    table = run_folder(tmp_path, write_rendered(tmp_path / "p", [((1, 60, 120),)]), camera_calibration=str(calib))
-    table.close()
-    assert seen == [(180, 200, 3)]
-
-
-def test_a_held_photo_is_scaled_for_settle_detection_once_also_in_a_tray(tmp_path, monkeypatch):
-    """The folder hands each photo's array again while it is held; its tray part stays one array."""
-    from arena_table.vision import settle
-
-    worked = []
-    real = settle.working_copy
-    monkeypatch.setattr(settle, "working_copy", lambda image, width: worked.append(image.shape) or real(image, width))
-    monkeypatch.setattr(camera_loop, "default_reader", lambda *_: scripted_reader([[(1, "ok")], [(2, "ok")]]))
-    calib = tmp_path / "calib.json"
-    Calibration((320, 240), tray=(20, 10, 200, 180)).save(calib)
-    table = run_folder(tmp_path, write_rendered(tmp_path / "p", [((1, 60, 120),), ((2, 100, 90),)]),
-                       camera_calibration=str(calib))
-    try:
-        assert [r.faces for r in table.state.tray.rolls] == [(1,), (2,)]
-        assert worked == [(180, 200, 3)] * 2  # 11 frames of each photo, worked once each
-    finally:
-        table.close()
 
 
 def test_crop_box_grows_and_clips():
@@ -460,27 +349,6 @@ def test_overlays_asked_from_many_threads_are_read_and_drawn_on_one_thread(tmp_p
     finally:
         table.close()
     assert not [t for t in threading.enumerate() if t.name.startswith("camera-overlay")]  # close() ends it
-
-
-def test_calibrated_die_size_lets_the_real_reader_find_small_dice(tmp_path):
-    """A camera that sees 16 px dice on a 1280x720 frame (below the automatic 3 % of the long side):
-    with the die side from ``dice calibrate`` in the calibration file, the shipped reader reads all six."""
-    from arena_table.vision.calibrate import calibrate
-
-    folder = tmp_path / "p"
-    folder.mkdir()
-    spec = TableSpec(1280, 720, tuple(DieSpec(v, (150.0 + 160 * v, 300.0 + 40 * (v % 2)), 16.0, 10.0 * v)
-                                      for v in range(1, 7)))
-    frame = render_table(spec, np.random.default_rng(0))[0]
-    cv2.imwrite(str(folder / "small.png"), frame)
-    calib, size = calibrate(frame)
-    assert calib.resolution == (1280, 720) and size.dice == 6
-    calib.save(tmp_path / "calib.json")
-    table = run_folder(tmp_path, folder, camera_calibration=str(tmp_path / "calib.json"))
-    try:
-        assert [sorted(r.faces) for r in table.state.tray.rolls] == [[1, 2, 3, 4, 5, 6]]
-    finally:
-        table.close()
 
 
 def test_a_photo_of_another_folder_with_a_recorded_name_is_read(tmp_path, monkeypatch):

@@ -1,0 +1,40 @@
+"""Shared helpers of the camera-loop tests: a table run over a folder of photos, rendered photos,
+and a reader that answers from a script."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from arena_table.table.app import Table, TableConfig
+from arena_table.vision.dice import DiceReading, DieReading
+from arena_table.vision.render import DieSpec, TableSpec, render_table
+
+
+def run_folder(tmp_path: Path, photos: Path, **extra) -> Table:
+    table = Table(TableConfig(db=tmp_path / "t.db", camera=str(photos), extra=extra))
+    table.start()
+    table.devices[0].join(60)
+    return table
+
+
+def write_rendered(folder: Path, scenes: list[tuple[tuple[int, float, float], ...]]) -> Path:
+    folder.mkdir()
+    for i, dice in enumerate(scenes):
+        spec = TableSpec(320, 240, tuple(DieSpec(v, (x, y), 40.0) for v, x, y in dice))
+        cv2.imwrite(str(folder / f"s{i:02d}.png"), render_table(spec, np.random.default_rng(i))[0])
+    return folder
+
+
+def scripted_reader(answers):
+    """Reader returning the given dice per call: each die is (value, status) at a fixed spot."""
+    answers = list(answers)
+
+    def read(image):
+        dice = tuple(DieReading(v if st == "ok" else None, st, "" if st == "ok" else "tilted", 0.9,
+                                (60.0 + 80 * i, 120.0), (40 + 80 * i, 100, 40, 40))
+                     for i, (v, st) in enumerate(answers.pop(0)))
+        return DiceReading(dice, image.shape[1], image.shape[0])
+    return read
