@@ -172,7 +172,7 @@ def test_a_control_page_behind_the_table_asks_the_servers_question_before_a_star
     page.select_option("#start-game", "dice-tray")
     page.click("#start-form button[type=submit]")
     page.wait_for_function("() => window.control.lastResult && window.control.lastResult.status === 409", timeout=5000)
-    page.wait_for_timeout(300)
+    answered(page, asked, 1)
     assert asked == ["End the dice tray's 2 rolls and start a new game? Its events stay in the log, but Undo "
                      "cannot bring it back."]
     assert len(live.table.state.tray.rolls) == 2  # the page's own view said nothing was in progress
@@ -205,10 +205,20 @@ def test_a_yes_given_on_a_page_behind_the_table_does_not_end_another_game(live, 
     page.select_option("#start-game", "dice-tray")
     page.click("#start-form button[type=submit]")
     page.wait_for_function("() => window.control.lastResult && window.control.lastResult.status === 409", timeout=5000)
-    page.wait_for_timeout(300)
+    answered(page, asked, 2)
     assert asked[0].startswith("Clear the dice tray (1 roll on screen)")
     assert asked[1].startswith(f"End the running Demigods Evolution (event {live.table.state.seq}) and start")
     assert live.table.state.game == "demigods" and len(asked) == 2  # the second question said no
+
+
+def answered(page, asked: list, n: int, timeout_s: float = 5.0) -> None:
+    """Let the page run until its ``n``-th dialog was answered (the handlers run while Playwright waits)."""
+    for _ in range(int(timeout_s / 0.05)):
+        if len(asked) >= n:
+            page.wait_for_timeout(100)  # the answer's own request goes out
+            return
+        page.wait_for_timeout(50)
+    raise AssertionError(f"{len(asked)} of {n} dialogs shown: {asked}")
 
 
 FROZEN_VIEW = """(() => {  // this page misses every live update: its view stays behind
