@@ -43,7 +43,7 @@ from ..game import Outcome, register_game
 from . import arena, catalog, fight, monsters, preparation, ranking
 from .events import (Adjust, Allocate, ArtifactRevealed, Attack, Bid, Bless, CastRitual, Draft, Equip, Gem,
                      MonsterAction, Move, Next, Pass, Place, SetRanking, Stamina, UseSkill)
-from .mats import Rejected, add_gems, damage, equip, heal, name, remove_gems, skills_of
+from .mats import Rejected, add_gems, damage, heal, name, remove_gems, skills_of
 from .state import MAX_HEALTH, ThState, replace_hero, replace_monster, replace_player
 from .view import final_line, view as _view
 
