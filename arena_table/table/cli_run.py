@@ -318,7 +318,7 @@ def _int8_numerics(machine: str, flags: set[str]) -> str:
 def cmd_doctor(args: argparse.Namespace) -> int:
     """Print what the table would run with; 1 when the event log it was pointed at is unreadable
     (a log not created yet is fine) or its PIN file is one ``run`` refuses, else 0."""
-    status = 0
+    failed: list[str] = []  # what makes doctor exit 1
     db = Path(args.db)
     data_dir = Path(args.data_dir) if args.data_dir else db.parent  # as in cmd_run
     pin, pin_path = read_pin(data_dir), data_dir.resolve() / PIN_FILE
@@ -332,7 +332,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
         print(f"control PIN    {pin}")
     elif problem := pin_problem(data_dir.resolve()):
         print(f"control PIN    {problem} (`arena-table run` refuses it)")
-        status = 1
+        failed.append(f"{PIN_FILE} is one `arena-table run` refuses")
     elif pin_path.exists():
         print(f"control PIN    {pin_path} holds no PIN (`arena-table run` makes a new one)")
     else:
@@ -348,7 +348,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
             print(f"event log      {db}: {len(rows)} events ({rejected} rejected)")
         except Exception as exc:
             print(f"event log      {db}: UNREADABLE: {exc}")
-            status = 1
+            failed.append(f"{db} is not a readable event log")
     else:
         print(f"event log      {db}: not created yet")
     videos = sorted(str(p) for p in Path("/dev").glob("video*"))
@@ -368,9 +368,9 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     for dist in ("arena-table", "flask", "waitress", "numpy", "opencv-python-headless", "onnxruntime", "segno",
                  "pyserial", "gpiozero"):
         print(f"{dist:<14} {_version(dist)}")
-    if status:
-        print(f"arena-table doctor: {db} is not a readable event log (see above)", file=sys.stderr)
-    return status
+    if failed:
+        print(f"arena-table doctor: {'; '.join(failed)} (see above)", file=sys.stderr)
+    return 1 if failed else 0
 
 
 def register(sub: argparse._SubParsersAction) -> None:
