@@ -21,7 +21,7 @@ image of ``read_dice_any_size`` (what ``dice read`` and ``dice eval`` run):
   camera over a tray: the dice sit near the low end of the automatic size range, so the size
   search runs on every frame; the photos that are not square are scaled to fit).
 
-    taskset -c 0 .venv/bin/python bench/dice_camera_faults.py [--sets byler_d6 matteo_d6] [--only jpeg_50 ...]
+    taskset -c 0 .venv/bin/python bench/dice_camera_faults.py [--sets byler_d6 matteo_d6] [--only jpeg_50 ...] [--models DIR]
 """
 
 from __future__ import annotations
@@ -35,8 +35,10 @@ import numpy as np
 from arena_table.vision.bench import format_metrics
 from arena_table.vision.dice import DiceConfig
 from arena_table.vision.dice_io import load_image
+from arena_table.vision.errors import ModelMissing
 from arena_table.vision.evaluate import score_samples
 from arena_table.vision.labels import dice_set_dir, load_set
+from arena_table.vision.nets import use_models
 
 
 def _jpeg(frame: np.ndarray, quality: int) -> np.ndarray:
@@ -86,7 +88,14 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--sets", nargs="+", default=["byler_d6", "matteo_d6"])
     ap.add_argument("--only", nargs="+", choices=sorted(CHANGES), help="these changes only")
+    ap.add_argument("--models", metavar="DIR", help="read with the models in DIR (a tools/train_dice.py --out folder)")
     a = ap.parse_args()
+    if a.models:
+        try:
+            use_models(a.models)
+        except ModelMissing as exc:
+            print(f"error: --models: {exc}", file=sys.stderr)
+            return 1
     cv2.setNumThreads(1)
     cfg = DiceConfig()
     for name in a.sets:
