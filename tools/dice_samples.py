@@ -30,6 +30,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from arena_table.vision.dice import crop_die  # noqa: E402
+from arena_table.vision.errata import apply_errata  # noqa: E402
 from arena_table.vision.labels import dice_set_dir, is_held_out, load_set, read_boxes  # noqa: E402
 from arena_table.vision.render import DIE_COLOURS, DieSpec, TableSpec, render_table  # noqa: E402
 
@@ -46,11 +47,16 @@ PIP_SPAN = 0.62
 MATTEO_DEFAULT_DIE = 52.0
 
 
-def real_items(holdout_every: int):
-    """The photos as (image, dice, set name), split into (train, held out)."""
+def real_items(holdout_every: int, errata=()):
+    """The photos as (image, dice, set name), split into (train, held out).
+
+    ``errata``: label faults (``arena_table.vision.errata.load_errata``) corrected before training,
+    so a die labelled with a face it does not show is not learnt as that face, and a die with no
+    label is learnt as a die, not as a "no die here" spot.
+    """
     train, held = [], []
     for name in SETS:
-        for it in load_set(dice_set_dir(name)):
+        for it in apply_errata(load_set(dice_set_dir(name)), tuple(errata), name):
             img = cv2.imread(str(it.path))
             boxes = read_boxes(it, img.shape[1], img.shape[0])
             if not boxes:
@@ -223,3 +229,24 @@ def face_cache(items, rng, negs_per_die=0.6, hard=None, proposals=None, interior
             xs.append(crop(img, cx, cy, side))
             ys.append(0)
     return np.stack(xs), np.array(ys, np.int64)
+
+
+def jpeg_copies(items, rng, share: float, quality=(20, 85)):
+    """Copies of a ``share`` of ``items`` re-compressed as JPEG at a random quality.
+
+    USB cameras send MJPEG and photos are stored as JPEG; the shipped reader lost 5 points of
+    accuracy on byler's 40 px dice re-compressed at quality 50 (``bench/dice_camera_faults.py``),
+    while rendered dice, which the net sees with clean edges, were untouched. Each copy keeps
+    its record's dice and set name (same positions, so the same hard negatives apply).
+
+    Returns:
+        (copies, indices of the records they copy).
+    """
+    out, idx = [], []
+    for k, (img, dice, name) in enumerate(items):
+        if rng.random() < share:
+            q = int(rng.integers(quality[0], quality[1] + 1))
+            ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, q])
+            out.append((cv2.imdecode(buf, cv2.IMREAD_COLOR), dice, name))
+            idx.append(k)
+    return out, idx

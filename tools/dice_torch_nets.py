@@ -54,3 +54,43 @@ class FaceNet(nn.Module):
 
     def forward(self, x):
         return self.fc(self.f(x).mean((2, 3)))
+
+
+def facenet_from_onnx(path) -> FaceNet:
+    """A :class:`FaceNet` holding the weights of an exported ``dice_face.onnx`` (float, not int8).
+
+    The exporter folds each BatchNorm into its convolution (weights scaled, bias added), so the
+    convolutions take the folded weights and each BatchNorm becomes the identity plus that bias
+    (running mean 0, variance 1 - eps, scale 1). Fine-tune such a net with its BatchNorms frozen
+    (``train_faces(..., freeze_bn=True)``): batch statistics would undo the folding.
+
+    Raises:
+        ValueError: the file's initialisers do not fit :class:`FaceNet` (another width or layout).
+    """
+    import onnx
+    from onnx import numpy_helper
+
+    model = onnx.load(str(path))
+    init = {i.name: torch.from_numpy(numpy_helper.to_array(i).copy()) for i in model.graph.initializer}
+    convs = [n for n in model.graph.node if n.op_type == "Conv"]
+    net = FaceNet()
+    blocks = list(net.f)
+    if len(convs) != len(blocks) or any(len(n.input) != 3 for n in convs):
+        raise ValueError(f"{path}: {len(convs)} convolutions with folded biases expected {len(blocks)}")
+    eps_var = {}
+    with torch.no_grad():
+        for node, block in zip(convs, blocks):
+            conv, bn = block[0], block[1]
+            w, b = init[node.input[1]], init[node.input[2]]
+            if w.shape != conv.weight.shape:
+                raise ValueError(f"{path}: convolution {node.input[1]} is {tuple(w.shape)}, "
+                                 f"expected {tuple(conv.weight.shape)}")
+            conv.weight.copy_(w)
+            bn.weight.fill_(1.0)
+            bn.bias.copy_(b)
+            bn.running_mean.zero_()
+            bn.running_var.fill_(1.0 - bn.eps)
+            eps_var[node.name] = bn.eps
+        net.fc.weight.copy_(init["fc.weight"])
+        net.fc.bias.copy_(init["fc.bias"])
+    return net

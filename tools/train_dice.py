@@ -40,9 +40,10 @@ import torch.nn.functional as F
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from dice_samples import CACHE_SPAN, SETS, face_cache, real_items, rendered_item  # noqa: E402
-from dice_torch_nets import Detector, FaceNet  # noqa: E402
+from dice_samples import CACHE_SPAN, SETS, face_cache, jpeg_copies, real_items, rendered_item  # noqa: E402
+from dice_torch_nets import Detector, FaceNet, facenet_from_onnx  # noqa: E402
 
+from arena_table.vision.errata import load_errata  # noqa: E402
 from arena_table.vision.nets import CROP, CROP_SPAN, STD_FLOOR, STRIDE, standardise_frame  # noqa: E402
 
 
@@ -197,12 +198,13 @@ _OPP = torch.tensor([[0.114, 0.587, 0.299], [0.5, -0.331, -0.169], [-0.081, -0.4
 _OPP_INV = torch.linalg.inv(_OPP)
 
 
-def augment_faces(x, gen, crop=CROP, span=CROP_SPAN, mild=0.0):
+def augment_faces(x, gen, crop=CROP, span=CROP_SPAN, mild=0.0, glare_streak=0.0):
     """Augment a batch of cached crops (NxCACHExCACHEx3 uint8 tensor) into standardised Nx3xCROPxCROP.
 
     Geometry: rotation 0-360, mirror, scale -20..+25 %, shift up to 0.12 die side, sometimes a
     lower-resolution camera. Photometry: hue rotation, channel swap, inversion, per-channel
-    gain (colour cast), exposure, gamma, a glare spot, blur, motion blur, sensor noise.
+    gain (colour cast), exposure, gamma, a glare spot (a ``glare_streak`` share of them drawn out
+    2-6x into a streak), blur, motion blur, sensor noise.
     A ``mild`` share of the batch gets the geometry, exposure and noise only (the die as
     photographed), so the net also fits the real dice's own colours and pip contrast.
     """
@@ -255,7 +257,15 @@ def augment_faces(x, gen, crop=CROP, span=CROP_SPAN, mild=0.0):
         die = crop / span
         gx, gy = crop / 2 + (u(k, 1, 1) - 0.5) * 0.8 * die, crop / 2 + (u(k, 1, 1) - 0.5) * 0.8 * die
         sig = (0.07 + 0.08 * u(k, 1, 1)) * die
-        w = (0.6 + 0.35 * u(k, 1, 1, 1)) * torch.exp(-((xx - gx) ** 2 + (yy - gy) ** 2) / (2 * sig**2))[:, None]
+        dx, dy = xx - gx, yy - gy
+        if glare_streak > 0:  # a share of the spots drawn out into a streak (a light reflected on a rounded edge)
+            ang = u(k, 1, 1) * math.pi
+            along, across = dx * torch.cos(ang) + dy * torch.sin(ang), dy * torch.cos(ang) - dx * torch.sin(ang)
+            stretch = torch.where(u(k, 1, 1) < glare_streak, 2.0 + 4.0 * u(k, 1, 1), torch.ones(k, 1, 1)).sqrt()
+            dist2 = (along / stretch) ** 2 + (across * stretch) ** 2
+        else:
+            dist2 = dx**2 + dy**2
+        w = (0.6 + 0.35 * u(k, 1, 1, 1)) * torch.exp(-dist2 / (2 * sig**2))[:, None]
         out[glare] = out[glare] * (1 - w) + 255.0 * w
     blur = u(n) < 0.25
     if blur.any():
@@ -335,7 +345,7 @@ def train_detector(train, rendered, iters, rng, log, paste_prob=0.5, render_shar
 
 
 def train_faces(crops, labels, iters, seed, log, batch=128, weights=None, init=None, lr=4e-3, mild=0.0,
-                width=1.0, teacher=None, distill=0.7, temp=2.0):
+                width=1.0, teacher=None, distill=0.7, temp=2.0, glare_streak=0.0):
     """Train the face classifier on cached crops (see ``dice_samples.face_cache``).
 
     ``weights``: optional per-crop sampling weights (the photos are outnumbered by rendered dice).
@@ -345,7 +355,10 @@ def train_faces(crops, labels, iters, seed, log, batch=128, weights=None, init=N
     distillation, Hinton, Vinyals & Dean 2015, "Distilling the Knowledge in a Neural Network").
     """
     net = FaceNet(width=width)
-    if init:  # fine-tune an earlier model
+    freeze_bn = bool(init) and str(init).endswith(".onnx")
+    if freeze_bn:  # an exported model: its BatchNorms are folded, so they stay frozen (eval mode)
+        net = facenet_from_onnx(init)
+    elif init:  # fine-tune an earlier model
         net.load_state_dict(torch.load(init))
     tnet = None
     if teacher:
@@ -359,12 +372,13 @@ def train_faces(crops, labels, iters, seed, log, batch=128, weights=None, init=N
     weights = None if weights is None else torch.as_tensor(weights, dtype=torch.float64)
     y_all = torch.from_numpy(labels)
     t0 = time.time()
+    net.train(not freeze_bn)
     for it in range(iters):
         if weights is None:
             idx = torch.randint(len(x_all), (batch,), generator=gen)
         else:
             idx = torch.multinomial(weights, batch, replacement=True, generator=gen)
-        x = augment_faces(x_all[idx], gen, mild=mild)
+        x = augment_faces(x_all[idx], gen, mild=mild, glare_streak=glare_streak)
         y = y_all[idx]
         out = net(x)
         loss = F.cross_entropy(out, y, label_smoothing=0.05)
@@ -407,7 +421,9 @@ def main(argv=None):
     ap.add_argument("--det-lr", type=float, default=3e-3, help="peak learning rate of the detector")
     ap.add_argument("--det-slim", action="store_true",
                     help="the slim detector (a third fewer multiply-adds), fine-tuned from --init-det")
-    ap.add_argument("--init-face", metavar="PT", help="fine-tune this dice_face.pt instead of starting afresh")
+    ap.add_argument("--init-face", metavar="PT",
+                    help="fine-tune this dice_face.pt (or an exported float dice_face.onnx, its BatchNorms frozen) "
+                         "instead of starting afresh")
     ap.add_argument("--face-lr", type=float, default=4e-3, help="peak learning rate of the face classifier")
     ap.add_argument("--face-width", type=float, default=1.0,
                     help="channel factor of the classifier (0.5: a quarter of the multiply-adds)")
@@ -425,6 +441,12 @@ def main(argv=None):
                     help="size range (px, log-uniform) of the rendered tables' texture blotches")
     ap.add_argument("--oblique", type=float, default=0.0,
                     help="share of rendered tables seen obliquely: dice tilted 10-50 degrees showing front-face pips")
+    ap.add_argument("--errata", metavar="CSV", default=str(Path(__file__).resolve().parents[1] / "docs" / "label-errata.csv"),
+                    help="label faults corrected before training ('' for none; see arena_table/vision/errata.py)")
+    ap.add_argument("--glare-streak", type=float, default=0.0,
+                    help="share of the classifier's glare spots drawn out into a streak")
+    ap.add_argument("--jpeg", type=float, default=0.0,
+                    help="share of training photos also cut from a JPEG re-compressed copy (quality 20-85)")
     ap.add_argument("--holdout-every", type=int, default=5)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--threads", type=int, default=2)
@@ -436,7 +458,7 @@ def main(argv=None):
     torch.set_num_threads(a.threads)
     torch.manual_seed(a.seed)
     rng = np.random.default_rng(a.seed)
-    train, held = real_items(a.holdout_every)
+    train, held = real_items(a.holdout_every, load_errata(a.errata) if a.errata else ())
     rendered = [rendered_item(rng, texture_max=a.texture_max, texture_cells=tuple(a.texture_cells),
                               oblique=a.oblique) for _ in range(a.rendered)]
     out = Path(a.out).expanduser()
@@ -457,7 +479,14 @@ def main(argv=None):
         if hard is not None:
             log(f"hard negatives: {sum(len(n) for n in hard)}; detector proposals on dice: {sum(len(p) for p in props)}")
         n = len(train)
-        c1, l1 = face_cache(train, rng, hard=hard and hard[:n], proposals=props and props[:n], interior=a.face_interior)
+        copies, of = jpeg_copies(train, rng, a.jpeg)
+        photos = train + copies
+        if hard is not None:  # a copy's dice and detector spots are its photo's
+            hard = hard[:n] + [hard[k] for k in of] + hard[n:]
+            props = props[:n] + [props[k] for k in of] + props[n:]
+        log(f"JPEG re-compressed copies of {len(copies)} photos")
+        n = len(photos)
+        c1, l1 = face_cache(photos, rng, hard=hard and hard[:n], proposals=props and props[:n], interior=a.face_interior)
         c2, l2 = face_cache(rendered, rng, hard=hard and hard[n:], proposals=props and props[n:], interior=a.face_interior)
         crops, labels = np.concatenate([c1, c2]), np.concatenate([l1, l2])
         weights = np.concatenate([np.full(len(c1), a.photo_share / len(c1)),
@@ -465,11 +494,11 @@ def main(argv=None):
         log(f"face crops {len(c1)} from photos, {len(c2)} rendered; per class {np.bincount(labels).tolist()}")
         net = train_faces(crops, labels, a.face_iters, a.seed, log, weights=weights, init=a.init_face, lr=a.face_lr,
                           mild=a.face_mild, width=a.face_width, teacher=a.distill_from,
-                          distill=a.distill_weight, temp=a.distill_temp)
+                          distill=a.distill_weight, temp=a.distill_temp, glare_streak=a.glare_streak)
         torch.save(net.state_dict(), out / "dice_face.pt")
         export(net, out / "dice_face.onnx", (1, 3, CROP, CROP), {"input": {0: "n"}, "output": {0: "n"}})
     meta = {k: getattr(a, k) for k in ("holdout_every", "seed", "det_iters", "face_iters", "rendered", "render_share", "photo_share", "init_face", "face_lr", "init_det", "det_lr", "face_mild", "face_interior", "texture_max", "texture_cells", "oblique", "det_slim", "paste_prob",
-                                          "face_width", "distill_from", "distill_weight", "distill_temp",
+                                          "face_width", "distill_from", "distill_weight", "distill_temp", "errata", "jpeg", "glare_streak",
                                           "hard_negatives_from")}
     meta["sets"] = list(SETS)
     (out / f"train_{a.what}.json").write_text(json.dumps(meta, indent=1) + "\n")

@@ -161,10 +161,32 @@ def run_bench(cfg: DiceConfig | None = None, stress_frames: int = 20, timing_fra
     return out
 
 
+def _down(x: float) -> str:
+    """``x`` to 3 decimals rounded down, so a figure under a target never prints as meeting it.
+
+    >>> _down(1468 / 1476), _down(199 / 200), _down(1.0)
+    ('0.994', '0.995', '1.000')
+    """
+    return f"{math.floor(x * 1000 + 1e-9) / 1000:.3f}"
+
+
+def _up(x: float) -> str:
+    """``x`` to 3 decimals rounded up (a figure whose target is a ceiling, as abstention's).
+
+    >>> _up(0.0301), _up(0.03), _up(0.0)
+    ('0.031', '0.030', '0.000')
+    """
+    return f"{math.ceil(x * 1000 - 1e-9) / 1000:.3f}"
+
+
 def format_metrics(name: str, m: dict) -> str:
-    """One summary line of eval metrics."""
-    recall = " ".join(f"{f}:{r:.3f}" if r is not None else f"{f}:-" for f, r in m["per_face_recall"].items())
+    """One summary line of eval metrics.
+
+    Accuracy, precision and recalls are rounded down, abstention up, at 3 decimals: a precision of
+    0.9946 prints 0.994, not 0.995 (the targets are floors and a ceiling at 3 decimals).
+    """
+    recall = " ".join(f"{f}:{_down(r)}" if r is not None else f"{f}:-" for f, r in m["per_face_recall"].items())
     ms = m["ms_per_image"]
-    return (f"{name:<12} images {m['images']:>4}  dice {m['dice_true']:>5}  acc {m['per_die_accuracy']:.3f}  "
-            f"prec {m['precision']:.3f}  abst {m['abstention_rate']:.3f}  recall {recall}  "
+    return (f"{name:<12} images {m['images']:>4}  dice {m['dice_true']:>5}  acc {_down(m['per_die_accuracy'])}  "
+            f"prec {_down(m['precision'])}  abst {_up(m['abstention_rate'])}  recall {recall}  "
             f"{'-' if ms is None or math.isnan(ms) else f'{ms:.1f}'} ms")

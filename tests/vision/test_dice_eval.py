@@ -51,3 +51,16 @@ def test_boxes_that_are_not_the_labelled_dice_are_left_out_of_the_confusion():
     # boxes that are the labelled dice still pair by position
     m = score_samples([("ok.jpg", frame, (5,), boxes[1:])], reader=lambda cfg, f: DiceReading((), 200, 100))
     assert m["confusion"]["5"] == {"missed": 1} and m["boxes_ignored"] == []
+
+
+def test_the_summary_line_never_rounds_a_figure_across_its_target():
+    """byler_d6 in session 14: 1468 right of 1476 read is a precision of 0.99458; printed to three
+    decimals the usual way it read "0.995", the issue-5 target it misses."""
+    from arena_table.vision.bench import format_metrics
+
+    m = {"images": 200, "dice_true": 1489, "per_die_accuracy": 0.98497, "precision": 1468 / 1476,
+         "abstention_rate": 0.03004, "per_face_recall": {"1": 0.9699, "2": 199 / 200, "3": None},
+         "ms_per_image": 9.5}
+    line = format_metrics("byler_d6", m)
+    assert "acc 0.984 " in line and "prec 0.994 " in line and "abst 0.031 " in line
+    assert "1:0.969 2:0.995 3:-" in line
