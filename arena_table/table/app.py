@@ -169,9 +169,9 @@ class Table:
     def version(self) -> int:
         return self.engine.version
 
-    def submit(self, event: Event) -> int:
-        """Validate, commit and apply ``event``; see :meth:`Engine.submit`."""
-        return self.engine.submit(event)
+    def submit(self, event: Event, check: Callable[[TableState], None] | None = None) -> int:
+        """Validate, commit and apply ``event``; see :meth:`Engine.submit` (``check`` too)."""
+        return self.engine.submit(event, check=check)
 
     def undo(self, expected: int | None = None) -> tuple[int, Event]:
         return self.engine.undo(expected=expected)

@@ -115,15 +115,21 @@ class Engine:
         return unsubscribe
 
     # -- writing -------------------------------------------------------------------------------
-    def submit(self, event: Event, timeout: float | None = 10.0) -> int:
+    def submit(self, event: Event, timeout: float | None = 10.0,
+               check: Callable[[TableState], None] | None = None) -> int:
         """Validate, commit and apply ``event``; returns its sequence number once durable.
+
+        ``check``: called with the running state by the single writer in the same step, before
+        anything is recorded; whatever it raises is raised here and nothing is written (a question
+        the caller must ask first, as "this start would end a game": no event was refused).
 
         Raises:
             IllegalEvent: the rules refuse it (it is stored as ``rejected`` all the same).
             TimeoutError: the engine did not answer in ``timeout`` seconds.
+            Exception: what ``check`` raised.
         """
         fut: Future = Future()
-        self._queue.put((event, fut))
+        self._queue.put((("event", event, check), fut))
         if self._thread is None:  # not started: process inline (CLI tools, tests)
             self._drain_one()
         return fut.result(timeout=timeout)
@@ -168,10 +174,12 @@ class Engine:
     def _process(self, item: tuple) -> None:
         what, fut = item
         try:
-            if isinstance(what, tuple) and what[0] == "undo":
+            if what[0] == "undo":
                 fut.set_result(self._do_undo(what[1]))
             else:
-                fut.set_result(self._do_event(what))
+                if what[2] is not None:
+                    what[2](self._state)
+                fut.set_result(self._do_event(what[1]))
         except BaseException as exc:  # handed to the submitter, never kills the worker
             fut.set_exception(exc)
 

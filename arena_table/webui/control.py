@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import time
-from typing import Any
+from typing import Any, Callable
 
 from flask import Flask, Response, jsonify, render_template
 
@@ -54,8 +54,7 @@ def _register_control(app: Flask, service: TableService) -> None:
             ev = dataclasses.replace(ev, at=None)  # the table's clock stamps it
         if isinstance(ev, GameStarted):
             find_game(ev.game)  # an unknown game is a 400 before any question of what it would end
-            if refused := _unconfirmed_end(service.state, data):
-                return refused
+            return _start(service, ev, data)
         seq = service.submit(ev)
         return _accepted(seq, ev)
 
@@ -78,10 +77,7 @@ def _register_control(app: Flask, service: TableService) -> None:
             return _error(400, "options must be a JSON object")
         _check_sizes(options, "options")
         game = find_game(name)
-        ev = GameStarted(game=game.name, options=options)
-        if refused := _unconfirmed_end(service.state, data):
-            return refused
-        return _accepted(service.submit(ev), ev)
+        return _start(service, GameStarted(game=game.name, options=options), data)
 
     @app.post("/api/correct")
     def correct_die() -> Response:
@@ -232,23 +228,45 @@ def _in_progress(ts: TableState) -> str | None:
     return f"the running {find_game(ts.game).title} (event {ts.seq})" if ts.seq > ts.started_seq else None
 
 
-def _unconfirmed_end(ts: TableState, data: dict[str, Any]) -> Response | None:
-    """409 unless the request confirms it when a start would end a game in progress.
+class EndsAGame(Exception):
+    """A start that would end a game in progress, sent without its confirmation (a 409)."""
+
+    def __init__(self, losing: str, started: int) -> None:
+        super().__init__(losing)
+        self.losing, self.started = losing, started
+
+
+def _confirm_end(data: dict[str, Any]) -> Callable[[TableState], None]:
+    """The check a start runs in the engine's writer step: raises :class:`EndsAGame` unless the
+    request confirms ending what runs.
 
     ``"confirm"`` is ``true`` (end whatever runs: a script's choice) or the ``started`` number of
     the game the player was asked about (the state's ``started``, the 409's ``started``): another
     game running by now, which a control page behind the table did not show, is not ended on a yes
     given to a question about the first. Undo stops at a game's start, so a start sent by a script
     or a stale second control page would otherwise end a game for good (its events stay in the
-    log, out of the running state).
+    log, out of the running state). Checked in the single writer's step, with the state the start
+    would replace, so an event recorded just before is part of the question, never ended unasked.
     """
-    losing = _in_progress(ts)
     confirm = data.get("confirm")
-    if losing is None or confirm is True or (type(confirm) is int and confirm == ts.started_seq):
-        return None
-    return _error(409, f"a new game would end {losing}, and undo cannot bring it back: "
-                       f"send \"confirm\": true (or {ts.started_seq}, this game's start) to start anyway",
-                  in_progress=losing, started=ts.started_seq)
+
+    def check(ts: TableState) -> None:
+        losing = _in_progress(ts)
+        if losing is None or confirm is True or (type(confirm) is int and confirm == ts.started_seq):
+            return
+        raise EndsAGame(losing, ts.started_seq)
+    return check
+
+
+def _start(service: TableService, ev: GameStarted, data: dict[str, Any]) -> Response:
+    """Record the start ``ev`` unless it would end a game unconfirmed (409, nothing recorded)."""
+    try:
+        seq = service.submit(ev, check=_confirm_end(data))
+    except EndsAGame as exc:
+        return _error(409, f"a new game would end {exc.losing}, and undo cannot bring it back: "
+                           f"send \"confirm\": true (or {exc.started}, this game's start) to start anyway",
+                      in_progress=exc.losing, started=exc.started)
+    return _accepted(seq, ev)
 
 
 def _takes_corrections(state: Any, roll_seq: int) -> bool:

@@ -54,7 +54,9 @@ class TableService(Protocol):
     @property
     def version(self) -> int: ...
 
-    def submit(self, event: Event) -> int: ...
+    def submit(self, event: Event, check: Callable[[TableState], None] | None = None) -> int:
+        """Record ``event``; ``check(state)`` runs first in the same step of the single writer and
+        what it raises is raised here with nothing recorded."""
 
     def undo(self, expected: int | None = None) -> tuple[int, Event]: ...
 

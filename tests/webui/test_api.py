@@ -141,6 +141,32 @@ def test_a_start_over_a_game_in_progress_needs_confirm(ctl, table, path, body):
     assert r.status_code == 201 and table.state.started_seq == r.get_json()["seq"] and table.state.tray.rolls == ()
 
 
+def test_a_roll_recorded_just_before_a_start_is_part_of_its_question(ctl, table):
+    """The start guard runs in the engine's single-writer step, with the state the start replaces.
+    Before, it read the state when the request came in: a roll already queued behind a busy writer
+    (the camera's, say) was recorded first and then ended by the start, without a question."""
+    import threading
+
+    assert ctl("/api/start", {"game": "dice-tray"}).status_code == 201  # an empty tray
+    gate = threading.Event()
+    busy = threading.Thread(target=table.submit, args=(DiceRolled(faces=(3, 4)),),
+                            kwargs={"check": lambda ts: gate.wait(10)})  # the writer held just before this roll
+    busy.start()
+    answer = {}
+    start = threading.Thread(target=lambda: answer.update(r=ctl("/api/start", {"game": "dice-tray"})))
+    start.start()
+    deadline = time.monotonic() + 10
+    while table.engine._queue.qsize() < 1 and time.monotonic() < deadline:  # the start waits behind the roll
+        time.sleep(0.01)
+    assert table.state.tray.rolls == ()  # what the request saw when it came in: nothing to lose
+    gate.set()
+    busy.join(10)
+    start.join(10)
+    r = answer["r"]
+    assert r.status_code == 409 and r.get_json()["in_progress"] == "the dice tray's 1 roll"
+    assert [roll.faces for roll in table.state.tray.rolls] == [(3, 4)]  # the roll stands
+
+
 def test_a_start_over_a_board_game_names_it(ctl, table):
     from pathlib import Path
 
