@@ -17,6 +17,7 @@ import os
 import secrets
 import stat
 import tempfile
+import time
 from pathlib import Path
 
 PIN_FILE = "pin.txt"
@@ -62,6 +63,35 @@ def _make_private(path: Path, mode: int | None, what: str) -> None:
     log.warning("%s was mode %04o, open to other users: made private (0600)%s", path, mode,
                 "; delete it for a new key if others may have read it (everyone logs in again)"
                 if what == "session key" else "")
+
+
+LEFTOVER_AGE_S = 60.0
+"""A temporary file of :func:`_write_private` older than this (seconds) was left by a crash."""
+
+
+def sweep_leftovers(path: Path) -> list[Path]:
+    """Delete the temporary copies of ``path`` that a crash between write and rename left beside
+    it (``.<name>.*.tmp``, older than :data:`LEFTOVER_AGE_S`): each holds an old PIN or session
+    key. A younger one may be another process's write in progress and is left.
+
+    Returns:
+        The files deleted (a warning is logged for each); one that cannot be deleted is skipped.
+    """
+    gone = []
+    try:
+        found = list(path.parent.glob(f".{path.name}.*.tmp"))
+    except OSError:
+        return gone
+    for tmp in found:
+        try:
+            if time.time() - tmp.lstat().st_mtime < LEFTOVER_AGE_S:
+                continue
+            tmp.unlink()
+        except OSError:
+            continue
+        log.warning("%s: a temporary copy of %s left by an interrupted write: deleted", tmp, path.name)
+        gone.append(tmp)
+    return gone
 
 
 def _write_private(path: Path, text: str) -> None:
@@ -157,6 +187,7 @@ def load_or_create_pin(data_dir: Path, given: str | None = None) -> str:
             raise ValueError(f"the PIN must be 4 to 12 digits, got {given!r}")
     data_dir = Path(data_dir)
     path = data_dir / PIN_FILE
+    sweep_leftovers(path)
     _make_private(path, _existing_mode(path, "PIN"), "PIN")
     if given is None:
         stored, problem = _stored_pin(path)
@@ -194,6 +225,7 @@ def load_or_create_session_secret(data_dir: Path, pin: str) -> bytes:
         OSError: a new key cannot be written.
     """
     path = Path(data_dir) / SESSION_SECRET_FILE
+    sweep_leftovers(path)
     mode = _existing_mode(path, "session key")
     try:
         lines = path.read_text(encoding="ascii").split()

@@ -219,3 +219,29 @@ def test_a_secret_file_that_cannot_be_written_is_named(tmp_path, monkeypatch):
     monkeypatch.setattr(tempfile, "mkstemp", refuse)
     with pytest.raises(OSError, match=r"cannot write .*/pin\.txt: Read-only file system$"):
         secrets_store.load_or_create_pin(tmp_path, "2468")
+
+
+def test_temporary_copies_left_by_a_crash_are_swept_at_the_next_start(tmp_path, caplog):
+    """A crash between writing a temporary copy and renaming it left a 0600 file holding a PIN or
+    a session key beside the real one, for good. The next start deletes such a copy once it is
+    older than a minute; a younger one (another process's write in progress) is left."""
+    data = tmp_path / "data"
+    pin = secrets_store.load_or_create_pin(data)
+    secrets_store.load_or_create_session_secret(data, pin)
+    old_pin = data / ".pin.txt.abc123.tmp"
+    old_key = data / ".session-secret.def456.tmp"
+    fresh = data / ".pin.txt.ghi789.tmp"
+    for f in (old_pin, old_key, fresh):
+        f.write_text("123456\n")
+    hour_ago = os.stat(old_pin).st_mtime - 3600
+    for f in (old_pin, old_key):
+        os.utime(f, (hour_ago, hour_ago))
+    unrelated = data / ".other.tmp"
+    unrelated.write_text("x")
+    os.utime(unrelated, (hour_ago, hour_ago))
+    with caplog.at_level(logging.WARNING):
+        assert secrets_store.load_or_create_pin(data) == pin
+        secrets_store.load_or_create_session_secret(data, pin)
+    assert not old_pin.exists() and not old_key.exists()
+    assert fresh.exists() and unrelated.exists()
+    assert "left by an interrupted write: deleted" in caplog.text
