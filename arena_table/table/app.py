@@ -18,6 +18,7 @@ from typing import Any, Callable, Protocol
 
 from arena_table.rules import Event, GameStarted, TableState, find_game
 
+from .cli_common import DEFAULT_DB
 from .engine import Change, Clock, Engine
 from .log import EventLog, LogRow
 from .media import MediaStore
@@ -37,8 +38,8 @@ class Device(Protocol):
 class TableConfig:
     """Everything ``arena-table run`` can be told; defaults are the embedded default table."""
 
-    db: Path = Path("var/arena-table.db")
-    """The durable event log (SQLite)."""
+    db: Path = DEFAULT_DB
+    """The durable event log (SQLite); the CLI's default (``cli_common.DEFAULT_DB``)."""
     data_dir: Path | None = None
     """Media store and tag registry live here; default: the folder of ``db``."""
     game: str = "dice-tray"
