@@ -41,7 +41,6 @@ import numpy as np
 
 from . import nets
 from .errors import BadConfig, BadFrame
-from .hands import HandConfig, refuse_held
 from .nets import face_probs
 from .pips import FaceCheck, PipConfig, cocked, inspect_face
 from .second_look import second_look, unstable
@@ -120,8 +119,6 @@ class DiceConfig:
     maker's logo. Empty: a logo face is ``unreadable``."""
     pips: PipConfig = field(default_factory=PipConfig)
     """Thresholds of the pip-layout and squareness check."""
-    hands: HandConfig = field(default_factory=HandConfig)
-    """Thresholds of the held-die test: a die with skin around it is in a hand (``hands.py``)."""
 
 
 @dataclass(frozen=True)
@@ -494,6 +491,5 @@ def read_dice(cfg: DiceConfig, frame: np.ndarray) -> DiceReading:
         if dice[k].status in ("ok", "unreadable"):
             dice[k] = replace(dice[k], value=None, status="unreadable",
                               reason="size unlike the other dice (a side face, or a die of another size?)")
-    dice = refuse_held(cfg.hands, frame, dice, [side for (_, _, _, side), _ in kept])
     dice.sort(key=lambda d: (d.center[1], d.center[0]))
     return DiceReading(tuple(dice), w, h)
