@@ -164,6 +164,16 @@ class TableState:
 LOG_LINES = 50
 
 
+def in_progress(ts: TableState) -> str | None:
+    """What a new game would end, in words, or ``None`` when nothing would be lost: a board game
+    with events after its start, or a dice tray with rolls. (Undo stops at a game's start, so a
+    new game ends the running one for good: its events stay in the log, out of the state.)"""
+    if ts.game == "dice-tray":
+        n = len(ts.tray.rolls)
+        return f"the dice tray's {n} roll{'s' if n != 1 else ''}" if n else None
+    return f"the running {find_game(ts.game).title} (event {ts.seq})" if ts.seq > ts.started_seq else None
+
+
 def new_table(game: str = "dice-tray", options: Mapping[str, Any] | None = None) -> TableState:
     """A fresh table running ``game`` set up with ``options``."""
     from . import dice_tray

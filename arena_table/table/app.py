@@ -199,7 +199,8 @@ class Table:
         return enroll_tag(self, uid, obj)
 
 
-def record_game(engine: Engine, game: str, options: dict[str, Any]) -> int | None:
+def record_game(engine: Engine, game: str, options: dict[str, Any],
+                check: Callable[[TableState], None] | None = None) -> int | None:
     """Make ``game`` set up with ``options`` the log's running game, durably.
 
     A ``start`` event is recorded unless the log already runs that game with those options (a
@@ -207,6 +208,9 @@ def record_game(engine: Engine, game: str, options: dict[str, Any]) -> int | Non
     export or a replay finds the game in the log (the log is the source of truth). The engine must
     replay the log from the default table (``TableConfig()``'s game, no options): the default game
     needs no ``start`` event.
+
+    ``check``: run by the engine's single writer just before the start is recorded (see
+    :meth:`Engine.submit`); what it raises is raised here and nothing is recorded.
 
     Returns:
         The ``start`` event's sequence number, or ``None`` when nothing was recorded.
@@ -223,4 +227,4 @@ def record_game(engine: Engine, game: str, options: dict[str, Any]) -> int | Non
             return None
     elif name == find_game(TableConfig.game).name and not options:
         return None
-    return engine.submit(GameStarted(game=name, options=dict(options), at=engine.clock()))
+    return engine.submit(GameStarted(game=name, options=dict(options), at=engine.clock()), check=check)

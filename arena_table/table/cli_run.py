@@ -109,21 +109,29 @@ def camera_settings(pairs: Sequence[str], calibration: str | None = None) -> dic
     return extra
 
 
-def game_from_flags(engine, game: str | None, options: dict | None) -> int | None:
+class GameInProgress(Exception):
+    """``run --game/--options`` would end a game in progress, and ``--new-game`` was not given."""
+
+
+def game_from_flags(engine, game: str | None, options: dict | None, new_game: bool = False) -> int | None:
     """Apply ``run --game/--options`` to the log (:func:`~arena_table.table.app.record_game`).
 
     ``--options`` alone set up the log's running game anew, ``--game`` alone starts that game
     with no options unless it is the one running (which then goes on with its own options), and
-    neither changes nothing.
+    neither changes nothing. A start that would end a game in progress (``rules.in_progress``: a
+    board game with events after its start, a dice tray with rolls) needs ``new_game``
+    (``--new-game``), as the control page asks before one: a table restarted with the same
+    command line (a service unit, ``make run ARGS=...``) must not end the game it was running.
 
     Returns:
         The recorded ``start`` event's sequence number, or ``None``.
 
     Raises:
         ValueError: the game refuses the options (nothing is recorded).
+        GameInProgress: a game in progress would end and ``new_game`` is false (nothing is recorded).
         UnknownGame: no such game.
     """
-    from arena_table.rules import IllegalEvent, find_game, new_table
+    from arena_table.rules import IllegalEvent, find_game, in_progress, new_table
 
     from .app import record_game
 
@@ -131,9 +139,15 @@ def game_from_flags(engine, game: str | None, options: dict | None) -> int | Non
     name = find_game(game).name if game is not None else running
     if options is None and name == running:
         return None
+
+    def check(ts) -> None:  # in the writer's step, with the state the start would replace
+        losing = in_progress(ts)
+        if losing and not new_game:
+            raise GameInProgress(f"{'--game ' + name if game is not None else '--options'} would end {losing}, "
+                                 "and undo cannot bring it back")
     try:
         new_table(name, options or {})  # refuse bad options before anything is written
-        return record_game(engine, name, options or {})
+        return record_game(engine, name, options or {}, check=check)
     except (ValueError, TypeError, IllegalEvent) as exc:
         raise ValueError(f"{name} refuses them: {exc}") from None
 
@@ -211,11 +225,14 @@ def cmd_run(args: argparse.Namespace) -> int:
 
     try:
         try:
-            game_from_flags(table.engine, args.game, options if args.options is not None else None)
+            game_from_flags(table.engine, args.game, options if args.options is not None else None, args.new_game)
         except ValueError as exc:
             table.close()
             print(f"error: --options: {exc}", file=sys.stderr)
             return 2
+        except GameInProgress as exc:  # the table comes up with the game it runs: nothing is lost
+            print(f"arena-table: warning: {exc}: the table goes on with it (add --new-game to end it, "
+                  "or start a new game from the control page)", file=sys.stderr)
         try:
             table.start()
         except ModuleNotFoundError as exc:
@@ -380,6 +397,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    "log's game, else dice-tray")
     p.add_argument("--options", help="the game's setup options as a JSON object (with no --game: a new game of "
                    "the log's running game, unless it already runs with these options)")
+    p.add_argument("--new-game", action="store_true",
+                   help="let --game/--options end a game in progress (a board game with events after its start, "
+                   "a dice tray with rolls); without it the table goes on with that game and says so")
     p.add_argument("--camera", help="sim, a device index or path, a video file, a folder of stills, picamera2 "
                                     "or none (default: a camera if one is found, else sim)")
     p.add_argument("--calibration", metavar="FILE",

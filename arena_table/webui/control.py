@@ -14,7 +14,7 @@ from typing import Any, Callable
 from flask import Flask, Response, jsonify, render_template
 
 from arena_table.rules import (DieCorrected, GameStarted, RulesError, TableState, UndoTargetMoved, find_game, from_json,
-                               parse)
+                               in_progress, parse)
 from arena_table.rules.dice_tray import already_shows
 
 from . import auth
@@ -219,15 +219,6 @@ def _describe(service: TableService, ev: Any) -> str:
     return text or str(ev)
 
 
-def _in_progress(ts: TableState) -> str | None:
-    """What a new game would end, in words, or ``None`` when nothing would be lost: a board game
-    with events after its start, or a dice tray with rolls."""
-    if ts.game == "dice-tray":
-        n = len(ts.tray.rolls)
-        return f"the dice tray's {n} roll{'s' if n != 1 else ''}" if n else None
-    return f"the running {find_game(ts.game).title} (event {ts.seq})" if ts.seq > ts.started_seq else None
-
-
 class EndsAGame(Exception):
     """A start that would end a game in progress, sent without its confirmation (a 409)."""
 
@@ -251,7 +242,7 @@ def _confirm_end(data: dict[str, Any]) -> Callable[[TableState], None]:
     confirm = data.get("confirm")
 
     def check(ts: TableState) -> None:
-        losing = _in_progress(ts)
+        losing = in_progress(ts)
         if losing is None or confirm is True or (type(confirm) is int and confirm == ts.started_seq):
             return
         raise EndsAGame(losing, ts.started_seq)

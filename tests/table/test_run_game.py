@@ -82,7 +82,7 @@ def test_flags_against_a_running_game(tmp_path):
     # A new user's second trial: `--options` alone used to target the dice tray (refusing the
     # running Theosis game's own options, or ending it with `{}`), and `--game theosis` alone
     # started an empty Theosis over the one in progress.
-    from arena_table.table.cli_run import game_from_flags
+    from arena_table.table.cli_run import GameInProgress, game_from_flags
 
     t = _table(tmp_path / "e.db")
     try:
@@ -96,7 +96,20 @@ def test_flags_against_a_running_game(tmp_path):
         with pytest.raises(ValueError, match="^theosis refuses them: .*heroes"):
             game_from_flags(t.engine, None, {"mode": "pvp", "players": ["Ann", "Bo"]})
         assert t.engine.state.started_seq == 1 and t.engine.state.game == "theosis"
-        assert game_from_flags(t.engine, "dice-tray", None) == seq + 1  # another game: started (the refusal wrote nothing)
+        # another game would end this one in progress: only with --new-game (a new user's trial: a
+        # restart with the service's fixed `--game dice-tray` ended a Theosis game started from the page)
+        with pytest.raises(GameInProgress, match=r"^--game dice-tray would end the running Theosis \(event 2\), and undo"):
+            game_from_flags(t.engine, "dice-tray", None)
+        with pytest.raises(GameInProgress, match=r"^--options would end the running Theosis"):
+            game_from_flags(t.engine, None, dict(PVP, players=["Cy", "Di"]))
+        assert t.engine.state.seq == seq and t.engine.state.game == "theosis"  # nothing recorded
+        assert game_from_flags(t.engine, "dice-tray", None, new_game=True) == seq + 1  # the refusals wrote nothing
         assert t.engine.state.game == "dice-tray"
+        # a dice tray with no rolls loses nothing: no --new-game needed; one with rolls does
+        assert game_from_flags(t.engine, "theosis", dict(PVP)) == seq + 2
+        assert game_from_flags(t.engine, "dice-tray", None, new_game=True) == seq + 3
+        t.engine.submit(parse_event("roll faces=[2,5]"))
+        with pytest.raises(GameInProgress, match=r"would end the dice tray's 1 roll"):
+            game_from_flags(t.engine, "theosis", dict(PVP))
     finally:
         t.close()

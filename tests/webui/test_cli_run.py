@@ -234,3 +234,35 @@ def test_run_reads_small_dice_with_the_calibration_file(tmp_path):
     finally:
         proc.send_signal(signal.SIGTERM)
         proc.communicate(timeout=20)
+
+
+def test_a_restart_with_the_same_game_flag_goes_on_with_the_game_in_progress(tmp_path):
+    """A new user's trial: `run --game dice-tray` (a service unit's fixed command line), a Theosis
+    game started from the control page and played, then a restart with the same command: the
+    restart recorded a dice-tray start and the Theosis game was over for good (undo stops at a
+    game's start). It now goes on with Theosis and says why --game was not applied."""
+    from arena_table.rules import parse
+    from arena_table.table.app import Table, TableConfig, record_game
+
+    db = tmp_path / "t.db"
+    t = Table(TableConfig(db=db, camera=None))
+    pvp = {"mode": "pvp", "players": ["Ann", "Bo"], "heroes_1": ["rochon", "rac", "norn"],
+           "heroes_2": ["aer", "lug", "edhel"]}
+    record_game(t.engine, "theosis", pvp)  # as the control page would start it
+    t.engine.submit(parse("th-place hero=rochon location=guardian golden=true"))
+    t.close()
+    port = _free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "arena_table.table.cli", "run", "--camera", "none", "--game",
+                             "dice-tray", "--db", str(db), "--port", str(port)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    try:
+        assert "spectator screen" in proc.stdout.readline() + proc.stdout.readline()
+        body = json.loads(urllib.request.urlopen(f"http://127.0.0.1:{port}/api/state", timeout=5).read())
+        assert body["state"]["game"] == "theosis" and body["state"]["seq"] == 2
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=20)
+    assert proc.returncode == 0, err
+    assert ("arena-table: warning: --game dice-tray would end the running Theosis (event 2), and undo cannot "
+            "bring it back: the table goes on with it (add --new-game to end it") in err
