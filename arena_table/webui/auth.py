@@ -137,7 +137,8 @@ def _guard() -> Any:
     sent = request.headers.get("X-CSRF-Token") or request.form.get("csrf_token") or ""
     expected = session.get("csrf") or ""
     if not expected or not hmac.compare_digest(sent.encode(), expected.encode()):
-        return _refuse(403, "missing or wrong CSRF token: reload the page and try again")
+        return _refuse(403, "missing or wrong CSRF token: send the X-CSRF-Token header with the token "
+                            "GET /api/session gives this session (a page: reload it and try again)")
     return None
 
 
