@@ -157,7 +157,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     from arena_table.webui.server import make_server, stop_server
 
     from .app import Table, TableConfig
-    from .log import LogError
+    from .log import EventLog, LogError
 
     try:
         options = json.loads(args.options) if args.options else {}
@@ -179,6 +179,12 @@ def cmd_run(args: argparse.Namespace) -> int:
         cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)
     db = Path(args.db)
     data_dir = Path(args.data_dir) if args.data_dir else db.parent
+    if db.exists():  # a log that is not one is refused before a PIN or key is written beside it
+        try:
+            EventLog(db, readonly=True).close()
+        except LogError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 1
     try:
         pin = load_or_create_pin(data_dir, args.pin)
         session_key = load_or_create_session_secret(data_dir, pin)

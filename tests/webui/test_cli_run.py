@@ -266,3 +266,14 @@ def test_a_restart_with_the_same_game_flag_goes_on_with_the_game_in_progress(tmp
     assert proc.returncode == 0, err
     assert ("arena-table: warning: --game dice-tray would end the running Theosis (event 2), and undo cannot "
             "bring it back: the table goes on with it (add --new-game to end it") in err
+
+
+def test_run_refuses_a_file_that_is_no_event_log_before_writing_a_pin_beside_it(tmp_path, capsys):
+    """A new user's trial: `run --db notes.txt` exited 1, but left a new pin.txt and session-secret
+    in the folder of a file that is no event log."""
+    db = tmp_path / "log.db"
+    db.write_text("hello\n")
+    assert main(["run", "--db", str(db), "--camera", "none"]) == 1
+    assert "not an arena-table event log" in capsys.readouterr().err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["log.db"]
+    assert db.read_text() == "hello\n"
