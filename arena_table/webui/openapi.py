@@ -78,6 +78,20 @@ OPERATIONS: dict[tuple[str, str], dict[str, Any]] = {
                 "objects": {"type": "array", "items": {"type": "string"}}}}},
             "event_kinds": {"type": "array", "items": _OBJECT}, "running": {"type": "string"}}})}},
     ("/api/openapi.json", "get"): {"responses": {"200": _json(_OBJECT)}},
+    ("/login", "post"): {
+        "security": [{"csrf": []}],
+        "description": "Log in with the table's PIN (the spectator screen's console and `arena-table doctor` show "
+                       "it): first GET /api/session for a session cookie and its CSRF token, then POST the PIN "
+                       "with that token; the answer carries the logged-in session's token for every later POST.",
+        "requestBody": _body({"type": "object", "required": ["pin"], "properties": {"pin": {"type": "string"}}}),
+        "responses": {"200": _json({"type": "object", "properties": {
+            "authenticated": {"type": "boolean"}, "csrf": {"type": "string"}}}),
+            "401": _json(_ERROR, "Wrong PIN (the message says how many tries are left this minute)"),
+            **_errors(400, 403, 429)}},
+    ("/logout", "post"): {
+        "security": _CONTROL,
+        "responses": {"200": _json({"type": "object", "properties": {"authenticated": {"type": "boolean"}}}),
+                      **_errors(401, 403)}},
     ("/api/session", "get"): {
         "responses": {"200": _json({"type": "object", "properties": {
             "authenticated": {"type": "boolean"}, "csrf": {"type": "string"}}})}},

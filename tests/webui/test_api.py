@@ -29,9 +29,11 @@ def test_openapi_is_valid_and_covers_every_api_route(app, client):
     described = {(p, m) for p, ops in spec["paths"].items() for m in ops}
     routes = {(flask_path(r.rule), m.lower()) for r in app.url_map.iter_rules() if r.rule.startswith("/api/")
               for m in (r.methods or ()) if m not in ("HEAD", "OPTIONS")}
+    routes |= {("/login", "post"), ("/logout", "post")}  # a script logs in and out as the control page does
     assert routes - described == set()
     assert described - routes == set()  # and nothing described that does not exist
     assert spec["paths"]["/api/events"]["post"]["summary"].startswith("Submit one event")
+    assert spec["paths"]["/login"]["post"]["summary"].startswith("The PIN form (GET) and its check")
 
 
 def test_state_is_the_spectator_view(app, client, table):
