@@ -19,7 +19,8 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from .cli_common import DEFAULT_DB
-from .secrets_store import PIN_FILE, load_or_create_pin, load_or_create_session_secret, pin_problem, read_pin
+from .secrets_store import (PIN_FILE, load_or_create_pin, load_or_create_session_secret, pin_problem, read_pin,
+                            secrets_problem, valid_pin)
 
 
 # --- devices ----------------------------------------------------------------------------------
@@ -157,7 +158,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     from arena_table.webui.server import make_server, stop_server
 
     from .app import Table, TableConfig
-    from .log import EventLog, LogError
+    from .log import LogError
 
     try:
         options = json.loads(args.options) if args.options else {}
@@ -179,17 +180,11 @@ def cmd_run(args: argparse.Namespace) -> int:
         cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)
     db = Path(args.db)
     data_dir = Path(args.data_dir) if args.data_dir else db.parent
-    if db.exists():  # a log that is not one is refused before a PIN or key is written beside it
-        try:
-            EventLog(db, readonly=True).close()
-        except LogError as exc:
-            print(f"error: {exc}", file=sys.stderr)
-            return 1
-    try:
-        pin = load_or_create_pin(data_dir, args.pin)
-        session_key = load_or_create_session_secret(data_dir, pin)
-    except (ValueError, OSError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
+    if args.pin is not None and not valid_pin(args.pin.strip()):
+        print(f"error: the PIN must be 4 to 12 digits, got {args.pin.strip()!r}", file=sys.stderr)
+        return 2
+    if problem := secrets_problem(data_dir, pin_given=args.pin is not None):
+        print(f"error: {problem}", file=sys.stderr)  # checked before the log is made, written after it is ours
         return 2
     camera = _camera_arg(args.camera)
     if camera and camera != "sim" and not camera.startswith("picamera2") and not camera.isdigit() \
@@ -210,19 +205,27 @@ def cmd_run(args: argparse.Namespace) -> int:
     # The log replays from the default table; --game/--options become a recorded start event
     # (record_game), so a restart without them finds the game in the log.
     config = TableConfig(db=db, data_dir=data_dir, camera=camera, tokens=_tokens_arg(args.tokens), leds=args.leds,
-                         host=args.host, port=args.port, pin=pin, extra=extra)
+                         host=args.host, port=args.port, pin="", extra=extra)
     from arena_table.rules import UnknownGame, find_game
 
     try:
         if args.game is not None:
             find_game(args.game)
-        table = Table(config)
+        table = Table(config)  # holds the log's writer lock: a second run on it stops here
     except UnknownGame as exc:
         print(f"error: --game: {exc}", file=sys.stderr)
         return 1
     except LogError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
+    try:  # only now, with the log ours, the PIN and the login key beside it may be written
+        config.pin = load_or_create_pin(data_dir, args.pin)
+        session_key = load_or_create_session_secret(data_dir, config.pin)
+    except (ValueError, OSError) as exc:
+        table.close()
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    pin = config.pin
     server = app = None
     old_term = signal.getsignal(signal.SIGTERM)
 

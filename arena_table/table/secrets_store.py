@@ -128,7 +128,7 @@ def _write_private(path: Path, text: str) -> None:
 
 # --- the PIN -----------------------------------------------------------------------------------
 
-def _valid_pin(text: str) -> bool:
+def valid_pin(text: str) -> bool:
     return text.isascii() and text.isdigit() and 4 <= len(text) <= 12
 
 
@@ -146,7 +146,7 @@ def _stored_pin(path: Path) -> tuple[str | None, str]:
         return None, f"{path} is not text (UTF-8 or ASCII digits)"
     if not text:
         return None, "empty"
-    return (text, "") if _valid_pin(text) else (None, repr(text[:40]))
+    return (text, "") if valid_pin(text) else (None, repr(text[:40]))
 
 
 def pin_problem(data_dir: Path) -> str:
@@ -162,6 +162,18 @@ def pin_problem(data_dir: Path) -> str:
         return (f"{path} holds {problem}, not a PIN of 4 to 12 digits: correct it, or delete it for a new "
                 "random PIN (or give --pin)")
     return problem
+
+
+def secrets_problem(data_dir: Path, pin_given: bool = False) -> str:
+    """What keeps ``run`` from using the PIN or session-key file in ``data_dir``, in words, or ``""``;
+    read only (``run`` asks before it takes the log, and writes them after). ``pin_given``: a
+    ``--pin`` replaces what the PIN file holds, so only a folder in its place is a problem."""
+    pin_path = Path(data_dir) / PIN_FILE
+    if problem := (f"{pin_path} is a directory, not the PIN file: remove it" if pin_path.is_dir() else "") \
+            if pin_given else pin_problem(data_dir):
+        return problem
+    path = Path(data_dir) / SESSION_SECRET_FILE
+    return f"{path} is a directory, not the session key file: remove it" if path.is_dir() else ""
 
 
 def read_pin(data_dir: Path) -> str | None:
@@ -183,7 +195,7 @@ def load_or_create_pin(data_dir: Path, given: str | None = None) -> str:
     """
     if given is not None:
         given = given.strip()
-        if not _valid_pin(given):
+        if not valid_pin(given):
             raise ValueError(f"the PIN must be 4 to 12 digits, got {given!r}")
     data_dir = Path(data_dir)
     path = data_dir / PIN_FILE

@@ -275,5 +275,43 @@ def test_run_refuses_a_file_that_is_no_event_log_before_writing_a_pin_beside_it(
     db.write_text("hello\n")
     assert main(["run", "--db", str(db), "--camera", "none"]) == 1
     assert "not an arena-table event log" in capsys.readouterr().err
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["log.db"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["log.db", "log.db.lock"]  # the lock it took to look
     assert db.read_text() == "hello\n"
+
+
+def test_a_second_run_on_a_busy_log_rewrites_neither_its_pin_nor_its_key(tmp_path, capsys):
+    """A reviewer's finding: a second `run --pin 111111` on a log another table holds said the log
+    was busy, but only after it had rewritten that table's pin.txt and session-secret: `doctor`
+    then showed a PIN the running table refused, and its players were logged out at its restart."""
+    from arena_table.table.app import Table, TableConfig
+
+    db = tmp_path / "t.db"
+    secrets_store.load_or_create_pin(tmp_path, "246810")
+    key = secrets_store.load_or_create_session_secret(tmp_path, "246810")
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    first = Table(TableConfig(db=db, camera=None, pin="246810"))  # holds the log's writer lock
+    try:
+        assert main(["run", "--db", str(db), "--camera", "none", "--pin", "111111"]) == 1
+        assert "already in use by another arena-table process" in capsys.readouterr().err
+        assert (tmp_path / "pin.txt").read_bytes() == before["pin.txt"]
+        assert (tmp_path / "session-secret").read_bytes() == before["session-secret"]
+        assert secrets_store.load_or_create_session_secret(tmp_path, "246810") == key
+    finally:
+        first.close()
+
+
+def test_an_empty_log_file_left_by_a_cut_first_start_still_starts_a_table(tmp_path, capsys):
+    """A first start cut off right after creating its log leaves an empty file (or a bare SQLite
+    header): the next `run` makes it a log, as before (a reviewer's check of the refusal above)."""
+    db = tmp_path / "t.db"
+    db.write_bytes(b"")
+    assert main(["run", "--camera", "none", "--db", str(db), "--host", "999.1.1.1"]) == 1  # stops at the address
+    err = capsys.readouterr().err
+    assert "cannot listen on 999.1.1.1" in err and "event log" not in err
+    assert (tmp_path / "pin.txt").is_file()
+
+
+def test_a_malformed_pin_is_refused_before_anything_is_written(tmp_path, capsys):
+    assert main(["run", "--camera", "none", "--db", str(tmp_path / "t.db"), "--pin", "12ab"]) == 2
+    assert "the PIN must be 4 to 12 digits, got '12ab'" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
