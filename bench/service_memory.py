@@ -131,7 +131,10 @@ def control_client(port: int, stop: threading.Event, counters: Counters) -> None
             counters.add("errors")
             c.close()
             c = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-            hdr["Cookie"] = login(c)
+            try:  # the service may be gone: main() says so once, without a traceback per thread
+                hdr["Cookie"] = login(c)
+            except (OSError, http.client.HTTPException, ValueError, RuntimeError):
+                c.close()
         stop.wait(1.0)
 
 
