@@ -111,8 +111,12 @@ class Table:
         self.config = config
         self.clock = clock
         self.log = EventLog(config.db)
-        self.engine = Engine(self.log, config.game, config.options, clock=clock)
-        self.media = MediaStore(config.data_dir / "media")
+        try:
+            self.engine = Engine(self.log, config.game, config.options, clock=clock)
+            self.media = MediaStore(config.data_dir / "media")
+        except BaseException:  # the log's writer lock is let go: a caller in the same process may retry
+            self.log.close()
+            raise
         self.status_board = StatusBoard()
         self.devices: list[Device] = []
 

@@ -211,12 +211,16 @@ def cmd_run(args: argparse.Namespace) -> int:
     try:
         if args.game is not None:
             find_game(args.game)
-        table = Table(config)  # holds the log's writer lock: a second run on it stops here
     except UnknownGame as exc:
         print(f"error: --game: {exc}", file=sys.stderr)
         return 1
-    except LogError as exc:
+    try:
+        table = Table(config)  # holds the log's writer lock: a second run on it stops here
+    except (LogError, UnknownGame) as exc:
         print(f"error: {exc}", file=sys.stderr)
+        return 1
+    except OSError as exc:  # the data folder: a file in the place of a folder, no permission
+        print(f"error: cannot open the table's files: {exc}", file=sys.stderr)
         return 1
     try:  # only now, with the log ours, the PIN and the login key beside it may be written
         config.pin = load_or_create_pin(data_dir, args.pin)

@@ -36,6 +36,52 @@ CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
 
 
+_SQLITE_HEADER = b"SQLite format 3\x00"
+"""The first 16 bytes of every SQLite 3 database file (sqlite.org, "Database File Format", 1.3)."""
+_COLUMNS = {"events": {"seq", "at", "kind", "text", "json", "status", "reason", "recorded"},
+            "meta": {"key", "value"}}
+"""Tables of an event log and their columns (``_SCHEMA``); ``sqlite_sequence`` is SQLite's own."""
+
+
+def _check_header(path: str) -> None:
+    """Refuse a file that is neither empty (a first start cut short) nor a SQLite database, before
+    SQLite would overwrite it. Raises :class:`LogError`."""
+    if path == ":memory:":
+        return
+    try:
+        with open(path, "rb") as fp:
+            head = fp.read(len(_SQLITE_HEADER))
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise LogError(f"{path}: cannot read the event log ({exc.strerror or exc})") from exc
+    if head and head != _SQLITE_HEADER:
+        raise LogError(f"{path}: not an arena-table event log (not a SQLite database); "
+                       "give --db a new file name or an arena-table log")
+
+
+def _check_tables(db: sqlite3.Connection, path: str) -> None:
+    """Refuse a SQLite database that holds other tables or columns than an event log's (another
+    program's database), or a schema this program cannot read (not a number, or newer than
+    :data:`SCHEMA_VERSION`), before anything is written to it. Raises :class:`LogError`."""
+    tables = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    other = sorted(tables - set(_COLUMNS) - {"sqlite_sequence"})
+    if other:
+        raise LogError(f"{path}: not an arena-table event log (it holds tables {', '.join(other)}); "
+                       "give --db a new file name or an arena-table log")
+    for table in tables & set(_COLUMNS):
+        columns = {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
+        if columns != _COLUMNS[table]:
+            raise LogError(f"{path}: not an arena-table event log (its table {table} has columns "
+                           f"{', '.join(sorted(columns))})")
+    if "meta" in tables:
+        row = db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+        if row is not None and not str(row[0]).isdigit():
+            raise LogError(f"{path}: not an arena-table event log (schema {row[0]!r})")
+        if row is not None and int(row[0]) > SCHEMA_VERSION:
+            raise LogError(f"{path}: log schema {row[0]} is newer than this program's {SCHEMA_VERSION}")
+
+
 class LogError(Exception):
     """The event log file is unusable (not a database, newer schema, unreadable row)."""
 
@@ -87,24 +133,26 @@ class EventLog:
                     raise LogError(f"{self.path}: no such event log")
                 uri = f"file:{Path(self.path).resolve()}?mode=ro" if self.path != ":memory:" else ":memory:"
                 self._db = sqlite3.connect(uri, uri=True, check_same_thread=False, isolation_level=None)
+                _check_tables(self._db, self.path)
                 self._db.execute("SELECT 1 FROM events LIMIT 1")
             else:
+                _check_header(self.path)  # before SQLite changes anything in a file that is not ours
                 self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+                _check_tables(self._db, self.path)
                 self._db.execute("PRAGMA journal_mode=WAL")
                 self._db.execute("PRAGMA synchronous=FULL")
                 self._db.executescript(_SCHEMA)
             row = self._db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+            if row is None and not readonly:
+                self._db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
         except sqlite3.DatabaseError as exc:
+            self._close_db()
             self._release()
             raise LogError(f"{self.path}: not an arena-table event log ({exc})") from exc
         except LogError:
+            self._close_db()
             self._release()
             raise
-        if row is None and not readonly:
-            self._db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
-        elif row is not None and int(row[0]) > SCHEMA_VERSION:
-            self.close()
-            raise LogError(f"{self.path}: log schema {row[0]} is newer than this program's {SCHEMA_VERSION}")
 
     def _take_writer_lock(self):
         # beside the real file: a symlink to a log in use (or a path through a linked folder) must
@@ -134,6 +182,10 @@ class EventLog:
         with self._lock:
             self._db.close()
         self._release()
+
+    def _close_db(self) -> None:
+        if getattr(self, "_db", None) is not None:
+            self._db.close()
 
     def _release(self) -> None:
         if self._lockfile is not None:

@@ -66,12 +66,13 @@ def _make_private(path: Path, mode: int | None, what: str) -> None:
 
 
 LEFTOVER_AGE_S = 60.0
-"""A temporary file of :func:`_write_private` older than this (seconds) was left by a crash."""
+"""A temporary file of :func:`_write_private` older than this (seconds), or dated this far in the
+future (a clock set back, as on a Pi without a clock battery before it syncs), was left by a crash."""
 
 
 def sweep_leftovers(path: Path) -> list[Path]:
     """Delete the temporary copies of ``path`` that a crash between write and rename left beside
-    it (``.<name>.*.tmp``, older than :data:`LEFTOVER_AGE_S`): each holds an old PIN or session
+    it (``.<name>.*.tmp``, older than :data:`LEFTOVER_AGE_S` or as far in the future): each holds an old PIN or session
     key. A younger one may be another process's write in progress and is left.
 
     Returns:
@@ -84,7 +85,7 @@ def sweep_leftovers(path: Path) -> list[Path]:
         return gone
     for tmp in found:
         try:
-            if time.time() - tmp.lstat().st_mtime < LEFTOVER_AGE_S:
+            if abs(time.time() - tmp.lstat().st_mtime) < LEFTOVER_AGE_S:  # far in the future: a clock set back
                 continue
             tmp.unlink()
         except OSError:
@@ -168,12 +169,26 @@ def secrets_problem(data_dir: Path, pin_given: bool = False) -> str:
     """What keeps ``run`` from using the PIN or session-key file in ``data_dir``, in words, or ``""``;
     read only (``run`` asks before it takes the log, and writes them after). ``pin_given``: a
     ``--pin`` replaces what the PIN file holds, so only a folder in its place is a problem."""
-    pin_path = Path(data_dir) / PIN_FILE
+    data_dir = Path(data_dir)
+    if data_dir.exists() and not data_dir.is_dir():
+        return f"{data_dir} is a file, not the table's data folder: give --data-dir a folder"
+    pin_path = data_dir / PIN_FILE
     if problem := (f"{pin_path} is a directory, not the PIN file: remove it" if pin_path.is_dir() else "") \
             if pin_given else pin_problem(data_dir):
         return problem
-    path = Path(data_dir) / SESSION_SECRET_FILE
-    return f"{path} is a directory, not the session key file: remove it" if path.is_dir() else ""
+    path = data_dir / SESSION_SECRET_FILE
+    if path.is_dir():
+        return f"{path} is a directory, not the session key file: remove it"
+    for secret in (pin_path, path):  # a loose mode is made 0600 at start: only the owner can
+        try:
+            st = secret.stat()
+        except OSError:
+            continue
+        if st.st_mode & 0o077 and st.st_uid != os.geteuid() != 0:  # root may chmod any file
+            return (f"{secret} is mode {stat.S_IMODE(st.st_mode):04o}, open to other users, and owned by "
+                    f"uid {st.st_uid}, not this user ({os.geteuid()}): it cannot be made private; "
+                    "chown or delete it")
+    return ""
 
 
 def read_pin(data_dir: Path) -> str | None:

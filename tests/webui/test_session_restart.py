@@ -245,3 +245,35 @@ def test_temporary_copies_left_by_a_crash_are_swept_at_the_next_start(tmp_path, 
     assert not old_pin.exists() and not old_key.exists()
     assert fresh.exists() and unrelated.exists()
     assert "left by an interrupted write: deleted" in caplog.text
+
+
+def test_a_temporary_copy_dated_far_in_the_future_is_swept(tmp_path):
+    """A Pi without a clock battery starts with its clock behind: a copy left by a crash after the
+    last sync is dated in the future, and was kept until the clock passed it."""
+    data = tmp_path / "data"
+    pin = secrets_store.load_or_create_pin(data)
+    far, near = data / ".pin.txt.abc123.tmp", data / ".pin.txt.def456.tmp"
+    for f, ahead in ((far, 86400), (near, 10)):
+        f.write_text("123456\n")
+        t = os.stat(f).st_mtime + ahead
+        os.utime(f, (t, t))
+    assert secrets_store.load_or_create_pin(data) == pin
+    assert not far.exists() and near.exists()  # 10 s ahead: a write in progress on a clock a little off
+
+
+@pytest.mark.parametrize("name", [secrets_store.PIN_FILE, secrets_store.SESSION_SECRET_FILE])
+def test_a_secret_file_open_to_others_and_not_ours_stops_run_before_the_log_is_made(
+        tmp_path, monkeypatch, capsys, name):
+    from arena_table.table.cli import main
+
+    pin = secrets_store.load_or_create_pin(tmp_path, "97531")
+    secrets_store.load_or_create_session_secret(tmp_path, pin)
+    path = tmp_path / name
+    path.chmod(0o644)
+    os.chown(path, 4242, -1) if os.geteuid() == 0 else pytest.skip("needs root to hand a file to another uid")
+    monkeypatch.setattr(os, "geteuid", lambda: 1000)  # run as a user who may not chmod it
+    assert main(["run", "--db", str(tmp_path / "t.db"), "--camera", "none"]) == 2
+    err = capsys.readouterr().err
+    assert err == (f"error: {path} is mode 0644, open to other users, and owned by uid 4242, not this user "
+                   "(1000): it cannot be made private; chown or delete it\n")
+    assert not (tmp_path / "t.db").exists() and not (tmp_path / "media").exists()

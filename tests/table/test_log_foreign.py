@@ -1,0 +1,127 @@
+"""A ``--db`` that is some other file or another program's SQLite database is refused as it is:
+SQLite is not let near it (no WAL switch, no tables added), and the writer lock is let go."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from arena_table.table.app import Table, TableConfig
+from arena_table.table.cli import main
+from arena_table.table.log import EventLog, LogError
+
+
+def _other_app(path):
+    db = sqlite3.connect(path)
+    db.executescript("CREATE TABLE bookmarks (id INTEGER PRIMARY KEY, url TEXT);"
+                     "INSERT INTO bookmarks (url) VALUES ('https://example.org');")
+    db.close()
+
+
+def _events_of_another_shape(path):
+    db = sqlite3.connect(path)
+    db.executescript("CREATE TABLE events (id INTEGER PRIMARY KEY, title TEXT, starts TEXT);"
+                     "INSERT INTO events (title, starts) VALUES ('game night', '2026-12-04');")
+    db.close()
+
+
+def _meta_of_another_program(path):
+    db = sqlite3.connect(path)
+    db.executescript("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);"
+                     "INSERT INTO meta VALUES ('schema', 'v2');")
+    db.close()
+
+
+FOREIGN = [
+    (_other_app, "it holds tables bookmarks"),
+    (_events_of_another_shape, "its table events has columns id, starts, title"),
+    (_meta_of_another_program, "schema 'v2'"),
+    (lambda p: p.write_bytes(b"x"), "not a SQLite database"),
+    (lambda p: p.write_bytes(b"\n"), "not a SQLite database"),
+    (lambda p: p.write_bytes(b"SQLite format 2\x00" + bytes(100)), "not a SQLite database"),
+]
+
+
+@pytest.mark.parametrize("make, said", FOREIGN)
+def test_a_file_that_is_no_event_log_is_refused_untouched(tmp_path, make, said):
+    path = tmp_path / "app.sqlite"
+    make(path)
+    before = path.read_bytes()
+    for _ in range(2):  # the second try meets the same refusal, not a lock left held
+        with pytest.raises(LogError, match="not an arena-table event log") as info:
+            EventLog(path)
+        assert said in str(info.value) and "\n" not in str(info.value)
+    assert path.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["app.sqlite", "app.sqlite.lock"]  # no -wal, -shm
+
+
+@pytest.mark.parametrize("make, said", FOREIGN[:3])
+def test_a_foreign_database_is_refused_read_only_too(tmp_path, make, said):
+    path = tmp_path / "app.sqlite"
+    make(path)
+    with pytest.raises(LogError, match=said):
+        EventLog(path, readonly=True)
+
+
+def test_an_empty_file_becomes_an_event_log(tmp_path):
+    path = tmp_path / "t.db"
+    path.touch()
+    with EventLog(path) as log:
+        assert log.rows() == []
+    assert path.read_bytes().startswith(b"SQLite format 3\x00")
+
+
+def test_run_on_another_programs_database_writes_nothing_beside_it(tmp_path, capsys):
+    path = tmp_path / "app.sqlite"
+    _other_app(path)
+    before = path.read_bytes()
+    assert main(["run", "--db", str(path), "--camera", "none"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: {path}: not an arena-table event log (it holds tables bookmarks)")
+    assert err.count("\n") == 1
+    assert path.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["app.sqlite", "app.sqlite.lock"]
+
+
+def test_a_table_that_cannot_open_its_media_folder_lets_go_of_its_log(tmp_path):
+    """``Table`` opened the log, then failed on the data folder (a file where ``media`` goes): the
+    writer lock must be let go, or a retry in the same process meets "already in use"."""
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "media").write_text("not a folder")
+    config = TableConfig(db=tmp_path / "t.db", data_dir=data, camera=None, pin="2468")
+    with pytest.raises(OSError):
+        Table(config)
+    with EventLog(tmp_path / "t.db") as log:  # not "already in use by another arena-table process"
+        assert log.rows() == []
+
+
+def test_run_with_a_data_folder_that_is_a_file_writes_nothing(tmp_path, capsys):
+    data = tmp_path / "notadir"
+    data.write_text("hi\n")
+    assert main(["run", "--db", str(tmp_path / "t.db"), "--data-dir", str(data), "--camera", "none",
+                 "--pin", "1234"]) == 2
+    assert capsys.readouterr().err == (f"error: {data} is a file, not the table's data folder: "
+                                       "give --data-dir a folder\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notadir"]
+
+
+def test_run_with_a_media_file_in_the_data_folder_is_one_line(tmp_path, capsys):
+    (tmp_path / "media").write_text("not a folder")
+    assert main(["run", "--db", str(tmp_path / "t.db"), "--camera", "none", "--pin", "1234"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("error: cannot open the table's files: ") and str(tmp_path / "media") in err
+    assert err.count("\n") == 1
+    assert not (tmp_path / "pin.txt").exists()
+
+
+def test_a_log_of_a_newer_schema_is_refused_untouched(tmp_path):
+    path = tmp_path / "t.db"
+    with EventLog(path) as log:
+        log._db.execute("UPDATE meta SET value='2' WHERE key='schema'")
+    before = path.read_bytes()
+    for readonly in (False, True):
+        with pytest.raises(LogError, match="log schema 2 is newer than this program's 1"):
+            EventLog(path, readonly=readonly)
+    assert path.read_bytes() == before
