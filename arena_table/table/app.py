@@ -20,7 +20,7 @@ from arena_table.rules import Event, GameStarted, TableState, find_game
 
 from .cli_common import DEFAULT_DB
 from .engine import Change, Clock, Engine
-from .log import EventLog, LogRow
+from .log import EventLog, LogRow, take_lock
 from .media import MediaStore
 
 log = logging.getLogger(__name__)
@@ -32,6 +32,11 @@ class Device(Protocol):
     def start(self) -> Any: ...
 
     def close(self) -> None: ...
+
+
+FOLDER_LOCK = ".arena-table.lock"
+"""File in a table's data folder that its running process holds locked (``flock``): two tables with
+one data folder would rewrite each other's PIN and login key."""
 
 
 @dataclass
@@ -111,10 +116,18 @@ class Table:
         self.config = config
         self.clock = clock
         self.log = EventLog(config.db)
+        self._folder_lock = None
         try:
+            if str(config.db) != ":memory:":  # a test table in memory keeps nothing in a folder
+                config.data_dir.mkdir(parents=True, exist_ok=True)
+                self._folder_lock = take_lock(
+                    config.data_dir / FOLDER_LOCK,
+                    f"{config.data_dir}: the data folder of another running table (pid {{pid}}), which keeps its "
+                    "PIN, login key and media there; give each table its own --data-dir")
             self.engine = Engine(self.log, config.game, config.options, clock=clock)
             self.media = MediaStore(config.data_dir / "media")
-        except BaseException:  # the log's writer lock is let go: a caller in the same process may retry
+        except BaseException:  # the locks are let go: a caller in the same process may retry
+            self._release_folder()
             self.log.close()
             raise
         self.status_board = StatusBoard()
@@ -137,6 +150,12 @@ class Table:
         self.devices.clear()
         self.engine.close()
         self.log.close()
+        self._release_folder()
+
+    def _release_folder(self) -> None:
+        if self._folder_lock is not None:
+            self._folder_lock.close()  # releases the flock
+            self._folder_lock = None
 
     def __enter__(self) -> "Table":
         return self.start()

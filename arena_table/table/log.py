@@ -48,6 +48,9 @@ def _check_header(path: str) -> None:
     SQLite would overwrite it. Raises :class:`LogError`."""
     if path == ":memory:":
         return
+    if Path(path).is_dir():
+        raise LogError(f"{path}: a folder, not an event log file; give --db a file name such as "
+                       f"{Path(path) / 'arena-table.db'}")
     try:
         with open(path, "rb") as fp:
             head = fp.read(len(_SQLITE_HEADER))
@@ -80,6 +83,29 @@ def _check_tables(db: sqlite3.Connection, path: str) -> None:
             raise LogError(f"{path}: not an arena-table event log (schema {row[0]!r})")
         if row is not None and int(row[0]) > SCHEMA_VERSION:
             raise LogError(f"{path}: log schema {row[0]} is newer than this program's {SCHEMA_VERSION}")
+
+
+def take_lock(path: Path, busy: str) -> IO[str]:
+    """Take an exclusive ``flock`` on ``path`` (created if missing) and write this process's pid in
+    it; the lock lasts until the returned file is closed (or the process ends).
+
+    Raises:
+        LogError: another process holds it: ``busy`` with ``{pid}`` replaced by the holder's pid.
+        OSError: the file cannot be made (a missing folder, a file in a folder's place).
+    """
+    fp = open(path, "a+")
+    try:
+        fcntl.flock(fp, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        fp.seek(0)
+        holder = fp.read().strip() or "?"
+        fp.close()
+        raise LogError(busy.format(pid=holder)) from None
+    fp.seek(0)
+    fp.truncate()
+    fp.write(str(os.getpid()))
+    fp.flush()
+    return fp
 
 
 class LogError(Exception):
@@ -124,6 +150,7 @@ class EventLog:
         self.path = str(path)
         self._lockfile = None
         if self.path != ":memory:" and not readonly:  # a reader makes nothing, not even the folder
+            _check_header(self.path)  # a file that is no SQLite database is refused with nothing made
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
             self._lockfile = self._take_writer_lock()
         self._lock = threading.RLock()
@@ -136,7 +163,7 @@ class EventLog:
                 _check_tables(self._db, self.path)
                 self._db.execute("SELECT 1 FROM events LIMIT 1")
             else:
-                _check_header(self.path)  # before SQLite changes anything in a file that is not ours
+                _check_header(self.path)  # again, under the lock
                 self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
                 _check_tables(self._db, self.path)
                 self._db.execute("PRAGMA journal_mode=WAL")
@@ -157,20 +184,9 @@ class EventLog:
     def _take_writer_lock(self):
         # beside the real file: a symlink to a log in use (or a path through a linked folder) must
         # meet the same lock
-        fp = open(str(Path(self.path).resolve()) + ".lock", "a+")
-        try:
-            fcntl.flock(fp, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            fp.seek(0)
-            holder = fp.read().strip() or "?"
-            fp.close()
-            raise LogError(f"{self.path}: already in use by another arena-table process (pid {holder}); "
-                           "one table writes one log") from None
-        fp.seek(0)
-        fp.truncate()
-        fp.write(str(os.getpid()))
-        fp.flush()
-        return fp
+        return take_lock(Path(str(Path(self.path).resolve()) + ".lock"),
+                         f"{self.path}: already in use by another arena-table process (pid {{pid}}); "
+                         "one table writes one log")
 
     def __enter__(self) -> "EventLog":
         return self

@@ -195,7 +195,8 @@ def init_auth(app: Flask, pin: str, limiter: RateLimiter | None = None, secret_k
         given = str((data or {}).get("pin", "")).strip()
         if not hmac.compare_digest(given.encode(), str(pin).encode()):
             limiter.fail(who)
-            msg = f"wrong PIN ({limiter.remaining(who)} tries left this minute)"
+            left = limiter.remaining(who)
+            msg = f"wrong PIN ({left} {'try' if left == 1 else 'tries'} left this minute)"
             if _wants_json():
                 return _refuse(401, msg)
             return render_template("login.html", next=nxt, error=msg), 401

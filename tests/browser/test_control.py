@@ -147,12 +147,32 @@ def test_starting_over_a_dice_tray_with_rolls_asks_first(live, page):
     page.select_option("#start-game", "dice-tray")
     page.click("#start-form button[type=submit]")
     page.wait_for_timeout(300)
-    assert asked and asked[0].startswith("Clear the dice tray (1 roll on screen)")
+    assert asked and asked[0].startswith("Clear the dice tray (1 roll)")
     assert len(live.table.state.tray.rolls) == 1
     page.once("dialog", lambda d: (asked.append(d.message), d.accept()))
     page.click("#start-form button[type=submit]")
     page.wait_for_function("document.querySelector('#toast').textContent.startsWith('Started')", timeout=5000)
     assert len(live.table.state.tray.rolls) == 0 and len(asked) == 2
+
+
+def test_the_question_counts_every_roll_of_the_tray_not_those_its_view_lists(live, page):
+    """A new user's trial: the page asked to clear "20 rolls on screen" while the API's question
+    named the tray's 39 rolls (the view lists the last 20)."""
+    from arena_table.rules import DiceRolled
+
+    login(page, live.url)
+    page.wait_for_selector("#start-game option[value='theosis']", state="attached")
+    for k in range(23):
+        live.table.submit(DiceRolled(die="d6", faces=(k % 6 + 1,), source="test"))
+    page.wait_for_function("document.querySelector('#running').textContent.length > 0", timeout=5000)
+    page.wait_for_timeout(500)
+    asked = []
+    page.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))
+    page.select_option("#start-game", "dice-tray")
+    page.click("#start-form button[type=submit]")
+    page.wait_for_timeout(300)
+    assert asked and asked[0].startswith("Clear the dice tray (23 rolls) and start a new game?")
+    assert len(live.table.state.tray.rolls) == 23
 
 
 def test_a_control_page_behind_the_table_asks_the_servers_question_before_a_start(live, page):
@@ -206,7 +226,7 @@ def test_a_yes_given_on_a_page_behind_the_table_does_not_end_another_game(live, 
     page.click("#start-form button[type=submit]")
     page.wait_for_function("() => window.control.lastResult && window.control.lastResult.status === 409", timeout=5000)
     answered(page, asked, 2)
-    assert asked[0].startswith("Clear the dice tray (1 roll on screen)")
+    assert asked[0].startswith("Clear the dice tray (1 roll)")
     assert asked[1].startswith(f"End the running Demigods Evolution (event {live.table.state.seq}) and start")
     assert live.table.state.game == "demigods" and len(asked) == 2  # the second question said no
 

@@ -53,7 +53,15 @@ def test_a_file_that_is_no_event_log_is_refused_untouched(tmp_path, make, said):
             EventLog(path)
         assert said in str(info.value) and "\n" not in str(info.value)
     assert path.read_bytes() == before
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["app.sqlite", "app.sqlite.lock"]  # no -wal, -shm
+    made = [] if said == "not a SQLite database" else ["app.sqlite.lock"]  # refused before the lock is made
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["app.sqlite", *made]  # no -wal, -shm
+
+
+def test_a_folder_as_the_log_is_named_so(tmp_path):
+    (tmp_path / "logs").mkdir()
+    with pytest.raises(LogError, match="logs: a folder, not an event log file; give --db a file name such as"):
+        EventLog(tmp_path / "logs")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["logs"]  # no logs.lock beside it
 
 
 @pytest.mark.parametrize("make, said", FOREIGN[:3])
@@ -125,3 +133,28 @@ def test_a_log_of_a_newer_schema_is_refused_untouched(tmp_path):
         with pytest.raises(LogError, match="log schema 2 is newer than this program's 1"):
             EventLog(path, readonly=readonly)
     assert path.read_bytes() == before
+
+
+def test_two_tables_with_one_data_folder_are_refused(tmp_path):
+    """Two logs in one folder (or one --data-dir given to two tables): the second would rewrite the
+    first's PIN and login key, so it stops while the first runs, and starts once it is closed."""
+    first = Table(TableConfig(db=tmp_path / "a.db", camera=None, pin="2468"))
+    try:
+        with pytest.raises(LogError, match=r"the data folder of another running table \(pid \d+\)"):
+            Table(TableConfig(db=tmp_path / "b.db", camera=None, pin="1357"))
+        with EventLog(tmp_path / "b.db") as log:  # the refused table let go of its log
+            assert log.rows() == []
+    finally:
+        first.close()
+    Table(TableConfig(db=tmp_path / "b.db", camera=None, pin="1357")).close()
+
+
+def test_run_beside_a_running_table_leaves_its_pin_alone(tmp_path, capsys):
+    (tmp_path / "pin.txt").write_text("246810\n")
+    first = Table(TableConfig(db=tmp_path / "a.db", camera=None, pin="246810"))
+    try:
+        assert main(["run", "--db", str(tmp_path / "b.db"), "--camera", "none", "--pin", "1111"]) == 1
+    finally:
+        first.close()
+    assert "the data folder of another running table" in capsys.readouterr().err
+    assert (tmp_path / "pin.txt").read_text() == "246810\n"

@@ -93,7 +93,8 @@ def test_pin_attempts_are_rate_limited(client):
     for i in range(MAX_FAILURES):
         r = client.post("/login", json={"pin": "1111"}, headers={"X-CSRF-Token": token})
         assert r.status_code == 401
-        assert f"{MAX_FAILURES - i - 1} tries left" in r.get_json()["error"]
+        left = MAX_FAILURES - i - 1
+        assert f"({left} {'try' if left == 1 else 'tries'} left this minute)" in r.get_json()["error"]
     r = client.post("/login", json={"pin": PIN}, headers={"X-CSRF-Token": token})
     assert r.status_code == 429  # even the right PIN waits out the lock
     assert 0 < int(r.headers["Retry-After"]) <= 61

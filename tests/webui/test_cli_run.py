@@ -275,7 +275,7 @@ def test_run_refuses_a_file_that_is_no_event_log_before_writing_a_pin_beside_it(
     db.write_text("hello\n")
     assert main(["run", "--db", str(db), "--camera", "none"]) == 1
     assert "not an arena-table event log" in capsys.readouterr().err
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["log.db", "log.db.lock"]  # the lock it took to look
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["log.db"]  # no SQLite header: refused before the lock
     assert db.read_text() == "hello\n"
 
 

@@ -123,7 +123,8 @@ def _apply(state: DemigodsState, e: Event) -> DemigodsState:  # noqa: C901 - one
         return state
     if isinstance(e, DieCorrected):
         raise Illegal(f"Demigods uses each die the moment it is read, so roll {e.roll} cannot be corrected "
-                      f"afterwards: undo the roll (event {e.roll}) and roll or enter the dice again")
+                      f"afterwards: undo takes back the newest event first, so undo each event after it, then "
+                      f"the roll itself (event {e.roll}), and roll or enter the dice again")
     if state.stage == "over" and not isinstance(e, (ev.DivineRead,)):
         raise Illegal("the game is over")
     if isinstance(e, ev.Pick):

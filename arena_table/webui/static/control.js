@@ -94,7 +94,8 @@
       if (f.help) nodes.push(el('div', { class: 'field-help', text: f.help }));
     });
     nodes.push(el('label', { for: 'start-options', text: fields ? 'More options (JSON, optional)' : 'Options (JSON object)' }),
-      el('textarea', { id: 'start-options', rows: 4, spellcheck: 'false', placeholder: '{"mode": "duel", "players": ["Ann", "Bob"]}' }));
+      el('textarea', { id: 'start-options', rows: 4, spellcheck: 'false', placeholder: '{}' }),
+      el('div', { class: 'field-help', text: 'A JSON object; its keys are added to the fields above. Each game\'s options are in the README.' }));
     box.replaceChildren(...nodes);
   }
 
@@ -126,11 +127,12 @@
   // server's 409 then names what runs, and the page asks that instead.
   const ENDS = ' and start a new game? Its events stay in the log, but Undo cannot bring it back.';
   function askNewGame() {  // the "started" number to confirm with, null for no, or 'nothing' to lose
-    const rolls = state && state.tray && Array.isArray(state.tray.history) ? state.tray.history.length : 0;
+    const tray = state && state.tray;  // every roll of the tray, not only those its view lists
+    const rolls = !tray ? 0 : Number.isInteger(tray.rolls) ? tray.rolls : (Array.isArray(tray.history) ? tray.history.length : 0);
     const losing = state && (state.game === 'dice-tray' ? rolls > 0 : state.seq > (state.started || 0));
     if (!losing) return 'nothing';
     return window.confirm((state.game === 'dice-tray'
-        ? 'Clear the dice tray (' + rolls + ' roll' + (rolls === 1 ? '' : 's') + ' on screen)'
+        ? 'Clear the dice tray (' + rolls + ' roll' + (rolls === 1 ? '' : 's') + ')'
         : 'End the running ' + state.title + ' (event ' + state.seq + ')') + ENDS) ? (state.started || 0) : null;
   }
   async function startGame(url, body, okText) {
