@@ -399,7 +399,7 @@ class TagRemoved(Event):
     object: str = ""
 
 
-@event("note", undoable=False)
+@event("note")
 class Note(Event):
     """A free-text remark entered at the control page; shown in the log, changes nothing."""
 

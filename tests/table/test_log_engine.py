@@ -69,6 +69,21 @@ def test_engine_thread_replay_equals_live_and_undo():
             eng.submit(Undone(seq=1))
 
 
+def test_a_note_can_be_undone_and_leaves_the_spectators_log():
+    """A new user's trial: a mistyped note showed on the TV for good, since undo skipped notes."""
+    from arena_table.rules import Note
+
+    with EventLog(":memory:") as log, Engine(log, clock=FakeClock()) as eng:
+        eng.submit(DiceRolled(faces=(4,)))
+        eng.submit(Note(text="OOPS wrong note"))
+        assert any("OOPS" in line.text for line in eng.state.log)
+        assert eng.undo_preview()[0] == 2
+        assert eng.undo(expected=2)[0] == 2
+        assert not any("OOPS" in line.text for line in eng.state.log)
+        assert [r.faces for r in eng.state.tray.rolls] == [(4,)]  # the roll before it stays
+        assert eng.undo_preview()[0] == 1
+
+
 def test_two_confirmations_of_one_preview_undo_one_event():
     """Two control pages confirm the same preview at once: the writer checks the previewed seq in the
     same step as the undo, so the second is refused and the event before stays (a new user's audit:
