@@ -58,6 +58,24 @@ def test_spectator_follows_an_event_from_the_control_page_within_500_ms(browser,
     assert max(figures) <= 500, figures
 
 
+def test_each_die_to_correct_shows_its_crop_and_the_picker_names_the_die(live, page):
+    """A new user's trial: the die buttons showed bare numbers (which physical die is "die 2"?), and
+    the value row looked like a second roll."""
+    import numpy as np
+
+    login(page, live.url)
+    crops = tuple(live.table.media.save(np.full((48, 48, 3), 40 * f, np.uint8), "c") for f in (4, 1))
+    live.table.submit(DiceRolled(faces=(4, 1), source="sim", crops=crops, confidence=(0.97, 0.88)))
+    page.wait_for_selector("#correct-dice button[data-index='1'] img.die-crop")
+    srcs = page.eval_on_selector_all("#correct-dice img.die-crop", "els => els.map(e => e.getAttribute('src'))")
+    assert srcs == ["/media/" + c for c in crops]
+    page.wait_for_function("[...document.querySelectorAll('#correct-dice img.die-crop')].every(i => i.naturalWidth > 0)")
+    assert [b.inner_text().strip() for b in page.locator("#correct-dice button").all()] == ["4", "1"]
+    page.click("#correct-dice button[data-index='1']")
+    assert page.inner_text("#correct-values .correct-label") == "Die 2 is really:"
+    assert page.locator("#correct-values button").count() == 6
+
+
 def test_correct_a_die_in_one_tap_and_undo_with_confirmation(live, page):
     login(page, live.url)
     live.table.submit(DiceRolled(faces=(2, 5)))

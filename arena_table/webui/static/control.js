@@ -238,9 +238,12 @@
       vals0.replaceChildren();
       return;
     }
+    // each die with the camera's crop of it (when the camera read it): which die is which, at a glance
     box.replaceChildren(el('span', { class: 'muted', text: 'Roll #' + last.seq + ':' }), ...last.faces.map((f, i) =>
       el('button', { type: 'button', 'aria-pressed': selectedDie && selectedDie.seq === last.seq && selectedDie.index === i ? 'true' : 'false',
-        'aria-label': 'Die ' + (i + 1) + ' shows ' + f + ': correct it', 'data-index': i, text: String(f) })));
+        'aria-label': 'Die ' + (i + 1) + ' shows ' + f + ': correct it', 'data-index': i },
+        last.crops && last.crops[i] ? el('img', { class: 'die-crop', src: '/media/' + last.crops[i], alt: '' }) : null,
+        el('span', { class: 'die-value', text: String(f) }))));
     for (const b of box.querySelectorAll('button')) {
       b.addEventListener('click', () => {
         selectedDie = { seq: last.seq, index: Number(b.dataset.index), die: last.die };
@@ -255,7 +258,8 @@
       vals.hidden = false;
       const n = sidesOf(selectedDie.die);
       const shown = last.faces[selectedDie.index];
-      vals.replaceChildren(...Array.from({ length: n }, (_, k) => {
+      vals.replaceChildren(el('span', { class: 'correct-label', text: 'Die ' + (selectedDie.index + 1) + ' is really:' }),
+        ...Array.from({ length: n }, (_, k) => {
         if (k + 1 === shown) {  // the face the die shows now: no correction to make
           return el('button', { type: 'button', class: 'current', disabled: true, 'aria-current': 'true',
             'aria-label': 'Die ' + (selectedDie.index + 1) + ' shows ' + shown + ' now', text: String(k + 1) });
