@@ -273,7 +273,9 @@ def describe_tray(tray: TrayState, event: Event) -> str:
         die = f"d{sides}" if sides is not None else f" × {event.die}"  # "2d6", "2 × attack"
         return f"Rolled {n}{die}: {faces} (total {sum(event.faces)})"
     if isinstance(event, DieCorrected):
-        return f"Corrected die #{event.index + 1} of roll {event.roll} to {event.value}"
+        roll = next((r for r in tray.rolls if r.seq == event.roll), None)
+        was = f" from {roll.faces[event.index]}" if roll is not None and 0 <= event.index < len(roll.faces) else ""
+        return f"Corrected die #{event.index + 1} of roll {event.roll}{was} to {event.value}"
     return ""
 
 

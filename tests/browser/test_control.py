@@ -93,8 +93,8 @@ def test_correct_a_die_in_one_tap_and_undo_with_confirmation(live, page):
     import time
 
     when = time.strftime("%H:%M:%S", time.localtime(live.table.rows()[1].event.at))
-    assert page.inner_text("#undo-question") == f"Undo event #2: Corrected die #2 of roll 1 to 3, at {when}?"
-    assert page.inner_text("#undo-what") == f"Would undo event #2: Corrected die #2 of roll 1 to 3, at {when}"
+    assert page.inner_text("#undo-question") == f"Undo event #2: Corrected die #2 of roll 1 from 5 to 3, at {when}?"
+    assert page.inner_text("#undo-what") == f"Would undo event #2: Corrected die #2 of roll 1 from 5 to 3, at {when}"
     page.click("#undo-confirm")
     page.wait_for_function("document.querySelector('#toast').textContent.startsWith('Undone #2')")
     assert live.table.state.tray.rolls[0].faces == (2, 5)
