@@ -155,7 +155,7 @@ def game_from_flags(engine, game: str | None, options: dict | None, new_game: bo
 
 def cmd_run(args: argparse.Namespace) -> int:
     from arena_table.webui.app import WebConfig, create_app, shutdown
-    from arena_table.webui.server import make_server, stop_server
+    from arena_table.webui.server import address_problem, make_server, stop_server
 
     from .app import Table, TableConfig
     from .log import LogError
@@ -186,6 +186,9 @@ def cmd_run(args: argparse.Namespace) -> int:
     if problem := secrets_problem(data_dir, pin_given=args.pin is not None):
         print(f"error: {problem}", file=sys.stderr)  # checked before the log is made, written after it is ours
         return 2
+    if why := address_problem(args.host, args.port):  # before the log, PIN and key are made for a table
+        print(f"error: cannot listen on {args.host}:{args.port}: {why}", file=sys.stderr)  # that cannot serve
+        return 1
     camera = _camera_arg(args.camera)
     if camera and camera != "sim" and not camera.startswith("picamera2") and not camera.isdigit() \
             and not camera.startswith("/dev/video") and not Path(camera).exists():

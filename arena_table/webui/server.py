@@ -18,6 +18,7 @@ write; ``connection_limit`` above the stream cap so the 503 page can still be se
 from __future__ import annotations
 
 import logging
+import socket
 import threading
 from typing import Any
 
@@ -44,6 +45,25 @@ def make_server(app: Flask, host: str = "127.0.0.1", port: int = 8000, *, client
     return create_server(app, host=host, port=port, threads=threads or clients + SPARE_THREADS,
                          connection_limit=clients + 4 * SPARE_THREADS, channel_request_lookahead=1,
                          asyncore_use_poll=True, ident="arena-table", clear_untrusted_proxy_headers=True)
+
+
+def address_problem(host: str, port: int) -> str:
+    """Why the server could not listen on ``host:port``, in words (``"no such address"``,
+    ``"Address already in use"``), or ``""``. Binds a socket as waitress does (``SO_REUSEADDR``)
+    and closes it: ``run`` asks before it makes its log, PIN and key files. Another process may
+    still take the port in between; :func:`make_server` then raises as before."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (socket.gaierror, UnicodeError, ValueError):
+        return "no such address"
+    family, kind, proto, _, addr = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(addr)
+        except OSError as exc:
+            return exc.strerror or str(exc)
+    return ""
 
 
 class ServerThread:

@@ -126,13 +126,15 @@ def test_run_refuses_a_busy_port(tmp_path, capsys):
         s.listen()
         port = s.getsockname()[1]
         assert main(["run", "--camera", "none", "--db", str(tmp_path / "t.db"), "--port", str(port)]) == 1
-    assert f"cannot listen on 127.0.0.1:{port}" in capsys.readouterr().err
+    assert capsys.readouterr().err == f"error: cannot listen on 127.0.0.1:{port}: Address already in use\n"
+    assert list(tmp_path.iterdir()) == []  # no log, nor a PIN never printed (a new user's trial)
 
 
 def test_run_refuses_an_address_that_does_not_exist(tmp_path, capsys):
     assert main(["run", "--camera", "none", "--db", str(tmp_path / "t.db"), "--host", "999.1.1.1"]) == 1
     err = capsys.readouterr().err
     assert "cannot listen on 999.1.1.1:8000: no such address" in err and "Traceback" not in err
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_run_refuses_bad_options(tmp_path, capsys):
@@ -300,14 +302,21 @@ def test_a_second_run_on_a_busy_log_rewrites_neither_its_pin_nor_its_key(tmp_pat
         first.close()
 
 
-def test_an_empty_log_file_left_by_a_cut_first_start_still_starts_a_table(tmp_path, capsys):
+def test_an_empty_log_file_left_by_a_cut_first_start_still_starts_a_table(tmp_path, capsys, monkeypatch):
     """A first start cut off right after creating its log leaves an empty file (or a bare SQLite
     header): the next `run` makes it a log, as before (a reviewer's check of the refusal above)."""
+    from arena_table.webui import server
+
+    def taken_meanwhile(*args, **kwargs):  # the port was free when run asked, taken when it served
+        raise OSError(98, "Address already in use")
+
+    monkeypatch.setattr(server, "make_server", taken_meanwhile)
     db = tmp_path / "t.db"
     db.write_bytes(b"")
-    assert main(["run", "--camera", "none", "--db", str(db), "--host", "999.1.1.1"]) == 1  # stops at the address
+    assert main(["run", "--camera", "none", "--db", str(db), "--port", str(_free_port())]) == 1  # stops at serving
     err = capsys.readouterr().err
-    assert "cannot listen on 999.1.1.1" in err and "event log" not in err
+    assert "Address already in use" in err and "event log" not in err
+    assert db.read_bytes().startswith(b"SQLite format 3\x00")
     assert (tmp_path / "pin.txt").is_file()
 
 
