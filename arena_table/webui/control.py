@@ -13,8 +13,8 @@ from typing import Any, Callable
 
 from flask import Flask, Response, jsonify, render_template
 
-from arena_table.rules import (DieCorrected, GameStarted, RulesError, TableState, UndoTargetMoved, find_game, from_json,
-                               in_progress, parse)
+from arena_table.rules import (DieCorrected, GameStarted, RulesError, TableState, UndoTargetMoved, apply, find_game,
+                               from_json, in_progress, parse)
 from arena_table.rules.dice_tray import already_shows
 
 from . import auth
@@ -227,7 +227,7 @@ class EndsAGame(Exception):
         self.losing, self.started = losing, started
 
 
-def _confirm_end(data: dict[str, Any]) -> Callable[[TableState], None]:
+def _confirm_end(data: dict[str, Any], ev: GameStarted) -> Callable[[TableState], None]:
     """The check a start runs in the engine's writer step: raises :class:`EndsAGame` unless the
     request confirms ending what runs.
 
@@ -238,6 +238,8 @@ def _confirm_end(data: dict[str, Any]) -> Callable[[TableState], None]:
     or a stale second control page would otherwise end a game for good (its events stay in the
     log, out of the running state). Checked in the single writer's step, with the state the start
     would replace, so an event recorded just before is part of the question, never ended unasked.
+    A start the rules refuse (its options) asks nothing: it is recorded as refused and answered
+    422 with the reason, so nobody is asked to end a game for a start that cannot happen.
     """
     confirm = data.get("confirm")
 
@@ -245,6 +247,10 @@ def _confirm_end(data: dict[str, Any]) -> Callable[[TableState], None]:
         losing = in_progress(ts)
         if losing is None or confirm is True or (type(confirm) is int and confirm == ts.started_seq):
             return
+        try:
+            apply(ts, ev)
+        except (RulesError, ValueError, TypeError):
+            return  # refused as it is: the engine records it with its reason
         raise EndsAGame(losing, ts.started_seq)
     return check
 
@@ -252,7 +258,7 @@ def _confirm_end(data: dict[str, Any]) -> Callable[[TableState], None]:
 def _start(service: TableService, ev: GameStarted, data: dict[str, Any]) -> Response:
     """Record the start ``ev`` unless it would end a game unconfirmed (409, nothing recorded)."""
     try:
-        seq = service.submit(ev, check=_confirm_end(data))
+        seq = service.submit(ev, check=_confirm_end(data, ev))
     except EndsAGame as exc:
         return _error(409, f"a new game would end {exc.losing}, and undo cannot bring it back: "
                            f"send \"confirm\": true (or {exc.started}, this game's start) to start anyway",

@@ -221,10 +221,10 @@ def test_a_control_page_behind_the_table_asks_the_servers_question_before_a_star
     assert len(live.table.state.tray.rolls) == 0 and len(asked) == 2
 
 
-def test_a_yes_given_on_a_page_behind_the_table_does_not_end_another_game(live, page):
+def test_a_page_behind_the_table_asks_about_the_game_that_runs_not_the_one_it_shows(live, page):
     """A review: the page showed a dice tray with one roll; behind it the table had started Demigods.
-    The player's yes to "Clear the dice tray" ended Demigods. The page now confirms with the start of
-    the game it asked about; the server's 409 then names Demigods and the page asks about that."""
+    The player's yes to "Clear the dice tray" ended Demigods. The page now sends the start unasked
+    and asks the question of the server's 409, which names Demigods; a no leaves it running."""
     from pathlib import Path
 
     from arena_table.rules import DiceRolled, parse
@@ -238,15 +238,39 @@ def test_a_yes_given_on_a_page_behind_the_table_does_not_end_another_game(live, 
                  if ln.startswith("start "))
     live.table.submit(parse(start))
     live.table.submit(DiceRolled(die="d6", faces=(5,), source="test"))
+    seq = live.table.state.seq
     asked = []
-    page.on("dialog", lambda d: (asked.append(d.message), d.dismiss() if len(asked) == 2 else d.accept()))
+    page.on("dialog", lambda d: (asked.append(d.message), d.dismiss()))
     page.select_option("#start-game", "dice-tray")
     page.click("#start-form button[type=submit]")
     page.wait_for_function("() => window.control.lastResult && window.control.lastResult.status === 409", timeout=5000)
-    answered(page, asked, 2)
-    assert asked[0].startswith("Clear the dice tray (1 roll)")
-    assert asked[1].startswith(f"End the running Demigods Evolution (event {live.table.state.seq}) and start")
-    assert live.table.state.game == "demigods" and len(asked) == 2  # the second question said no
+    answered(page, asked, 1)
+    page.wait_for_timeout(300)
+    assert asked == [f"End the running Demigods Evolution (event {seq}) and start a new game? Its events stay in "
+                     "the log, but Undo cannot bring it back."]
+    assert live.table.state.game == "demigods" and live.table.state.seq == seq  # nothing recorded
+
+
+def test_a_start_the_rules_refuse_says_why_without_asking_to_end_anything(live, page):
+    """A new user's trial: Theosis picked with no heroes asked "Clear the dice tray?", and only after
+    a yes said the start was refused. Now the refusal comes first, and the rolls stay."""
+    from arena_table.rules import DiceRolled
+
+    login(page, live.url)
+    page.wait_for_selector("#start-game option[value='theosis']", state="attached")
+    live.table.submit(DiceRolled(die="d6", faces=(3, 5), source="test"))
+    page.wait_for_function("document.querySelector('#running').textContent.length > 0", timeout=5000)
+    asked = []
+    page.on("dialog", lambda d: (asked.append(d.message), d.accept()))
+    page.select_option("#start-game", "theosis")
+    page.fill("#start-options", '{"heroes_1": [], "heroes_2": []}')
+    page.click("#start-form button[type=submit]")
+    page.wait_for_function("document.querySelector('#toast').classList.contains('error') || "
+                           "document.querySelector('#toast').textContent.length > 0", timeout=5000)
+    page.wait_for_timeout(300)
+    assert asked == []
+    assert "hero" in page.inner_text("#toast")
+    assert live.table.state.game == "dice-tray" and len(live.table.state.tray.rolls) == 1
 
 
 def answered(page, asked: list, n: int, timeout_s: float = 5.0) -> None:

@@ -143,6 +143,18 @@ def test_a_start_over_a_game_in_progress_needs_confirm(ctl, table, path, body):
     assert r.status_code == 201 and table.state.started_seq == r.get_json()["seq"] and table.state.tray.rolls == ()
 
 
+def test_a_start_the_rules_refuse_is_refused_before_any_question(ctl, table):
+    """Bad options over a game in progress: 422 with the rules' reason, recorded as refused, not a
+    409 asking to end the running game for a start that cannot happen (a new user's trial)."""
+    assert ctl("/api/events", {"notation": "roll faces=[3,4]"}).status_code == 201
+    seq = table.state.seq
+    r = ctl("/api/start", {"game": "dice", "options": {"speed": 2}})
+    assert r.status_code == 422 and "takes no options" in r.get_json()["reason"]
+    assert len(table.state.tray.rolls) == 1 and table.state.started_seq == 0
+    rows = table.log.rows(since=seq)
+    assert [(row.status, "takes no options" in row.reason) for row in rows] == [("rejected", True)]
+
+
 def test_a_roll_recorded_just_before_a_start_is_part_of_its_question(ctl, table):
     """The start guard runs in the engine's single-writer step, with the state the start replaces.
     Before, it read the state when the request came in: a roll already queued behind a busy writer

@@ -121,30 +121,28 @@
   }
 
   // A board game in progress, or a dice tray's rolls, end when a game starts, and Undo stops at a
-  // game's start: ask first. The API refuses such a start (409, naming what it would end) unless it
-  // is confirmed: the page sends the "started" number of the game it asked about, and only after a
-  // yes, so a page behind the table (a second control page) never ends a game it did not show; the
-  // server's 409 then names what runs, and the page asks that instead.
+  // game's start: ask first. The page sends the start unconfirmed; the server refuses it with 409,
+  // naming what it would end, only when something would be lost and the start itself is valid (bad
+  // options are answered 422 at once: nobody is asked to end a game for a start that cannot happen).
+  // The page then asks (in its own words when its view shows that same game, else in the
+  // server's: a page behind the table never ends a game it did not show) and, only after a yes,
+  // confirms with the 409's "started" number.
   const ENDS = ' and start a new game? Its events stay in the log, but Undo cannot bring it back.';
-  function askNewGame() {  // the "started" number to confirm with, null for no, or 'nothing' to lose
+  function question(r) {
     const tray = state && state.tray;  // every roll of the tray, not only those its view lists
     const rolls = !tray ? 0 : Number.isInteger(tray.rolls) ? tray.rolls : (Array.isArray(tray.history) ? tray.history.length : 0);
-    const losing = state && (state.game === 'dice-tray' ? rolls > 0 : state.seq > (state.started || 0));
-    if (!losing) return 'nothing';
-    return window.confirm((state.game === 'dice-tray'
-        ? 'Clear the dice tray (' + rolls + ' roll' + (rolls === 1 ? '' : 's') + ')'
-        : 'End the running ' + state.title + ' (event ' + state.seq + ')') + ENDS) ? (state.started || 0) : null;
+    const same = state && (state.started || 0) === r.data.started;
+    if (same && state.game === 'dice-tray' && rolls > 0) return 'Clear the dice tray (' + rolls + ' roll' + (rolls === 1 ? '' : 's') + ')' + ENDS;
+    if (same && state.game !== 'dice-tray' && state.seq > (state.started || 0)) return 'End the running ' + state.title + ' (event ' + state.seq + ')' + ENDS;
+    return 'End ' + r.data.in_progress + ENDS;
   }
   async function startGame(url, body, okText) {
-    const asked = askNewGame();
-    if (asked === null) return null;
-    const first = asked === 'nothing' ? body : { ...body, confirm: asked };
     window.control.lastResult = null;
     let d;
-    try { d = await api('POST', url, first); } catch (e) {
-      const r = window.control.lastResult;  // the server's own question: this page's view was behind
+    try { d = await api('POST', url, body); } catch (e) {
+      const r = window.control.lastResult;
       if (!(r && r.status === 409 && r.data && r.data.in_progress)) { toast(e.message, true); return null; }
-      if (!window.confirm('End ' + r.data.in_progress + ENDS)) return null;
+      if (!window.confirm(question(r))) return null;
       return act('POST', url, { ...body, confirm: r.data.started }, okText);
     }
     toast(okText(d), false);
