@@ -42,6 +42,20 @@ def test_the_footer_shows_a_token_readers_bad_lines_and_the_last_reason(live, pa
     assert page.inner_text("#devices") == "tokens: up — reader on /dev/ttyACM0 · 7 bad lines, last: bad checksum"
 
 
+def test_a_throw_held_for_a_re_roll_is_not_shown_with_the_roll_before_it(live, page):
+    """A new user's trial: the footer read "camera: ok — camera sim: rolled 5, 4, 2 · please re-roll
+    1 die", where 5, 4, 2 was the roll before, and the throw to re-roll was not recorded."""
+    live.table.status_board.set("camera", state="ok", detail="camera sim: rolled 5, 4, 2",
+                                reroll=[{"status": "unreadable", "reason": "", "center": [10, 10], "box": [0, 0, 20, 20]}])
+    page.goto(live.url + "/")
+    page.wait_for_function("document.querySelector('#devices').textContent.includes('re-roll')", timeout=5000)
+    assert page.inner_text("#devices") == ("camera: ok — the last throw is not recorded: 1 die not read, "
+                                           "please re-roll it")
+    live.table.status_board.set("camera", state="ok", detail="camera sim: rolled 6, 1", reroll=[])
+    page.wait_for_function("!document.querySelector('#devices').textContent.includes('re-roll')", timeout=5000)
+    assert page.inner_text("#devices") == "camera: ok — camera sim: rolled 6, 1"
+
+
 def test_correction_buttons_go_away_after_the_roll_is_undone(live, page):
     login(page, live.url)
     live.table.submit(DiceRolled(faces=(2, 5)))

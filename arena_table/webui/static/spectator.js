@@ -196,10 +196,12 @@
       // a token reader's refused lines: how many, and why the last one was refused
       const garbage = (info.counters || {}).garbage_lines || 0;
       const lastBad = info.last_bad_line && info.last_bad_line.reason;
+      // a throw held back for a re-roll: its detail (the roll before it) would read as this throw's result
       return el('li', { class: bad || reroll ? 'bad' : 'ok' }, name + ': ', el('span', { class: 'state', text: word }),
-        detail ? ' — ' + detail : '',
+        detail && !reroll ? ' — ' + detail : '',
         garbage ? ' · ' + garbage + ' bad line' + (garbage === 1 ? '' : 's') + (lastBad ? ', last: ' + lastBad : '') : '',
-        reroll ? el('strong', { text: ' · please re-roll ' + reroll + (reroll === 1 ? ' die' : ' dice') }) : null);
+        reroll ? el('strong', { text: ' — the last throw is not recorded: ' + reroll + (reroll === 1 ? ' die' : ' dice')
+          + ' not read, please re-roll ' + (reroll === 1 ? 'it' : 'them') }) : null);
     });
     $('devices').replaceChildren(...(items.length ? items : [el('li', { class: 'muted', text: 'No devices' })]));
   }
