@@ -373,12 +373,14 @@ def cmd_doctor(args: argparse.Namespace) -> int:
               "give --data-dir if the table runs with one)")
     if db.exists():
         try:
-            from .log import EventLog
+            from .log import EventLog, lock_holder
 
             with EventLog(db, readonly=True) as elog:
                 rows = elog.rows()
             rejected = sum(1 for r in rows if r.status == "rejected")
             print(f"event log      {db}: {len(rows)} events ({rejected} rejected)")
+            holder = lock_holder(Path(str(db.resolve()) + ".lock"))
+            print(f"running        {f'a table runs on this log (pid {holder})' if holder else 'no table runs on this log'}")
         except Exception as exc:
             print(f"event log      {db}: UNREADABLE: {exc}")
             failed.append(f"{db} is not a readable event log")

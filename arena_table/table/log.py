@@ -108,6 +108,22 @@ def take_lock(path: Path, busy: str) -> IO[str]:
     return fp
 
 
+def lock_holder(path: Path) -> str | None:
+    """The pid (as written) of the process that holds the :func:`take_lock` lock ``path``, or
+    ``None`` when nobody holds it (or there is no such file). Takes no lock and makes no file."""
+    try:
+        fp = open(path)
+    except OSError:
+        return None
+    with fp:
+        try:
+            fcntl.flock(fp, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return fp.read().strip() or "?"
+        fcntl.flock(fp, fcntl.LOCK_UN)
+    return None
+
+
 class LogError(Exception):
     """The event log file is unusable (not a database, newer schema, unreadable row)."""
 

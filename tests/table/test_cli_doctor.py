@@ -38,3 +38,16 @@ def test_doctor_says_a_missing_data_folder_does_not_exist(tmp_path, capsys):
     (tmp_path / "file").write_text("")
     assert main(["doctor", "--db", str(tmp_path / "t.db"), "--data-dir", str(tmp_path / "file")]) == 0
     assert "(--data-dir) is not a folder" in capsys.readouterr().out
+
+
+def test_doctor_says_whether_a_table_runs_on_the_log(tmp_path, capsys):
+    """A new user's trial: doctor could not tell whether a table was running on the log."""
+    import os
+
+    db = tmp_path / "t.db"
+    with EventLog(db):  # holds the writer lock, as a running table does
+        assert main(["doctor", "--db", str(db)]) == 0
+        assert f"running        a table runs on this log (pid {os.getpid()})" in capsys.readouterr().out
+    assert main(["doctor", "--db", str(db)]) == 0
+    assert "running        no table runs on this log" in capsys.readouterr().out
+    assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".lock")] == ["t.db.lock"]  # doctor locks nothing
