@@ -20,7 +20,8 @@ from arena_table.rules import Event, GameStarted, TableState, find_game
 
 from .cli_common import DEFAULT_DB
 from .engine import Change, Clock, Engine
-from .log import EventLog, LogRow, take_lock
+from .log import (EventLog, LogError, LogRow, busy_log_message, check_log_file, lock_holder, take_lock,
+                  writer_lock_path)
 from .media import MediaStore
 
 log = logging.getLogger(__name__)
@@ -115,20 +116,21 @@ class Table:
     def __init__(self, config: TableConfig, clock: Clock = time.time) -> None:
         self.config = config
         self.clock = clock
-        self.log = EventLog(config.db)
         self._folder_lock = None
+        if str(config.db) != ":memory:":  # a test table in memory keeps nothing in a folder
+            check_log_file(config.db)  # a file that is no log: refused before the folder is made
+            self._folder_lock = self._take_folder(config)
         try:
-            if str(config.db) != ":memory:":  # a test table in memory keeps nothing in a folder
-                config.data_dir.mkdir(parents=True, exist_ok=True)
-                self._folder_lock = take_lock(
-                    config.data_dir / FOLDER_LOCK,
-                    f"{config.data_dir}: the data folder of another running table (pid {{pid}}), which keeps its "
-                    "PIN, login key and media there; give each table its own --data-dir")
+            self.log = EventLog(config.db)
+        except BaseException:
+            self._release_folder()
+            raise
+        try:
             self.engine = Engine(self.log, config.game, config.options, clock=clock)
             self.media = MediaStore(config.data_dir / "media")
         except BaseException:  # the locks are let go: a caller in the same process may retry
-            self._release_folder()
             self.log.close()
+            self._release_folder()
             raise
         self.status_board = StatusBoard()
         self.devices: list[Device] = []
@@ -151,6 +153,20 @@ class Table:
         self.engine.close()
         self.log.close()
         self._release_folder()
+
+    @staticmethod
+    def _take_folder(config: TableConfig):
+        """The data folder's lock (:data:`FOLDER_LOCK`), taken before the log so that a refused second
+        table makes no log beside the first's. Raises LogError naming the running table's pid."""
+        config.data_dir.mkdir(parents=True, exist_ok=True)
+        try:
+            return take_lock(config.data_dir / FOLDER_LOCK,
+                             f"{config.data_dir}: the data folder of another running table (pid {{pid}}), which "
+                             "keeps its PIN, login key and media there; give each table its own --data-dir")
+        except LogError:
+            if holder := lock_holder(writer_lock_path(config.db)):  # the same log: say so, as EventLog does
+                raise LogError(busy_log_message(config.db, holder)) from None
+            raise
 
     def _release_folder(self) -> None:
         if self._folder_lock is not None:

@@ -108,6 +108,23 @@ def take_lock(path: Path, busy: str) -> IO[str]:
     return fp
 
 
+def writer_lock_path(path: str | Path) -> Path:
+    """The lock file an :class:`EventLog` writer holds: beside the real file, so a symlink to a log
+    in use (or a path through a linked folder) meets the same lock."""
+    return Path(str(Path(path).resolve()) + ".lock")
+
+
+def busy_log_message(path: str | Path, pid: str) -> str:
+    """The refusal of a second writer of log ``path`` while process ``pid`` writes it."""
+    return f"{path}: already in use by another arena-table process (pid {pid}); one table writes one log"
+
+
+def check_log_file(path: str | Path) -> None:
+    """Refuse, with nothing made, a ``path`` that is a folder or a non-empty file that is no SQLite
+    database (the cheap part of :class:`EventLog`'s checks). Raises :class:`LogError`."""
+    _check_header(str(path))
+
+
 def lock_holder(path: Path) -> str | None:
     """The pid (as written) of the process that holds the :func:`take_lock` lock ``path``, or
     ``None`` when nobody holds it (or there is no such file). Takes no lock and makes no file."""
@@ -200,9 +217,7 @@ class EventLog:
     def _take_writer_lock(self):
         # beside the real file: a symlink to a log in use (or a path through a linked folder) must
         # meet the same lock
-        return take_lock(Path(str(Path(self.path).resolve()) + ".lock"),
-                         f"{self.path}: already in use by another arena-table process (pid {{pid}}); "
-                         "one table writes one log")
+        return take_lock(writer_lock_path(self.path), busy_log_message(self.path, "{pid}"))
 
     def __enter__(self) -> "EventLog":
         return self

@@ -89,7 +89,7 @@ def test_run_on_another_programs_database_writes_nothing_beside_it(tmp_path, cap
     assert err.startswith(f"error: {path}: not an arena-table event log (it holds tables bookmarks)")
     assert err.count("\n") == 1
     assert path.read_bytes() == before
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["app.sqlite", "app.sqlite.lock"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".arena-table.lock", "app.sqlite", "app.sqlite.lock"]
 
 
 def test_a_table_that_cannot_open_its_media_folder_lets_go_of_its_log(tmp_path):
@@ -158,3 +158,16 @@ def test_run_beside_a_running_table_leaves_its_pin_alone(tmp_path, capsys):
         first.close()
     assert "the data folder of another running table" in capsys.readouterr().err
     assert (tmp_path / "pin.txt").read_text() == "246810\n"
+
+
+def test_a_second_table_on_the_same_log_is_told_the_log_is_busy_and_makes_nothing(tmp_path):
+    first = Table(TableConfig(db=tmp_path / "a.db", camera=None, pin="2468"))
+    try:
+        before = sorted(p.name for p in tmp_path.iterdir())
+        with pytest.raises(LogError, match=r"a.db: already in use by another arena-table process \(pid \d+\)"):
+            Table(TableConfig(db=tmp_path / "a.db", camera=None, pin="1357"))
+        with pytest.raises(LogError, match="the data folder of another running table"):
+            Table(TableConfig(db=tmp_path / "b.db", camera=None, pin="1357"))
+        assert sorted(p.name for p in tmp_path.iterdir()) == before  # no b.db made beside the first's log
+    finally:
+        first.close()
