@@ -174,7 +174,11 @@ class Table:
             self._folder_lock = None
 
     def __enter__(self) -> "Table":
-        return self.start()
+        try:
+            return self.start()
+        except BaseException:  # a device that cannot start: the locks are let go all the same
+            self.close()
+            raise
 
     def __exit__(self, *exc: object) -> None:
         self.close()

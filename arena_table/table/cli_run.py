@@ -153,6 +153,22 @@ def game_from_flags(engine, game: str | None, options: dict | None, new_game: bo
         raise ValueError(f"{name} refuses them: {exc}") from None
 
 
+def _busy_table(db: Path, data_dir: Path) -> str:
+    """Why a table already runs on log ``db`` or data folder ``data_dir``, in words, or ``""``; read
+    only (no lock taken, no file made): ``Table`` takes the locks for good later."""
+    from .app import FOLDER_LOCK
+    from .log import busy_log_message, lock_holder, writer_lock_path
+
+    if str(db) == ":memory:":
+        return ""
+    if holder := lock_holder(writer_lock_path(db)):
+        return busy_log_message(db, holder)
+    if holder := lock_holder(data_dir / FOLDER_LOCK):
+        return (f"{data_dir}: the data folder of another running table (pid {holder}), which keeps its PIN, "
+                "login key and media there; give each table its own --data-dir")
+    return ""
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     from arena_table.webui.app import WebConfig, create_app, shutdown
     from arena_table.webui.server import address_problem, make_server, stop_server
@@ -186,6 +202,9 @@ def cmd_run(args: argparse.Namespace) -> int:
     if problem := secrets_problem(data_dir, pin_given=args.pin is not None):
         print(f"error: {problem}", file=sys.stderr)  # checked before the log is made, written after it is ours
         return 2
+    if busy := _busy_table(db, data_dir):  # the commonest double start: the same command twice
+        print(f"error: {busy}", file=sys.stderr)
+        return 1
     if why := address_problem(args.host, args.port):  # before the log, PIN and key are made for a table
         print(f"error: cannot listen on {args.host}:{args.port}: {why}", file=sys.stderr)  # that cannot serve
         return 1

@@ -11,6 +11,7 @@ from __future__ import annotations
 import fcntl
 import json
 import os
+import re
 import sqlite3
 import threading
 import time
@@ -64,25 +65,30 @@ def _check_header(path: str) -> None:
 
 
 def _check_tables(db: sqlite3.Connection, path: str) -> None:
-    """Refuse a SQLite database that holds other tables or columns than an event log's (another
-    program's database), or a schema this program cannot read (not a number, or newer than
-    :data:`SCHEMA_VERSION`), before anything is written to it. Raises :class:`LogError`."""
-    tables = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-    other = sorted(tables - set(_COLUMNS) - {"sqlite_sequence"})
+    """Refuse a SQLite database that is not an event log (another program's: other tables, views,
+    columns, a ``user_version``, or a ``meta`` without a schema row) or whose schema this program
+    cannot read (not a number, or newer than :data:`SCHEMA_VERSION`: said first, as a newer log may
+    also have new columns), before anything is written to it. Raises :class:`LogError`."""
+    objects = {name for (name,) in db.execute("SELECT name FROM sqlite_master")}
+    tables = objects & set(_COLUMNS)
+    if "meta" in tables and {row[1] for row in db.execute("PRAGMA table_info(meta)")} == _COLUMNS["meta"]:
+        row = db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+        half_made = row is None and "events" in tables  # a first start cut between the tables and the row
+        if not half_made and (row is None or not re.fullmatch(r"[0-9]{1,9}", str(row[0]))):
+            raise LogError(f"{path}: not an arena-table event log (schema {None if row is None else row[0]!r})")
+        if row is not None and int(row[0]) > SCHEMA_VERSION:
+            raise LogError(f"{path}: log schema {row[0]} is newer than this program's {SCHEMA_VERSION}")
+    other = sorted(n for n in objects - set(_COLUMNS) - {"sqlite_sequence"} if not n.startswith("sqlite_autoindex_"))
     if other:
-        raise LogError(f"{path}: not an arena-table event log (it holds tables {', '.join(other)}); "
+        raise LogError(f"{path}: not an arena-table event log (it holds {', '.join(other)}); "
                        "give --db a new file name or an arena-table log")
-    for table in tables & set(_COLUMNS):
+    if db.execute("PRAGMA user_version").fetchone()[0]:
+        raise LogError(f"{path}: not an arena-table event log (it has a user_version)")
+    for table in tables:
         columns = {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
         if columns != _COLUMNS[table]:
             raise LogError(f"{path}: not an arena-table event log (its table {table} has columns "
                            f"{', '.join(sorted(columns))})")
-    if "meta" in tables:
-        row = db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
-        if row is not None and not str(row[0]).isdigit():
-            raise LogError(f"{path}: not an arena-table event log (schema {row[0]!r})")
-        if row is not None and int(row[0]) > SCHEMA_VERSION:
-            raise LogError(f"{path}: log schema {row[0]} is newer than this program's {SCHEMA_VERSION}")
 
 
 def take_lock(path: Path, busy: str) -> IO[str]:

@@ -222,9 +222,9 @@ def _describe(service: TableService, ev: Any) -> str:
 class EndsAGame(Exception):
     """A start that would end a game in progress, sent without its confirmation (a 409)."""
 
-    def __init__(self, losing: str, started: int) -> None:
+    def __init__(self, losing: str, started: int, seq: int) -> None:
         super().__init__(losing)
-        self.losing, self.started = losing, started
+        self.losing, self.started, self.seq = losing, started, seq
 
 
 def _confirm_end(data: dict[str, Any], ev: GameStarted) -> Callable[[TableState], None]:
@@ -251,7 +251,7 @@ def _confirm_end(data: dict[str, Any], ev: GameStarted) -> Callable[[TableState]
             apply(ts, ev)
         except (RulesError, ValueError, TypeError):
             return  # refused as it is: the engine records it with its reason
-        raise EndsAGame(losing, ts.started_seq)
+        raise EndsAGame(losing, ts.started_seq, ts.seq)
     return check
 
 
@@ -262,7 +262,7 @@ def _start(service: TableService, ev: GameStarted, data: dict[str, Any]) -> Resp
     except EndsAGame as exc:
         return _error(409, f"a new game would end {exc.losing}, and undo cannot bring it back: "
                            f"send \"confirm\": true (or {exc.started}, this game's start) to start anyway",
-                      in_progress=exc.losing, started=exc.started)
+                      in_progress=exc.losing, started=exc.started, seq=exc.seq)
     return _accepted(seq, ev)
 
 

@@ -251,6 +251,28 @@ def test_a_page_behind_the_table_asks_about_the_game_that_runs_not_the_one_it_sh
     assert live.table.state.game == "demigods" and live.table.state.seq == seq  # nothing recorded
 
 
+def test_a_page_behind_within_the_same_game_asks_about_every_roll(live, page):
+    """A review: a page whose view had 1 roll of the tray asked "Clear the dice tray (1 roll)", and a
+    yes cleared the 5 the tray held: same game, so the page used its own (stale) words."""
+    from arena_table.rules import DiceRolled
+
+    page.add_init_script(FROZEN_VIEW)
+    live.table.submit(DiceRolled(die="d6", faces=(2,), source="test"))
+    login(page, live.url)
+    page.wait_for_selector("#start-game option[value='theosis']", state="attached")
+    page.wait_for_function("document.querySelector('#running').textContent.length > 0", timeout=5000)
+    for k in range(4):
+        live.table.submit(DiceRolled(die="d6", faces=(k + 1,), source="test"))
+    asked = []
+    page.on("dialog", lambda d: (asked.append(d.message), d.dismiss()))
+    page.select_option("#start-game", "dice-tray")
+    page.click("#start-form button[type=submit]")
+    answered(page, asked, 1)
+    assert asked == ["End the dice tray's 5 rolls and start a new game? Its events stay in the log, but Undo "
+                     "cannot bring it back."]
+    assert len(live.table.state.tray.rolls) == 5
+
+
 def test_a_start_the_rules_refuse_says_why_without_asking_to_end_anything(live, page):
     """A new user's trial: Theosis picked with no heroes asked "Clear the dice tray?", and only after
     a yes said the start was refused. Now the refusal comes first, and the rolls stay."""

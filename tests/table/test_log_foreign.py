@@ -33,10 +33,40 @@ def _meta_of_another_program(path):
     db.close()
 
 
+def _meta_without_a_schema(path):
+    db = sqlite3.connect(path)
+    db.executescript("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);"
+                     "INSERT INTO meta VALUES ('owner', 'notes app');")
+    db.close()
+
+
+def _a_view_only(path):
+    db = sqlite3.connect(path)
+    db.executescript("CREATE VIEW answer AS SELECT 42;")
+    db.close()
+
+
+def _user_version_only(path):
+    db = sqlite3.connect(path)
+    db.execute("PRAGMA user_version=7")
+    db.close()
+
+
+def _superscript_schema(path):
+    db = sqlite3.connect(path)
+    db.executescript("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);"
+                     "INSERT INTO meta VALUES ('schema', '\u00b2');")
+    db.close()
+
+
 FOREIGN = [
-    (_other_app, "it holds tables bookmarks"),
+    (_other_app, "it holds bookmarks"),
     (_events_of_another_shape, "its table events has columns id, starts, title"),
     (_meta_of_another_program, "schema 'v2'"),
+    (_meta_without_a_schema, "schema None"),
+    (_a_view_only, "it holds answer"),
+    (_user_version_only, "it has a user_version"),
+    (_superscript_schema, "schema '\u00b2'"),
     (lambda p: p.write_bytes(b"x"), "not a SQLite database"),
     (lambda p: p.write_bytes(b"\n"), "not a SQLite database"),
     (lambda p: p.write_bytes(b"SQLite format 2\x00" + bytes(100)), "not a SQLite database"),
@@ -86,7 +116,7 @@ def test_run_on_another_programs_database_writes_nothing_beside_it(tmp_path, cap
     before = path.read_bytes()
     assert main(["run", "--db", str(path), "--camera", "none"]) == 1
     err = capsys.readouterr().err
-    assert err.startswith(f"error: {path}: not an arena-table event log (it holds tables bookmarks)")
+    assert err.startswith(f"error: {path}: not an arena-table event log (it holds bookmarks)")
     assert err.count("\n") == 1
     assert path.read_bytes() == before
     assert sorted(p.name for p in tmp_path.iterdir()) == [".arena-table.lock", "app.sqlite", "app.sqlite.lock"]
@@ -171,3 +201,54 @@ def test_a_second_table_on_the_same_log_is_told_the_log_is_busy_and_makes_nothin
         assert sorted(p.name for p in tmp_path.iterdir()) == before  # no b.db made beside the first's log
     finally:
         first.close()
+
+
+def test_a_newer_log_with_a_new_column_is_called_newer(tmp_path):
+    path = tmp_path / "t.db"
+    with EventLog(path) as log:
+        log._db.execute("UPDATE meta SET value='3' WHERE key='schema'")
+        log._db.execute("ALTER TABLE events ADD COLUMN player TEXT")
+    with pytest.raises(LogError, match="log schema 3 is newer than this program's 1"):
+        EventLog(path)
+
+
+def test_a_log_cut_between_its_tables_and_its_schema_row_still_opens(tmp_path):
+    path = tmp_path / "t.db"
+    with EventLog(path) as log:
+        log._db.execute("DELETE FROM meta")
+    with EventLog(path) as log:
+        assert log._db.execute("SELECT value FROM meta WHERE key='schema'").fetchone() == ("1",)
+
+
+def test_the_same_run_twice_is_told_the_table_runs_not_that_the_port_is_busy(tmp_path, capsys):
+    """A review: the commonest double start (same log, same port) said "Address already in use"."""
+    import socket
+
+    first = Table(TableConfig(db=tmp_path / "a.db", camera=None, pin="2468"))
+    with socket.socket() as s:  # the first table's port
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        port = s.getsockname()[1]
+        try:
+            assert main(["run", "--db", str(tmp_path / "a.db"), "--camera", "none", "--port", str(port)]) == 1
+            err = capsys.readouterr().err
+            assert err.startswith(f"error: {tmp_path / 'a.db'}: already in use by another arena-table process (pid ")
+            assert main(["run", "--db", str(tmp_path / "b.db"), "--camera", "none", "--port", str(port)]) == 1
+            assert "the data folder of another running table" in capsys.readouterr().err
+        finally:
+            first.close()
+    assert not (tmp_path / "b.db").exists()
+
+
+def test_a_table_whose_devices_cannot_start_lets_go_of_its_locks(tmp_path, monkeypatch):
+    """A review: ``with Table(cfg)`` whose start() raised (``--leds gpio`` with no GPIO) kept the
+    log's and the folder's locks."""
+    def no_gpio(self):
+        raise RuntimeError("no GPIO pin factory")
+
+    monkeypatch.setattr(Table, "_build_devices", no_gpio)
+    with pytest.raises(RuntimeError, match="no GPIO"):
+        with Table(TableConfig(db=tmp_path / "t.db", camera=None, pin="2468")):
+            pass
+    monkeypatch.undo()
+    Table(TableConfig(db=tmp_path / "t.db", camera=None, pin="2468")).close()  # not "already in use"
