@@ -160,17 +160,23 @@ def test_starting_over_a_dice_tray_with_rolls_asks_first(live, page):
     live.table.submit(DiceRolled(die="d6", faces=(3, 5), source="test"))
     page.wait_for_function("document.querySelector('#running').textContent.length > 0", timeout=5000)
     page.wait_for_timeout(300)  # the page's state has the roll
-    asked = []
-    page.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))
-    page.select_option("#start-game", "dice-tray")
-    page.click("#start-form button[type=submit]")
-    page.wait_for_timeout(300)
+    asked = _start_answered_no(page, "dice-tray")
     assert asked and asked[0].startswith("Clear the dice tray (1 roll)")
     assert len(live.table.state.tray.rolls) == 1
     page.once("dialog", lambda d: (asked.append(d.message), d.accept()))
     page.click("#start-form button[type=submit]")
     page.wait_for_function("document.querySelector('#toast').textContent.startsWith('Started')", timeout=5000)
     assert len(live.table.state.tray.rolls) == 0 and len(asked) == 2
+
+
+def _start_answered_no(page, game: str) -> list[str]:
+    """Start ``game`` from the form, answering no to a question; the questions asked."""
+    asked: list[str] = []
+    page.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))
+    page.select_option("#start-game", game)
+    page.click("#start-form button[type=submit]")
+    page.wait_for_timeout(300)
+    return asked
 
 
 def test_the_question_counts_every_roll_of_the_tray_not_those_its_view_lists(live, page):
@@ -184,11 +190,7 @@ def test_the_question_counts_every_roll_of_the_tray_not_those_its_view_lists(liv
         live.table.submit(DiceRolled(die="d6", faces=(k % 6 + 1,), source="test"))
     page.wait_for_function("document.querySelector('#running').textContent.length > 0", timeout=5000)
     page.wait_for_timeout(500)
-    asked = []
-    page.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))
-    page.select_option("#start-game", "dice-tray")
-    page.click("#start-form button[type=submit]")
-    page.wait_for_timeout(300)
+    asked = _start_answered_no(page, "dice-tray")
     assert asked and asked[0].startswith("Clear the dice tray (23 rolls) and start a new game?")
     assert len(live.table.state.tray.rolls) == 23
 

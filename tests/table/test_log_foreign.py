@@ -12,51 +12,25 @@ from arena_table.table.cli import main
 from arena_table.table.log import EventLog, LogError
 
 
-def _other_app(path):
-    db = sqlite3.connect(path)
-    db.executescript("CREATE TABLE bookmarks (id INTEGER PRIMARY KEY, url TEXT);"
+def _sqlite(script: str):
+    """A maker of a SQLite database file that runs ``script`` (another program's, say)."""
+    def make(path):
+        db = sqlite3.connect(path)
+        db.executescript(script)
+        db.close()
+    return make
+
+
+META = "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);"
+_other_app = _sqlite("CREATE TABLE bookmarks (id INTEGER PRIMARY KEY, url TEXT);"
                      "INSERT INTO bookmarks (url) VALUES ('https://example.org');")
-    db.close()
-
-
-def _events_of_another_shape(path):
-    db = sqlite3.connect(path)
-    db.executescript("CREATE TABLE events (id INTEGER PRIMARY KEY, title TEXT, starts TEXT);"
-                     "INSERT INTO events (title, starts) VALUES ('game night', '2026-12-04');")
-    db.close()
-
-
-def _meta_of_another_program(path):
-    db = sqlite3.connect(path)
-    db.executescript("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);"
-                     "INSERT INTO meta VALUES ('schema', 'v2');")
-    db.close()
-
-
-def _meta_without_a_schema(path):
-    db = sqlite3.connect(path)
-    db.executescript("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);"
-                     "INSERT INTO meta VALUES ('owner', 'notes app');")
-    db.close()
-
-
-def _a_view_only(path):
-    db = sqlite3.connect(path)
-    db.executescript("CREATE VIEW answer AS SELECT 42;")
-    db.close()
-
-
-def _user_version_only(path):
-    db = sqlite3.connect(path)
-    db.execute("PRAGMA user_version=7")
-    db.close()
-
-
-def _superscript_schema(path):
-    db = sqlite3.connect(path)
-    db.executescript("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);"
-                     "INSERT INTO meta VALUES ('schema', '\u00b2');")
-    db.close()
+_events_of_another_shape = _sqlite("CREATE TABLE events (id INTEGER PRIMARY KEY, title TEXT, starts TEXT);"
+                                   "INSERT INTO events (title, starts) VALUES ('game night', '2026-12-04');")
+_meta_of_another_program = _sqlite(META + "INSERT INTO meta VALUES ('schema', 'v2');")
+_meta_without_a_schema = _sqlite(META + "INSERT INTO meta VALUES ('owner', 'notes app');")
+_a_view_only = _sqlite("CREATE VIEW answer AS SELECT 42;")
+_user_version_only = _sqlite("PRAGMA user_version=7;")
+_superscript_schema = _sqlite(META + "INSERT INTO meta VALUES ('schema', '\u00b2');")
 
 
 FOREIGN = [
