@@ -105,11 +105,14 @@ def _register_control(app: Flask, service: TableService) -> None:
         """Take back the last undoable event; ``{"seq": N}`` must name it (as previewed)."""
         data = _json_body()
         expected = _int(data, "seq", minimum=1)
+        # its words while its log line is still in the state (after the undo only a bare description
+        # is left: "note text=tpyo", a correction without the value it replaced)
+        line = next((ln.text for ln in reversed(service.state.log) if ln.seq == expected), "")
         try:
             seq, ev = service.undo(expected=expected)  # checked and undone in one step of the single writer
         except UndoTargetMoved as exc:
             return _error(409, str(exc), seq=exc.seq, event=str(exc.event))
-        text, _when = _plain(service, seq, ev)
+        text = line if seq == expected and line else _plain(service, seq, ev)[0]
         return jsonify({"undone": seq, "event": str(ev), "text": text, "version": service.version})
 
     @app.post("/api/tags/enroll")

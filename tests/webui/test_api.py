@@ -237,6 +237,21 @@ def test_undo_says_what_it_undoes_and_needs_the_seq(ctl, client, table):
     assert [roll.faces for roll in table.state.tray.rolls] == [(3, 4)]
 
 
+@pytest.mark.parametrize("line, said", [
+    ("note text=tpyo", "tpyo"),
+    ("correct roll=1 index=1 value=3", "Corrected die #2 of roll 1 from 4 to 3"),
+])
+def test_an_undo_says_what_it_took_back_in_the_words_of_its_preview(ctl, client, table, line, said):
+    """A review: once undone, a note read "note text=tpyo" and a correction lost its "from 4": the
+    words came from a state that no longer had the event's log line."""
+    ctl("/api/events", {"notation": "roll faces=[3,4]"})
+    ctl("/api/events", {"notation": line})
+    preview = client.get("/api/undo").get_json()
+    assert said in preview["text"]
+    r = ctl("/api/undo", {"seq": preview["seq"]})
+    assert r.status_code == 200 and r.get_json()["text"] == preview["text"]
+
+
 class FakeReaderSim:
     """A device double with the tokens simulator's surface; it submits what a real one would."""
 
