@@ -95,9 +95,7 @@ def test_a_control_page_behind_the_table_asks_the_servers_question_before_a_star
         live.table.submit(DiceRolled(die="d6", faces=faces, source="test"))
     asked = []
     page.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))
-    page.select_option("#start-game", "dice-tray")
-    page.click("#start-form button[type=submit]")
-    page.wait_for_function("() => window.control.lastResult && window.control.lastResult.status === 409", timeout=5000)
+    _start_until_its_409(page, "dice-tray")
     answered(page, asked, 1)
     assert asked == ["End the dice tray's 2 rolls and start a new game? Its events stay in the log, but Undo "
                      "cannot bring it back."]
@@ -129,9 +127,7 @@ def test_a_page_behind_the_table_asks_about_the_game_that_runs_not_the_one_it_sh
     seq = live.table.state.seq
     asked = []
     page.on("dialog", lambda d: (asked.append(d.message), d.dismiss()))
-    page.select_option("#start-game", "dice-tray")
-    page.click("#start-form button[type=submit]")
-    page.wait_for_function("() => window.control.lastResult && window.control.lastResult.status === 409", timeout=5000)
+    _start_until_its_409(page, "dice-tray")
     answered(page, asked, 1)
     page.wait_for_timeout(300)
     assert asked == [f"End the running Demigods Evolution (event {seq}) and start a new game? Its events stay in "
@@ -202,3 +198,10 @@ FROZEN_VIEW = """(() => {  // this page misses every live update: its view stays
     };
     window.EventSource.CLOSED = Real.CLOSED;
 })()"""
+
+
+def _start_until_its_409(page, game: str) -> None:
+    """Start ``game`` from the form and wait for the server's 409 (the dialog handlers answer it)."""
+    page.select_option("#start-game", game)
+    page.click("#start-form button[type=submit]")
+    page.wait_for_function("() => window.control.lastResult && window.control.lastResult.status === 409", timeout=5000)
