@@ -40,6 +40,12 @@ FOLDER_LOCK = ".arena-table.lock"
 one data folder would rewrite each other's PIN and login key."""
 
 
+def busy_folder_message(data_dir: Path, pid: str) -> str:
+    """The refusal of a second table whose data folder ``data_dir`` process ``pid`` runs a table in."""
+    return (f"{data_dir}: the data folder of another running table (pid {pid}), which keeps its PIN, login key "
+            "and media there; give each table its own --data-dir")
+
+
 @dataclass
 class TableConfig:
     """Everything ``arena-table run`` can be told; defaults are the embedded default table."""
@@ -160,9 +166,7 @@ class Table:
         table makes no log beside the first's. Raises LogError naming the running table's pid."""
         config.data_dir.mkdir(parents=True, exist_ok=True)
         try:
-            return take_lock(config.data_dir / FOLDER_LOCK,
-                             f"{config.data_dir}: the data folder of another running table (pid {{pid}}), which "
-                             "keeps its PIN, login key and media there; give each table its own --data-dir")
+            return take_lock(config.data_dir / FOLDER_LOCK, busy_folder_message(config.data_dir, "{pid}"))
         except LogError:
             if holder := lock_holder(writer_lock_path(config.db)):  # the same log: say so, as EventLog does
                 raise LogError(busy_log_message(config.db, holder)) from None

@@ -156,7 +156,7 @@ def game_from_flags(engine, game: str | None, options: dict | None, new_game: bo
 def _busy_table(db: Path, data_dir: Path) -> str:
     """Why a table already runs on log ``db`` or data folder ``data_dir``, in words, or ``""``; read
     only (no lock taken, no file made): ``Table`` takes the locks for good later."""
-    from .app import FOLDER_LOCK
+    from .app import FOLDER_LOCK, busy_folder_message
     from .log import busy_log_message, lock_holder, writer_lock_path
 
     if str(db) == ":memory:":
@@ -164,8 +164,7 @@ def _busy_table(db: Path, data_dir: Path) -> str:
     if holder := lock_holder(writer_lock_path(db)):
         return busy_log_message(db, holder)
     if holder := lock_holder(data_dir / FOLDER_LOCK):
-        return (f"{data_dir}: the data folder of another running table (pid {holder}), which keeps its PIN, "
-                "login key and media there; give each table its own --data-dir")
+        return busy_folder_message(data_dir, holder)
     return ""
 
 
@@ -392,14 +391,15 @@ def cmd_doctor(args: argparse.Namespace) -> int:
               "give --data-dir if the table runs with one)")
     if db.exists():
         try:
-            from .log import EventLog, lock_holder
+            from .log import EventLog, lock_holder, writer_lock_path
 
             with EventLog(db, readonly=True) as elog:
                 rows = elog.rows()
             rejected = sum(1 for r in rows if r.status == "rejected")
             print(f"event log      {db}: {len(rows)} events ({rejected} rejected)")
-            holder = lock_holder(Path(str(db.resolve()) + ".lock"))
-            print(f"running        {f'a table runs on this log (pid {holder})' if holder else 'no table runs on this log'}")
+            holder = lock_holder(writer_lock_path(db))
+            running = f"a table runs on this log (pid {holder})" if holder else "no table runs on this log"
+            print(f"running        {running}")
         except Exception as exc:
             print(f"event log      {db}: UNREADABLE: {exc}")
             failed.append(f"{db} is not a readable event log")

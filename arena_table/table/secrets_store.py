@@ -72,8 +72,8 @@ future (a clock set back, as on a Pi without a clock battery before it syncs), w
 
 def sweep_leftovers(path: Path) -> list[Path]:
     """Delete the temporary copies of ``path`` that a crash between write and rename left beside
-    it (``.<name>.*.tmp``, older than :data:`LEFTOVER_AGE_S` or as far in the future): each holds an old PIN or session
-    key. A younger one may be another process's write in progress and is left.
+    it (``.<name>.*.tmp``, older than :data:`LEFTOVER_AGE_S` or as far in the future): each holds
+    an old PIN or session key. A younger one may be another process's write in progress and is left.
 
     Returns:
         The files deleted (a warning is logged for each); one that cannot be deleted is skipped.

@@ -124,17 +124,16 @@
   // game's start: ask first. The page sends the start unconfirmed; the server refuses it with 409,
   // naming what it would end, only when something would be lost and the start itself is valid (bad
   // options are answered 422 at once: nobody is asked to end a game for a start that cannot happen).
-  // The page then asks (in its own words when its view is the table's as the server answered, same
-  // game and same last event, else in the server's: a page behind never understates what ends) and, only after a yes,
+  // The page then asks (in its own words when its view is at the event the server answered at,
+  // else in the server's: a page behind never understates what ends) and, only after a yes,
   // confirms with the 409's "started" number.
   const ENDS = ' and start a new game? Its events stay in the log, but Undo cannot bring it back.';
   function question(r) {
     const tray = state && state.tray;  // every roll of the tray, not only those its view lists
-    const rolls = !tray ? 0 : Number.isInteger(tray.rolls) ? tray.rolls : (Array.isArray(tray.history) ? tray.history.length : 0);
-    const same = state && (state.started || 0) === r.data.started && state.seq === r.data.seq;  // the view is current
-    if (same && state.game === 'dice-tray' && rolls > 0) return 'Clear the dice tray (' + rolls + ' roll' + (rolls === 1 ? '' : 's') + ')' + ENDS;
-    if (same && state.game !== 'dice-tray' && state.seq > (state.started || 0)) return 'End the running ' + state.title + ' (event ' + state.seq + ')' + ENDS;
-    return 'End ' + r.data.in_progress + ENDS;
+    const rolls = !tray ? 0 : Number.isInteger(tray.rolls) ? tray.rolls : (tray.history || []).length;
+    if (!state || state.seq !== r.data.seq) return 'End ' + r.data.in_progress + ENDS;  // the view is behind
+    if (state.game === 'dice-tray') return 'Clear the dice tray (' + rolls + ' roll' + (rolls === 1 ? '' : 's') + ')' + ENDS;
+    return 'End the running ' + state.title + ' (event ' + state.seq + ')' + ENDS;
   }
   async function startGame(url, body, okText) {
     window.control.lastResult = null;
