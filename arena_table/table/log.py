@@ -147,6 +147,27 @@ def lock_holder(path: Path) -> str | None:
     return None
 
 
+def _lock_the_file_itself(path: str) -> int:
+    """Take an exclusive ``flock`` on the log file itself (made empty if missing, which SQLite reads
+    as an empty database) and return its descriptor. ``<path>.lock`` is named after one path, so a
+    hard link to a log in use would get past it; this lock is on the file's inode, which every name
+    of the file shares. Linux keeps ``flock`` locks apart from the POSIX locks SQLite takes. The
+    descriptor must be closed only after SQLite's own (closing any descriptor of a file drops the
+    process's POSIX locks on it), as :meth:`EventLog._release` does.
+
+    Raises:
+        LogError: another process writes the same file under another name.
+    """
+    fd = os.open(path, os.O_RDONLY | os.O_CREAT | os.O_CLOEXEC, 0o644)  # SQLite's own mode
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        raise LogError(f"{path}: already in use by another arena-table process under another name "
+                       "(a hard link to a log in use); one table writes one log") from None
+    return fd
+
+
 class LogError(Exception):
     """The event log file is unusable (not a database, newer schema, unreadable row)."""
 
@@ -188,10 +209,16 @@ class EventLog:
     def __init__(self, path: str | Path, readonly: bool = False) -> None:
         self.path = str(path)
         self._lockfile = None
+        self._filelock: int | None = None
         if self.path != ":memory:" and not readonly:  # a reader makes nothing, not even the folder
             _check_header(self.path)  # a file that is no SQLite database is refused with nothing made
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
             self._lockfile = self._take_writer_lock()
+            try:
+                self._filelock = _lock_the_file_itself(self.path)
+            except BaseException:
+                self._release()
+                raise
         self._lock = threading.RLock()
         try:
             if readonly:
@@ -241,6 +268,9 @@ class EventLog:
             self._db.close()
 
     def _release(self) -> None:
+        if self._filelock is not None:
+            os.close(self._filelock)  # after the database's own handle: see _lock_the_file_itself
+            self._filelock = None
         if self._lockfile is not None:
             self._lockfile.close()  # releases the flock
             self._lockfile = None

@@ -7,6 +7,7 @@ import sqlite3
 
 import pytest
 
+from arena_table.rules.events import Note
 from arena_table.table.app import Table, TableConfig
 from arena_table.table.cli import main
 from arena_table.table.log import EventLog, LogError
@@ -226,3 +227,37 @@ def test_a_table_whose_devices_cannot_start_lets_go_of_its_locks(tmp_path, monke
             pass
     monkeypatch.undo()
     Table(TableConfig(db=tmp_path / "t.db", camera=None, pin="2468")).close()  # not "already in use"
+
+
+def test_a_hard_link_to_a_log_in_use_is_refused_and_the_first_writer_goes_on(tmp_path):
+    """A review: ``<path>.lock`` is named after one path, so a second writer through a hard link
+    got past it. The lock on the file itself is shared by all its names."""
+    import os
+
+    (tmp_path / "b").mkdir()
+    with EventLog(tmp_path / "a.db") as first:
+        first.append(Note(text="kept"))
+        os.link(tmp_path / "a.db", tmp_path / "b" / "a.db")
+        with pytest.raises(LogError, match="under another name"):
+            EventLog(tmp_path / "b" / "a.db")
+        first.append(Note(text="still written"))
+        assert [r.event.text for r in first.rows()] == ["kept", "still written"]
+    with EventLog(tmp_path / "b" / "a.db") as second:  # the first closed: the link opens
+        assert len(list(second.rows())) == 2
+
+
+def test_a_new_log_file_gets_sqlites_usual_mode(tmp_path):
+    import os
+    import stat
+
+    with EventLog(tmp_path / "new.db"):
+        pass
+    assert stat.S_IMODE(os.stat(tmp_path / "new.db").st_mode) == 0o644 & ~_umask()
+
+
+def _umask() -> int:
+    import os
+
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
