@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from .cli_common import DEFAULT_DB
+from .revoked_sessions import StoredSessionRevocations
 from .secrets_store import (PIN_FILE, load_or_create_pin, load_or_create_session_secret, pin_problem, read_pin,
                             secrets_problem, valid_pin)
 
@@ -246,6 +247,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     try:  # only now, with the log ours, the PIN and the login key beside it may be written
         config.pin = load_or_create_pin(data_dir, args.pin)
         session_key = load_or_create_session_secret(data_dir, config.pin)
+        revocations = StoredSessionRevocations(data_dir)
     except (ValueError, OSError) as exc:
         table.close()
         print(f"error: {exc}", file=sys.stderr)
@@ -279,7 +281,7 @@ def cmd_run(args: argparse.Namespace) -> int:
             print(f"error: cannot start the table: {exc}", file=sys.stderr)
             return 1
         app = create_app(table, WebConfig(pin=pin, max_clients=args.max_clients, host=args.host,
-                                          secret_key=session_key))
+                                          secret_key=session_key, revocations=revocations))
         try:
             server = make_server(app, args.host, args.port, clients=args.max_clients)
         except (OSError, ValueError) as exc:  # ValueError: waitress found no such address ("999.1.1.1")

@@ -1,4 +1,4 @@
-"""The table's two secret files in its data folder, for ``arena-table run`` and ``doctor``.
+"""The table's secret files in its data folder, for ``arena-table run`` and ``doctor``.
 
 ``pin.txt`` holds the control page's PIN, so it survives restarts and ``doctor`` can show it;
 ``session-secret`` holds the key that signs the control page's login cookie, so a restart keeps
@@ -23,6 +23,8 @@ from pathlib import Path
 PIN_FILE = "pin.txt"
 SESSION_SECRET_FILE = "session-secret"
 SESSION_SECRET_BYTES = 32
+REVOKED_FILE = "revoked-sessions"
+"""The logged-out control sessions (``revoked_sessions.StoredSessionRevocations``)."""
 
 log = logging.getLogger(__name__)
 
@@ -179,7 +181,10 @@ def secrets_problem(data_dir: Path, pin_given: bool = False) -> str:
     path = data_dir / SESSION_SECRET_FILE
     if path.is_dir():
         return f"{path} is a directory, not the session key file: remove it"
-    for secret in (pin_path, path):  # a loose mode is made 0600 at start: only the owner can
+    revoked = data_dir / REVOKED_FILE
+    if revoked.is_dir():
+        return f"{revoked} is a directory, not the revoked sessions file: remove it"
+    for secret in (pin_path, path, revoked):  # a loose mode is made 0600 at start: only the owner can
         try:
             st = secret.stat()
         except OSError:

@@ -52,6 +52,9 @@ class WebConfig:
     """The key that signs the control page's session cookie (32+ bytes, :func:`auth.init_auth`); the
     table keeps it so a restart keeps players logged in. Default: a random key (a restart logs
     everyone out)."""
+    revocations: auth.SessionRevocations | None = dataclasses.field(default=None, repr=False)
+    """The logged-out session ids (:class:`auth.SessionRevocations`); the table keeps them beside its
+    key, so a logged-out cookie stays refused after a restart. Default: in memory."""
 
 
 def _web_config(config: WebConfig | Mapping[str, Any] | None, service: TableService) -> WebConfig:
@@ -82,7 +85,7 @@ def create_app(service: TableService, config: WebConfig | Mapping[str, Any] | No
     app.extensions["arena_hub"] = hub
     app.extensions["arena_service"] = service
     app.extensions["arena_web_config"] = cfg
-    auth.init_auth(app, cfg.pin, secret_key=cfg.secret_key)
+    auth.init_auth(app, cfg.pin, secret_key=cfg.secret_key, revocations=cfg.revocations)
     _register_errors(app)
     _register_pages(app, service, hub, cfg)
     _register_api(app, service, hub)

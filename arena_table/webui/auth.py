@@ -6,6 +6,11 @@
   key the table hands :func:`init_auth` (``arena-table run`` keeps it in its data folder, so a
   restart keeps players logged in and a new PIN logs everyone out), else with a key made at
   start (a restart logs everyone out).
+* Each login gets a random session id (``sid``) in the cookie. Logging out revokes that id on the
+  server (:class:`SessionRevocations`; ``arena-table run`` keeps the list in its data folder), so a
+  copy of the cookie taken before the logout no longer logs anyone in, though it is validly
+  signed (OWASP Session Management Cheat Sheet, "Session Expiration": a logout must invalidate
+  the session on the server side). A cookie from before session ids (no ``sid``) is not logged in.
 * Every state-changing request (POST/PUT/PATCH/DELETE) needs the session — else **401** — and
   the session's CSRF token in the ``X-CSRF-Token`` header or a ``csrf_token`` form field —
   else **403** (OWASP CSRF Prevention Cheat Sheet, "synchronizer token pattern"). The login
@@ -24,7 +29,7 @@ import time
 from collections import deque
 from typing import Any, Callable
 
-from flask import Flask, jsonify, redirect, render_template, request, session, url_for
+from flask import Flask, current_app, jsonify, redirect, render_template, request, session, url_for
 
 MAX_FAILURES = 5
 """Wrong PINs one address may try in :data:`WINDOW_S` seconds."""
@@ -86,6 +91,50 @@ class RateLimiter:
             return max(0, self.max_per_key - len(q))
 
 
+SESSION_LIFETIME_S = 31 * 24 * 3600
+"""Flask's ``PERMANENT_SESSION_LIFETIME`` (31 days), which this app keeps: Flask refuses a session
+cookie signed longer ago than this, so a revoked session id need not be kept longer."""
+
+
+class SessionRevocations:
+    """The session ids logged out, each kept :data:`SESSION_LIFETIME_S` (plus a day) after its
+    logout, after which every copy of its cookie is too old for Flask anyway. Thread-safe.
+
+    Held in memory; ``arena-table run`` uses a subclass that also keeps them in a file
+    (:class:`arena_table.table.revoked_sessions.StoredSessionRevocations`).
+
+    >>> r = SessionRevocations(clock=lambda: 0.0)
+    >>> r.revoke("abc"), r.is_revoked("abc"), r.is_revoked("xyz")
+    (None, True, False)
+    """
+
+    keep_s = SESSION_LIFETIME_S + 24 * 3600
+
+    def __init__(self, clock: Callable[[], float] = time.time) -> None:
+        self.clock = clock
+        self._lock = threading.Lock()
+        self._ids: dict[str, float] = {}
+
+    def revoke(self, sid: str) -> None:
+        """Revoke ``sid`` from now on."""
+        with self._lock:
+            self._ids[sid] = self.clock()
+            self._prune()
+            self._changed()
+
+    def is_revoked(self, sid: str) -> bool:
+        with self._lock:
+            return sid in self._ids
+
+    def _prune(self) -> None:
+        now = self.clock()
+        for sid in [sid for sid, at in self._ids.items() if at < now - self.keep_s]:
+            del self._ids[sid]
+
+    def _changed(self) -> None:
+        """Called under the lock after :meth:`revoke`; a subclass stores ``self._ids`` here."""
+
+
 def csrf_token() -> str:
     """The session's CSRF token (made on first use)."""
     token = session.get("csrf")
@@ -95,7 +144,16 @@ def csrf_token() -> str:
 
 
 def is_authenticated() -> bool:
-    return bool(session.get("auth"))
+    """Whether this request's session logged in with the PIN and has not logged out since (its
+    ``sid`` not revoked). A revoked session is emptied, so its cookie is not signed anew."""
+    if not session.get("auth"):
+        return False
+    sid = session.get("sid")
+    revocations: SessionRevocations = current_app.extensions["arena_session_revocations"]
+    if not isinstance(sid, str) or revocations.is_revoked(sid):
+        session.clear()
+        return False
+    return True
 
 
 def _wants_json() -> bool:
@@ -146,7 +204,8 @@ MIN_SECRET_KEY = 32
 """Bytes a session key must have at least (256 bits: no guessing it from a signed cookie)."""
 
 
-def init_auth(app: Flask, pin: str, limiter: RateLimiter | None = None, secret_key: bytes | None = None) -> None:
+def init_auth(app: Flask, pin: str, limiter: RateLimiter | None = None, secret_key: bytes | None = None,
+              revocations: SessionRevocations | None = None) -> None:
     """Install the session settings, the CSRF guard and the login/logout routes on ``app``.
 
     Args:
@@ -156,6 +215,8 @@ def init_auth(app: Flask, pin: str, limiter: RateLimiter | None = None, secret_k
         secret_key: the key that signs the session cookie, at least :data:`MIN_SECRET_KEY` bytes;
             an app given the same key (a restart of the table) accepts the same cookies. Default:
             random bytes, so no other app accepts this one's cookies.
+        revocations: the logged-out session ids; default: a new in-memory
+            :class:`SessionRevocations` (give the same stored one to an app with the same key).
 
     Raises:
         ValueError: ``pin`` is not digits, or ``secret_key`` is shorter than :data:`MIN_SECRET_KEY`.
@@ -168,7 +229,8 @@ def init_auth(app: Flask, pin: str, limiter: RateLimiter | None = None, secret_k
         raise ValueError(f"the session key must have at least {MIN_SECRET_KEY} bytes, got {len(secret_key)}")
     app.secret_key = secrets.token_bytes(MIN_SECRET_KEY) if secret_key is None else bytes(secret_key)
     app.config.update(SESSION_COOKIE_NAME="arena_session", SESSION_COOKIE_HTTPONLY=True,
-                      SESSION_COOKIE_SAMESITE="Strict")
+                      SESSION_COOKIE_SAMESITE="Strict", PERMANENT_SESSION_LIFETIME=SESSION_LIFETIME_S)
+    app.extensions["arena_session_revocations"] = revocations or SessionRevocations()
     limiter = limiter or RateLimiter()
     app.extensions["arena_rate_limiter"] = limiter
     app.before_request(_guard)
@@ -202,6 +264,7 @@ def init_auth(app: Flask, pin: str, limiter: RateLimiter | None = None, secret_k
             return render_template("login.html", next=nxt, error=msg), 401
         session.clear()
         session["auth"] = True
+        session["sid"] = secrets.token_urlsafe(16)
         token = csrf_token()
         if _wants_json():
             return jsonify({"authenticated": True, "csrf": token})
@@ -209,7 +272,10 @@ def init_auth(app: Flask, pin: str, limiter: RateLimiter | None = None, secret_k
 
     @bp.route("/logout", methods=["POST"])
     def logout() -> Any:
-        """End the control session."""
+        """End the control session, on the server too (its ``sid`` is revoked)."""
+        sid = session.get("sid")
+        if isinstance(sid, str):
+            current_app.extensions["arena_session_revocations"].revoke(sid)
         session.clear()
         if _wants_json():
             return jsonify({"authenticated": False})

@@ -90,6 +90,8 @@ OPERATIONS: dict[tuple[str, str], dict[str, Any]] = {
             **_errors(400, 403, 429)}},
     ("/logout", "post"): {
         "security": _CONTROL,
+        "description": "End this session on the table too: a copy of its cookie is refused from now on, "
+                       "also after a restart of the table.",
         "responses": {"200": _json({"type": "object", "properties": {"authenticated": {"type": "boolean"}}}),
                       **_errors(401, 403)}},
     ("/api/session", "get"): {

@@ -13,6 +13,7 @@ from webhelpers import PIN, login, table  # noqa: F401 (fixture)
 
 from arena_table.table import secrets_store
 from arena_table.table.app import Table, TableConfig
+from arena_table.table.revoked_sessions import StoredSessionRevocations
 from arena_table.webui.app import WebConfig, create_app, shutdown
 
 
@@ -23,7 +24,8 @@ def running_table(data_dir, given_pin=None):
     pin = secrets_store.load_or_create_pin(data_dir, given_pin)
     key = secrets_store.load_or_create_session_secret(data_dir, pin)
     table = Table(TableConfig(db=data_dir / "t.db", camera=None, pin=pin)).start()
-    app = create_app(table, WebConfig(pin=pin, secret_key=key, heartbeat=0.3))
+    app = create_app(table, WebConfig(pin=pin, secret_key=key, heartbeat=0.3,
+                                      revocations=StoredSessionRevocations(data_dir)))
     app.config["TESTING"] = True
     try:
         yield app

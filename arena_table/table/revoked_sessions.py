@@ -1,0 +1,70 @@
+"""The control page's logged-out session ids, kept in the table's data folder.
+
+A logout revokes its session id on the server (:class:`arena_table.webui.auth.SessionRevocations`);
+the table's session key survives a restart (``secrets_store``), so the revoked ids must too, or a
+copy of a logged-out cookie would log in again after the next restart. The file
+(:data:`REVOKED_FILE`, mode 0600) holds one ``<sid> <unix time of the logout>`` per line, is
+rewritten whole at each logout (``secrets_store._write_private``: all or nothing) and forgets an id
+:attr:`SessionRevocations.keep_s` after its logout, when every copy of its cookie has expired.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from pathlib import Path
+from typing import Callable
+
+from arena_table.table.secrets_store import REVOKED_FILE, _existing_mode, _make_private, _write_private, sweep_leftovers
+from arena_table.webui.auth import SessionRevocations
+
+log = logging.getLogger(__name__)
+
+
+class StoredSessionRevocations(SessionRevocations):
+    """:class:`SessionRevocations` loaded from and written to ``data_dir/revoked-sessions``.
+
+    Raises:
+        SecretFileError: on load, the file is a folder, or open to others and not ours to change.
+
+    A line that is not ``<sid> <time>`` is skipped with a warning (the rest are kept); a file that
+    cannot be read is treated as empty with a warning. A logout whose file cannot be written is
+    still revoked until the table stops, and a warning says so.
+    """
+
+    def __init__(self, data_dir: str | Path, clock: Callable[[], float] = time.time) -> None:
+        super().__init__(clock)
+        self.path = Path(data_dir) / REVOKED_FILE
+        sweep_leftovers(self.path)
+        mode = _existing_mode(self.path, "revoked sessions")
+        try:
+            text = self.path.read_text(encoding="ascii")
+        except FileNotFoundError:
+            text = ""
+        except (OSError, UnicodeDecodeError) as exc:
+            log.warning("%s cannot be read (%s): no logged-out session is known", self.path, exc)
+            text = ""
+        bad = 0
+        for line in text.splitlines():
+            parts = line.split()
+            if not parts:
+                continue
+            try:
+                sid, at = parts[0], float(parts[1])
+                if len(parts) != 2:
+                    raise ValueError
+            except (IndexError, ValueError):
+                bad += 1
+                continue
+            self._ids[sid] = at
+        if bad:
+            log.warning("%s: %d line(s) not '<session id> <time>' skipped", self.path, bad)
+        _make_private(self.path, mode, "revoked sessions")
+        self._prune()
+
+    def _changed(self) -> None:
+        text = "".join(f"{sid} {at:.0f}\n" for sid, at in self._ids.items())
+        try:
+            _write_private(self.path, text)
+        except OSError as exc:
+            log.warning("%s; the logged-out session stays refused until the table stops", exc)
