@@ -198,6 +198,22 @@ def test_a_start_over_a_board_game_names_it(ctl, table):
     assert r.status_code == 409 and r.get_json()["started"] == table.state.started_seq > 0
 
 
+def test_a_board_game_whose_moves_were_all_undone_ends_unasked(ctl, client, table):
+    """A review: the question came after a game's only move was undone, though nothing was lost."""
+    from pathlib import Path
+
+    lines = [ln for ln in (Path(__file__).parents[2] / "examples" / "theosis-pvp-12.txt").read_text().splitlines()
+             if ln.strip() and not ln.startswith("#")]
+    assert ctl("/api/events", {"notation": lines[0]}).status_code == 201  # start game=theosis ...
+    assert ctl("/api/events", {"notation": lines[1]}).status_code == 201  # th-place hero=rochon ...
+    assert ctl("/api/events", {"notation": "note text=table"}).status_code == 201
+    assert ctl("/api/start", {"game": "dice-tray"}).status_code == 409  # the placement would be lost
+    for _ in ("the note", "the placement"):
+        assert ctl("/api/undo", {"seq": client.get("/api/undo").get_json()["seq"]}).status_code == 200
+    assert table.state.seq > table.state.started_seq  # events after the start, none of them standing
+    assert ctl("/api/start", {"game": "dice-tray"}).status_code == 201
+
+
 def test_correct_a_die(ctl, table):
     ctl("/api/events", {"notation": "roll faces=[1,6]"})
     r = ctl("/api/correct", {"roll": 1, "index": 0, "value": 4})
