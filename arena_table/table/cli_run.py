@@ -370,7 +370,8 @@ def _int8_numerics(machine: str, flags: set[str]) -> str:
 
 def cmd_doctor(args: argparse.Namespace) -> int:
     """Print what the table would run with; 1 when the event log it was pointed at is unreadable
-    (a log not created yet is fine) or its PIN file is one ``run`` refuses, else 0."""
+    (a log not created yet is fine) or its PIN file or another secret file is one ``run`` refuses
+    (``secrets_store.secrets_problem``), else 0."""
     failed: list[str] = []  # what makes doctor exit 1
     db = Path(args.db)
     data_dir = Path(args.data_dir) if args.data_dir else db.parent  # as in cmd_run
@@ -391,6 +392,9 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     else:
         print(f"control PIN    no {PIN_FILE} in {pin_path.parent} (`arena-table run` makes one; "
               "give --data-dir if the table runs with one)")
+    if data_dir.is_dir() and (problem := secrets_problem(data_dir.resolve())) and not problem.startswith(str(pin_path)):
+        print(f"secret files   {problem} (`arena-table run` refuses it)")
+        failed.append("a secret file is one `arena-table run` refuses")
     if db.exists():
         try:
             from .log import EventLog, lock_holder, writer_lock_path

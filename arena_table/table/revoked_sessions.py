@@ -11,6 +11,8 @@ rewritten whole at each logout (``secrets_store._write_private``: all or nothing
 from __future__ import annotations
 
 import logging
+import math
+import re
 import time
 from pathlib import Path
 from typing import Callable
@@ -19,6 +21,9 @@ from arena_table.table.secrets_store import REVOKED_FILE, _existing_mode, _make_
 from arena_table.webui.auth import SessionRevocations
 
 log = logging.getLogger(__name__)
+
+_SID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+"""A session id as :func:`secrets.token_urlsafe` makes them."""
 
 
 class StoredSessionRevocations(SessionRevocations):
@@ -38,22 +43,22 @@ class StoredSessionRevocations(SessionRevocations):
         sweep_leftovers(self.path)
         mode = _existing_mode(self.path, "revoked sessions")
         try:
-            text = self.path.read_text(encoding="ascii")
+            data = self.path.read_bytes()
         except FileNotFoundError:
-            text = ""
-        except (OSError, UnicodeDecodeError) as exc:
+            data = b""
+        except OSError as exc:
             log.warning("%s cannot be read (%s): no logged-out session is known", self.path, exc)
-            text = ""
+            data = b""
         bad = 0
-        for line in text.splitlines():
+        for line in data.splitlines():  # line by line: one damaged line costs only itself
             parts = line.split()
             if not parts:
                 continue
             try:
-                sid, at = parts[0], float(parts[1])
-                if len(parts) != 2:
+                sid, at = parts[0].decode("ascii"), float(parts[1])
+                if len(parts) != 2 or not _SID.fullmatch(sid) or not math.isfinite(at):
                     raise ValueError
-            except (IndexError, ValueError):
+            except (IndexError, ValueError):  # UnicodeDecodeError is a ValueError
                 bad += 1
                 continue
             self._ids[sid] = at

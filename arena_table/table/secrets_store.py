@@ -33,19 +33,38 @@ class SecretFileError(OSError):
     """A secret file ``run`` must not use as it is; the message names the file and the fix."""
 
 
+def not_a_file(path: Path, what: str) -> str:
+    """Why ``path`` cannot be the table's ``what`` file, in words, or ``""`` when it is a regular
+    file or there is none. Looked at with ``lstat``: a symbolic link is refused, not followed, so a
+    link planted there cannot make ``run`` (perhaps as root) chmod or overwrite its target; a FIFO
+    or a device is refused before anything reads it (a FIFO would block ``run`` for ever)."""
+    try:
+        mode = path.lstat().st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        return ""
+    except OSError as exc:
+        return f"{path} cannot be looked at ({exc.strerror or exc}): check the folder's owner and mode"
+    if stat.S_ISDIR(mode):
+        return f"{path} is a directory, not the {what} file: remove it"
+    if stat.S_ISLNK(mode):
+        return f"{path} is a symbolic link, not the {what} file: remove it (the table keeps it as a plain file)"
+    if not stat.S_ISREG(mode):
+        return f"{path} is not a regular file (a FIFO, socket or device), not the {what} file: remove it"
+    return ""
+
+
 def _existing_mode(path: Path, what: str) -> int | None:
     """The permission bits of the file ``path``, or ``None`` if there is none.
 
     Raises:
-        SecretFileError: ``path`` is a folder.
+        SecretFileError: ``path`` is not a regular file (:func:`not_a_file`).
     """
+    if problem := not_a_file(path, what):
+        raise SecretFileError(problem)
     try:
-        mode = path.stat().st_mode
+        return stat.S_IMODE(path.lstat().st_mode)
     except (FileNotFoundError, NotADirectoryError):
         return None
-    if stat.S_ISDIR(mode):
-        raise SecretFileError(f"{path} is a directory, not the {what} file: remove it")
-    return stat.S_IMODE(mode)
 
 
 def _make_private(path: Path, mode: int | None, what: str) -> None:
@@ -139,6 +158,8 @@ def _stored_pin(path: Path) -> tuple[str | None, str]:
     """``(pin, "")`` from the PIN file, or ``(None, what is wrong)``: ``"missing"``, ``"empty"``, a
     sentence saying why it cannot be read, or the text found (``repr``, starting with a quote). A
     byte-order mark and surrounding blanks (a file saved by a text editor) are ignored."""
+    if problem := not_a_file(path, "PIN"):
+        return None, problem
     try:
         text = path.read_bytes().decode("utf-8-sig").strip()
     except FileNotFoundError:
@@ -156,8 +177,6 @@ def pin_problem(data_dir: Path) -> str:
     """What keeps ``run`` from using the PIN file in ``data_dir``, in words, or ``""`` when it can
     (a valid PIN, or no file or an empty one, which ``run`` replaces)."""
     path = Path(data_dir) / PIN_FILE
-    if path.is_dir():
-        return f"{path} is a directory, not the PIN file: remove it"
     _, problem = _stored_pin(path)
     if problem in ("", "missing", "empty"):
         return ""
@@ -175,15 +194,11 @@ def secrets_problem(data_dir: Path, pin_given: bool = False) -> str:
     if data_dir.exists() and not data_dir.is_dir():
         return f"{data_dir} is a file, not the table's data folder: give --data-dir a folder"
     pin_path = data_dir / PIN_FILE
-    if problem := (f"{pin_path} is a directory, not the PIN file: remove it" if pin_path.is_dir() else "") \
-            if pin_given else pin_problem(data_dir):
+    if problem := not_a_file(pin_path, "PIN") if pin_given else pin_problem(data_dir):
         return problem
-    path = data_dir / SESSION_SECRET_FILE
-    if path.is_dir():
-        return f"{path} is a directory, not the session key file: remove it"
-    revoked = data_dir / REVOKED_FILE
-    if revoked.is_dir():
-        return f"{revoked} is a directory, not the revoked sessions file: remove it"
+    path, revoked = data_dir / SESSION_SECRET_FILE, data_dir / REVOKED_FILE
+    if problem := not_a_file(path, "session key") or not_a_file(revoked, "revoked sessions"):
+        return problem
     for secret in (pin_path, path, revoked):  # a loose mode is made 0600 at start: only the owner can
         try:
             st = secret.stat()

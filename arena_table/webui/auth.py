@@ -156,6 +156,14 @@ def is_authenticated() -> bool:
     return True
 
 
+def _revoke_this_session() -> None:
+    """Revoke this request's session id, if it has one, and empty the session."""
+    sid = session.get("sid")
+    if isinstance(sid, str):
+        current_app.extensions["arena_session_revocations"].revoke(sid)
+    session.clear()
+
+
 def _wants_json() -> bool:
     return request.path.startswith("/api/") or request.is_json or \
         request.accept_mimetypes.best == "application/json"
@@ -262,7 +270,7 @@ def init_auth(app: Flask, pin: str, limiter: RateLimiter | None = None, secret_k
             if _wants_json():
                 return _refuse(401, msg)
             return render_template("login.html", next=nxt, error=msg), 401
-        session.clear()
+        _revoke_this_session()  # a login over a logged-in session (a second tab): the old id ends
         session["auth"] = True
         session["sid"] = secrets.token_urlsafe(16)
         token = csrf_token()
@@ -273,10 +281,7 @@ def init_auth(app: Flask, pin: str, limiter: RateLimiter | None = None, secret_k
     @bp.route("/logout", methods=["POST"])
     def logout() -> Any:
         """End the control session, on the server too (its ``sid`` is revoked)."""
-        sid = session.get("sid")
-        if isinstance(sid, str):
-            current_app.extensions["arena_session_revocations"].revoke(sid)
-        session.clear()
+        _revoke_this_session()
         if _wants_json():
             return jsonify({"authenticated": False})
         return redirect("/", code=303)

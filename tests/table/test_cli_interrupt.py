@@ -20,7 +20,6 @@ import io
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -29,6 +28,7 @@ from pathlib import Path
 
 import psutil
 import pytest
+from ports import free_port
 
 from arena_table.rules import parse
 from arena_table.table.engine import Engine
@@ -132,7 +132,7 @@ RUN_MOMENTS = [
 def test_ctrl_c_while_run_starts_exits_130_quietly_and_keeps_the_log(tmp_path, moment, delay):
     db = tmp_path / "t.db"
     before = _recorded_log(db)
-    run = Interrupted(["run", "--db", str(db), "--port", str(_free_port()), "--camera", "none",
+    run = Interrupted(["run", "--db", str(db), "--port", str(free_port()), "--camera", "none",
                        "--tokens", "none"], moment, delay)
     # a moment late in the start-up may fall after the server is up: then it is run's normal stop
     run.assert_quiet(0 if "arena-table: stopped" in run.out else 130)
@@ -158,7 +158,7 @@ def test_ctrl_c_while_run_starts_closes_what_it_opened(tmp_path, monkeypatch):
 def test_ctrl_c_once_run_serves_is_its_clean_stop(tmp_path):
     db = tmp_path / "t.db"
     before = _recorded_log(db)
-    run = Interrupted(["run", "--db", str(db), "--port", str(_free_port()), "--camera", "none",
+    run = Interrupted(["run", "--db", str(db), "--port", str(free_port()), "--camera", "none",
                        "--tokens", "none"], "out:control page", 0.0)
     run.assert_quiet(0)
     assert run.out.splitlines()[-1] == "arena-table: stopped"
@@ -195,8 +195,3 @@ def test_loading_the_cli_imports_nothing_else():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert json.loads(out) == ["arena_table", "arena_table.table", "arena_table.table.cli"]
 
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]

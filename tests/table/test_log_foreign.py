@@ -7,6 +7,8 @@ import sqlite3
 
 import pytest
 
+from ports import free_port
+
 from arena_table.rules.events import Note
 from arena_table.table.app import Table, TableConfig
 from arena_table.table.cli import main
@@ -89,7 +91,7 @@ def test_run_on_another_programs_database_writes_nothing_beside_it(tmp_path, cap
     path = tmp_path / "app.sqlite"
     _other_app(path)
     before = path.read_bytes()
-    assert main(["run", "--db", str(path), "--camera", "none"]) == 1
+    assert main(["run", "--db", str(path), "--camera", "none", "--port", str(free_port())]) == 1
     err = capsys.readouterr().err
     assert err.startswith(f"error: {path}: not an arena-table event log (it holds bookmarks)")
     assert err.count("\n") == 1
@@ -122,7 +124,7 @@ def test_run_with_a_data_folder_that_is_a_file_writes_nothing(tmp_path, capsys):
 
 def test_run_with_a_media_file_in_the_data_folder_is_one_line(tmp_path, capsys):
     (tmp_path / "media").write_text("not a folder")
-    assert main(["run", "--db", str(tmp_path / "t.db"), "--camera", "none", "--pin", "1234"]) == 1
+    assert main(["run", "--db", str(tmp_path / "t.db"), "--camera", "none", "--pin", "1234", "--port", str(free_port())]) == 1
     err = capsys.readouterr().err
     assert err.startswith("error: cannot open the table's files: ") and str(tmp_path / "media") in err
     assert err.count("\n") == 1
@@ -158,7 +160,7 @@ def test_run_beside_a_running_table_leaves_its_pin_alone(tmp_path, capsys):
     (tmp_path / "pin.txt").write_text("246810\n")
     first = Table(TableConfig(db=tmp_path / "a.db", camera=None, pin="246810"))
     try:
-        assert main(["run", "--db", str(tmp_path / "b.db"), "--camera", "none", "--pin", "1111"]) == 1
+        assert main(["run", "--db", str(tmp_path / "b.db"), "--camera", "none", "--pin", "1111", "--port", str(free_port())]) == 1
     finally:
         first.close()
     assert "the data folder of another running table" in capsys.readouterr().err

@@ -8,7 +8,6 @@ import json
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -16,6 +15,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from ports import free_port
 
 SHARED = Path(__file__).resolve().parents[2].parent / "shared"
 MATTEO = SHARED / "data" / "dice" / "matteo_d6"
@@ -24,11 +24,6 @@ PHOTOS = ["dice_11.jpg", "four_28.jpg", "six_59.jpg"]
 pytestmark = [pytest.mark.shared, pytest.mark.slow,
               pytest.mark.skipif(not MATTEO.is_dir(), reason=f"needs {MATTEO} (../shared beside the clone)")]
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def start(db: Path, camera: str, port: int, log: Path) -> subprocess.Popen:

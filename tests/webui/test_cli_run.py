@@ -15,6 +15,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from webhelpers import free_port
 
 from arena_table.table import cli_run, secrets_store
 from arena_table.table.cli import main
@@ -91,14 +92,9 @@ def test_a_folder_in_place_of_a_secret_file_stops_run_with_one_error(tmp_path, c
     assert not (tmp_path / "t.db").exists()
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
 
 def test_run_serves_until_sigterm_and_closes_cleanly(tmp_path):
-    port = _free_port()
+    port = free_port()
     proc = subprocess.Popen([sys.executable, "-m", "arena_table.table.cli", "run", "--camera", "none",
                              "--db", str(tmp_path / "t.db"), "--port", str(port)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
@@ -217,7 +213,7 @@ def test_run_reads_small_dice_with_the_calibration_file(tmp_path):
     cv2.imwrite(str(photos / "small.png"), render_table(spec, np.random.default_rng(0))[0])
     calib = tmp_path / "calib.json"
     assert main(["dice", "calibrate", str(photos / "small.png"), "--out", str(calib)]) == 0
-    port = _free_port()
+    port = free_port()
     proc = subprocess.Popen([sys.executable, "-m", "arena_table.table.cli", "run", "--camera", str(photos),
                              "--calibration", str(calib), "--camera-setting", "settle_mode=whole",
                              "--tokens", "none", "--db", str(tmp_path / "t.db"), "--port", str(port)],
@@ -253,7 +249,7 @@ def test_a_restart_with_the_same_game_flag_goes_on_with_the_game_in_progress(tmp
     record_game(t.engine, "theosis", pvp)  # as the control page would start it
     t.engine.submit(parse("th-place hero=rochon location=guardian golden=true"))
     t.close()
-    port = _free_port()
+    port = free_port()
     proc = subprocess.Popen([sys.executable, "-m", "arena_table.table.cli", "run", "--camera", "none", "--game",
                              "dice-tray", "--db", str(db), "--port", str(port)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
@@ -313,7 +309,7 @@ def test_an_empty_log_file_left_by_a_cut_first_start_still_starts_a_table(tmp_pa
     monkeypatch.setattr(server, "make_server", taken_meanwhile)
     db = tmp_path / "t.db"
     db.write_bytes(b"")
-    assert main(["run", "--camera", "none", "--db", str(db), "--port", str(_free_port())]) == 1  # stops at serving
+    assert main(["run", "--camera", "none", "--db", str(db), "--port", str(free_port())]) == 1  # stops at serving
     err = capsys.readouterr().err
     assert "Address already in use" in err and "event log" not in err
     assert db.read_bytes().startswith(b"SQLite format 3\x00")

@@ -8,8 +8,10 @@ import logging
 import os
 import stat
 
+import pytest
+
 from test_session_restart import running_table
-from webhelpers import PIN, app, client, login, table  # noqa: F401 (fixtures)
+from webhelpers import PIN, app, client, free_port, login, table  # noqa: F401 (fixtures)
 
 from arena_table.table.revoked_sessions import StoredSessionRevocations
 from arena_table.table.secrets_store import REVOKED_FILE, secrets_problem
@@ -36,6 +38,17 @@ def test_a_copy_of_the_cookie_is_refused_after_the_logout(app, client):
     assert copy.get("/control").status_code == 302
     resp = copy.post("/api/events", json={"notation": "roll faces=[4]"}, headers={"X-CSRF-Token": token})
     assert resp.status_code == 401
+
+
+def test_a_login_over_a_logged_in_session_ends_the_old_one(app, client):
+    """A trial: a second login in the same browser (a second tab) left the first id alive, so the
+    logout that followed did not end a copy of the first cookie."""
+    token = login(client)
+    copy = _copy(app, client)
+    token = login(client)  # the login form again, with the session's token
+    assert not _logged_in(copy)  # the first id ended with the second login
+    client.post("/logout", headers={"X-CSRF-Token": token})
+    assert not _logged_in(copy) and not _logged_in(client)
 
 
 def test_another_players_session_outlives_one_logout(app, client):
@@ -90,12 +103,14 @@ def test_a_revoked_id_is_forgotten_when_every_copy_of_its_cookie_has_expired(tmp
 def test_damaged_lines_are_skipped_with_a_warning_and_the_rest_kept(tmp_path, caplog):
     import time
 
-    (tmp_path / REVOKED_FILE).write_text(f"good {time.time():.0f}\nnot a line at all\nbad x\n\n")
+    (tmp_path / REVOKED_FILE).write_bytes(f"good {time.time():.0f}\nnot a line at all\nbad x\n\n".encode()
+                                          + "caf\u00e9 1796102000\nfine 1e999\n".encode()
+                                          + f"also-good {time.time():.0f}\n".encode())
     os.chmod(tmp_path / REVOKED_FILE, 0o644)
     with caplog.at_level(logging.WARNING):
         store = StoredSessionRevocations(tmp_path)
-    assert store.is_revoked("good") and not store.is_revoked("bad")
-    assert "2 line(s) not '<session id> <time>' skipped" in caplog.text
+    assert store.is_revoked("good") and store.is_revoked("also-good") and not store.is_revoked("bad")
+    assert "4 line(s) not '<session id> <time>' skipped" in caplog.text
     assert "was mode 0644, open to other users: made private" in caplog.text
     assert stat.S_IMODE(os.stat(tmp_path / REVOKED_FILE).st_mode) == 0o600
 
@@ -112,3 +127,32 @@ def test_a_logout_whose_file_cannot_be_written_still_revokes_until_the_table_sto
 def test_run_refuses_a_folder_in_the_place_of_the_file_before_writing_anything(tmp_path):
     (tmp_path / REVOKED_FILE).mkdir()
     assert secrets_problem(tmp_path) == f"{tmp_path / REVOKED_FILE} is a directory, not the revoked sessions file: remove it"
+
+
+@pytest.mark.parametrize("name", [REVOKED_FILE, "session-secret", "pin.txt"])
+def test_a_symlink_in_a_secret_files_place_is_refused_and_its_target_left_alone(tmp_path, name):
+    """A trial: a link planted there made ``run`` chmod its target to 0600 (as root, any file)."""
+    from arena_table.table.cli import main
+
+    victim = tmp_path / "victim.txt"
+    victim.write_text("1234\n")
+    os.chmod(victim, 0o644)
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / name).symlink_to(victim)
+    assert "is a symbolic link" in secrets_problem(data)
+    assert main(["run", "--db", str(data / "t.db"), "--camera", "none", "--port", str(free_port())]) == 2
+    assert stat.S_IMODE(os.stat(victim).st_mode) == 0o644 and victim.read_text() == "1234\n"
+    assert not (data / "t.db").exists()
+
+
+@pytest.mark.parametrize("name", [REVOKED_FILE, "session-secret", "pin.txt"])
+def test_a_fifo_in_a_secret_files_place_stops_run_and_doctor_without_waiting(tmp_path, name, capsys):
+    """A trial: ``run`` read a FIFO named ``revoked-sessions`` and waited for ever."""
+    from arena_table.table.cli import main
+
+    os.mkfifo(tmp_path / name, 0o600)
+    assert main(["run", "--db", str(tmp_path / "t.db"), "--camera", "none", "--port", str(free_port())]) == 2
+    assert "is not a regular file (a FIFO, socket or device)" in capsys.readouterr().err
+    assert main(["doctor", "--db", str(tmp_path / "t.db")]) == 1
+    assert "is not a regular file" in capsys.readouterr().out
