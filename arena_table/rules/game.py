@@ -159,9 +159,10 @@ class TableState:
     """The last :data:`LOG_LINES` lines of the plain-words log."""
     tags: tuple[tuple[int, str, str], ...] = ()
     """Tags resting on reader pads now: ``(pad, uid, object)``, in the order they were placed."""
-    started_state: Any = None
-    """The game's own state right after its ``start`` event (``None``: the default game), so
-    :func:`in_progress` can tell a game whose moves were all undone from one under way."""
+    since_start: int = 0
+    """Events applied since the running game's ``start`` (undone ones are not applied: undo
+    replays without them), so :func:`in_progress` can tell a game whose moves were all undone
+    from one under way."""
 
 
 LOG_LINES = 50
@@ -169,15 +170,13 @@ LOG_LINES = 50
 
 def in_progress(ts: TableState) -> str | None:
     """What a new game would end, in words, or ``None`` when nothing would be lost: a board game
-    whose state or dice moved on from its start, or a dice tray with rolls. (Undo stops at a game's
-    start, so a new game ends the running one for good: its events stay in the log, out of the
-    state.) A board game whose only events were undone, or were notes and tags, ends unasked."""
+    with events after its start that were not undone (moves, rolls, notes, tags), or a dice tray
+    with rolls. (Undo stops at a game's start, so a new game ends the running one for good: its
+    events stay in the log, out of the state.)"""
     if ts.game == "dice-tray":
         n = len(ts.tray.rolls)
         return f"the dice tray's {n} roll{'s' if n != 1 else ''}" if n else None
-    if ts.seq == ts.started_seq or (ts.state == ts.started_state and not ts.tray.rolls):
-        return None
-    return f"the running {find_game(ts.game).title} (event {ts.seq})"
+    return f"the running {find_game(ts.game).title} (event {ts.seq})" if ts.since_start else None
 
 
 def new_table(game: str = "dice-tray", options: Mapping[str, Any] | None = None) -> TableState:
@@ -215,7 +214,7 @@ def apply(ts: TableState, event: Event, seq: int | None = None) -> TableState:
         except (ValueError, KeyError, TypeError) as exc:
             raise IllegalEvent(event, f"bad options for {g.name}: {exc}", summarize(ts)) from exc
         fresh = TableState(game=g.name, state=state, tray=dice_tray.new_tray(), seq=seq,
-                           started_seq=seq, log=ts.log, tags=ts.tags, started_state=state)
+                           started_seq=seq, log=ts.log, tags=ts.tags)
         return dataclasses.replace(fresh, log=_log(ts, seq, event, f"New game: {g.title}"))
     absurd = absurd_number(event)
     if absurd:
@@ -243,7 +242,8 @@ def apply(ts: TableState, event: Event, seq: int | None = None) -> TableState:
         text = dice_tray.describe_tray(ts.tray, event)
     if not text and isinstance(event, Note):
         text = event.text
-    return dataclasses.replace(ts, state=state, tray=tray, seq=seq, tags=tags, log=_log(ts, seq, event, text))
+    return dataclasses.replace(ts, state=state, tray=tray, seq=seq, tags=tags, log=_log(ts, seq, event, text),
+                               since_start=ts.since_start + 1)
 
 
 SANE_LIMIT = 10**6
@@ -384,9 +384,9 @@ def to_jsonable(value: Any) -> Any:
 
 def digest(ts: TableState) -> str:
     """SHA-256 of the table state's canonical JSON (golden transcripts compare it), without the
-    log lines and the copy of the start's state (bookkeeping, not the game's state)."""
+    log lines and the count of events since the start (bookkeeping, not the game's state)."""
     plain = to_jsonable(dataclasses.replace(ts, log=()))
-    del plain["started_state"]
+    del plain["since_start"]
     blob = json.dumps(plain, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(blob.encode()).hexdigest()
 

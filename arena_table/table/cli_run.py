@@ -121,7 +121,7 @@ def game_from_flags(engine, game: str | None, options: dict | None, new_game: bo
     ``--options`` alone set up the log's running game anew, ``--game`` alone starts that game
     with no options unless it is the one running (which then goes on with its own options), and
     neither changes nothing. A start that would end a game in progress (``rules.in_progress``: a
-    board game with events after its start, a dice tray with rolls) needs ``new_game``
+    board game with events after its start not undone, a dice tray with rolls) needs ``new_game``
     (``--new-game``), as the control page asks before one: a table restarted with the same
     command line (a service unit, ``make run ARGS=...``) must not end the game it was running.
 
@@ -441,7 +441,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--options", help="the game's setup options as a JSON object (with no --game: a new game of "
                    "the log's running game, unless it already runs with these options)")
     p.add_argument("--new-game", action="store_true",
-                   help="let --game/--options end a game in progress (a board game with events after its start, "
+                   help="let --game/--options end a game in progress (a board game with events after its start not undone, "
                    "a dice tray with rolls); without it the table goes on with that game and says so")
     p.add_argument("--camera", help="sim, a device index or path, a video file, a folder of stills, picamera2 "
                                     "or none (default: a camera if one is found, else sim)")

@@ -21,7 +21,7 @@ def _json(schema: dict[str, Any], description: str = "OK") -> dict[str, Any]:
 
 _CONFIRM = {"oneOf": [{"type": "boolean"}, {"type": "integer"}],
             "description": "true (end whatever runs), or the running game's `started` (end only that game): "
-                           "a start that would end a board game with events after its start, or a dice tray "
+                           "a start that would end a board game with events after its start not undone, or a dice tray "
                            "with rolls, is otherwise 409 (undo stops at a game's start)"}
 
 

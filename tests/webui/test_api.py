@@ -199,7 +199,8 @@ def test_a_start_over_a_board_game_names_it(ctl, table):
 
 
 def test_a_board_game_whose_moves_were_all_undone_ends_unasked(ctl, client, table):
-    """A review: the question came after a game's only move was undone, though nothing was lost."""
+    """A review: the question came after a game's only move was undone, though nothing was lost;
+    a trial: moves that cancel out, or a note, must still be asked about."""
     from pathlib import Path
 
     lines = [ln for ln in (Path(__file__).parents[2] / "examples" / "theosis-pvp-12.txt").read_text().splitlines()
@@ -208,10 +209,21 @@ def test_a_board_game_whose_moves_were_all_undone_ends_unasked(ctl, client, tabl
     assert ctl("/api/events", {"notation": lines[1]}).status_code == 201  # th-place hero=rochon ...
     assert ctl("/api/events", {"notation": "note text=table"}).status_code == 201
     assert ctl("/api/start", {"game": "dice-tray"}).status_code == 409  # the placement would be lost
-    for _ in ("the note", "the placement"):
-        assert ctl("/api/undo", {"seq": client.get("/api/undo").get_json()["seq"]}).status_code == 200
+    assert ctl("/api/undo", {"seq": client.get("/api/undo").get_json()["seq"]}).status_code == 200  # the note
+    assert ctl("/api/start", {"game": "dice-tray"}).status_code == 409  # the placement still would be
+    assert ctl("/api/undo", {"seq": client.get("/api/undo").get_json()["seq"]}).status_code == 200
     assert table.state.seq > table.state.started_seq  # events after the start, none of them standing
     assert ctl("/api/start", {"game": "dice-tray"}).status_code == 201
+
+
+def test_a_lone_note_on_a_board_game_is_asked_about(ctl, table):
+    from pathlib import Path
+
+    first = next(ln for ln in (Path(__file__).parents[2] / "examples" / "theosis-pvp-12.txt").read_text().splitlines()
+                 if ln.strip() and not ln.startswith("#"))
+    assert ctl("/api/events", {"notation": first}).status_code == 201
+    assert ctl("/api/events", {"notation": "note text=hello"}).status_code == 201
+    assert ctl("/api/start", {"game": "dice-tray"}).status_code == 409
 
 
 def test_correct_a_die(ctl, table):
