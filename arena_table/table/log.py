@@ -64,6 +64,23 @@ def _check_header(path: str) -> None:
                        "give --db a new file name or an arena-table log")
 
 
+def _check_one_name(path: str) -> None:
+    """Refuse a log file with more than one name (hard links). SQLite keeps a database's write-ahead
+    journal beside the name it was opened by (``<name>-wal``), so events a table wrote under one name
+    and not yet copied into the file are missing under another, and overwritten after a crash (SQLite,
+    "How To Corrupt An SQLite Database File", section 2.4). Raises :class:`LogError`."""
+    if path == ":memory:":
+        return
+    try:
+        links = os.stat(path).st_nlink
+    except OSError:
+        return  # no file yet: the checks that open it say what is wrong
+    if links > 1:
+        raise LogError(f"{path}: this event log has {links} names (hard links), and SQLite keeps its journal "
+                       f"beside one name only; keep one name (find the others with `find / -xdev -samefile "
+                       f"{path}`) and remove the rest")
+
+
 def _check_tables(db: sqlite3.Connection, path: str) -> None:
     """Refuse a SQLite database that is not an event log (another program's: other tables, views,
     columns, a ``user_version``, or a ``meta`` without a schema row) or whose schema this program
@@ -150,8 +167,8 @@ def lock_holder(path: Path) -> str | None:
 def _lock_the_file_itself(path: str) -> int:
     """Take an exclusive ``flock`` on the log file itself (made empty if missing, which SQLite reads
     as an empty database) and return its descriptor. ``<path>.lock`` is named after one path, so a
-    hard link to a log in use would get past it; this lock is on the file's inode, which every name
-    of the file shares. Linux keeps ``flock`` locks apart from the POSIX locks SQLite takes. The
+    log moved (or linked) while a table writes it would get past it; this lock is on the file's
+    inode, which follows it under any name. Linux keeps ``flock`` locks apart from the POSIX locks SQLite takes. The
     descriptor must be closed only after SQLite's own (closing any descriptor of a file drops the
     process's POSIX locks on it), as :meth:`EventLog._release` does.
 
@@ -164,7 +181,7 @@ def _lock_the_file_itself(path: str) -> int:
     except BlockingIOError:
         os.close(fd)
         raise LogError(f"{path}: already in use by another arena-table process under another name "
-                       "(a hard link to a log in use); one table writes one log") from None
+                       "(moved or linked while it runs); one table writes one log") from None
     return fd
 
 
@@ -224,12 +241,14 @@ class EventLog:
             if readonly:
                 if self.path != ":memory:" and not Path(self.path).is_file():
                     raise LogError(f"{self.path}: no such event log")
+                _check_one_name(self.path)
                 uri = f"file:{Path(self.path).resolve()}?mode=ro" if self.path != ":memory:" else ":memory:"
                 self._db = sqlite3.connect(uri, uri=True, check_same_thread=False, isolation_level=None)
                 _check_tables(self._db, self.path)
                 self._db.execute("SELECT 1 FROM events LIMIT 1")
             else:
                 _check_header(self.path)  # again, under the lock
+                _check_one_name(self.path)
                 self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
                 _check_tables(self._db, self.path)
                 self._db.execute("PRAGMA journal_mode=WAL")
