@@ -1,0 +1,90 @@
+"""What a new user's trial found on the TV at 1280x720: the "Reconnecting…" banner must leave the
+QR code to scan. Checked at 1280x720 and 1920x1080 by the boxes the browser lays out; screenshots
+in ``artifacts/screenshots/fit-*.png``."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from browserkit import ROOT, _new_page, browser, screenshots, start_live  # noqa: F401 (fixtures)
+
+from arena_table.rules import parse
+
+pytestmark = pytest.mark.browser
+
+SIZES = [(1280, 720), (1920, 1080)]
+
+
+@pytest.fixture(params=SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+def tv(browser, request):
+    ctx, pg = _new_page(browser, *request.param)
+    pg.size = "x".join(map(str, request.param))
+    yield pg
+    ctx.close()
+
+
+def play_demigods(live, names: dict[str, str], upto: int = 11, bo: str = "Bo") -> None:
+    """The Advanced Tactics story with heroes renamed (``hero_stats``) and player Bo called ``bo``, to
+    its event ``upto``: at 11 the Knight's attack on the High Elder is the newest line and Bo's
+    Assassin acts."""
+    lines = [ln for ln in (ROOT / "tests/rules/demigods/golden/advanced-tactics.txt").read_text().splitlines()
+             if ln.strip() and not ln.startswith("#")]
+    options = json.loads(lines[0].split("options=", 1)[1].replace('"Bo"', json.dumps(bo)))
+    options["hero_stats"] = {hero: {"name": name} for hero, name in names.items()}
+    lines[0] = "start game=demigods options=" + json.dumps(options)
+    assert not any("Bo" in ln for ln in lines[1:upto])
+    for line in lines[:upto]:
+        live.table.submit(parse(line))
+
+
+def open_tv(page, live) -> None:
+    page.emulate_media(reduced_motion="reduce")
+    page.goto(f"{live.url}/?page_seconds=3600")  # pages turned by hand
+    page.wait_for_function("v => window.arena && window.arena.cur.version >= v", arg=live.table.version, timeout=5000)
+    page.wait_for_timeout(200)  # the QR image and fonts
+
+
+def inside(box, outer) -> bool:
+    return box[0] >= outer[0] - 1 and box[1] >= outer[1] - 1 and box[2] <= outer[2] + 1 and box[3] <= outer[3] + 1
+
+
+def overlap(a, b) -> bool:
+    return a[0] < b[2] - 1 and b[0] < a[2] - 1 and a[1] < b[3] - 1 and b[1] < a[3] - 1
+
+
+def rect(page, sel: str) -> list[float]:
+    return page.evaluate("s => { const r = document.querySelector(s).getBoundingClientRect();"
+                         " return [r.left, r.top, r.right, r.bottom]; }", sel)
+
+
+def test_reconnecting_banner_leaves_the_qr_code_to_scan(tmp_path, tv, screenshots):
+    """While the stream is away the banner shows, and the QR code (with its white margin) stays
+    wholly visible: nothing is painted over any part of it."""
+    live = start_live(tmp_path / "table.db")
+    serving = True
+    try:
+        play_demigods(live, {}, upto=10)
+        open_tv(tv, live)
+        tv.wait_for_function("window.arena.connected", timeout=5000, polling=20)
+        live.server.stop()
+        serving = False
+        tv.wait_for_selector("#conn", state="visible", timeout=10000)
+        tv.screenshot(path=str(screenshots / f"fit-reconnecting-{tv.size}.png"))
+        banner, qr = rect(tv, "#conn"), rect(tv, "#qr")
+        assert not overlap(banner, qr), (tv.size, banner, qr)
+        width, height = (int(x) for x in tv.size.split("x"))
+        assert inside(banner, [0, 0, width, height]) and inside(qr, [0, 0, width, height]), (banner, qr)
+        on_top = tv.evaluate("""() => { const q = document.querySelector('#qr'), r = q.getBoundingClientRect();
+          const pts = [];
+          for (const fx of [0.02, 0.5, 0.98])
+            for (const fy of [0.02, 0.5, 0.98]) pts.push([r.left + fx * r.width, r.top + fy * r.height]);
+          return pts.map(([x, y]) => document.elementFromPoint(x, y) === q); }""")
+        assert all(on_top), (tv.size, on_top)
+        # nor does it hide a panel's content: it covers at most the footer and the space around the panels
+        for sel in (".panel.log", "#game .game-main"):
+            assert not overlap(banner, rect(tv, sel)), (tv.size, sel, banner)
+    finally:
+        if serving:
+            live.server.stop()
+        live.table.close()
