@@ -1,19 +1,20 @@
-"""What a new user's trial found on the TV at 1280x720: the "Reconnecting…" banner must leave the
-QR code to scan. Checked at 1280x720 and 1920x1080 by the boxes the browser lays out; screenshots
-in ``artifacts/screenshots/fit-*.png``."""
+"""What a new user's trial found on the TV at 1280x720: a long attack line in "What happened" must
+be shown whole, and the "Reconnecting…" banner must leave the QR code to scan. Checked at 1280x720
+and 1920x1080 by the boxes the browser lays out; screenshots in ``artifacts/screenshots/fit-*.png``."""
 
 from __future__ import annotations
 
 import json
 
 import pytest
-from browserkit import ROOT, _new_page, browser, screenshots, start_live  # noqa: F401 (fixtures)
+from browserkit import ROOT, _new_page, browser, live, screenshots, start_live  # noqa: F401 (fixtures)
 
-from arena_table.rules import parse
+from arena_table.rules import parse, table_view
 
 pytestmark = pytest.mark.browser
 
 SIZES = [(1280, 720), (1920, 1080)]
+LONG_NAME = "High Elder of the Northern Wastes"
 
 
 @pytest.fixture(params=SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
@@ -45,6 +46,20 @@ def open_tv(page, live) -> None:
     page.wait_for_timeout(200)  # the QR image and fonts
 
 
+# [text, its whole content laid out inside its box (nothing clipped or clamped), lines, font px, box]
+SHOWN = """sel => [...document.querySelectorAll(sel)].filter(e => e.offsetHeight && !e.closest('.off-page')).map(e => {
+  const r = e.getBoundingClientRect(), cs = getComputedStyle(e), range = document.createRange();
+  range.selectNodeContents(e);
+  const lines = [];  // the text's boxes, side by side ones (a smaller player name after a hero's) one line
+  for (const q of [...range.getClientRects()].filter(q => q.width > 1).sort((a, b) => a.top - b.top)) {
+    const line = lines.find(l => q.top < l.bottom - 2 && q.bottom > l.top + 2);
+    if (line) line.bottom = Math.max(line.bottom, q.bottom); else lines.push({top: q.top, bottom: q.bottom});
+  }
+  return [e.textContent, e.scrollWidth <= e.clientWidth + 1 && e.scrollHeight <= e.clientHeight + 1, lines.length,
+          parseFloat(cs.fontSize), [r.left, r.top, r.right, r.bottom]];
+})"""
+
+
 def inside(box, outer) -> bool:
     return box[0] >= outer[0] - 1 and box[1] >= outer[1] - 1 and box[2] <= outer[2] + 1 and box[3] <= outer[3] + 1
 
@@ -56,6 +71,39 @@ def overlap(a, b) -> bool:
 def rect(page, sel: str) -> list[float]:
     return page.evaluate("s => { const r = document.querySelector(s).getBoundingClientRect();"
                          " return [r.left, r.top, r.right, r.bottom]; }", sel)
+
+
+def play_theosis_to_a_fireball(live) -> None:
+    """Theosis Blitz to event 49: "Rochon attacks Rac with Fireball: …" (170 characters) is the newest line."""
+    lines = [ln for ln in (ROOT / "tests/rules/theosis/golden/blitz-2p.txt").read_text().splitlines()
+             if ln.strip() and not ln.startswith("#")]
+    for line in lines[:49]:
+        live.table.submit(parse(line))
+
+
+@pytest.mark.parametrize("game", ["demigods", "theosis"])
+def test_long_attack_lines_in_what_happened_are_shown_whole(live, tv, screenshots, game):
+    """Each line shown wraps whole inside the log's panel (older ones drop off); the newest, a long
+    attack line, is among them."""
+    if game == "demigods":
+        play_demigods(live, {"knight": "Knight Commander of the Silver Dawn", "high-elder": LONG_NAME})
+    else:
+        play_theosis_to_a_fireball(live)
+    newest = table_view(live.table.state)["log"][-1]
+    assert len(newest["text"]) >= 150 and " attack" in newest["text"], newest
+    open_tv(tv, live)
+    tv.screenshot(path=str(screenshots / f"fit-log-{game}-{tv.size}.png"))
+    shown = tv.evaluate(SHOWN, "#log li")
+    panel = tv.evaluate("""() => { const p = document.querySelector('#log').closest('.panel'), cs = getComputedStyle(p),
+      r = p.getBoundingClientRect();
+      return [r.left, r.top + parseFloat(cs.paddingTop), r.right, r.bottom - parseFloat(cs.paddingBottom)]; }""")
+    assert shown and shown[-1][0] == f"#{newest['seq']}{newest['text']}", (tv.size, shown[-1:])
+    size = float(tv.evaluate("parseFloat(getComputedStyle(document.querySelector('#log')).fontSize)"))
+    for text, whole, _, px, box in shown:
+        assert whole and inside(box, panel), (tv.size, text, whole, box, panel)
+        assert px >= size / 2, (tv.size, text, px)  # made smaller only when alone too tall, at most by half
+    assert tv.evaluate("e => e.title", tv.locator("#log li").last.element_handle()) == ""  # not cut: no tooltip
+    assert tv.errors == [], tv.errors
 
 
 def test_reconnecting_banner_leaves_the_qr_code_to_scan(tmp_path, tv, screenshots):

@@ -18,5 +18,23 @@
     return node;
   }
 
-  window.ArenaDom = { el };
+  // shrinkToFit(e, fits, least): e's font size set (inline) to the largest at which fits() holds, down to
+  // `least` times its own size; true when fits() holds then. Starts from e's own size on every call.
+  function shrinkToFit(e, fits, least) {
+    e.style.removeProperty('font-size');
+    if (fits()) return true;
+    let hi = parseFloat(getComputedStyle(e).fontSize);
+    let lo = hi * least;
+    e.style.fontSize = lo + 'px';
+    if (!fits()) return false;
+    while (hi - lo > 0.5) {  // half a pixel: a few layouts, a size nobody can tell from the best
+      const mid = (lo + hi) / 2;
+      e.style.fontSize = mid + 'px';
+      if (fits()) lo = mid; else hi = mid;
+    }
+    e.style.fontSize = lo + 'px';
+    return true;
+  }
+
+  window.ArenaDom = { el, shrinkToFit };
 })();

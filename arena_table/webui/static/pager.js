@@ -141,8 +141,12 @@
   // A list in a box of fixed height that is not paged (the roll history, the log) shows only rows
   // that wholly fit: the rest are dropped from its far end, data-whole-rows="first" keeping the
   // first rows (a newest-first history), "last" the last ones (a log whose newest line is at the
-  // bottom). The box is every ancestor that clips, less its padding.
+  // bottom). The box is every ancestor that clips, less its padding. A row wraps whole (a long attack
+  // line); when the kept-end row alone is taller than the box it is shown smaller (down to half its
+  // size) rather than none at all, and only beyond that cut to the lines that fit (its text in its title).
   const DROPPED = 'row-dropped';  // app.css: display none
+  const CLAMPED = 'row-clamped';  // app.css: cut to --lines lines with an ellipsis
+  const LEAST = 0.5;
 
   function clipBox(el) {
     const box = { top: -Infinity, bottom: Infinity };
@@ -156,9 +160,18 @@
     return box;
   }
 
+  function inside(row, box) {
+    const r = row.getBoundingClientRect();
+    return r.top >= box.top - 0.5 && r.bottom <= box.bottom + 0.5;
+  }
+
   function keepWholeRows(list) {
     const rows = [...list.children];
-    rows.forEach((row) => row.classList.remove(DROPPED));
+    rows.forEach((row) => {
+      row.classList.remove(DROPPED, CLAMPED);
+      row.style.removeProperty('font-size');
+      row.style.removeProperty('--lines');
+    });
     if (list.getAttribute('data-whole-rows') === 'last') rows.reverse();
     // dropping a row may move the others (a list that is not anchored at its kept end): measure again
     for (let cut = rows.length; cut > 0;) {
@@ -171,6 +184,15 @@
       rows.slice(first).forEach((row) => row.classList.add(DROPPED));
       cut = first;
     }
+    const row = rows[0];
+    if (!row || !row.classList.contains(DROPPED)) return;
+    row.classList.remove(DROPPED);
+    if (window.ArenaDom.shrinkToFit(row, () => inside(row, clipBox(list)), LEAST)) return;
+    const box = clipBox(list);
+    const cs = getComputedStyle(row);
+    const room = box.bottom - box.top - parseFloat(cs.paddingTop) - parseFloat(cs.paddingBottom) - parseFloat(cs.borderBottomWidth);
+    row.style.setProperty('--lines', String(Math.max(1, Math.floor(room / parseFloat(cs.lineHeight)))));
+    row.classList.add(CLAMPED);
   }
 
   // create({regions, seconds, onchange}): regions() -> [{name, box, blocks, column}] (column: the
