@@ -1,6 +1,7 @@
-"""What a new user's trial found on the TV at 1280x720: a long attack line in "What happened" must
-be shown whole, and the "Reconnecting…" banner must leave the QR code to scan. Checked at 1280x720
-and 1920x1080 by the boxes the browser lays out; screenshots in ``artifacts/screenshots/fit-*.png``."""
+"""What a new user's trial found on the TV at 1280x720: a long character name in the acting card
+and a long attack line in "What happened" must be shown whole, and the "Reconnecting…" banner must
+leave the QR code to scan. Checked at 1280x720 and 1920x1080 by the boxes the browser lays out;
+screenshots in ``artifacts/screenshots/fit-*.png``."""
 
 from __future__ import annotations
 
@@ -10,11 +11,14 @@ import pytest
 from browserkit import ROOT, _new_page, browser, live, screenshots, start_live  # noqa: F401 (fixtures)
 
 from arena_table.rules import parse, table_view
+from arena_table.rules.demigods import data
 
 pytestmark = pytest.mark.browser
 
 SIZES = [(1280, 720), (1920, 1080)]
 LONG_NAME = "High Elder of the Northern Wastes"
+LONGEST_KNOWN = max([data.hero(h)["name"] for h in data.hero_ids()]
+                    + [data.demigod(d)["name"] for d in data.demigod_ids()], key=len)  # on the Demigods cards
 
 
 @pytest.fixture(params=SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
@@ -46,6 +50,14 @@ def open_tv(page, live) -> None:
     page.wait_for_timeout(200)  # the QR image and fonts
 
 
+def show_acting_card(page) -> None:
+    """Turn the game panel to the page with the ranking's acting card."""
+    for _ in range(max([p["pages"] for p in page.evaluate("window.arena.pages()").values()] + [1])):
+        if page.locator("#order li.acting .name").is_visible():
+            return
+        page.evaluate("window.arena.nextPage()")
+
+
 # [text, its whole content laid out inside its box (nothing clipped or clamped), lines, font px, box]
 SHOWN = """sel => [...document.querySelectorAll(sel)].filter(e => e.offsetHeight && !e.closest('.off-page')).map(e => {
   const r = e.getBoundingClientRect(), cs = getComputedStyle(e), range = document.createRange();
@@ -71,6 +83,44 @@ def overlap(a, b) -> bool:
 def rect(page, sel: str) -> list[float]:
     return page.evaluate("s => { const r = document.querySelector(s).getBoundingClientRect();"
                          " return [r.left, r.top, r.right, r.bottom]; }", sel)
+
+
+@pytest.mark.parametrize("name", [LONG_NAME, LONGEST_KNOWN])
+def test_a_long_acting_name_is_shown_whole(live, tv, screenshots, name):
+    """The acting card (the header's and the ranking's) wraps a long name onto two lines or
+    shrinks it, never cuts it with an ellipsis."""
+    play_demigods(live, {"assassin": name})
+    assert table_view(live.table.state)["view"]["acting"] == "assassin"
+    open_tv(tv, live)
+    width, height = (int(x) for x in tv.size.split("x"))
+    show_acting_card(tv)
+    tv.screenshot(path=str(screenshots / f"fit-acting-{len(name)}-{tv.size}.png"))
+    body = float(tv.evaluate("parseFloat(getComputedStyle(document.body).fontSize)"))
+    (who,) = tv.evaluate(SHOWN, "#acting .who")
+    (card,) = tv.evaluate(SHOWN, "#order li.acting .name")
+    for text, whole, lines, px, box in (who, card):
+        assert text.startswith(name) and whole and lines <= 2, (tv.size, text, whole, lines)
+        assert px >= 0.75 * body, (tv.size, text, px)  # readable across the room, as the text around it
+        assert inside(box, [0, 0, width, height]), (tv.size, text, box)
+    assert not overlap(who[4], rect(tv, ".follow")) and not overlap(who[4], rect(tv, ".titles")), who
+    assert inside(card[4], rect(tv, "#order li.acting"))
+    assert tv.errors == [], tv.errors
+
+
+def test_a_long_player_name_leaves_the_acting_heros_name_its_size(live, tv):
+    """The player's name after the hero's in the ranking's acting card is cut in its own box (whole
+    in its title), rather than make the hero's name smaller."""
+    bo = "Bartholomew Montgomery-Smith of Ravenholm"
+    play_demigods(live, {}, bo=bo)
+    open_tv(tv, live)
+    show_acting_card(tv)
+    (card,) = tv.evaluate(SHOWN, "#order li.acting .name")
+    assert card[0] == "Assassin" + bo and card[1], card
+    name = tv.locator("#order li.acting .name")
+    assert name.evaluate("e => e.style.fontSize") == ""  # its own size (app.css), not made smaller
+    assert inside(rect(tv, "#order li.acting .side"), card[4])
+    assert tv.locator("#order li.acting .side").get_attribute("title") == bo
+    assert tv.errors == [], tv.errors
 
 
 def play_theosis_to_a_fireball(live) -> None:

@@ -195,8 +195,9 @@
     row.classList.add(CLAMPED);
   }
 
-  // create({regions, seconds, onchange}): regions() -> [{name, box, blocks, column}] (column: the
-  // part of box the region fills, when two regions share a box); onchange() after every change.
+  // create({regions, seconds, fit, onchange}): regions() -> [{name, box, blocks, column}] (column: the
+  // part of box the region fills, when two regions share a box); fit() sizes texts to their boxes
+  // with every page shown, before each update measures; onchange() after every change.
   function create(opts) {
     const state = {};  // name -> {page, pages, items, region, marker}
     let current = [];
@@ -213,6 +214,7 @@
 
     function update() {
       for (const e of document.querySelectorAll('.' + OFF)) e.classList.remove(OFF);  // measure everything
+      if (opts.fit) opts.fit();  // texts sized to their boxes before anything is measured
       // lists that keep whole rows first, in document order: a shorter list above makes room below
       for (const list of document.querySelectorAll('[data-whole-rows]')) keepWholeRows(list);
       for (const r of current) {

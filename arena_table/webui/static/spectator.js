@@ -218,6 +218,23 @@
     }
   }
 
+  // The acting name is never cut: one line when it fits at 3/4 of its size or more (the header keeps its
+  // height), else two lines (app.css: --lines), made smaller when two do not hold it, down to 40% of its
+  // size (about the body text's); only beyond that it is cut (a name of hundreds of letters: its title
+  // has it whole).
+  const FIT = '#acting .who, #order li.acting .name';
+
+  function fitNames() {
+    for (const e of document.querySelectorAll(FIT)) {
+      e.classList.remove('cut');
+      const fits = () => e.scrollWidth <= e.clientWidth + 1 && e.scrollHeight <= e.clientHeight + 1;
+      e.style.setProperty('--lines', '1');
+      if (window.ArenaDom.shrinkToFit(e, fits, 0.75)) continue;
+      e.style.setProperty('--lines', '2');
+      if (!window.ArenaDom.shrinkToFit(e, fits, 0.4)) e.classList.add('cut');
+    }
+  }
+
   // ---- paging on the TV --------------------------------------------------------------------
   // What the game panel cannot hold is shown in turn (pager.js): its two columns page on their own
   // when they stand side by side, else the panel pages as one column. ?page_seconds=N sets the time
@@ -243,7 +260,8 @@
   }
 
   const pageSeconds = parseFloat(new URLSearchParams(location.search).get('page_seconds')) || PAGE_SECONDS;
-  const pager = window.ArenaPager.create({ regions: pageRegions, seconds: pageSeconds, onchange: titleCutTexts });
+  const pager = window.ArenaPager.create({ regions: pageRegions, seconds: pageSeconds, fit: fitNames,
+    onchange: titleCutTexts });
   window.arena.pages = pager.status;
   window.arena.nextPage = pager.next;
 
@@ -255,7 +273,7 @@
       renderHistograms(s.svg);
       renderLog(s.log);
       renderDevices(s.status);
-      pager.update();  // then titleCutTexts
+      pager.update();  // fitNames, then titleCutTexts
     } catch (e) {
       console.error('render failed', e);
     }
