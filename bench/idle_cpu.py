@@ -19,7 +19,6 @@ Two measures, both on the simulated camera at its real frame rate (12 fps):
 from __future__ import annotations
 
 import argparse
-import socket
 import subprocess
 import sys
 import tempfile
@@ -31,6 +30,7 @@ import psutil
 
 from arena_table.table.app import Table, TableConfig
 from arena_table.table.camera_loop import CameraLoop
+from arena_table.table.cli_common import free_port
 from arena_table.vision.capture import SimSource
 from arena_table.vision.sim import SimTable
 
@@ -100,11 +100,6 @@ def bench_loop(seconds: float, fps: float, seed: int) -> int:
     print(f"  lag      {src.lag:6.2f} s behind real time at worst")
     return 0
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def bench_service(seconds: float, warmup: float) -> int:

@@ -96,3 +96,13 @@ def at_least(low: float, kind: type = int):
             raise argparse.ArgumentTypeError(f"{text} is below {low:g}")
         return value
     return check
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nobody listens on now (for a benchmark's or a test's own server,
+    so one already on the default port 8000, such as ``make run``, does not get in its way)."""
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]

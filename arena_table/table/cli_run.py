@@ -19,7 +19,6 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from .cli_common import DEFAULT_DB
-from .revoked_sessions import StoredSessionRevocations
 from .secrets_store import (PIN_FILE, load_or_create_pin, load_or_create_session_secret, pin_problem, read_pin,
                             secrets_problem, valid_pin)
 
@@ -247,6 +246,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     try:  # only now, with the log ours, the PIN and the login key beside it may be written
         config.pin = load_or_create_pin(data_dir, args.pin)
         session_key = load_or_create_session_secret(data_dir, config.pin)
+        from .revoked_sessions import StoredSessionRevocations  # with the web app: not for every command
+
         revocations = StoredSessionRevocations(data_dir)
     except (ValueError, OSError) as exc:
         table.close()
@@ -392,7 +393,8 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     else:
         print(f"control PIN    no {PIN_FILE} in {pin_path.parent} (`arena-table run` makes one; "
               "give --data-dir if the table runs with one)")
-    if data_dir.is_dir() and (problem := secrets_problem(data_dir.resolve())) and not problem.startswith(str(pin_path)):
+    shown = pin_problem(data_dir.resolve()) if data_dir.is_dir() and not pin else ""  # on the PIN line
+    if data_dir.is_dir() and (problem := secrets_problem(data_dir.resolve())) and problem != shown:
         print(f"secret files   {problem} (`arena-table run` refuses it)")
         failed.append("a secret file is one `arena-table run` refuses")
     if db.exists():

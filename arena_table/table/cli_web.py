@@ -38,17 +38,12 @@ import time
 from pathlib import Path
 from typing import Any
 
-from .cli_common import at_least, bench_subparsers
+from .cli_common import at_least, bench_subparsers, free_port
 
 TARGET_EVENT_P99_MS = 250.0
 TARGET_STATE_P99_MS = 100.0
 REAP_LIMIT_S = 30.0
 
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _percentile(values: list[float], q: float) -> float | None:
@@ -201,7 +196,7 @@ def run_bench(clients: int = 200, events: int = 100, kill: int = 5, interval: fl
     import psutil
 
     tmp = Path(tempfile.mkdtemp(prefix="arena-bench-web-"))
-    port = _free_port()
+    port = free_port()
     pin = "424242"
     server = subprocess.Popen(
         [sys.executable, "-m", "arena_table.table.cli_web", "--serve", "--db", str(tmp / "bench.db"),

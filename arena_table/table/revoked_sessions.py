@@ -17,7 +17,8 @@ import time
 from pathlib import Path
 from typing import Callable
 
-from arena_table.table.secrets_store import REVOKED_FILE, _existing_mode, _make_private, _write_private, sweep_leftovers
+from arena_table.table.secrets_store import (REVOKED_FILE, SecretFileError, _existing_mode, _make_private,
+                                            _write_private, read_no_link, sweep_leftovers)
 from arena_table.webui.auth import SessionRevocations
 
 log = logging.getLogger(__name__)
@@ -30,11 +31,11 @@ class StoredSessionRevocations(SessionRevocations):
     """:class:`SessionRevocations` loaded from and written to ``data_dir/revoked-sessions``.
 
     Raises:
-        SecretFileError: on load, the file is a folder, or open to others and not ours to change.
+        SecretFileError: on load, the file is not a regular file, cannot be read (another user's),
+            or is open to others and not ours to change.
 
-    A line that is not ``<sid> <time>`` is skipped with a warning (the rest are kept); a file that
-    cannot be read is treated as empty with a warning. A logout whose file cannot be written is
-    still revoked until the table stops, and a warning says so.
+    A line that is not ``<sid> <time>`` is skipped with a warning (the rest are kept). A logout
+    whose file cannot be written is still revoked until the table stops, and a warning says so.
     """
 
     def __init__(self, data_dir: str | Path, clock: Callable[[], float] = time.time) -> None:
@@ -43,12 +44,13 @@ class StoredSessionRevocations(SessionRevocations):
         sweep_leftovers(self.path)
         mode = _existing_mode(self.path, "revoked sessions")
         try:
-            data = self.path.read_bytes()
+            data = read_no_link(self.path)
         except FileNotFoundError:
             data = b""
-        except OSError as exc:
-            log.warning("%s cannot be read (%s): no logged-out session is known", self.path, exc)
-            data = b""
+        except OSError as exc:  # refused, not read as empty: that would let logged-out cookies in again
+            raise SecretFileError(f"{self.path} cannot be read ({exc.strerror or exc}): the control page's "
+                                  "logged-out sessions are in it; make it this user's (chown) or delete it "
+                                  "(every control session then ends: delete session-secret too)") from None
         bad = 0
         for line in data.splitlines():  # line by line: one damaged line costs only itself
             parts = line.split()
@@ -67,8 +69,8 @@ class StoredSessionRevocations(SessionRevocations):
         _make_private(self.path, mode, "revoked sessions")
         self._prune()
 
-    def _changed(self) -> None:
-        text = "".join(f"{sid} {at:.0f}\n" for sid, at in self._ids.items())
+    def _store(self, ids: dict[str, float]) -> None:
+        text = "".join(f"{sid} {at:.0f}\n" for sid, at in ids.items())
         try:
             _write_private(self.path, text)
         except OSError as exc:

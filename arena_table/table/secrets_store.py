@@ -2,14 +2,17 @@
 
 ``pin.txt`` holds the control page's PIN, so it survives restarts and ``doctor`` can show it;
 ``session-secret`` holds the key that signs the control page's login cookie, so a restart keeps
-the players logged in (a new PIN makes a new key, which logs everyone out). Both are private
-(mode 0600): a new file is made so, and an existing one that group or others may access (a copy,
-an older version) is made so when ``run`` keeps it, with a warning; one that cannot be (another
-user's) stops ``run`` with :class:`SecretFileError`, as does a folder in a file's place.
+the players logged in (a new PIN makes a new key, which logs everyone out); ``revoked-sessions``
+holds the logged-out sessions (``revoked_sessions``). All are private (mode 0600): a new file is
+made so, and an existing one that group or others may access (a copy, an older version) is made so
+when ``run`` keeps it, with a warning; one that cannot be (another user's) stops ``run`` with
+:class:`SecretFileError`, as does anything but a regular file in a file's place (a folder, a
+symbolic link, a FIFO: :func:`not_a_file`).
 """
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import hmac
 import logging
@@ -53,6 +56,34 @@ def not_a_file(path: Path, what: str) -> str:
     return ""
 
 
+def _open_no_link(path: Path) -> int:
+    """A read-only descriptor of the regular file ``path``, refusing a symbolic link in its place
+    (``O_NOFOLLOW``) and anything but a regular file (checked with ``fstat`` on the descriptor, so a
+    name swapped after :func:`not_a_file` looked is caught too; ``O_NONBLOCK``: a FIFO does not wait).
+
+    Raises:
+        SecretFileError: a symbolic link, or not a regular file.
+        OSError: it cannot be opened (``FileNotFoundError`` when there is none).
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise SecretFileError(f"{path} is a symbolic link: remove it (the table keeps it as a plain file)") from None
+        raise
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise SecretFileError(f"{path} is not a regular file (a FIFO, socket or device): remove it")
+    return fd
+
+
+def read_no_link(path: Path) -> bytes:
+    """The bytes of the regular file ``path``, read through :func:`_open_no_link` (same errors)."""
+    fd = _open_no_link(path)
+    with os.fdopen(fd, "rb") as fp:
+        return fp.read()
+
+
 def _existing_mode(path: Path, what: str) -> int | None:
     """The permission bits of the file ``path``, or ``None`` if there is none.
 
@@ -77,7 +108,13 @@ def _make_private(path: Path, mode: int | None, what: str) -> None:
     if mode is None or not mode & 0o077:
         return
     try:
-        os.chmod(path, 0o600)
+        fd = _open_no_link(path)
+        try:
+            os.fchmod(fd, 0o600)  # on the file opened, not on whatever the name points at by now
+        finally:
+            os.close(fd)
+    except SecretFileError:
+        raise
     except OSError as exc:
         raise SecretFileError(f"{path} is mode {mode:04o}, open to other users, and cannot be made private "
                               f"({exc.strerror or exc}): run `chmod 600 {path}` as its owner") from None
@@ -187,9 +224,10 @@ def pin_problem(data_dir: Path) -> str:
 
 
 def secrets_problem(data_dir: Path, pin_given: bool = False) -> str:
-    """What keeps ``run`` from using the PIN or session-key file in ``data_dir``, in words, or ``""``;
-    read only (``run`` asks before it takes the log, and writes them after). ``pin_given``: a
-    ``--pin`` replaces what the PIN file holds, so only a folder in its place is a problem."""
+    """What keeps ``run`` from using the PIN, session-key or revoked-sessions file in ``data_dir``, in
+    words, or ``""`` (the first such problem); read only (``run`` asks before it takes the log, and
+    writes them after). ``pin_given``: a ``--pin`` replaces what the PIN file holds, so only
+    something other than a file in its place is a problem."""
     data_dir = Path(data_dir)
     if data_dir.exists() and not data_dir.is_dir():
         return f"{data_dir} is a file, not the table's data folder: give --data-dir a folder"
@@ -199,6 +237,9 @@ def secrets_problem(data_dir: Path, pin_given: bool = False) -> str:
     path, revoked = data_dir / SESSION_SECRET_FILE, data_dir / REVOKED_FILE
     if problem := not_a_file(path, "session key") or not_a_file(revoked, "revoked sessions"):
         return problem
+    if revoked.exists() and not os.access(revoked, os.R_OK):  # its logouts must not be forgotten
+        return (f"{revoked} cannot be read by this user (uid {os.geteuid()}): the control page's logged-out "
+                "sessions are in it; make it this user's (chown) or delete it together with session-secret")
     for secret in (pin_path, path, revoked):  # a loose mode is made 0600 at start: only the owner can
         try:
             st = secret.stat()

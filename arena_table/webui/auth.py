@@ -113,14 +113,18 @@ class SessionRevocations:
     def __init__(self, clock: Callable[[], float] = time.time) -> None:
         self.clock = clock
         self._lock = threading.Lock()
+        self._store_lock = threading.Lock()  # one write at a time, each of the newest ids
         self._ids: dict[str, float] = {}
 
     def revoke(self, sid: str) -> None:
-        """Revoke ``sid`` from now on."""
+        """Revoke ``sid`` from now on (at once for :meth:`is_revoked`, then stored)."""
         with self._lock:
             self._ids[sid] = self.clock()
             self._prune()
-            self._changed()
+        with self._store_lock:  # not under self._lock: a slow SD card must not hold up every request
+            with self._lock:
+                ids = dict(self._ids)
+            self._store(ids)
 
     def is_revoked(self, sid: str) -> bool:
         with self._lock:
@@ -131,8 +135,9 @@ class SessionRevocations:
         for sid in [sid for sid, at in self._ids.items() if at < now - self.keep_s]:
             del self._ids[sid]
 
-    def _changed(self) -> None:
-        """Called under the lock after :meth:`revoke`; a subclass stores ``self._ids`` here."""
+    def _store(self, ids: dict[str, float]) -> None:
+        """Called after :meth:`revoke`, one call at a time, with a copy of the revoked ids (id ->
+        time of the logout); a subclass stores them here."""
 
 
 def csrf_token() -> str:
@@ -145,7 +150,8 @@ def csrf_token() -> str:
 
 def is_authenticated() -> bool:
     """Whether this request's session logged in with the PIN and has not logged out since (its
-    ``sid`` not revoked). A revoked session is emptied, so its cookie is not signed anew."""
+    ``sid`` not revoked). A revoked session is emptied, so its cookie is not signed anew (a request
+    still in flight with the old cookie while another tab logs in again may so log that tab out)."""
     if not session.get("auth"):
         return False
     sid = session.get("sid")

@@ -51,3 +51,18 @@ def test_doctor_says_whether_a_table_runs_on_the_log(tmp_path, capsys):
     assert main(["doctor", "--db", str(db)]) == 0
     assert "running        no table runs on this log" in capsys.readouterr().out
     assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".lock")] == ["t.db.lock"]  # doctor locks nothing
+
+
+def test_doctor_exits_1_for_a_pin_file_of_another_user_open_to_others(tmp_path, capsys, monkeypatch):
+    """A review: ``run`` refuses a loose ``pin.txt`` it cannot make private (another user's), but
+    ``doctor`` printed its PIN and exited 0, as the PIN line had no problem to show."""
+    import os
+
+    (tmp_path / "pin.txt").write_text("123456\n")
+    os.chmod(tmp_path / "pin.txt", 0o644)
+    owner = os.stat(tmp_path / "pin.txt").st_uid
+    monkeypatch.setattr(os, "geteuid", lambda: 4321)  # the file is another user's now
+    assert main(["doctor", "--db", str(tmp_path / "t.db")]) == 1
+    out = capsys.readouterr().out
+    assert "control PIN    123456" in out
+    assert "secret files   " in out and f"owned by uid {owner}, not this user (4321)" in out

@@ -28,7 +28,7 @@ from pathlib import Path
 
 import psutil
 import pytest
-from ports import free_port
+from arena_table.table.cli_common import free_port
 
 from arena_table.rules import parse
 from arena_table.table.engine import Engine

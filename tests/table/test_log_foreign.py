@@ -7,7 +7,7 @@ import sqlite3
 
 import pytest
 
-from ports import free_port
+from arena_table.table.cli_common import free_port
 
 from arena_table.rules.events import Note
 from arena_table.table.app import Table, TableConfig

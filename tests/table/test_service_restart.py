@@ -15,7 +15,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from ports import free_port
+from arena_table.table.cli_common import free_port
 
 SHARED = Path(__file__).resolve().parents[2].parent / "shared"
 MATTEO = SHARED / "data" / "dice" / "matteo_d6"

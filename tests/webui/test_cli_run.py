@@ -15,7 +15,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from webhelpers import free_port
+from arena_table.table.cli_common import free_port
 
 from arena_table.table import cli_run, secrets_store
 from arena_table.table.cli import main

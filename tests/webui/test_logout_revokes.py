@@ -11,7 +11,9 @@ import stat
 import pytest
 
 from test_session_restart import running_table
-from webhelpers import PIN, app, client, free_port, login, table  # noqa: F401 (fixtures)
+from webhelpers import PIN, app, client, login, table  # noqa: F401 (fixtures)
+
+from arena_table.table.cli_common import free_port
 
 from arena_table.table.revoked_sessions import StoredSessionRevocations
 from arena_table.table.secrets_store import REVOKED_FILE, secrets_problem
@@ -96,6 +98,7 @@ def test_a_revoked_id_is_forgotten_when_every_copy_of_its_cookie_has_expired(tmp
     assert (tmp_path / REVOKED_FILE).read_text() == "old 1000000\nnew %d\n" % now[0]
     now[0] += 20
     store.revoke("newer")
+    assert (tmp_path / REVOKED_FILE).read_text() == "new %d\nnewer %d\n" % (now[0] - 20, now[0])  # "old" gone
     again = StoredSessionRevocations(tmp_path, clock=lambda: now[0])
     assert [again.is_revoked(s) for s in ("old", "new", "newer")] == [False, True, True]
 
@@ -124,9 +127,89 @@ def test_a_logout_whose_file_cannot_be_written_still_revokes_until_the_table_sto
     assert "cannot write" in caplog.text and "stays refused until the table stops" in caplog.text
 
 
-def test_run_refuses_a_folder_in_the_place_of_the_file_before_writing_anything(tmp_path):
+def test_run_refuses_a_folder_in_the_place_of_the_file_before_writing_anything(tmp_path, capsys):
+    from arena_table.table.cli import main
+
     (tmp_path / REVOKED_FILE).mkdir()
-    assert secrets_problem(tmp_path) == f"{tmp_path / REVOKED_FILE} is a directory, not the revoked sessions file: remove it"
+    said = f"{tmp_path / REVOKED_FILE} is a directory, not the revoked sessions file: remove it"
+    assert secrets_problem(tmp_path) == said
+    assert main(["run", "--db", str(tmp_path / "t.db"), "--camera", "none", "--port", str(free_port())]) == 2
+    assert said in capsys.readouterr().err
+    assert sorted(p.name for p in tmp_path.iterdir()) == [REVOKED_FILE]  # no log, PIN or key made
+
+
+def test_an_unreadable_file_stops_run_rather_than_forgetting_its_logouts(tmp_path, monkeypatch, capsys):
+    """A review: a file another user left (one ``sudo arena-table run``) was read as empty, so every
+    logged-out cookie was let in again, and the next logout wrote over the old ids for good."""
+    from arena_table.table import revoked_sessions
+    from arena_table.table.cli import main
+    from arena_table.table.secrets_store import SecretFileError
+
+    (tmp_path / REVOKED_FILE).write_text("stolen 1796102000\n")
+    os.chmod(tmp_path / REVOKED_FILE, 0o600)
+
+    def refused(path):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(revoked_sessions, "read_no_link", refused)
+    with pytest.raises(SecretFileError, match="cannot be read .Permission denied.: the control page's logged-out"):
+        StoredSessionRevocations(tmp_path)
+    monkeypatch.setattr(os, "access", lambda path, mode: False)  # as the table's user sees a root-owned file
+    assert "cannot be read by this user" in secrets_problem(tmp_path)
+    assert main(["run", "--db", str(tmp_path / "t.db"), "--camera", "none", "--port", str(free_port())]) == 2
+    assert "cannot be read by this user" in capsys.readouterr().err
+    assert (tmp_path / REVOKED_FILE).read_text() == "stolen 1796102000\n"
+
+
+def test_run_keeps_the_logouts_across_its_own_restart(tmp_path):
+    """A review: the tests above build the web app as ``run`` does; this one runs ``run`` itself, so
+    a ``run`` that forgot to hand its stored revocations to the app fails here."""
+    import http.client
+    import json
+    import signal
+    import subprocess
+    import sys
+
+    port = free_port()
+
+    def serve():
+        proc = subprocess.Popen([sys.executable, "-m", "arena_table.table.cli", "run", "--camera", "none",
+                                 "--db", str(tmp_path / "t.db"), "--port", str(port)],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        for _ in range(3):
+            proc.stdout.readline()  # the address lines: it listens
+        return proc
+
+    def call(method, path, cookie="", token="", body=None):
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        headers = {"Cookie": f"arena_session={cookie}" if cookie else "", "X-CSRF-Token": token,
+                   "Content-Type": "application/json", "Accept": "application/json"}
+        conn.request(method, path, body=json.dumps(body) if body is not None else None, headers=headers)
+        resp = conn.getresponse()
+        data = json.loads(resp.read() or b"{}")
+        sent = [c.split(";")[0].split("=", 1)[1] for c in resp.headers.get_all("Set-Cookie") or []
+                if c.startswith("arena_session=")]
+        conn.close()
+        return data, (sent[-1] if sent else cookie)
+
+    proc = serve()
+    try:
+        pin = (tmp_path / "pin.txt").read_text().strip()
+        info, cookie = call("GET", "/api/session")
+        info, cookie = call("POST", "/login", cookie, info["csrf"], {"pin": pin})
+        assert info["authenticated"] is True
+        copy = cookie
+        call("POST", "/logout", cookie, info["csrf"], {})
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.communicate(timeout=20)
+    proc = serve()
+    try:
+        assert call("GET", "/api/session", copy)[0]["authenticated"] is False
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.communicate(timeout=20)
 
 
 @pytest.mark.parametrize("name", [REVOKED_FILE, "session-secret", "pin.txt"])

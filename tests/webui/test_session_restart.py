@@ -131,7 +131,7 @@ def test_a_key_file_open_to_others_and_not_ours_stops_run(tmp_path, monkeypatch)
     def not_owner(*args, **kwargs):
         raise PermissionError(1, "Operation not permitted")
 
-    monkeypatch.setattr(os, "chmod", not_owner)
+    monkeypatch.setattr(os, "fchmod", not_owner)
     with pytest.raises(OSError) as info:
         secrets_store.load_or_create_session_secret(tmp_path, PIN)
     message = str(info.value)

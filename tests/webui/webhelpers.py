@@ -97,11 +97,3 @@ def apply_update(page: dict, update: dict) -> dict:
         page[key] = (page.get(key, []) + tail["items"])[-tail["keep"]:]
     return page
 
-
-def free_port() -> int:
-    """A port on 127.0.0.1 nobody listens on now (not 8000, which ``make run`` may hold)."""
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
