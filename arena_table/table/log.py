@@ -15,6 +15,7 @@ import re
 import sqlite3
 import threading
 import time
+import weakref
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Iterator
@@ -77,8 +78,8 @@ def _check_one_name(path: str) -> None:
         return  # no file yet: the checks that open it say what is wrong
     if links > 1:
         raise LogError(f"{path}: this event log has {links} names (hard links), and SQLite keeps its journal "
-                       f"beside one name only; keep one name (find the others with `find / -xdev -samefile "
-                       f"{path}`) and remove the rest")
+                       f"beside one name only; keep one name, the one with a -wal file beside it if any (find "
+                       f"the others with `find / -xdev -samefile {path}`), and remove the rest")
 
 
 def _check_tables(db: sqlite3.Connection, path: str) -> None:
@@ -144,7 +145,9 @@ def busy_log_message(path: str | Path, pid: str) -> str:
 
 def check_log_file(path: str | Path) -> None:
     """Refuse, with nothing made, a ``path`` that is a folder or a non-empty file that is no SQLite
-    database (the cheap part of :class:`EventLog`'s checks). Raises :class:`LogError`."""
+    database, or a log this process already writes (the cheap part of :class:`EventLog`'s checks).
+    Raises :class:`LogError`."""
+    _refuse_a_second_writer_here(str(path))
     _check_header(str(path))
 
 
@@ -164,25 +167,84 @@ def lock_holder(path: Path) -> str | None:
     return None
 
 
-def _lock_the_file_itself(path: str) -> int:
+_WRITERS: set[tuple[int, int]] = set()
+"""``(st_dev, st_ino)`` of the log files this process has open for writing."""
+_WRITERS_LOCK = threading.Lock()
+
+
+def _file_key(path: str) -> tuple[int, int] | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino
+
+
+def _refuse_a_second_writer_here(path: str) -> None:
+    """Refuse a second writer of a log file this process already writes, under any of its names,
+    before anything opens the file: closing any descriptor of a file drops every POSIX lock the
+    process holds on it, SQLite's included (SQLite, "How To Corrupt An SQLite Database File",
+    section 2.2), so even the header check of a second open would unlock the first one's database.
+    Raises :class:`LogError`."""
+    key = _file_key(path)
+    with _WRITERS_LOCK:
+        if key is not None and key in _WRITERS:
+            raise LogError(f"{path}: already open for writing in this process; one table writes one log")
+
+
+def _lock_the_file_itself(path: str) -> tuple[int, tuple[int, int]]:
     """Take an exclusive ``flock`` on the log file itself (made empty if missing, which SQLite reads
-    as an empty database) and return its descriptor. ``<path>.lock`` is named after one path, so a
-    log moved (or linked) while a table writes it would get past it; this lock is on the file's
-    inode, which follows it under any name. Linux keeps ``flock`` locks apart from the POSIX locks SQLite takes. The
-    descriptor must be closed only after SQLite's own (closing any descriptor of a file drops the
-    process's POSIX locks on it), as :meth:`EventLog._release` does.
+    as an empty database), note it among this process's writers, and return its descriptor and
+    ``(st_dev, st_ino)``. ``<path>.lock`` is named after one path, so a log moved (or linked) while
+    a table writes it would get past it; this lock is on the file's inode, which follows it under
+    any name. On Linux's local file systems ``flock`` locks are kept apart from the POSIX locks
+    SQLite takes (on NFS they are not: keep the log on a local disk). The descriptor must be closed
+    only after SQLite's own, as :meth:`EventLog._release` does.
 
     Raises:
         LogError: another process writes the same file under another name.
+        OSError: the file cannot be made or locked (nothing is left open).
     """
     fd = os.open(path, os.O_RDONLY | os.O_CREAT | os.O_CLOEXEC, 0o644)  # SQLite's own mode
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        st = os.fstat(fd)
+        key = (st.st_dev, st.st_ino)
+        with _WRITERS_LOCK:
+            if key in _WRITERS:  # another thread of this process opened it in the meantime
+                raise LogError(f"{path}: already open for writing in this process; one table writes one log")
+            _WRITERS.add(key)
     except BlockingIOError:
         os.close(fd)
         raise LogError(f"{path}: already in use by another arena-table process under another name "
                        "(moved or linked while it runs); one table writes one log") from None
-    return fd
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd, key
+
+
+def _let_go_of_the_file(fd: int, key: tuple[int, int]) -> None:
+    with _WRITERS_LOCK:
+        _WRITERS.discard(key)
+    os.close(fd)
+
+
+def written_under_another_name(path: str | Path) -> bool:
+    """Whether a table writes the log file ``path`` under another name (the file was moved or
+    linked while it runs): its file lock is held while its ``<path>.lock`` is free. Takes no lock
+    but for an instant's shared one, and makes no file."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return lock_holder(writer_lock_path(path)) is None
+    finally:
+        os.close(fd)  # a reader's: this process holds no SQLite lock on the file
+    return False
 
 
 class LogError(Exception):
@@ -216,23 +278,26 @@ class EventLog:
         path: the SQLite file (created if missing) or ``:memory:``.
         readonly: open for reading only (``log export`` beside a running table); otherwise
             this process becomes the log's one writer, held by an exclusive ``flock`` on
-            ``<path>.lock`` for as long as the log is open.
+            ``<path>.lock`` and one on the file itself for as long as the log is open.
 
     Raises:
         LogError: on open, if ``path`` is not an arena-table log, was written by a newer
-            version, or (as a writer) is already open for writing by another process.
+            version, has two names (hard links), is written by a table under another name, or
+            (as a writer) is already open for writing by another process or this one.
     """
 
     def __init__(self, path: str | Path, readonly: bool = False) -> None:
         self.path = str(path)
         self._lockfile = None
-        self._filelock: int | None = None
+        self._filelock: weakref.finalize | None = None
         if self.path != ":memory:" and not readonly:  # a reader makes nothing, not even the folder
+            _refuse_a_second_writer_here(self.path)
             _check_header(self.path)  # a file that is no SQLite database is refused with nothing made
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
             self._lockfile = self._take_writer_lock()
             try:
-                self._filelock = _lock_the_file_itself(self.path)
+                # let go of by close(), or when this object is collected unclosed
+                self._filelock = weakref.finalize(self, _let_go_of_the_file, *_lock_the_file_itself(self.path))
             except BaseException:
                 self._release()
                 raise
@@ -242,6 +307,10 @@ class EventLog:
                 if self.path != ":memory:" and not Path(self.path).is_file():
                     raise LogError(f"{self.path}: no such event log")
                 _check_one_name(self.path)
+                if self.path != ":memory:" and written_under_another_name(self.path):
+                    raise LogError(f"{self.path}: a table writes this log under another name (it was moved or "
+                                   "linked while it runs), and its newest events are in a journal beside that "
+                                   "name; stop that table, then move the log back to its old name")
                 uri = f"file:{Path(self.path).resolve()}?mode=ro" if self.path != ":memory:" else ":memory:"
                 self._db = sqlite3.connect(uri, uri=True, check_same_thread=False, isolation_level=None)
                 _check_tables(self._db, self.path)
@@ -288,7 +357,7 @@ class EventLog:
 
     def _release(self) -> None:
         if self._filelock is not None:
-            os.close(self._filelock)  # after the database's own handle: see _lock_the_file_itself
+            self._filelock()  # after the database's own handle: see _lock_the_file_itself
             self._filelock = None
         if self._lockfile is not None:
             self._lockfile.close()  # releases the flock

@@ -3,9 +3,12 @@ SQLite is not let near it (no WAL switch, no tables added), and the writer lock 
 
 from __future__ import annotations
 
+import re
 import sqlite3
 
 import pytest
+
+from logkit import open_elsewhere
 
 from arena_table.table.cli_common import free_port
 
@@ -171,7 +174,9 @@ def test_a_second_table_on_the_same_log_is_told_the_log_is_busy_and_makes_nothin
     first = Table(TableConfig(db=tmp_path / "a.db", camera=None, pin="2468"))
     try:
         before = sorted(p.name for p in tmp_path.iterdir())
-        with pytest.raises(LogError, match=r"a.db: already in use by another arena-table process \(pid \d+\)"):
+        assert re.fullmatch(r".*a.db: already in use by another arena-table process \(pid \d+\); one table "
+                            r"writes one log", open_elsewhere(tmp_path / "a.db"))
+        with pytest.raises(LogError, match=r"a.db: already open for writing in this process"):
             Table(TableConfig(db=tmp_path / "a.db", camera=None, pin="1357"))
         with pytest.raises(LogError, match="the data folder of another running table"):
             Table(TableConfig(db=tmp_path / "b.db", camera=None, pin="1357"))
@@ -237,8 +242,8 @@ def test_a_log_moved_while_a_table_writes_it_is_refused_under_its_new_name(tmp_p
     with EventLog(tmp_path / "a.db") as first:
         first.append(Note(text="kept"))
         (tmp_path / "a.db").rename(tmp_path / "b.db")
-        with pytest.raises(LogError, match="under another name"):
-            EventLog(tmp_path / "b.db")
+        assert "already in use by another arena-table process under another name" in open_elsewhere(tmp_path / "b.db")
+        assert "a table writes this log under another name" in open_elsewhere(tmp_path / "b.db", readonly=True)
         first.append(Note(text="still written"))
         assert [r.event.text for r in first.rows()] == ["kept", "still written"]
 
@@ -252,8 +257,7 @@ def test_a_log_with_two_names_is_refused_by_writers_and_readers(tmp_path, capsys
     with EventLog(tmp_path / "a.db") as first:
         first.append(Note(text="kept"))
         os.link(tmp_path / "a.db", tmp_path / "b" / "a.db")
-        with pytest.raises(LogError, match="under another name"):  # while the first runs
-            EventLog(tmp_path / "b" / "a.db")
+        assert "under another name" in open_elsewhere(tmp_path / "b" / "a.db")  # while the first runs
         first.append(Note(text="still written"))
     for path in (tmp_path / "a.db", tmp_path / "b" / "a.db"):
         for readonly in (False, True):
@@ -281,3 +285,44 @@ def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
     return mask
+
+
+def test_a_second_writer_in_the_same_process_is_refused_before_it_unlocks_the_first(tmp_path):
+    """A review: the refused second open closed a descriptor of the file, which drops every POSIX
+    lock of the process on it, SQLite's own included. It is now refused before anything opens it."""
+    import os
+
+    with EventLog(tmp_path / "a.db") as first:
+        first.append(Note(text="kept"))
+        first.rows()  # SQLite holds its shared lock on the database now
+        held = _posix_locks_on(tmp_path / "a.db")
+        assert held
+        with pytest.raises(LogError, match="already open for writing in this process"):
+            EventLog(tmp_path / "a.db")
+        os.link(tmp_path / "a.db", tmp_path / "b.db")
+        with pytest.raises(LogError, match="already open for writing in this process"):
+            EventLog(tmp_path / "b.db")
+        assert _posix_locks_on(tmp_path / "a.db") == held
+        os.unlink(tmp_path / "b.db")
+
+
+def _posix_locks_on(path) -> list[str]:
+    """This process's POSIX (fcntl) lock lines in /proc/locks on ``path``'s file."""
+    import os
+
+    st = os.stat(path)
+    ino = f":{st.st_ino}"
+    return [line.split(None, 1)[1] for line in open("/proc/locks")
+            if " POSIX " in line and f" {os.getpid()} " in line and ino in line]
+
+
+def test_a_log_left_unclosed_lets_go_of_its_file_when_collected(tmp_path):
+    import gc
+
+    log = EventLog(tmp_path / "a.db")
+    log.append(Note(text="kept"))
+    del log  # never closed: its connection, its lock file and the lock on the file go with it
+    gc.collect()
+    with EventLog(tmp_path / "a.db") as again:
+        assert [r.event.text for r in again.rows()] == ["kept"]
+
