@@ -1,9 +1,10 @@
 // Paging for a screen nobody can scroll (the spectator page on a TV): when a region's blocks do
 // not fit its box they are shown in turn, a page at a time, with a small "2/3" in the box's corner.
-// A list or table too tall for a page is split between its rows (rows side by side stay together);
-// a heading stays with what follows it and comes back above the rest of a split list; blocks
-// marked data-page-pin stay on every page. A region that fits is never touched. A list that is
-// not paged but marked data-whole-rows shows only the rows that wholly fit its box.
+// A list or table too tall for a page, or for what is left of a page less than half full, is split
+// between its rows (rows side by side stay together); a heading stays with what follows it and
+// comes back above the rest of a split list; blocks marked data-page-pin stay on every page. A
+// region that fits is never touched. A list that is not paged but marked data-whole-rows shows only
+// the rows that wholly fit its box.
 //
 // Pages are a projection of the layout: every update() measures afresh and keeps only each
 // region's page number, so a live update neither restarts the rotation nor moves what fits.
@@ -59,17 +60,26 @@
     return (L[0].top - it.top) + (L[b].bottom - L[a].top) + (it.bottom - L[L.length - 1].bottom);
   }
 
+  // A list that does not fit what is left of a page moves whole to the next page only when the page
+  // it leaves is at least this full; else it is split there, so no page shows a prompt alone while
+  // the next is full.
+  const FILLED = 0.5;
+
   // Pages of items in `room` px: [[{it, from, to}]], from/to the lines of a split item. A list or
-  // table is split when it is taller than a page, or, if `eager`, wherever the page is full.
-  function paginate(items, room, eager) {
-    const split = (it) => it.lines && (eager || height(it) > room);
-    const least = (it) => (it ? (split(it) ? height(it, 0, 0) : Math.min(height(it), room)) : 0);
+  // table is split when it is taller than a page, where it would leave its page less than FILLED
+  // full, or, if `eager`, wherever the page is full. If `even`, the last lines of a split list share
+  // the page before's evenly rather than come alone (3 + 3, not 5 + 1).
+  function paginate(items, room, eager, even) {
     const pages = [];
     let page, used, fresh;  // fresh: nothing on the page yet but a repeated heading
+    const gap = () => (page.length ? page[page.length - 1].it.after : 0);
+    // more: what the page will hold above the item by then (a heading placed first)
+    const split = (it, more = 0) => it.lines && (eager || height(it) > room || used + more < FILLED * room);
+    const least = (it, more) => (it ? (split(it, more) ? height(it, 0, 0) : Math.min(height(it), room)) : 0);
     const open = () => { page = []; pages.push(page); used = 0; fresh = true; };
-    const fits = (h) => used + (page.length ? page[page.length - 1].it.after : 0) + h <= room + 1;
+    const fits = (h) => used + gap() + h <= room + 1;
     const put = (it, h, from, to) => {
-      used += (page.length ? page[page.length - 1].it.after : 0) + h;
+      used += gap() + h;
       page.push({ it, from, to });
       fresh = false;
       return page[page.length - 1];
@@ -77,7 +87,7 @@
     open();
     items.forEach((it, i) => {
       if (it.heading) {
-        if (!fits(height(it) + it.after + least(items[i + 1])) && !fresh) open();
+        if (!fits(height(it) + it.after + least(items[i + 1], gap() + height(it))) && !fresh) open();
         put(it, height(it));
         return;
       }
@@ -96,8 +106,7 @@
         }
         let b = a;
         while (b + 1 < it.lines.length && fits(height(it, a, b + 1))) b += 1;
-        // the last lines share the page before's evenly rather than come alone (3 + 3, not 5 + 1)
-        while (b === it.lines.length - 1 && before && before.to - before.from > b - a + 1 && fits(height(it, a - 1, b))) {
+        while (even && b === it.lines.length - 1 && before && before.to - before.from > b - a + 1 && fits(height(it, a - 1, b))) {
           before.to -= 1;
           a -= 1;
         }
@@ -243,12 +252,13 @@
         const items = measure(r.blocks);
         if (!items.length || Math.max(...items.map((it) => it.bottom)) <= bottom + 1) return { r, st, items, pages: null };
         const room = bottom - items[0].top - reserve;
-        // the fewest pages; on a tie, pinned blocks stay and lists stay whole
+        // the fewest pages; on a tie, pinned blocks stay, lists stay whole and share their pages evenly
         const pinned = items.filter((it) => it.pin).reduce((s, it) => s + height(it) + it.after, 0);
         const ways = [];
         for (const pin of pinned ? [true, false] : [false]) {
+          const shown = pin ? items.filter((it) => !it.pin) : items;
           for (const eager of [false, true]) {
-            ways.push({ pin, pages: paginate(pin ? items.filter((it) => !it.pin) : items, pin ? room - pinned : room, eager) });
+            for (const even of [true, false]) ways.push({ pin, pages: paginate(shown, pin ? room - pinned : room, eager, even) });
           }
         }
         const best = ways.reduce((a, b) => (b.pages.length < a.pages.length ? b : a));

@@ -1,0 +1,98 @@
+"""The pages of a paged game panel on the TV are filled in order (static/pager.js): a list too
+tall for what is left of a page is split there rather than moved whole when the page would be left
+less than half full, so no page shows just the prompt (or a heading) while the next one is full.
+Checked at 1280x720 and 1920x1080 on the layout the browser makes; screenshots of each case's first
+page in ``artifacts/screenshots/page-fill-*.png``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from browserkit import ROOT, _new_page, browser, live, screenshots  # noqa: F401 (fixtures)
+
+from arena_table.rules import parse
+
+pytestmark = pytest.mark.browser
+
+# For each paged region (window.arena.pages()), what its page shows: the shown blocks' ids (or tags)
+# top to bottom, and the height they take as a share of the region's box (its padding left out).
+SHOWN = """() => {
+  const game = document.getElementById('game');
+  const main = game.querySelector('.game-main'), side = game.querySelector('.game-side');
+  const flat = (col) => [...col.children].flatMap((c) => (c.hasAttribute('data-page-flow') ? [...c.children] : [c]));
+  const apart = getComputedStyle(game).display === 'contents';  // the compact ranking's two panels
+  const out = {};
+  for (const [name, st] of Object.entries(window.arena.pages())) {
+    const cols = name === 'game' ? [main, side] : [name === 'main' ? main : side];
+    const box = apart ? cols[0] : game;
+    const cs = getComputedStyle(box);
+    const room = box.clientHeight - parseFloat(cs.paddingTop) - parseFloat(cs.paddingBottom);
+    const shown = cols.flatMap(flat).filter((e) => e.offsetHeight && !e.closest('.off-page')
+      && !e.classList.contains('pager'));
+    const rects = shown.map((e) => e.getBoundingClientRect());
+    const used = rects.length ? Math.max(...rects.map((r) => r.bottom)) - Math.min(...rects.map((r) => r.top)) : 0;
+    out[name] = { page: st.page, pages: st.pages, blocks: shown.map((e) => e.id || e.tagName), fill: used / room };
+  }
+  return out;
+}"""
+
+
+def play(live, game: str, upto: int) -> None:
+    lines = [ln for ln in (ROOT / game).read_text(encoding="utf-8").splitlines()
+             if ln.strip() and not ln.startswith("#")]
+    for line in lines[:upto]:
+        live.table.submit(parse(line))
+
+
+def every_page(page) -> dict[str, list[dict]]:
+    """Each paged region's pages, in order, as SHOWN sees them (the pages turned by hand)."""
+    seen: dict[str, dict[int, dict]] = {}
+    turns = max([p["pages"] for p in page.evaluate("window.arena.pages()").values()] + [1])
+    for _ in range(turns):
+        for name, shown in page.evaluate(SHOWN).items():
+            seen.setdefault(name, {})[shown["page"]] = shown
+        page.evaluate("window.arena.nextPage()")
+    return {name: [pages[k] for k in sorted(pages)] for name, pages in seen.items()}
+
+
+CASES = [
+    ("examples/demigods-advanced-tactics.txt", 11, (1280, 720)),  # the Assassin enters: the prompt was alone on page 1/3
+    ("examples/demigods-advanced-tactics.txt", 13, (1280, 720)),  # an attack waits for its die
+    ("examples/demigods-advanced-tactics.txt", 13, (1920, 1080)),
+    ("examples/demigods-slayer.txt", 44, (1920, 1080)),  # the side panel's first page held a heading alone
+    ("examples/theosis-pvp-12.txt", 115, (1280, 720)),  # 12 heroes: the prompt was alone on page 1/4
+    ("tests/rules/theosis/golden/blitz-2p.txt", 24, (1280, 720)),
+]
+
+
+def tag(game: str, upto: int, size: tuple[int, int]) -> str:
+    return f"{Path(game).stem}-{upto}-{size[0]}x{size[1]}"
+
+
+@pytest.mark.parametrize("game, upto, size", CASES, ids=[tag(*c) for c in CASES])
+def test_no_page_is_nearly_empty_while_a_later_one_is_full(live, browser, screenshots, game, upto, size):
+    play(live, game, upto)
+    ctx, tv = _new_page(browser, *size)
+    try:
+        tv.emulate_media(reduced_motion="reduce")
+        tv.goto(f"{live.url}/?page_seconds=3600")  # pages turned by hand
+        tv.wait_for_function("v => window.arena && window.arena.cur.version >= v", arg=live.table.version,
+                             timeout=5000)
+        tv.wait_for_function("document.querySelector('#extra').childElementCount > 0", timeout=5000)  # the game panel
+        tv.screenshot(path=str(screenshots / f"page-fill-{tag(game, upto, size)}-page1.png"))
+        regions = every_page(tv)
+        assert any(len(pages) > 1 for pages in regions.values()), regions  # a state that pages
+        for name, pages in regions.items():
+            blocks = [shown["blocks"] for shown in pages]
+            assert all(b and b[-1] not in ("H3", "order-title") for b in blocks), (name, blocks)  # a heading with its list
+            fills = [round(shown["fill"], 2) for shown in pages]
+            for k, fill in enumerate(fills):  # no page nearly empty while a later one is full
+                assert fill >= 1 / 3 or max(fills[k + 1:], default=0) <= 2 / 3, (name, blocks, fills)
+        if "demigods-advanced" in game and size == (1280, 720):
+            first = regions["game"][0]["blocks"]
+            assert first[:3] == ["prompt", "order-title", "order"], first  # the activation order starts on page 1
+        assert tv.errors == [], tv.errors
+    finally:
+        ctx.close()
+
