@@ -96,3 +96,25 @@ def test_no_page_is_nearly_empty_while_a_later_one_is_full(live, browser, screen
     finally:
         ctx.close()
 
+
+def test_the_first_update_leaves_room_for_the_page_mark(live, browser):
+    """The room a page leaves for its "1/2" mark was measured from the mark as it stood: empty (no
+    height) on the panel's first paged update, so that update planned pages a line taller than the
+    next one and the mark covered their last line until another event came. An emptied mark (as on
+    the first update) must plan the same pages."""
+    play(live, "examples/demigods-advanced-tactics.txt", 10)  # the Knight's attack waits: the side panel pages
+    ctx, tv = _new_page(browser, 1920, 1080)
+    try:
+        tv.emulate_media(reduced_motion="reduce")
+        tv.goto(f"{live.url}/?page_seconds=3600")
+        tv.wait_for_function("v => window.arena && window.arena.cur.version >= v", arg=live.table.version, timeout=5000)
+        tv.wait_for_function("document.querySelector('#extra').childElementCount > 0", timeout=5000)
+        tv.evaluate("window.dispatchEvent(new Event('resize'))")  # pages planned once more, the marks standing
+        planned = every_page(tv)
+        assert any(len(pages) > 1 for pages in planned.values()), planned
+        tv.evaluate("document.querySelectorAll('.pager').forEach((m) => { m.textContent = ''; });"
+                    "window.dispatchEvent(new Event('resize'))")
+        assert every_page(tv) == planned
+        assert tv.errors == [], tv.errors
+    finally:
+        ctx.close()

@@ -240,6 +240,7 @@
       const boxes = regions.map((r) => {
         const st = marker(r);
         st.marker.hidden = false;
+        if (!st.marker.textContent) st.marker.textContent = '1/1';  // measured as shown, on the first update too
         const cs = getComputedStyle(r.box);
         const reserve = st.marker.offsetHeight;
         r.box.style.setProperty('--page-room', Math.max(0, r.box.clientHeight - parseFloat(cs.paddingTop)
