@@ -130,17 +130,18 @@
     const svg = state.svg || {};
     $('board').innerHTML = svg.board || '';
     $('health').innerHTML = svg.health || '';
-    renderExtra(state.game, view.extra);
+    renderExtra(state.game, view.extra, view);
     $('game').classList.toggle('has-side', !!(svg.board || svg.health || $('extra').childNodes.length));
     document.body.classList.toggle('no-game', !(view.order && view.order.length) && !svg.board && !(view.extra && Object.keys(view.extra).length) && !view.prompt && !state.outcome);
   }
 
-  function renderExtra(game, extra) {
+  // a game's panel gets its view too (the names its order gives the ids in `extra`)
+  function renderExtra(game, extra, view) {
     const box = $('extra');
     if (!extra || (typeof extra === 'object' && !Object.keys(extra).length)) { box.replaceChildren(); return; }
     const renderer = window.ArenaGames[game];
     if (renderer) {
-      try { renderer(extra, box, el); return; } catch (e) { console.error('game panel failed', e); }
+      try { renderer(extra, box, el, view); return; } catch (e) { console.error('game panel failed', e); }
     } else if ((initial.game_panels || []).includes(game) && !(game in loadedGameScripts)) {
       loadedGameScripts[game] = true;
       const s = el('script', { src: '/static/games/' + encodeURIComponent(game) + '.js' });
