@@ -128,3 +128,19 @@ def test_other_pending_steps_get_words_too(live, browser, pending, awaited, atta
         assert pg.errors == [], pg.errors
     finally:
         ctx.close()
+
+
+def test_next_to_act_and_formations_name_the_characters(live, browser):
+    """"Next to act" and the formations name each character as the view's order does (a hero renamed
+    with ``hero_stats`` is called by its name, not by its id made a title)."""
+    play(live, "demigods-advanced-tactics", 10)
+    ctx, pg = _new_page(browser, 1280, 720)
+    try:
+        open_tv(pg, live)
+        items = pg.eval_on_selector_all("#extra li", "els => els.map(e => e.textContent)")
+        assert "Bo: Nightshade" in items, items  # the Assassin acts next for Bo
+        assert "Ann: Sir Kay · Black Wolf · Wayland · Gunner" in items, items
+        assert "Bo: Nightshade · Trapper · Elder Thalion · Brokk the Smith" in items, items
+        assert pg.errors == [], pg.errors
+    finally:
+        ctx.close()

@@ -63,11 +63,11 @@
     }
     if (extra.youre_next && Object.keys(extra.youre_next).length) {
       parts.push(el('h3', { text: 'Next to act' }), el('ul', {}, Object.entries(extra.youre_next).map(([p, who]) =>
-        el('li', { text: p + ': ' + (who ? title(who) : '—') }))));
+        el('li', { text: p + ': ' + (who ? name(who) : '—') }))));
     }
     if (extra.formations && Object.keys(extra.formations).length) {
       parts.push(el('h3', { text: 'Formations (front to back)' }), el('ul', {}, Object.entries(extra.formations).map(([p, heroes]) =>
-        el('li', { text: p + ': ' + (heroes || []).map(title).join(' · ') }))));
+        el('li', { text: p + ': ' + (heroes || []).map(name).join(' · ') }))));
     }
     if (extra.minion_turn) parts.push(el('p', { text: 'Minion turn: ' + (typeof extra.minion_turn === 'string' ? extra.minion_turn : JSON.stringify(extra.minion_turn)) }));
     box.replaceChildren(...parts);
