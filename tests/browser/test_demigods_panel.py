@@ -35,15 +35,13 @@ STEPS = [
      "Sir Kay attacks Brokk the Smith with a base attack · bludgeoning die: Critical"),
 ]
 
-# The "Waiting for" paragraphs: [text, shown on this page, shown whole (not cut, inside its panel) and
-# under its title]
+# The "Waiting for" paragraphs: [text, shown on this page, shown whole (not cut, inside its panel)]
 WAITING = """() => [...document.querySelectorAll('#extra p.pending, #extra p.pending-attack')].map(e => {
   const r = e.getBoundingClientRect();  // its panel: the side column (its own panel beside a compact ranking)
   const panel = [e.closest('.game-side'), e.closest('.panel')].map(p => p.getBoundingClientRect()).find(q => q.height > 0);
-  const title = [...document.querySelectorAll('#extra h3')].find(h => h.textContent === 'Waiting for');
   const shown = !e.closest('.off-page') && r.height > 0;
   return [e.textContent, shown, shown && e.scrollWidth <= e.clientWidth + 1 && e.scrollHeight <= e.clientHeight + 1
-          && r.top >= panel.top - 1 && r.bottom <= panel.bottom + 1 && !!title && !title.closest('.off-page')];
+          && r.top >= panel.top - 1 && r.bottom <= panel.bottom + 1];
 })"""
 
 
@@ -83,7 +81,7 @@ def test_the_attack_waiting_is_told_in_plain_words(live, tv, screenshots, story,
     whole = [False, False]  # each paragraph, on some page (the TV's side panel may show one at a time)
     for _ in range(max([p["pages"] for p in tv.evaluate("window.arena.pages()").values()] + [1])):
         shown = tv.evaluate(WAITING)
-        assert [text for text, _, _ in shown] == [awaited, attack]
+        assert [text for text, _, _ in shown] == ["Waiting for " + awaited, attack]
         if not any(whole) and shown[0][1]:
             tv.screenshot(path=str(screenshots / f"demigods-waiting-{story.split('-')[1]}-{upto}-{tv.size}.png"))
         assert all(ok for _, on, ok in shown if on), (tv.size, shown)
@@ -124,7 +122,7 @@ def test_other_pending_steps_get_words_too(live, browser, pending, awaited, atta
           window.ArenaGames.demigods({pending: p}, box, window.ArenaDom.el, view);
           return [...box.querySelectorAll('p')].map(e => e.textContent);
         }""", pending)
-        assert texts == [awaited] + ([attack] if attack else [])
+        assert texts == ["Waiting for " + awaited] + ([attack] if attack else [])
         assert pg.errors == [], pg.errors
     finally:
         ctx.close()

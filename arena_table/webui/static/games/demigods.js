@@ -57,9 +57,11 @@
     }
     if (extra.pending) {
       const [awaited, context] = pendingWords(extra.pending, name);
-      // rows the pager may split between, "Waiting for" coming back above the second
-      parts.push(el('h3', { text: 'Waiting for' }), el('div', { 'data-page-rows': true },
-        el('p', { class: 'pending', text: awaited }), context ? el('p', { class: 'pending-attack', text: context }) : null));
+      // two rows the pager may show on two pages; the label inline, as a title could not share a page
+      // with a long first row in the TV's short side panel
+      parts.push(el('div', { class: 'pending-step', 'data-page-rows': true },
+        el('p', { class: 'pending' }, el('span', { class: 'label', text: 'Waiting for ' }), awaited),
+        context ? el('p', { class: 'pending-attack', text: context }) : null));
     }
     if (extra.youre_next && Object.keys(extra.youre_next).length) {
       parts.push(el('h3', { text: 'Next to act' }), el('ul', {}, Object.entries(extra.youre_next).map(([p, who]) =>
