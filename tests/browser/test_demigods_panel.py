@@ -104,11 +104,15 @@ MADE_UP = [
       "rerolls_left": 2, "dice": [{"owner": "attack", "die": "dg-arcane", "face": 2, "result": 2}]},
      "Knight to re-roll 2 dice (attack link) or keep the roll",
      "Knight attacks Ogre with Scroll of Damnation · arcane die: +2"),
+    ({"attacker": "warlord", "use": "warlords-scythe", "use_name": "Warlord's Scythe", "targets": ["ogre"],
+      "retaliation": False, "rerolls_left": 0,
+      "dice": [{"owner": "attack", "die": "dg-slashing", "face": None, "result": None}]},
+     "the slashing die", "Warlord attacks Ogre with Warlord's Scythe"),
     ({"kind": "vote", "who": ["Ann", "Bo"]}, "the table to finish this step", None),
 ]
 
 
-@pytest.mark.parametrize("pending, awaited, attack", MADE_UP, ids=["three-targets", "two-rerolls", "unknown"])
+@pytest.mark.parametrize("pending, awaited, attack", MADE_UP, ids=["three-targets", "two-rerolls", "printed-name", "unknown"])
 def test_other_pending_steps_get_words_too(live, browser, pending, awaited, attack):
     """Rendered straight from a made-up view: two dice of a kind, three targets, a defence die rolled,
     two re-rolls left; a step of a kind the panel does not know gets a short phrase, not its JSON."""

@@ -155,10 +155,22 @@ def _pending(state: DemigodsState) -> dict[str, Any] | None:
     p = state.pending
     if p is None:
         return None
-    return {"attacker": p.attacker, "use": p.use, "targets": list(p.targets), "retaliation": p.retaliation,
+    return {"attacker": p.attacker, "use": p.use, "use_name": _use_name(state, p.attacker, p.use),
+            "targets": list(p.targets), "retaliation": p.retaliation,
             "rerolls_left": p.rerolls_left,
             "dice": [{"owner": d.owner, "die": f"dg-{d.type}", "face": d.face or None,
                       "result": damage.read(state.dice, d.type, d.face) if d.face else None} for d in p.dice]}
+
+
+def _use_name(state: DemigodsState, who: str, use: str) -> str | None:
+    """The printed name of what ``who`` uses ("base attack", "Warlord's Scythe"), or ``None`` when
+    it no longer resolves (the character gone from the table)."""
+    from .actions import Illegal, spec
+
+    try:
+        return spec(state, state.chars[who], use)["name"]
+    except (Illegal, KeyError):
+        return None
 
 
 def _board(state: DemigodsState) -> dict[str, Any]:

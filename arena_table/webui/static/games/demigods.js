@@ -27,7 +27,7 @@
     const dice = Array.isArray(p.dice) ? p.dice : [];
     if (!p.attacker || !dice.length) return ['the table to finish this step', ''];
     const targets = joined((Array.isArray(p.targets) ? p.targets : []).map(name));
-    const use = !p.use || p.use === 'attack' ? 'a base attack' : cardName(p.use);
+    const use = !p.use || p.use === 'attack' ? 'a base attack' : (p.use_name || cardName(p.use));
     const who = p.retaliation ? name(p.attacker) + ' retaliates against ' + targets + ' with ' + use
       : name(p.attacker) + (targets ? ' attacks ' + targets : ' attacks') + ' with ' + use;
     const rolled = dice.filter((d) => d.face).map((d) => (d.owner === 'attack' ? '' : name(d.owner) + "'s defence ")
