@@ -110,6 +110,19 @@ def page(browser):
     ctx.close()
 
 
+TV_SIZES = [(1280, 720), (1920, 1080)]
+"""The spectator screen's usual TVs: 720p and 1080p."""
+
+
+@pytest.fixture(params=TV_SIZES, ids=[f"{w}x{h}" for w, h in TV_SIZES])
+def tv(browser, request):
+    """A page at each of :data:`TV_SIZES`; ``tv.size`` is ``"WxH"``."""
+    ctx, pg = _new_page(browser, *request.param)
+    pg.size = "x".join(map(str, request.param))
+    yield pg
+    ctx.close()
+
+
 @pytest.fixture
 def phone(browser):
     ctx, pg = _new_page(browser, 390, 844)

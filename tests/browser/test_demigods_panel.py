@@ -10,13 +10,12 @@ from __future__ import annotations
 import json
 
 import pytest
-from browserkit import ROOT, _new_page, browser, live, screenshots  # noqa: F401 (fixtures)
+from browserkit import ROOT, _new_page, browser, live, screenshots, tv  # noqa: F401 (fixtures)
 
 from arena_table.rules import parse, table_view
 
 pytestmark = pytest.mark.browser
 
-SIZES = [(1280, 720), (1920, 1080)]
 NAMES = {"knight": "Sir Kay", "high-elder": "Elder Thalion", "blacksmith": "Brokk the Smith",
          "weaponsmith": "Wayland", "assassin": "Nightshade", "ogre": "Grumm"}
 
@@ -55,14 +54,6 @@ def play(live, story: str, upto: int) -> None:
     lines[0] = "start game=demigods options=" + json.dumps(options)
     for line in lines[:upto]:
         live.table.submit(parse(line))
-
-
-@pytest.fixture(params=SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
-def tv(browser, request):
-    ctx, pg = _new_page(browser, *request.param)
-    pg.size = "x".join(map(str, request.param))
-    yield pg
-    ctx.close()
 
 
 def open_tv(page, live) -> None:

@@ -8,25 +8,16 @@ from __future__ import annotations
 import json
 
 import pytest
-from browserkit import ROOT, _new_page, browser, live, screenshots, start_live  # noqa: F401 (fixtures)
+from browserkit import ROOT, _new_page, browser, live, screenshots, start_live, tv  # noqa: F401 (fixtures)
 
 from arena_table.rules import parse, table_view
 from arena_table.rules.demigods import data
 
 pytestmark = pytest.mark.browser
 
-SIZES = [(1280, 720), (1920, 1080)]
 LONG_NAME = "High Elder of the Northern Wastes"
 LONGEST_KNOWN = max([data.hero(h)["name"] for h in data.hero_ids()]
                     + [data.demigod(d)["name"] for d in data.demigod_ids()], key=len)  # on the Demigods cards
-
-
-@pytest.fixture(params=SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
-def tv(browser, request):
-    ctx, pg = _new_page(browser, *request.param)
-    pg.size = "x".join(map(str, request.param))
-    yield pg
-    ctx.close()
 
 
 def play_demigods(live, names: dict[str, str], upto: int = 11, bo: str = "Bo") -> None:
