@@ -123,6 +123,19 @@ def tv(browser, request):
     ctx.close()
 
 
+def open_tv(page, live, ready: str = "") -> None:
+    """Open ``live``'s spectator screen in ``page`` with paging stopped (pages turned by hand) and
+    no animations, and wait for its newest event, then for the JS condition ``ready`` if given,
+    else 200 ms for the QR image and fonts."""
+    page.emulate_media(reduced_motion="reduce")
+    page.goto(f"{live.url}/?page_seconds=3600")
+    page.wait_for_function("v => window.arena && window.arena.cur.version >= v", arg=live.table.version, timeout=5000)
+    if ready:
+        page.wait_for_function(ready, timeout=5000)
+    else:
+        page.wait_for_timeout(200)
+
+
 @pytest.fixture
 def phone(browser):
     ctx, pg = _new_page(browser, 390, 844)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 
 import pytest
+import browserkit
 from browserkit import ROOT, _new_page, browser, live, screenshots, tv  # noqa: F401 (fixtures)
 
 from arena_table.rules import parse, table_view
@@ -57,10 +58,7 @@ def play(live, story: str, upto: int) -> None:
 
 
 def open_tv(page, live) -> None:
-    page.emulate_media(reduced_motion="reduce")
-    page.goto(f"{live.url}/?page_seconds=3600")  # pages turned by hand
-    page.wait_for_function("v => window.arena && window.arena.cur.version >= v", arg=live.table.version, timeout=5000)
-    page.wait_for_function("document.querySelector('#extra').childElementCount > 0", timeout=5000)  # the game panel
+    browserkit.open_tv(page, live, ready="document.querySelector('#extra').childElementCount > 0")  # the game panel
 
 
 @pytest.mark.parametrize("story, upto, awaited, attack", STEPS, ids=[f"{s[0].split('-')[1]}-{s[1]}" for s in STEPS])

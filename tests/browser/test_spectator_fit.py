@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from browserkit import ROOT, _new_page, browser, live, screenshots, start_live, tv  # noqa: F401 (fixtures)
+from browserkit import ROOT, _new_page, browser, live, open_tv, screenshots, start_live, tv  # noqa: F401 (fixtures)
 
 from arena_table.rules import parse, table_view
 from arena_table.rules.demigods import data
@@ -32,13 +32,6 @@ def play_demigods(live, names: dict[str, str], upto: int = 11, bo: str = "Bo") -
     assert not any("Bo" in ln for ln in lines[1:upto])
     for line in lines[:upto]:
         live.table.submit(parse(line))
-
-
-def open_tv(page, live) -> None:
-    page.emulate_media(reduced_motion="reduce")
-    page.goto(f"{live.url}/?page_seconds=3600")  # pages turned by hand
-    page.wait_for_function("v => window.arena && window.arena.cur.version >= v", arg=live.table.version, timeout=5000)
-    page.wait_for_timeout(200)  # the QR image and fonts
 
 
 def show_acting_card(page) -> None:
