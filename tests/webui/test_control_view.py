@@ -6,20 +6,11 @@ from __future__ import annotations
 import time
 
 import pytest
-from webhelpers import app, client, login, table  # noqa: F401 (fixtures)
+from webhelpers import app, client, ctl, login, table  # noqa: F401 (fixtures)
 
 from pathlib import Path
 
 DEMIGODS = Path(__file__).resolve().parents[1] / "rules" / "demigods" / "golden" / "advanced-tactics.txt"
-
-
-@pytest.fixture
-def ctl(client):
-    token = login(client)
-
-    def post(url, body):
-        return client.post(url, json=body, headers={"X-CSRF-Token": token})
-    return post
 
 
 def control_last(client):

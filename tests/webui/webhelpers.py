@@ -97,3 +97,12 @@ def apply_update(page: dict, update: dict) -> dict:
         page[key] = (page.get(key, []) + tail["items"])[-tail["keep"]:]
     return page
 
+
+@pytest.fixture
+def ctl(client):
+    """A logged-in control client's POST: ``ctl(url, json_body) -> response``."""
+    token = login(client)
+
+    def post(url, body):
+        return client.post(url, json=body, headers={"X-CSRF-Token": token})
+    return post
