@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import time
 
-import pytest
 from webhelpers import app, client, ctl, login, table  # noqa: F401 (fixtures)
 
 from pathlib import Path
