@@ -47,6 +47,8 @@ class StoredSessionRevocations(SessionRevocations):
             data = read_no_link(self.path)
         except FileNotFoundError:
             data = b""
+        except SecretFileError:  # a link or a FIFO swapped in since _existing_mode looked: said as such
+            raise
         except OSError as exc:  # refused, not read as empty: that would let logged-out cookies in again
             raise SecretFileError(f"{self.path} cannot be read ({exc.strerror or exc}): the control page's "
                                   "logged-out sessions are in it; make it this user's (chown) or delete it "
