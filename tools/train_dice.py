@@ -253,7 +253,7 @@ def train_faces(crops, labels, iters, seed, log, batch=128, weights=None, init=N
 
     ``weights``: optional per-crop sampling weights (the photos are outnumbered by rendered dice).
     ``width``: the classifier's channel factor (see :class:`FaceNet`).
-    ``teacher``: a full-width ``dice_face.pt`` whose softened outputs (temperature ``temp``) the
+    ``teacher``: a full-width ``dice_face.pt`` (or exported float ``dice_face.onnx``) whose softened outputs (temperature ``temp``) the
     net also learns, with weight ``distill`` against the labels' ``1 - distill`` (knowledge
     distillation, Hinton, Vinyals & Dean 2015, "Distilling the Knowledge in a Neural Network").
     """
@@ -264,9 +264,12 @@ def train_faces(crops, labels, iters, seed, log, batch=128, weights=None, init=N
     elif init:  # fine-tune an earlier model
         net.load_state_dict(torch.load(init))
     tnet = None
-    if teacher:
-        tnet = FaceNet()
-        tnet.load_state_dict(torch.load(teacher))
+    if teacher:  # a dice_face.pt, or an exported float dice_face.onnx (the shipped classifier)
+        if str(teacher).endswith(".onnx"):
+            tnet = facenet_from_onnx(teacher)
+        else:
+            tnet = FaceNet()
+            tnet.load_state_dict(torch.load(teacher))
         tnet.eval()
     gen = torch.Generator().manual_seed(seed)
     opt = torch.optim.AdamW(net.parameters(), lr / 2, weight_decay=1e-4)
@@ -331,7 +334,8 @@ def main(argv=None):
     ap.add_argument("--face-width", type=float, default=1.0,
                     help="channel factor of the classifier (0.5: a quarter of the multiply-adds)")
     ap.add_argument("--distill-from", metavar="PT",
-                    help="a full-width dice_face.pt the classifier also learns from (knowledge distillation)")
+                    help="a full-width dice_face.pt (or float dice_face.onnx) the classifier also learns from "
+                         "(knowledge distillation)")
     ap.add_argument("--distill-weight", type=float, default=0.7, help="weight of the teacher's soft targets")
     ap.add_argument("--distill-temp", type=float, default=2.0, help="softmax temperature of the distillation")
     ap.add_argument("--face-mild", type=float, default=0.0,
