@@ -171,6 +171,29 @@ def _parse_tray(text: str) -> tuple[int, int, int, int]:
     return x, y, w, h
 
 
+def _check_calibration_out(out: str, image: str) -> None:
+    """Refuse an ``--out`` that would destroy something: the photo being read, a folder, or a file
+    that is not an earlier calibration (re-calibrating over one is the normal use).
+
+    Raises:
+        ValueError: naming ``out`` and why it is refused.
+    """
+    from arena_table.vision.frames import Calibration
+
+    path = Path(out)
+    if not path.exists():
+        return
+    if path.is_dir():
+        raise ValueError(f"--out {out}: is a folder; name the calibration file to write")
+    if Path(image).exists() and path.samefile(image):
+        raise ValueError(f"--out {out}: is the photo being read; it is left as it is, choose another name")
+    try:
+        Calibration.load(path)
+    except (VisionError, OSError) as exc:
+        raise ValueError(f"--out {out}: exists and is not a calibration file ({exc}); it is left as it is, "
+                         "remove it or choose another name") from None
+
+
 def cmd_calibrate(args: argparse.Namespace) -> int:
     """Measure the die size (and record the resolution and tray) for the camera that took IMAGE."""
     from arena_table.vision.calibrate import HINT_SPREAD, calibrate
@@ -178,6 +201,8 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
 
     _quiet_opencv()
     try:
+        if args.out:
+            _check_calibration_out(args.out, args.image)
         tray = _parse_tray(args.tray) if args.tray is not None else None
         frame = load_image(args.image)  # its errors name the file
     except (ValueError, VisionError) as exc:

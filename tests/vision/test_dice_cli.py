@@ -159,6 +159,27 @@ def test_calibrate_errors_name_what_was_wrong(tmp_path, capsys):
     assert "--die-size 5000 px is larger than the 1280x720 image" in capsys.readouterr().err
 
 
+def test_calibrate_never_writes_over_its_photo_or_a_file_that_is_not_a_calibration(tmp_path, capsys):
+    photo = _small_dice_photo(tmp_path / "small.png")
+    before = photo.read_bytes()
+    assert _run(["dice", "calibrate", str(photo), "--out", str(photo)]) == 1
+    assert f"--out {photo}: is the photo being read; it is left as it is" in capsys.readouterr().err
+    assert photo.read_bytes() == before
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my table notes")
+    assert _run(["dice", "calibrate", str(photo), "--out", str(notes)]) == 1
+    err = capsys.readouterr().err
+    assert f"--out {notes}: exists and is not a calibration file" in err and "remove it or choose another name" in err
+    assert notes.read_text() == "my table notes"
+    assert _run(["dice", "calibrate", str(photo), "--out", str(tmp_path)]) == 1
+    assert "is a folder" in capsys.readouterr().err
+    # re-calibrating over an earlier calibration is the normal use
+    calib = tmp_path / "calib.json"
+    calib.write_text(json.dumps({"resolution": [640, 480], "tray": None, "die_size_px": 30.0}))
+    assert _run(["dice", "calibrate", str(photo), "--out", str(calib)]) == 0
+    assert json.loads(calib.read_text())["resolution"] == [1280, 720]
+
+
 def test_calibrate_without_out_prints_only_the_json_on_stdout(tmp_path, capsys):
     photo = _small_dice_photo(tmp_path / "small.png")
     assert _run(["dice", "calibrate", str(photo)]) == 0
