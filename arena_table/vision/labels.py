@@ -126,7 +126,8 @@ def load_set(directory: str | Path, labels_csv: str | Path | None = None) -> lis
     Raises:
         FileNotFoundError: the CSV does not exist.
         VisionError: the CSV is not UTF-8 text with ``image`` and ``values`` columns, or a row has a
-            bad face value (the message names the file and the line).
+            bad face value, more columns than the header or an image already labelled (the message
+            names the file and the line).
     """
     directory = Path(directory)
     labels_csv = Path(labels_csv) if labels_csv else directory / "labels.csv"
@@ -138,10 +139,20 @@ def load_set(directory: str | Path, labels_csv: str | Path | None = None) -> lis
             if missing:
                 raise VisionError(f"{labels_csv}: no {' or '.join(sorted(missing))} column "
                                   f"(the header must name image,values)")
+            first_line: dict[Path, int] = {}
             for row in reader:
                 where = f"{labels_csv}, line {reader.line_num}"
                 if not row["image"] or row["values"] is None:
                     raise VisionError(f"{where}: a row needs an image and its values")
+                if row.get(None):  # "img.png,1,1": the faces must share one column, "img.png,1 1"
+                    raise VisionError(f"{where}: {len(row[None])} more column(s) than the header's; the values "
+                                      f"are one column of faces separated by spaces, e.g. {row['image']},"
+                                      f"{' '.join([row['values'], *row[None]]).strip()}")
+                image = Path(os.path.normpath(directory / row["image"]))
+                if image in first_line:
+                    raise VisionError(f"{where}: {row['image']} is labelled twice (first on line "
+                                      f"{first_line[image]}); give each image one row with all its dice")
+                first_line[image] = reader.line_num
                 try:
                     values = parse_values(row["values"])
                 except VisionError as exc:

@@ -71,6 +71,10 @@ def test_eval_without_labels_is_an_error(tmp_path, capsys):
     (b"image,values\nimg0.png,9\n", "labels.csv, line 2: bad die face '9' in labels"),
     (b"\xff\xfe\x00garbage", "labels.csv: not UTF-8 text"),
     (b"image,values\ngone.png,3\n", "labels.csv: no image could be scored"),
+    (b"image,values\nimg0.png,1,1\n", "labels.csv, line 2: 1 more column(s) than the header's; the values are "
+                                       "one column of faces separated by spaces, e.g. img0.png,1 1"),
+    (b"image,values\nimg0.png,1 1\nimg1.png,2\n./img0.png,6 6\n",
+     "labels.csv, line 4: ./img0.png is labelled twice (first on line 2); give each image one row with all its dice"),
 ])
 def test_eval_names_what_is_wrong_with_the_labels(tmp_path, capsys, content, message):
     (tmp_path / "labels.csv").write_bytes(content)
