@@ -183,10 +183,17 @@ def format_metrics(name: str, m: dict) -> str:
     """One summary line of eval metrics.
 
     Accuracy, precision and recalls are rounded down, abstention up, at 3 decimals: a precision of
-    0.9946 prints 0.994, not 0.995 (the targets are floors and a ceiling at 3 decimals).
+    0.9946 prints 0.994, not 0.995 (the targets are floors and a ceiling at 3 decimals). A figure
+    with nothing to count (no die labelled, none read) prints as "-".
+
+    >>> format_metrics("empty", {"images": 1, "dice_true": 0, "dice_read": 0, "per_die_accuracy": 0.0,
+    ...     "precision": 0.0, "abstention_rate": 0.0, "per_face_recall": {"1": None}, "ms_per_image": 3.0})
+    'empty        images    1  dice     0  acc -  prec -  abst -  recall 1:-  3.0 ms'
     """
+    labelled, read = m["dice_true"] > 0, m["dice_read"] > 0
     recall = " ".join(f"{f}:{_down(r)}" if r is not None else f"{f}:-" for f, r in m["per_face_recall"].items())
     ms = m["ms_per_image"]
-    return (f"{name:<12} images {m['images']:>4}  dice {m['dice_true']:>5}  acc {_down(m['per_die_accuracy'])}  "
-            f"prec {_down(m['precision'])}  abst {_up(m['abstention_rate'])}  recall {recall}  "
+    return (f"{name:<12} images {m['images']:>4}  dice {m['dice_true']:>5}  "
+            f"acc {_down(m['per_die_accuracy']) if labelled else '-'}  prec {_down(m['precision']) if read else '-'}  "
+            f"abst {_up(m['abstention_rate']) if labelled else '-'}  recall {recall}  "
             f"{'-' if ms is None or math.isnan(ms) else f'{ms:.1f}'} ms")
