@@ -190,7 +190,7 @@ def format_metrics(name: str, m: dict) -> str:
     ...     "precision": 0.0, "abstention_rate": 0.0, "per_face_recall": {"1": None}, "ms_per_image": 3.0})
     'empty        images    1  dice     0  acc -  prec -  abst -  recall 1:-  3.0 ms'
     """
-    labelled, read = m["dice_true"] > 0, m["dice_read"] > 0
+    labelled, read = m["dice_true"] > 0, m.get("dice_read", 1) > 0
     recall = " ".join(f"{f}:{_down(r)}" if r is not None else f"{f}:-" for f, r in m["per_face_recall"].items())
     ms = m["ms_per_image"]
     return (f"{name:<12} images {m['images']:>4}  dice {m['dice_true']:>5}  "
