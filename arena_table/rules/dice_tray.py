@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from .errors import IllegalEvent
-from .events import DiceRolled, DieCorrected, Event
+from .events import MEDIA_REF, DiceRolled, DieCorrected, Event
 from .game import Outcome, register_game
 
 FAIRNESS_MIN_DICE = 60
@@ -121,12 +121,30 @@ def already_shows(tray: TrayState, event: DieCorrected) -> bool:
     return False
 
 
+def _check_reading(event: DiceRolled) -> None:
+    """A roll's camera data: each confidence a number from 0 to 1, ``image`` and ``crops`` media
+    references (``events.MEDIA_REF``), not paths.
+
+    >>> _check_reading(DiceRolled(faces=(3, 4), confidence=(2.0, 0.5)))
+    Traceback (most recent call last):
+    ...
+    arena_table.rules.errors.IllegalEvent: illegal event roll faces=[3,4] confidence=[2.0,0.5]: confidence 2.0 of die #1 is not a probability from 0 to 1
+    """
+    for i, c in enumerate(event.confidence):
+        if not isinstance(c, (int, float)) or isinstance(c, bool) or not 0.0 <= c <= 1.0:
+            raise IllegalEvent(event, f"confidence {c!r} of die #{i + 1} is not a probability from 0 to 1")
+    for what, ref in [("image", event.image)] + [(f"crop of die #{i + 1}", r) for i, r in enumerate(event.crops)]:
+        if ref and not MEDIA_REF.match(ref):
+            raise IllegalEvent(event, f"{what} {ref!r} is not a media reference such as 2026-11-29/000123-frame.jpg")
+
+
 def apply_tray(tray: TrayState, event: Event, seq: int) -> TrayState:
     """The tray after a ``roll`` or ``correct`` event numbered ``seq``.
 
     Raises:
-        IllegalEvent: a face outside ``1..sides``, an empty roll, or a correction
-            naming a roll or die position that does not exist.
+        IllegalEvent: a face outside ``1..sides``, an empty roll, a confidence outside 0..1, an
+            image or crop that is not a media reference, or a correction naming a roll or die
+            position that does not exist.
     """
     if isinstance(event, DiceRolled):
         if not event.faces:
@@ -146,6 +164,7 @@ def apply_tray(tray: TrayState, event: Event, seq: int) -> TrayState:
             extra = getattr(event, name)
             if extra and len(extra) != len(event.faces):
                 raise IllegalEvent(event, f"{name} has {len(extra)} entries for {len(event.faces)} dice")
+        _check_reading(event)
         die = f"d{sides}" if sides is not None else event.die  # D6, d06 and d6 are one kind of die
         roll = Roll(seq=seq, die=die, faces=event.faces, sensed=event.faces, at=event.at,
                     source=event.source, image=event.image, crops=event.crops, confidence=event.confidence)

@@ -347,6 +347,11 @@ class Undone(Event):
     seq: int
 
 
+MEDIA_REF = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}/[A-Za-z0-9_.-]+\.(jpg|png)$")
+"""A media store reference (``image=``, ``crops=``): ``<day>/<file>.jpg`` or ``.png`` under the data
+folder's ``media``, e.g. ``2026-11-29/1764412345678-00001-frame.jpg``; never a path of its own."""
+
+
 @event("roll")
 class DiceRolled(Event):
     """Physical dice came to rest and were read (camera) or entered (control page).
@@ -361,9 +366,9 @@ class DiceRolled(Event):
     source: str = ""
     """Where the reading came from: ``sim``, ``camera:0``, ``dir:/full/path/IMG_001.jpg``, ``video:/full/path/throw.mp4@<frame index>``, ``control``."""
     image: str = ""
-    """Reference of the stored frame the roll was read from (media store key), or empty."""
+    """Reference of the stored frame the roll was read from (:data:`MEDIA_REF`), or empty."""
     crops: tuple[str, ...] = ()
-    """Media references of each die's crop, same order as ``faces`` (may be empty)."""
+    """Media references (:data:`MEDIA_REF`) of each die's crop, same order as ``faces`` (may be empty)."""
     confidence: tuple[float, ...] = ()
     """Reader confidence 0..1 per die, same order as ``faces`` (may be empty)."""
 

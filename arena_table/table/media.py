@@ -15,7 +15,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-_REF = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}/[A-Za-z0-9_.-]+\.(jpg|png)$")
+from arena_table.rules.events import MEDIA_REF as _REF
 
 
 class MediaStore:

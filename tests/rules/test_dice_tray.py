@@ -15,3 +15,25 @@ def test_a_custom_die_is_described_with_its_name():
 
     game = find_game("dice-tray")
     assert game.describe(game.setup({}), DiceRolled(die="attack", faces=(1, -2))) == "Rolled 2 × attack: 1, -2 (total -1)"
+
+
+def test_a_roll_s_camera_data_must_be_probabilities_and_media_references():
+    """A new user's trial: ``confidence=[2,0.5]`` was taken (the spectator showed "conf. 200%") and
+    ``image="/etc/passwd"`` was stored in the log."""
+    import pytest
+
+    from arena_table.rules import IllegalEvent, parse, replay, table_view
+
+    for text, message in [
+        ("roll faces=[3,4] confidence=[2,0.5]", "confidence 2.0 of die #1 is not a probability from 0 to 1"),
+        ("roll faces=[3,4] confidence=[0.5,-0.1]", "confidence -0.1 of die #2 is not a probability from 0 to 1"),
+        ('roll faces=[3] image="/etc/passwd"', "image '/etc/passwd' is not a media reference"),
+        ('roll faces=[3,4] crops=["2026-11-29/a.jpg","../../secret.jpg"]',
+         "crop of die #2 '../../secret.jpg' is not a media reference"),
+    ]:
+        with pytest.raises(IllegalEvent, match=message.replace("(", r"\(").replace(")", r"\)")):
+            replay([parse(text)])
+    ts = replay([parse('roll faces=[3,4] confidence=[1,0] image="2026-11-29/1764412345678-00001-frame.jpg" '
+                       'crops=["2026-11-29/a.jpg","2026-11-29/b.png"]')])
+    last = table_view(ts)["tray"]["last"]
+    assert last["confidence"] == [1, 0] and last["crops"] == ["2026-11-29/a.jpg", "2026-11-29/b.png"]
