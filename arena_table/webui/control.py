@@ -13,8 +13,8 @@ from typing import Any, Callable
 
 from flask import Flask, Response, jsonify, render_template
 
-from arena_table.rules import (DieCorrected, GameStarted, RulesError, TableState, UndoTargetMoved, apply, find_game,
-                               from_json, in_progress, parse)
+from arena_table.rules import (DiceRolled, DieCorrected, GameStarted, IllegalEvent, RulesError, TableState, Undone,
+                               UndoTargetMoved, apply, find_game, from_json, in_progress, parse)
 from arena_table.rules.dice_tray import already_shows
 
 from . import auth
@@ -83,13 +83,23 @@ def _register_control(app: Flask, service: TableService) -> None:
     def correct_die() -> Response:
         """Correct one die of a roll: ``{"roll": SEQ, "index": I, "value": V}``."""
         data = _json_body()
+        unknown = sorted(set(data) - {"roll", "index", "value", "csrf_token"})
+        if unknown:  # a typo ("vaule") must not pass for a correction of something else
+            return _error(400, f"unknown field(s) {', '.join(map(repr, unknown))}: a correction takes roll, "
+                               "index and value")
         ev = DieCorrected(roll=_int(data, "roll", minimum=1), index=_int(data, "index", minimum=0),
                           value=_int(data, "value"))
         state = service.state
         if already_shows(state.tray, ev) and _takes_corrections(state, ev.roll):  # resent: nothing to record
             return jsonify({"unchanged": True, "event": str(ev),
                             "text": f"Die #{ev.index + 1} of roll {ev.roll} already shows {ev.value}"})
-        return _accepted(service.submit(ev), ev)
+        try:
+            return _accepted(service.submit(ev), ev)
+        except IllegalEvent as exc:
+            why = _why_no_roll(service, ev.roll)
+            if why is None:
+                raise
+            raise IllegalEvent(ev, why) from exc
 
     @app.get("/api/undo")
     @auth.login_required
@@ -267,6 +277,28 @@ def _start(service: TableService, ev: GameStarted, data: dict[str, Any]) -> Resp
                            f"send \"confirm\": true (or {exc.started}, this game's start) to start anyway",
                       in_progress=exc.losing, started=exc.started, seq=exc.seq)
     return _accepted(seq, ev)
+
+
+def _why_no_roll(service: TableService, seq: int) -> str | None:
+    """Why the running game's tray has no roll ``seq`` to correct, in words from the log (the rules
+    know only the rolls standing: "no roll with seq 63" also for one undone or of a past game);
+    ``None`` when it has that roll or the log does not say."""
+    state = service.state
+    if any(r.seq == seq for r in state.tray.rolls):
+        return None
+    rows = service.rows(since=seq - 1)
+    row = rows[0] if rows and rows[0].seq == seq else None
+    if row is None:
+        return None
+    if row.status != "ok":
+        return f"event {seq} was refused when it came in: there is no roll {seq} to correct"
+    if not isinstance(row.event, DiceRolled):
+        return f"event {seq} is a {row.event.KIND}, not a roll"
+    if any(r.status == "ok" and isinstance(r.event, Undone) and r.event.seq == seq for r in rows[1:]):
+        return f"roll {seq} was undone: there is nothing to correct"
+    if seq < state.started_seq:
+        return f"roll {seq} belongs to an earlier game (this one started at event {state.started_seq})"
+    return None
 
 
 def _takes_corrections(state: Any, roll_seq: int) -> bool:

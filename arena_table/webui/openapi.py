@@ -105,7 +105,8 @@ OPERATIONS: dict[tuple[str, str], dict[str, Any]] = {
     ("/api/correct", "post"): {
         "security": _CONTROL,
         "requestBody": _body({"type": "object", "required": ["roll", "index", "value"], "properties": {
-            "roll": {"type": "integer"}, "index": {"type": "integer", "minimum": 0}, "value": {"type": "integer"}}}),
+            "roll": {"type": "integer"}, "index": {"type": "integer", "minimum": 0}, "value": {"type": "integer"}},
+            "additionalProperties": False}),
         "responses": {"201": _json(_ACCEPTED),
                       "200": _json({"type": "object", "properties": {
                           "unchanged": {"type": "boolean"}, "event": {"type": "string"}, "text": {"type": "string"}}},

@@ -141,3 +141,33 @@ def test_fuzz_every_json_route_never_500(app, client, raw, table):
     for q in ("since=1e400", "since=", "limit=abc", "limit=0", "since=--1", "since=%00", "viewer=control&since=-0"):
         r = client.get("/api/events?" + q)
         assert r.status_code in (200, 400) and r.is_json, q
+
+
+def test_a_correction_with_an_unknown_field_is_refused_and_names_it(raw, table):
+    raw("/api/events", json.dumps({"notation": "roll faces=[3,4]"}))
+    r = raw("/api/correct", '{"roll":1,"index":0,"vaule":5,"value":2}')
+    assert r.status_code == 400 and r.get_json()["error"] == \
+        "unknown field(s) 'vaule': a correction takes roll, index and value"
+    assert table.state.tray.rolls[0].faces == (3, 4)
+
+
+def test_correcting_a_roll_that_is_not_there_says_why(raw, client, table):
+    """A new user's trial: a correction of an undone roll answered "no roll with seq 1 in this game"."""
+    def correct(roll):
+        r = raw("/api/correct", json.dumps({"roll": roll, "index": 0, "value": 2}))
+        assert r.status_code == 422
+        return r.get_json()["reason"]
+
+    raw("/api/events", json.dumps({"notation": "roll faces=[3,4]"}))  # 1
+    raw("/api/events", json.dumps({"notation": "note text=hello"}))  # 2
+    raw("/api/events", json.dumps({"notation": "roll faces=[9]"}))  # 3: refused, a d6 has no 9
+    raw("/api/events", json.dumps({"notation": "roll faces=[5]"}))  # 4
+    assert raw("/api/undo", json.dumps({"seq": 4})).status_code == 200  # 5
+    assert correct(4) == "roll 4 was undone: there is nothing to correct"
+    assert correct(2) == "event 2 is a note, not a roll"
+    assert correct(3) == "event 3 was refused when it came in: there is no roll 3 to correct"
+    assert correct(99) == "no roll with seq 99 in this game"
+    raw("/api/start", json.dumps({"game": "dice-tray", "confirm": True}))
+    started = table.state.started_seq
+    assert correct(1) == f"roll 1 belongs to an earlier game (this one started at event {started})"
+    assert [row.status for row in table.rows()[-1:]] == ["rejected"]  # each refusal is on record
