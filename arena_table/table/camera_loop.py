@@ -446,7 +446,7 @@ class CameraLoop:
             self._problem(f"roll not recorded ({type(exc).__name__}: {exc})")
             return
         self.rolls += 1
-        self._set_status(last_roll={"seq": seq, "faces": list(event.faces), "source": event.source},
+        self._set_status(last_settle=frame.name, last_roll={"seq": seq, "faces": list(event.faces), "source": event.source},
                          detail=f"camera {self.spec}: rolled {', '.join(map(str, event.faces))}")
 
 

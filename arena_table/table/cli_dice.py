@@ -258,6 +258,9 @@ def cmd_eval(args: argparse.Namespace) -> int:
         print(f"error: {args.directory}: {what}", file=sys.stderr)
         return 1
     labels = Path(args.labels) if args.labels else Path(args.directory) / "labels.csv"
+    if labels.is_dir():
+        print(f"error: {labels}: is a folder; --labels names the labels CSV file", file=sys.stderr)
+        return 1
     if not labels.is_file():
         print(f"error: {labels}: labels file not found", file=sys.stderr)
         return 1

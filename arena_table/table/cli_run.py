@@ -101,6 +101,9 @@ def camera_settings(pairs: Sequence[str], calibration: str | None = None) -> dic
     check_settings(extra)
     path = extra.get("camera_calibration")
     if path is not None:
+        if Path(path).is_dir():
+            raise ValueError(f"calibration {path}: is a folder; name the calibration file "
+                             "(make one with `arena-table dice calibrate --out FILE`)")
         if not Path(path).is_file():
             raise ValueError(f"calibration {path}: no such file (make one with `arena-table dice calibrate`)")
         try:

@@ -86,6 +86,7 @@ def test_each_real_photo_is_one_roll_in_the_tray(tmp_path, monkeypatch):
                 assert 15 < crop.shape[0] < 200 and 15 < crop.shape[1] < 200
         cam = table.status()["camera"]
         assert cam["state"] == "ended" and cam["rolls"] == len(PHOTOS)
+        assert cam["last_settle"] == PHOTOS[-1]  # a settle that records a roll is the last settle too
     finally:
         table.close()
     with Table(TableConfig(db=tmp_path / "t.db", camera=None)) as again:  # durable: replayed from the log

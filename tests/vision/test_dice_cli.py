@@ -83,6 +83,12 @@ def test_eval_names_what_is_wrong_with_the_labels(tmp_path, capsys, content, mes
     assert err[-1] == f"error: {tmp_path / message}"
 
 
+def test_eval_with_a_folder_for_labels_says_so(tmp_path, capsys):
+    (tmp_path / "labels.csv").write_text("image,values\n")
+    assert _run(["dice", "eval", str(tmp_path), "--labels", str(tmp_path)]) == 1
+    assert capsys.readouterr().err.strip() == f"error: {tmp_path}: is a folder; --labels names the labels CSV file"
+
+
 def test_eval_refuses_a_negative_holdout(tmp_path, capsys):
     (tmp_path / "labels.csv").write_text("image,values\n")
     assert _run(["dice", "eval", str(tmp_path), "--holdout-every", "-1"]) == 2

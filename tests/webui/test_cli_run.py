@@ -147,6 +147,8 @@ def test_camera_settings_are_checked():
         cli_run.camera_settings(["settle_s"])
     with pytest.raises(ValueError, match="no such file"):
         cli_run.camera_settings([], "/nonexistent/calib.json")
+    with pytest.raises(ValueError, match="calibration /tmp: is a folder; name the calibration file"):
+        cli_run.camera_settings([], "/tmp")
     for pair, message in [("still_frames=abc", "still_frames must be a whole number from 1, got 'abc'"),
                           ("camera_fps=0", "camera_fps must be a number above 0"),
                           ("camera_fps=-5", "camera_fps must be a number above 0"),
