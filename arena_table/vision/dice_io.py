@@ -63,6 +63,25 @@ def _dimensions(kind: str | None, data: bytes) -> tuple[int, int] | None:
     return None
 
 
+def _to_bgr8(img: np.ndarray | None) -> np.ndarray | None:
+    """An image decoded unchanged (float samples read as 0..1, clipped; 16/32-bit integers scaled to
+    their range; grey or with alpha) as HxWx3 uint8 BGR, or ``None`` for a layout it cannot take.
+
+    >>> _to_bgr8(np.array([[0.5, 2.0]], np.float32)).tolist()
+    [[[128, 128, 128], [255, 255, 255]]]
+    """
+    if img is None or img.ndim not in (2, 3) or (img.ndim == 3 and img.shape[2] not in (1, 3, 4)):
+        return None
+    if img.dtype.kind == "f":
+        img = np.clip(np.nan_to_num(img.astype(np.float32)) * 255.0 + 0.5, 0, 255).astype(np.uint8)
+    elif img.dtype != np.uint8:
+        top = float(np.iinfo(img.dtype).max) if img.dtype.kind in "ui" else 255.0
+        img = np.clip(img.astype(np.float64) * (255.0 / top) + 0.5, 0, 255).astype(np.uint8)
+    if img.ndim == 2 or img.shape[2] == 1:
+        return cv2.cvtColor(img, cv2.COLOR_GRAY2BGR)
+    return cv2.cvtColor(img, cv2.COLOR_BGRA2BGR) if img.shape[2] == 4 else img
+
+
 def load_image(path: str | Path) -> np.ndarray:
     """Read an image file as an HxWx3 uint8 BGR array.
 
@@ -99,6 +118,8 @@ def load_image(path: str | Path) -> np.ndarray:
         raise UnreadableImage(f"{path}: {size[0]}x{size[1]} is too large to decode "
                               f"(at most {MAX_PIXELS // 1_000_000} megapixels)")
     img = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    if img is None and kind == "tiff":  # 32-bit float or integer samples: OpenCV decodes them only unchanged
+        img = _to_bgr8(cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_UNCHANGED))
     if img is None:
         if kind is None:
             raise UnreadableImage(f"{path}: not an image (cannot decode)")

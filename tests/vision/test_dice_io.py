@@ -31,6 +31,20 @@ def test_grey_png_becomes_three_channels(tmp_path):
     assert load_image(p).shape == (10, 12, 3)
 
 
+@pytest.mark.parametrize("dtype, red", [(np.float32, 1.0), (np.uint32, 2**32 - 1), (np.uint16, 65535)])
+def test_a_tiff_of_float_or_wide_integer_samples_is_read(tmp_path, dtype, red):
+    """A new user's trial: a valid 32-bit float TIFF was "corrupt or truncated tiff"."""
+    img = np.zeros((60, 80, 3), dtype)
+    img[10:30, 20:50, 2] = red  # a red patch (BGR)
+    img[40:, :, :] = red / 2 if dtype == np.float32 else red // 2
+    path = tmp_path / "frame.tiff"
+    assert cv2.imwrite(str(path), img)
+    out = load_image(path)
+    assert out.shape == (60, 80, 3) and out.dtype == np.uint8
+    assert out[20, 30].tolist() == [0, 0, 255] and out[0, 0].tolist() == [0, 0, 0]
+    assert out[50, 10].tolist() == [128, 128, 128] or out[50, 10].tolist() == [127, 127, 127]
+
+
 @pytest.mark.parametrize("make, words", [
     (lambda p, j: None, "missing"),
     (lambda p, j: p.write_bytes(b""), "empty"),
