@@ -129,6 +129,7 @@ def _reader_config(args: argparse.Namespace):
 def cmd_read(args: argparse.Namespace) -> int:
     """Print the dice of each image; a bad file gets one error line and the rest continue."""
     from arena_table.vision.any_size import read_dice_any_size
+    from arena_table.vision.dice import MIN_DIE_SIDE_PX
     from arena_table.vision.dice_io import load_image
 
     _quiet_opencv()
@@ -140,6 +141,9 @@ def cmd_read(args: argparse.Namespace) -> int:
     for path in args.images:
         try:
             image = load_image(path)
+            if min(image.shape[:2]) < MIN_DIE_SIDE_PX:  # as `dice calibrate` says of such a frame
+                print(f"warning: {path}: the {image.shape[1]}x{image.shape[0]} image is too small to hold a die "
+                      f"(the reader reads dice of {MIN_DIE_SIDE_PX:g} px and more)", file=sys.stderr)
             if args.die_size is not None and args.die_size > max(image.shape[:2]):
                 print(f"warning: {path}: --die-size {args.die_size:g} px is larger than the "
                       f"{image.shape[1]}x{image.shape[0]} image", file=sys.stderr)

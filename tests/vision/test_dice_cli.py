@@ -83,6 +83,15 @@ def test_eval_names_what_is_wrong_with_the_labels(tmp_path, capsys, content, mes
     assert err[-1] == f"error: {tmp_path / message}"
 
 
+def test_read_warns_of_an_image_too_small_to_hold_a_die(tmp_path, capsys):
+    tiny = tmp_path / "one.png"
+    cv2.imwrite(str(tiny), np.full((1, 1, 3), 200, np.uint8))
+    assert _run(["dice", "read", str(tiny)]) == 0
+    out, err = capsys.readouterr()
+    assert out.startswith(f"{tiny}: -  (0 dice)")
+    assert f"warning: {tiny}: the 1x1 image is too small to hold a die (the reader reads dice of 5 px and more)" in err
+
+
 def test_eval_with_a_folder_for_labels_says_so(tmp_path, capsys):
     (tmp_path / "labels.csv").write_text("image,values\n")
     assert _run(["dice", "eval", str(tmp_path), "--labels", str(tmp_path)]) == 1
