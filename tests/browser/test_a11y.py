@@ -60,3 +60,17 @@ def test_control_and_login_pages(live, page):
     login(page, live.url)
     page.wait_for_selector("#start-game option", state="attached")
     assert critical(run_axe(page)) == []
+
+
+def test_control_page_while_correcting_a_die_of_an_earlier_roll(live, page):
+    live.table.submit(DiceRolled(faces=(2, 5), confidence=(0.9, 0.55)))
+    login(page, live.url)
+    page.wait_for_selector("#correct-dice button[data-index='1']")
+    page.click("#correct-dice button[data-index='1']")
+    live.table.submit(DiceRolled(faces=(6,)))
+    page.wait_for_function("document.querySelector('#correct-notice').textContent.includes('#2')")
+    assert page.is_visible("#correct-cancel") and page.is_visible("#roll-latest")
+    violations = run_axe(page)
+    assert critical(violations) == []
+    # a die's name holds what it shows ("5 55%"): a voice user says what they see
+    assert [v["id"] for v in violations if v["id"] == "label-content-name-mismatch"] == []

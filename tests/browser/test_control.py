@@ -70,7 +70,7 @@ def test_each_die_to_correct_shows_its_crop_and_the_picker_names_the_die(live, p
     srcs = page.eval_on_selector_all("#correct-dice img.die-crop", "els => els.map(e => e.getAttribute('src'))")
     assert srcs == ["/media/" + c for c in crops]
     page.wait_for_function("[...document.querySelectorAll('#correct-dice img.die-crop')].every(i => i.naturalWidth > 0)")
-    assert [b.inner_text().strip() for b in page.locator("#correct-dice button").all()] == ["4", "1"]
+    assert [b.inner_text().strip() for b in page.locator("#correct-dice button .die-value").all()] == ["4", "1"]
     page.click("#correct-dice button[data-index='1']")
     assert page.inner_text("#correct-values .correct-label") == "Die 2 is really:"
     assert page.locator("#correct-values button").count() == 6

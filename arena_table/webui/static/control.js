@@ -6,7 +6,6 @@
   const csrf = document.querySelector('meta[name="csrf-token"]').content;
   let state = null;
   let gamesInfo = null;
-  let selectedDie = null;
   window.control = { lastSubmitAt: null, lastResult: null };
 
   const el = window.ArenaDom.el;
@@ -211,68 +210,207 @@
   }));
 
   // ---- correct a die ---------------------------------------------------------------------------
+  // The card shows one roll of the tray's recent ones (state.tray.history, newest first): the latest,
+  // or an earlier one the player stepped back to. A die tapped stays selected on its roll until the
+  // player taps its value or cancels, whatever rolls come in meanwhile (the page says so); then the
+  // card shows the roll it showed before (the latest, if the player had not stepped back).
+  let pinnedSeq = null;  // the earlier roll the player stepped back to; null: the latest
+  let selected = null;  // { seq, index }: the die being corrected
+  let sending = false;  // a correction on its way
+  let gone = null;  // { text, latest }: why the roll shown or selected went away, until a new roll comes
+  let focusKey = null;  // the control to focus after the next render (data-key)
+
   function sidesOf(die) { const m = /^d(\d+)$/i.exec(die || ''); return m ? Number(m[1]) : 6; }
 
+  function recentRolls() {
+    const tray = state && state.tray;
+    if (!tray) return [];
+    if (tray.history && tray.history.length) return tray.history;
+    return tray.last ? [tray.last] : [];
+  }
+
+  // under a die's value: the camera's confidence in it, or, for a corrected die, "corrected" and what the
+  // camera read (its confidence belongs to that value, not to the corrected one)
+  function dieNote(roll, i) {
+    const c = roll.confidence && roll.confidence[i];
+    const conf = typeof c === 'number' ? Math.round(100 * c) + '%' : null;
+    const read = roll.sensed ? roll.sensed[i] : undefined;
+    if (read !== undefined && read !== roll.faces[i]) return { corrected: true, text: 'read ' + read + (conf ? ' at ' + conf : '') };
+    return { corrected: false, text: conf };
+  }
+
+  const LISTED = 20;  // rolls in the tray's history (rules/dice_tray.py HISTORY_IN_VIEW)
+  function goneText(seq, rolls, selecting) {
+    if (rolls.length >= LISTED && seq < rolls[rolls.length - 1].seq) {
+      return 'Roll #' + seq + ' is older than the ' + rolls.length + ' rolls listed here' + (selecting ? ': nothing was corrected.' : '.')
+        + ' To correct it, enter "correct roll=' + seq + ' index=… value=…" under Enter an event.';
+    }
+    return 'Roll #' + seq + ' is gone (undone, or a new game began)' + (selecting ? ': nothing was corrected.' : '.');
+  }
+
   function renderCorrect() {
+    const rolls = recentRolls();
+    const latest = rolls[0] || null;
+    const find = (seq) => rolls.find((r) => r.seq === seq);
+    if (selected && !find(selected.seq)) {
+      gone = { text: goneText(selected.seq, rolls, true), latest: latest && latest.seq };
+      selected = null;
+    }
+    if (pinnedSeq !== null && !find(pinnedSeq)) {
+      if (!gone) gone = { text: goneText(pinnedSeq, rolls, false), latest: latest && latest.seq };
+      pinnedSeq = null;
+    }
+    if (gone && gone.latest !== (latest && latest.seq)) gone = null;  // a new roll since: old news
+    const roll = selected ? find(selected.seq) : pinnedSeq !== null ? find(pinnedSeq) : latest;
+    const isLatest = !!roll && roll === latest;
+    // whether the running game takes a correction is asked of the rules for the last roll only (tray.last,
+    // not its copy in the history); for an earlier one the server answers the correction itself
     const last = state && state.tray && state.tray.last;
+    const refused = isLatest && last && last.seq === roll.seq && last.correctable === false;
+    if (refused) selected = null;
+    $('dice-h').textContent = !roll || refused ? 'Last roll'
+      : (isLatest ? 'Last roll' : 'Earlier roll') + ' — tap a die to correct it';
+    renderNotice(rolls, roll, latest);
+    renderNav(rolls, roll);
+
     const box = $('correct-dice');
-    const vals0 = $('correct-values');
-    // correction is offered only when the running game accepts it (the server asks the rules)
-    const canCorrect = !!(last && last.correctable !== false);
-    $('dice-h').textContent = canCorrect ? 'Last roll — tap a die to correct it' : 'Last roll';
-    if (!last || !canCorrect || (selectedDie && selectedDie.seq !== last.seq)) selectedDie = null;
-    if (!last) {
-      box.replaceChildren(el('p', { class: 'muted', text: 'No roll yet.' }));
-      vals0.hidden = true;
-      vals0.replaceChildren();
-      return;
-    }
-    if (!canCorrect) {
-      box.replaceChildren(el('span', { class: 'muted', text: 'Roll #' + last.seq + ':' }),
-        ...last.faces.map((f) => el('span', { class: 'die-face', text: String(f) })),
-        el('p', { id: 'correct-refused', class: 'muted', text: 'No correction here: ' + (last.correct_refused || 'this game does not take corrections') }));
-      vals0.hidden = true;
-      vals0.replaceChildren();
-      return;
-    }
-    // each die with the camera's crop of it (when the camera read it): which die is which, at a glance
-    box.replaceChildren(el('span', { class: 'muted', text: 'Roll #' + last.seq + ':' }), ...last.faces.map((f, i) =>
-      el('button', { type: 'button', 'aria-pressed': selectedDie && selectedDie.seq === last.seq && selectedDie.index === i ? 'true' : 'false',
-        'aria-label': 'Die ' + (i + 1) + ' shows ' + f + ': correct it', 'data-index': i },
-        last.crops && last.crops[i] ? el('img', { class: 'die-crop', src: '/media/' + last.crops[i], alt: '' }) : null,
-        el('span', { class: 'die-value', text: String(f) }))));
-    for (const b of box.querySelectorAll('button')) {
-      b.addEventListener('click', () => {
-        selectedDie = { seq: last.seq, index: Number(b.dataset.index), die: last.die };
-        renderCorrect();
-        // the buttons were drawn anew: a keyboard user goes on at the value buttons, not at the page's top
-        const first = $('correct-values').querySelector('button:not([disabled])');
-        if (first) first.focus();
-      });
-    }
     const vals = $('correct-values');
-    if (selectedDie && selectedDie.seq === last.seq) {
-      vals.hidden = false;
-      const n = sidesOf(selectedDie.die);
-      const shown = last.faces[selectedDie.index];
-      vals.replaceChildren(el('span', { class: 'correct-label', text: 'Die ' + (selectedDie.index + 1) + ' is really:' }),
-        ...Array.from({ length: n }, (_, k) => {
-        if (k + 1 === shown) {  // the face the die shows now: no correction to make
-          return el('button', { type: 'button', class: 'current', disabled: true, 'aria-current': 'true',
-            'aria-label': 'Die ' + (selectedDie.index + 1) + ' shows ' + shown + ' now', text: String(k + 1) });
-        }
-        const b = el('button', { type: 'button', 'aria-label': 'Set die ' + (selectedDie.index + 1) + ' to ' + (k + 1), text: String(k + 1) });
-        b.addEventListener('click', async () => {
-          const sel = selectedDie;
-          selectedDie = null;
-          await act('POST', '/api/correct', { roll: sel.seq, index: sel.index, value: k + 1 },
-            (d) => (d.unchanged ? d.text : 'Corrected (#' + d.seq + ')'));
+    const focused = document.activeElement && document.activeElement.closest('#correct-dice, #correct-values')
+      ? document.activeElement.dataset.key : null;
+    if (!roll) {
+      box.replaceChildren(el('p', { class: 'muted', text: 'No roll yet.' }));
+    } else if (refused) {
+      box.replaceChildren(el('span', { class: 'muted', text: 'Roll #' + roll.seq + ':' }),
+        ...roll.faces.map((f) => el('span', { class: 'die-face', text: String(f) })),
+        el('p', { id: 'correct-refused', class: 'muted', text: 'No correction here: ' + (last.correct_refused || 'this game does not take corrections') }));
+    } else {
+      // each die with the camera's crop of it (when the camera read it): which die is which, at a glance
+      box.replaceChildren(el('span', { class: 'muted roll-no', text: 'Roll #' + roll.seq + ':' }), ...roll.faces.map((f, i) => {
+        const note = dieNote(roll, i);
+        // the name holds the text shown, in its order ("5 55%"): a voice user says what they see
+        const label = 'Die ' + (i + 1) + ' shows ' + f + (note.corrected ? ', corrected' : '')
+          + (note.text ? ', ' + note.text + (note.corrected ? '' : ' sure') : '') + ': correct it';
+        const b = el('button', { type: 'button', class: note.corrected ? 'corrected' : null, 'data-index': i, 'data-key': 'die-' + i,
+          'aria-pressed': selected && selected.seq === roll.seq && selected.index === i ? 'true' : 'false', 'aria-label': label },
+          roll.crops && roll.crops[i] ? el('img', { class: 'die-crop', src: '/media/' + roll.crops[i], alt: '' }) : null,
+          el('span', { class: 'die-value', text: String(f) }),  // spaces between: the text reads "5 55%", not "555%"
+          note.corrected ? [' ', el('span', { class: 'die-mark', text: 'corrected' })] : null,
+          note.text ? [' ', el('span', { class: 'die-conf', text: note.text })] : null);
+        b.addEventListener('click', () => {
+          selected = { seq: roll.seq, index: i, latest: latest.seq };
+          gone = null;
+          focusKey = 'first-value';  // a keyboard user goes on at the value buttons, not at the page's top
           renderCorrect();
         });
         return b;
       }));
+    }
+    if (roll && selected && selected.seq === roll.seq) {
+      vals.hidden = false;
+      const sel = selected;
+      const n = sidesOf(roll.die);
+      const shown = roll.faces[sel.index];
+      vals.replaceChildren(el('span', { class: 'correct-label', text: 'Die ' + (sel.index + 1) + ' is really:' }),
+        ...Array.from({ length: n }, (_, k) => {
+          if (k + 1 === shown) {  // the face the die shows now: no correction to make
+            return el('button', { type: 'button', class: 'current', disabled: true, 'aria-current': 'true', 'data-key': 'value-' + (k + 1),
+              'aria-label': 'Die ' + (sel.index + 1) + ' of roll #' + sel.seq + ' shows ' + shown + ' now', text: String(k + 1) });
+          }
+          const b = el('button', { type: 'button', 'data-key': 'value-' + (k + 1),
+            'aria-label': 'Set die ' + (sel.index + 1) + ' of roll #' + sel.seq + ' to ' + (k + 1), text: String(k + 1) });
+          b.addEventListener('click', () => sendCorrection(sel, k + 1));
+          return b;
+        }));
     } else { vals.hidden = true; vals.replaceChildren(); }
+    restoreFocus(focused);
   }
+
+  // the card is drawn anew on every change of the table: the focus stays on the same control
+  function restoreFocus(focused) {
+    const key = focusKey || focused;
+    focusKey = null;
+    if (!key) return;
+    const card = $('correct-dice').closest('section');
+    let target = key === 'first-value' ? $('correct-values').querySelector('button:not([disabled])')
+      : card.querySelector('[data-key="' + key + '"]');
+    const usable = (b) => b && !b.disabled && b.offsetParent !== null;
+    if (!usable(target)) {
+      target = [...card.querySelectorAll('#correct-values button, #correct-dice button, .correct-nav button')].find(usable);
+    }
+    if (target && document.activeElement !== target) target.focus();
+  }
+
+  async function sendCorrection(sel, value) {
+    if (sending) return;  // a double tap sends one correction
+    sending = true;
+    const d = await act('POST', '/api/correct', { roll: sel.seq, index: sel.index, value },
+      (x) => (x.unchanged ? x.text : 'Corrected die ' + (sel.index + 1) + ' of roll #' + sel.seq + ' to ' + value + ' (event #' + x.seq + ')'));
+    sending = false;
+    // done: back to the roll shown before; refused: the die stays selected (the toast says why), to try again or cancel
+    if (d && selected === sel) {
+      selected = null;
+      focusKey = 'die-' + sel.index;
+    }
+    renderCorrect();
+  }
+
+  function renderNotice(rolls, roll, latest) {
+    let text = gone ? gone.text : '';
+    if (!text && roll && latest && roll !== latest) {
+      const newer = rolls.filter((r) => r.seq > roll.seq).length;
+      const many = newer === 1 ? 'a newer roll' : newer + ' newer rolls';
+      text = selected && selected.latest === roll.seq
+        ? (newer === 1 ? 'A new roll (#' + latest.seq + ') came' : newer + ' new rolls (latest #' + latest.seq + ') came')
+          + ' in meanwhile. You are still correcting die ' + (selected.index + 1) + ' of roll #' + roll.seq
+          + ': tap its value or Cancel, then the latest roll is shown.'
+        : 'Roll #' + roll.seq + ' is an earlier roll: ' + many + ' came after it, the latest #' + latest.seq + '.';
+    }
+    if ($('correct-notice').textContent !== text) $('correct-notice').textContent = text;
+  }
+
+  function renderNav(rolls, roll) {
+    const at = roll ? rolls.indexOf(roll) : -1;
+    $('correct-nav').hidden = !roll || (rolls.length < 2 && !selected);
+    const earlier = at >= 0 ? rolls[at + 1] : null;
+    const later = at > 0 ? rolls[at - 1] : null;
+    const set = (id, to, label) => {
+      const b = $(id);
+      b.disabled = !to;
+      b.dataset.seq = to ? to.seq : '';
+      b.setAttribute('aria-label', label + (to ? ', #' + to.seq : ': none'));
+    };
+    set('roll-earlier', earlier, 'Earlier roll');
+    set('roll-later', later, 'Later roll');
+    set('roll-latest', at > 0 ? rolls[0] : null, 'Latest roll');
+    $('correct-cancel').hidden = !selected;
+    if (selected) $('correct-cancel').setAttribute('aria-label', 'Cancel: leave die ' + (selected.index + 1) + ' of roll #' + selected.seq + ' as it is');
+  }
+
+  function showRoll(seq) {
+    const rolls = recentRolls();
+    selected = null;
+    gone = null;
+    pinnedSeq = rolls.length && rolls[0].seq === seq ? null : seq;  // the latest: follow the rolls to come
+    renderCorrect();
+  }
+  for (const id of ['roll-earlier', 'roll-later', 'roll-latest']) {
+    $(id).addEventListener('click', (e) => {
+      const seq = Number(e.currentTarget.dataset.seq);
+      if (!seq) return;
+      focusKey = id;  // disabled now (the oldest or the latest shown): restoreFocus finds the next control
+      showRoll(seq);
+    });
+  }
+  function cancelSelection() {
+    if (!selected) return;
+    focusKey = 'die-' + selected.index;
+    selected = null;
+    renderCorrect();
+  }
+  $('correct-cancel').addEventListener('click', cancelSelection);
+  $('correct-dice').closest('section').addEventListener('keydown', (e) => {
+    if (e.key === 'Escape' && selected) { e.preventDefault(); cancelSelection(); }
+  });
 
   // ---- undo --------------------------------------------------------------------------------------
   let undoSeq = null;
