@@ -157,13 +157,17 @@
     const last = tray && tray.last;
     if (last) {
       const dice = last.faces.map((f, i) => {
-        const corrected = last.sensed && last.sensed[i] !== f;
+        const corrected = last.sensed && last.sensed[i] !== undefined && last.sensed[i] !== f;
         const conf = last.confidence && last.confidence[i] !== undefined ? Math.round(100 * last.confidence[i]) + '%' : null;
+        // the camera's confidence is in the face it read: a corrected die shows it with that face, not the new one,
+        // in lines no wider than "conf. 97%" (a wider die wraps a roll of three onto two rows on the TV)
         return el('div', { class: 'die' + (corrected ? ' corrected' : '') },
           last.crops && last.crops[i] ? el('img', { src: '/media/' + last.crops[i], alt: 'die ' + (i + 1) + ' showing ' + f }) : null,
           el('div', { class: 'value', text: f }),
-          conf ? el('div', { class: 'conf', text: 'conf. ' + conf }) : null,
-          corrected ? el('div', { class: 'conf', text: 'read ' + last.sensed[i] + ', corrected' }) : null);
+          conf && !corrected ? el('div', { class: 'conf', text: 'conf. ' + conf }) : null,
+          corrected ? el('div', { class: 'conf', text: 'corrected' }) : null,
+          corrected ? el('div', { class: 'conf', text: 'read ' + last.sensed[i] }) : null,
+          corrected && conf ? el('div', { class: 'conf', text: 'at ' + conf }) : null);
       });
       $('last-roll').replaceChildren(...dice, el('div', { class: 'total', text: last.faces.length + last.die + ' = ' + last.total }));
     } else {
