@@ -1,0 +1,50 @@
+"""``bench/dice_stages.py``: the stage breakdown adds up and leaves the reader as it found it."""
+
+import importlib.util
+import re
+from pathlib import Path
+
+from arena_table.vision import dice, nets
+from arena_table.vision.any_size import read_dice_any_size
+from arena_table.vision.dice import DiceConfig
+
+SCRIPT = Path(__file__).resolve().parents[2] / "bench" / "dice_stages.py"
+
+
+def _load():
+    spec = importlib.util.spec_from_file_location("dice_stages", SCRIPT)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_stages_add_up_to_the_whole_and_the_wrappers_are_undone(capsys):
+    stages = _load()
+    before = (nets._forward, dice._candidates, dice._crops, dice.inspect_face)
+    assert stages.main(["--frames", "2", "--rounds", "1"]) == 0
+    assert (nets._forward, dice._candidates, dice._crops, dice.inspect_face) == before
+    out = capsys.readouterr().out
+    figures = dict(re.findall(r"^\s*(.+?)\s{2,}(-?\d+\.\d+) ms/frame", out, re.M))
+    whole = float(figures.pop("reader, whole"))
+    assert {"detector 416x240 (ONNX Runtime)", "detector 168x96 (ONNX Runtime)", "classifier (ONNX Runtime)",
+            "pip check", "classifier crops", "detector stage, around the runs"} <= set(figures)
+    parts = [float(v) for v in figures.values()]
+    # "the rest" is what the stages leave; each figure is printed rounded to 0.01 ms
+    assert abs(sum(parts) - whole) <= 0.005 * (len(parts) + 1) + 1e-9 and min(parts) > 0.0
+    # the crops a frame are the classifier's batch rows: 10 dice, some candidates more
+    crops = float(re.search(r"(\d+\.\d) crops/frame", out).group(1))
+    assert 10.0 <= crops <= 40.0
+
+
+def test_the_timed_frames_are_bench_dice_s_and_read_the_same():
+    stages = _load()
+    frames = stages.frames(2)
+    assert frames[0].shape == (720, 1280, 3)
+    first = read_dice_any_size(DiceConfig(), frames[0])
+    timed = stages.Stages()
+    try:
+        again = read_dice_any_size(DiceConfig(), frames[0])
+    finally:
+        timed.close()
+    assert again == first and len(first.values) >= 8
+    assert timed.calls["pip check"] >= 1 and timed.crops >= len(first.dice)
