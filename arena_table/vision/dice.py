@@ -258,15 +258,17 @@ def _merge_passes(cfg: DiceConfig, found: list, pass_of: list[int]) -> list:
     """
     peaks = [i for i, c in enumerate(found) if c is not None]
     dropped = set()
+    ratio, near = cfg.same_size_ratio, cfg.duplicate_distance
     for a in sorted(peaks, key=lambda i: -found[i][0]):
         if a in dropped:
             continue
-        ca = found[a]
+        _, xa, ya, sa = found[a][:4]
         for b in peaks:
-            cb = found[b]
-            if (b != a and b not in dropped and pass_of[b] != pass_of[a]
-                    and max(ca[3], cb[3]) < cfg.same_size_ratio * min(ca[3], cb[3])
-                    and math.hypot(ca[1] - cb[1], ca[2] - cb[2]) < cfg.duplicate_distance * max(ca[3], cb[3])):
+            if pass_of[b] == pass_of[a] or b in dropped:  # (a itself is of its own pass)
+                continue
+            _, xb, yb, sb = found[b][:4]
+            big, small = (sa, sb) if sa >= sb else (sb, sa)
+            if big < ratio * small and math.hypot(xa - xb, ya - yb) < near * big:
                 dropped.add(b)
     return [None if i in dropped else c for i, c in enumerate(found)]
 
@@ -297,16 +299,21 @@ def _pass_candidates(cfg: DiceConfig, pyramid: list, scale: float, lo: float, hi
     heat = 1.0 / (1.0 + np.exp(-out[0]))
     peaks = (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat > cfg.detect_threshold)
     sx, sy = ww / w, wh / h
+    iys, ixs = np.nonzero(peaks)
+    # One array operation per quantity, the same float64 arithmetic as per peak (numpy scalars
+    # were a third of this function's own time); math.exp stays per peak, as np.exp may differ
+    # from it in the last bit.
+    cxs = ((ixs + 0.5 + out[2][iys, ixs]) * nets.STRIDE / sx).tolist()
+    cys = ((iys + 0.5 + out[3][iys, ixs]) * nets.STRIDE / sy).tolist()
+    logs = np.clip(out[1][iys, ixs], 0.0, 6.0).tolist()
+    scores = heat[iys, ixs].tolist()
     found = []
-    for iy, ix in zip(*np.nonzero(peaks)):
-        cx = (ix + 0.5 + out[2, iy, ix]) * nets.STRIDE / sx
-        cy = (iy + 0.5 + out[3, iy, ix]) * nets.STRIDE / sy
-        side = cfg.size_scale * math.exp(float(np.clip(out[1, iy, ix], 0.0, 6.0))) / scale
+    for iy, ix, cx, cy, log_side, score in zip(iys.tolist(), ixs.tolist(), cxs, cys, logs, scores):
+        side = cfg.size_scale * math.exp(log_side) / scale
         if not lo <= side <= hi:
             continue
         # the heat blob is kept for _halves: only a peak the classifier is unsure of is split
-        found.append((float(heat[iy, ix]), float(cx), float(cy), side, -1,
-                      (heat, int(iy), int(ix), side / cfg.size_scale * scale / nets.STRIDE)))
+        found.append((score, cx, cy, side, -1, (heat, iy, ix, side / cfg.size_scale * scale / nets.STRIDE)))
     return found
 
 
@@ -336,11 +343,16 @@ def _inside_larger(cfg: DiceConfig, cands: list, probs: list[np.ndarray]) -> set
 def _suppress(cfg: DiceConfig, cands: list, strength: list[float]) -> list[int]:
     """Indices of ``cands`` kept after dropping weaker ones within ``duplicate_distance`` sides."""
     kept: list[int] = []
+    places: list[tuple[float, float, float]] = []  # (x, y, side) of the kept ones
+    near = cfg.duplicate_distance
     for i in sorted(range(len(cands)), key=lambda i: -strength[i]):
-        c = cands[i]
-        if all(math.hypot(c[1] - cands[k][1], c[2] - cands[k][2]) >= cfg.duplicate_distance * max(c[3], cands[k][3])
-               for k in kept):
+        _, x, y, side = cands[i][:4]
+        for kx, ky, ks in places:
+            if math.hypot(x - kx, y - ky) < near * (side if side >= ks else ks):
+                break
+        else:
             kept.append(i)
+            places.append((x, y, side))
     return kept
 
 
