@@ -65,9 +65,9 @@ class Stages:
                 self._add(key, t0)
 
         self._patch(nets, "_forward", timed_forward)
-        for module, name, key in ((dice, "_candidates", "detector stage, all"),
+        for module, name, key in ((dice, "find_candidates", "detector stage, all"),
                                   (dice, "_crops", "classifier crops"),
-                                  (dice, "inspect_face", "pip check")):
+                                  (dice, "inspect_faces", "pip check")):
             self._wrap(module, name, key)
 
     def _add(self, key: str, t0: float) -> None:

@@ -169,6 +169,7 @@ def detector_samples(items, model_dir):
     (the detector's centre is off by ~0.06 die sides and its size by >15 % on a third of the dice).
     """
     from arena_table.vision import dice as reader
+    from arena_table.vision.candidates import find_candidates
     from arena_table.vision import nets
 
     nets.MODEL_DIR = Path(model_dir)
@@ -179,7 +180,7 @@ def detector_samples(items, model_dir):
         h, w = img.shape[:2]
         lo, hi = reader.size_range(cfg, h, w)
         fp, best = [], {}
-        for c in reader._candidates(cfg, img, lo, hi):
+        for c in find_candidates(cfg, img, lo, hi):
             if c is None:
                 continue
             d = (np.hypot(dice[:, 1] - c[1], dice[:, 2] - c[2]) / dice[:, 3]) if len(dice) else np.array([9.0])

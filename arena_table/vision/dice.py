@@ -6,7 +6,8 @@ Pipeline (all thresholds are fields of :class:`DiceConfig`):
    (``DiceConfig.die_size_px`` or ``auto_size_fraction`` of the long side, split into passes no
    wider than ``pass_ratio``).
 2. **Detect** die centres with a small CenterNet-style CNN (``nets.detect_map``):
-   a heat-map peak per die, so touching or clustered dice give separate peaks.
+   a heat-map peak per die, so touching or clustered dice give separate peaks
+   (``candidates.py``: size passes, peaks, split halves, duplicates).
 3. **Classify** a crop around each centre with a small CNN (``nets.classify``):
    no die centred here, face 1..6, or a die face that is not a d6 pip face. Both
    nets see per-channel standardised pixels, so exposure and colour cast do not
@@ -18,7 +19,7 @@ Pipeline (all thresholds are fields of :class:`DiceConfig`):
    square to the camera compared with the other dice -> ``cocked``
    (``pips.cocked``); not a pip face -> ``unreadable`` (or a configured logo
    face); pips not a valid 1..6 layout while the classifier is unsure ->
-   ``unreadable`` (``pips.inspect_face``); low confidence -> ``unreadable``.
+   ``unreadable`` (``pips.inspect_faces``); low confidence -> ``unreadable``.
    The pip check is skipped for a sure 1, 2 or 3: it could not veto it, and
    pips on one diagonal do not measure the face's shape well enough for the
    cocked test (``PipConfig.cocked_skew_blobs``).
@@ -41,8 +42,9 @@ import numpy as np
 
 from . import nets
 from .errors import BadConfig, BadFrame
+from .candidates import find_candidates, inside_larger, split_halves, suppress
 from .nets import face_probs
-from .pips import FaceCheck, PipConfig, cocked, inspect_face
+from .pips import FaceCheck, PipConfig, cocked, inspect_faces
 from .second_look import second_look, unstable
 
 STATUSES = ("ok", "unreadable", "cocked", "partial")
@@ -177,185 +179,6 @@ def size_range(cfg: DiceConfig, height: int, width: int) -> tuple[float, float]:
     return cfg.auto_size_fraction[0] * long_side, cfg.auto_size_fraction[1] * long_side
 
 
-def _elongation(cfg: DiceConfig, heat: np.ndarray, iy: int, ix: int, side_cells: float):
-    """Unit axis (x, y) of a heat blob stretched over about two dice, else ``None``.
-
-    The blob is the heat above ``split_level`` of the peak within one die side of it; its
-    second moments (``cv2.moments``) give the long axis.
-    """
-    r = max(1, int(math.ceil(side_cells)))
-    y0, x0 = max(0, iy - r), max(0, ix - r)
-    win = heat[y0:iy + r + 1, x0:ix + r + 1]
-    mo = cv2.moments(np.where(win > cfg.split_level * heat[iy, ix], win, 0.0).astype(np.float32))
-    m = mo["m00"]
-    cxx, cyy, cxy = mo["mu20"] / m, mo["mu02"] / m, mo["mu11"] / m
-    ev, vec = np.linalg.eigh(np.array([[cxx, cxy], [cxy, cyy]]))
-    major, minor = math.sqrt(max(ev[1], 0.0)), math.sqrt(max(ev[0], 1e-6))
-    if major < cfg.split_spread * side_cells or major < cfg.split_ratio * minor:
-        return None
-    return float(vec[0, 1]), float(vec[1, 1])
-
-
-def _passes(cfg: DiceConfig, lo: float, hi: float) -> list[tuple[float, float]]:
-    """Split the die-side range into detector passes no wider than ``pass_ratio`` each."""
-    n = max(1, math.ceil(math.log(hi / lo) / math.log(cfg.pass_ratio) - 1e-9))
-    step = (hi / lo) ** (1.0 / n)
-    return [(lo * step**k, lo * step ** (k + 1)) for k in range(n)]
-
-
-def _candidates(cfg: DiceConfig, frame: np.ndarray, lo: float, hi: float):
-    """Detector peaks: (score, cx, cy, side, -1, heat blob) in frame px (see :func:`_halves`).
-
-    The detector runs once per size pass (:func:`_passes`), each at the scale that makes that
-    pass's dice about ``nets.WORK_DIE`` px. Peaks outside the frame are dropped; a die found again
-    by a neighbouring pass (:func:`_merge_passes`) is ``None``; dice at a seam between two passes
-    are added by :func:`_seam_peaks`.
-    """
-    found: list = []
-    pass_of: list[int] = []
-    seam: list = []
-    h, w = frame.shape[:2]
-    passes = _passes(cfg, lo, hi)
-    pyramid = [frame]  # shared by the passes: each halving is done once
-    for k, (plo, phi) in enumerate(passes):
-        # neighbouring passes overlap a little so a die at the seam is not lost
-        keep_lo = plo / cfg.pass_overlap if k else lo
-        keep_hi = phi * cfg.pass_overlap if k < len(passes) - 1 else hi
-        reach_lo = keep_lo / cfg.seam_ratio if k else lo
-        reach_hi = keep_hi * cfg.seam_ratio if k < len(passes) - 1 else hi
-        new = _pass_candidates(cfg, pyramid, nets.WORK_DIE / math.sqrt(plo * phi), reach_lo, reach_hi)
-        for c in new:
-            if not 0 <= c[1] < w or not 0 <= c[2] < h:
-                continue
-            if keep_lo <= c[3] <= keep_hi:
-                found.append(c)
-                pass_of.append(k)
-            else:
-                seam.append(c)
-    found = _merge_passes(cfg, found, pass_of) if len(passes) > 1 else found
-    return found + _seam_peaks(cfg, [c for c in found if c is not None], seam)
-
-
-def _seam_peaks(cfg: DiceConfig, kept: list, seam: list) -> list:
-    """Peaks just outside their pass's size range that no kept peak explains.
-
-    Each pass sizes a die at the seam of two passes a little towards its own range, so such a die
-    can fall out of both (one pass calls it 55 px, the next 44 px, the seam at 50 px). A peak
-    within ``seam_ratio`` beyond its pass's range is kept only when no other candidate lies within
-    ``duplicate_distance`` of it; of two such peaks at one place the stronger is kept.
-    """
-    first = [math.inf] * len(kept)  # the kept peaks win over any seam peak
-    chosen = _suppress(cfg, kept + seam, first + [c[0] for c in seam])
-    return [seam[i - len(kept)] for i in sorted(chosen) if i >= len(kept)]
-
-
-def _merge_passes(cfg: DiceConfig, found: list, pass_of: list[int]) -> list:
-    """Drop a peak that another pass found stronger at the same place and size.
-
-    A die near the seam of two passes is seen by both; the classifier need not read it twice.
-    Peaks of very different size at one place (a pip seen as a small die inside a large die) are
-    both kept: the classifier tells them apart (see ``read_dice``).
-    """
-    peaks = [i for i, c in enumerate(found) if c is not None]
-    dropped = set()
-    ratio, near = cfg.same_size_ratio, cfg.duplicate_distance
-    for a in sorted(peaks, key=lambda i: -found[i][0]):
-        if a in dropped:
-            continue
-        _, xa, ya, sa = found[a][:4]
-        for b in peaks:
-            if pass_of[b] == pass_of[a] or b in dropped:  # (a itself is of its own pass)
-                continue
-            _, xb, yb, sb = found[b][:4]
-            big, small = (sa, sb) if sa >= sb else (sb, sa)
-            if big < ratio * small and math.hypot(xa - xb, ya - yb) < near * big:
-                dropped.add(b)
-    return [None if i in dropped else c for i, c in enumerate(found)]
-
-
-def _halve(img: np.ndarray) -> np.ndarray:
-    """Half-size image, each pixel the mean of a 2x2 block (``INTER_AREA``: 3x faster than
-    ``cv2.pyrDown`` and the same averaging the detector's training crops were made with)."""
-    return cv2.resize(img, (img.shape[1] // 2, img.shape[0] // 2), interpolation=cv2.INTER_AREA)
-
-
-def _pass_candidates(cfg: DiceConfig, pyramid: list, scale: float, lo: float, hi: float):
-    h, w = pyramid[0].shape[:2]
-    ww, wh = max(8, round(w * scale)), max(8, round(h * scale))
-    level = 0
-    while pyramid[level].shape[1] >= 2 * ww and pyramid[level].shape[0] >= 2 * wh:
-        if level + 1 == len(pyramid):  # a 2x2-mean halving, once per frame
-            pyramid.append(_halve(pyramid[level]))
-        level += 1
-    work = pyramid[level]
-    ratio = ww / work.shape[1]
-    if ratio < 0.9:  # 0.5..1 after the pyramid: a light blur against aliasing (INTER_AREA is 4x slower)
-        work = cv2.GaussianBlur(work, (3, 3), 0.35 * math.sqrt(1.0 / ratio**2 - 1.0))
-    work = cv2.resize(work, (ww, wh), interpolation=cv2.INTER_LINEAR)
-    pad_w, pad_h = -ww % 8, -wh % 8
-    if pad_w or pad_h:
-        work = cv2.copyMakeBorder(work, 0, pad_h, 0, pad_w, cv2.BORDER_REPLICATE)
-    out = nets.detect_map(work)
-    heat = 1.0 / (1.0 + np.exp(-out[0]))
-    peaks = (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat > cfg.detect_threshold)
-    sx, sy = ww / w, wh / h
-    iys, ixs = np.nonzero(peaks)
-    # One array operation per quantity, the same float64 arithmetic as per peak (numpy scalars
-    # were a third of this function's own time); math.exp stays per peak, as np.exp may differ
-    # from it in the last bit.
-    cxs = ((ixs + 0.5 + out[2][iys, ixs]) * nets.STRIDE / sx).tolist()
-    cys = ((iys + 0.5 + out[3][iys, ixs]) * nets.STRIDE / sy).tolist()
-    logs = np.clip(out[1][iys, ixs], 0.0, 6.0).tolist()
-    scores = heat[iys, ixs].tolist()
-    found = []
-    for iy, ix, cx, cy, log_side, score in zip(iys.tolist(), ixs.tolist(), cxs, cys, logs, scores):
-        side = cfg.size_scale * math.exp(log_side) / scale
-        if not lo <= side <= hi:
-            continue
-        # the heat blob is kept for _halves: only a peak the classifier is unsure of is split
-        found.append((score, cx, cy, side, -1, (heat, iy, ix, side / cfg.size_scale * scale / nets.STRIDE)))
-    return found
-
-
-def _halves(cfg: DiceConfig, peak: tuple, parent: int) -> list:
-    """Candidates on both halves of a peak's heat blob when it is stretched over two touching dice."""
-    score, cx, cy, side = peak[:4]
-    axis = _elongation(cfg, *peak[5])
-    if axis is None:
-        return []
-    return [(score * 0.99, cx + sgn * axis[0] * side / 2, cy + sgn * axis[1] * side / 2, side, parent)
-            for sgn in (-1, 1)]
-
-
-def _inside_larger(cfg: DiceConfig, cands: list, probs: list[np.ndarray]) -> set[int]:
-    """Candidates lying inside a much larger candidate (``inside_ratio``) that reads as a clear die.
-
-    A crop of part of a large die (a pip, or one half of its face seen at a smaller scale) can
-    look like a whole smaller die showing fewer pips; the larger reading is the whole face.
-    """
-    clear = [j for j, p in enumerate(probs) if p[0] <= cfg.not_a_die and face_probs(p)[1] >= cfg.inside_confidence]
-    return {i for i, c in enumerate(cands)
-            if any(cands[j][3] >= cfg.inside_ratio * c[3]
-                   and math.hypot(c[1] - cands[j][1], c[2] - cands[j][2]) < cfg.duplicate_distance * cands[j][3]
-                   for j in clear)}
-
-
-def _suppress(cfg: DiceConfig, cands: list, strength: list[float]) -> list[int]:
-    """Indices of ``cands`` kept after dropping weaker ones within ``duplicate_distance`` sides."""
-    kept: list[int] = []
-    places: list[tuple[float, float, float]] = []  # (x, y, side) of the kept ones
-    near = cfg.duplicate_distance
-    for i in sorted(range(len(cands)), key=lambda i: -strength[i]):
-        _, x, y, side = cands[i][:4]
-        for kx, ky, ks in places:
-            if math.hypot(x - kx, y - ky) < near * (side if side >= ks else ks):
-                break
-        else:
-            kept.append(i)
-            places.append((x, y, side))
-    return kept
-
-
 def crop_die(frame: np.ndarray, cx: float, cy: float, side: float, size: int, span: float) -> np.ndarray:
     """Axis-aligned ``size``x``size`` crop centred on (cx, cy), ``span`` die sides wide.
 
@@ -457,13 +280,13 @@ def read_dice(cfg: DiceConfig, frame: np.ndarray) -> DiceReading:
         raise BadFrame(f"frame must be an HxWx3 uint8 BGR array, got {getattr(frame, 'shape', type(frame))}")
     h, w = frame.shape[:2]
     lo, hi = size_range(cfg, h, w)
-    found = _candidates(cfg, frame, lo, hi)
+    found = find_candidates(cfg, frame, lo, hi)
     cands = [c for c in found if c is not None]
     crops = _crops(frame, cands)
     plist = list(nets.classify(crops))
     # Split halves are only worth a look when the peak itself is not a clear, centred die.
     halves = [h for i, (c, p) in enumerate(zip(cands, plist))
-              if not (p[0] <= cfg.not_a_die and p[1:].max() >= cfg.min_confidence) for h in _halves(cfg, c, i)]
+              if not (p[0] <= cfg.not_a_die and p[1:].max() >= cfg.min_confidence) for h in split_halves(cfg, c, i)]
     if halves:
         half_crops = _crops(frame, halves)
         cands, crops = cands + halves, np.concatenate([crops, half_crops])
@@ -472,23 +295,27 @@ def read_dice(cfg: DiceConfig, frame: np.ndarray) -> DiceReading:
     # that a die is centred there, times the detector's; an "odd face" counts half, so a single
     # pip seen at too small a scale (it looks like a logo die) loses to the die around it.
     strength = [c[0] * (1.0 - p[0] - 0.5 * p[nets.ODD]) for c, p in zip(cands, plist)]
-    for i in _inside_larger(cfg, cands, plist):
+    for i in inside_larger(cfg, cands, plist):
         strength[i] = 0.0
-    keep = _suppress(cfg, cands, strength)
+    keep = suppress(cfg, cands, strength)
     keep = [i for i in keep if plist[i][0] <= cfg.not_a_die]
     looked, votes = second_look(cfg.second_look, crops[keep], [plist[i] for i in keep])
     kept = list(zip([cands[i][:4] for i in keep], looked))
     kept, odd_size = _size_check(cfg, frame, kept)
-    checks = []
+    checks: list[FaceCheck | None] = []
+    to_check: dict[int, tuple[float, float, float, int]] = {}  # die index -> what its pip check is asked
     for (_, cx, cy, side), p in kept:
         best, conf, odd = face_probs(p)
         if _is_partial(cfg, cx, cy, side, w, h):
             checks.append(None)
-        elif best >= 4 or conf < cfg.trust_confidence or odd > conf:
+            continue
+        if best >= 4 or conf < cfg.trust_confidence or odd > conf:
             # an odd face is checked for the logo hypothesis (one central mark), not for its best pip face
-            checks.append(inspect_face(cfg.pips, frame, cx, cy, side, 1 if odd > conf else best))
-        else:  # a sure 1, 2 or 3: its few pips can neither veto it nor measure the face's shape well
-            checks.append(FaceCheck("ok", "", -1))
+            to_check[len(checks)] = (cx, cy, side, 1 if odd > conf else best)
+        # else a sure 1, 2 or 3: its few pips can neither veto it nor measure the face's shape well
+        checks.append(FaceCheck("ok", "", -1))
+    for k, check in zip(to_check, inspect_faces(cfg.pips, frame, list(to_check.values()))):
+        checks[k] = check
     skews = cocked(cfg.pips, [c.shape if c is not None and c.status == "ok" else None for c in checks],
                    [c is not None and c.grid for c in checks])
     dice = [_decide(cfg, p, face, sk, dict(center=(cx, cy), box=_box(cx, cy, side, w, h)))

@@ -131,48 +131,58 @@ def _grid(n: int) -> tuple[np.ndarray, np.ndarray]:
     return xx.ravel(), yy.ravel()
 
 
-def _blobs(cfg: PipConfig, crop: np.ndarray):
-    """Blobs of a die crop: (pips [(x, y, area, unit covariance or None, polarity, touches the disc's rim)],
-    large [(x, y)], side px).
+def _blobs(cfg: PipConfig, crops: np.ndarray) -> list:
+    """Blobs of each die crop (N x crop x crop x 3): per crop (pips [(x, y, area, unit covariance or
+    None, polarity, touches the disc's rim)], large [(x, y)], side px).
 
-    Per-blob centroid, second moments and polarity come from one pass of ``np.bincount`` over the
-    label image (vectorised, no per-blob Python work beyond the few pip-sized blobs).
+    The crops are stacked into one tall image, so colour conversion, distances, thresholds and the
+    connected components run once for all dice of a frame; each die keeps its own face colour and
+    Otsu threshold. Nothing joins two dice: the face disc never reaches a crop's edge rows. Per-blob
+    centroid, second moments and polarity come from one pass of ``np.bincount`` over the label
+    image, in each crop's own coordinates (sums of whole pixel coordinates, so a die reads exactly
+    as it would alone).
     """
     n = cfg.crop
     side = n / cfg.span
-    lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB)
+    count_dice = len(crops)
+    lab = cv2.cvtColor(crops.reshape(count_dice * n, n, 3), cv2.COLOR_BGR2LAB).reshape(count_dice, n, n, 3)
     disc = _disc(n, cfg.face_radius * side)
-    inside = lab[::2, ::2][disc[::2, ::2]]
-    half = len(inside) // 2
-    face = np.partition(inside, (half - 1, half), axis=0)[half - 1:half + 1].mean(0, dtype=np.float32)  # median colour
-    diff = lab.astype(np.float32) - face
+    inside = lab[:, ::2, ::2][:, disc[::2, ::2]]
+    half = inside.shape[1] // 2
+    face = np.partition(inside, (half - 1, half), axis=1)[:, half - 1:half + 1].mean(1, dtype=np.float32)  # medians
+    diff = lab.astype(np.float32) - face[:, None, None, :]
     sq = diff * diff
-    d8 = np.minimum(cv2.sqrt(sq[..., 0] + sq[..., 1] + sq[..., 2]), 255).astype(np.uint8)
-    otsu, _ = cv2.threshold(d8[disc], 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    mask = ((d8 > max(float(otsu), cfg.min_contrast)) & disc).astype(np.uint8)
-    count, labels, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    pips, large = [], []
+    d8 = np.minimum(cv2.sqrt((sq[..., 0] + sq[..., 1] + sq[..., 2]).reshape(count_dice * n, n)), 255)
+    d8 = d8.astype(np.uint8).reshape(count_dice, n, n)
+    limit = np.array([max(float(cv2.threshold(d8[k][disc], 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)[0]),
+                          cfg.min_contrast) for k in range(count_dice)])
+    mask = ((d8 > limit[:, None, None]) & disc).astype(np.uint8)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask.reshape(count_dice * n, n), connectivity=8)
+    out = [([], [], side) for _ in range(count_dice)]
     if count <= 1:
-        return pips, large, side
+        return out
     amin, amax = cfg.pip_area[0] * side**2, cfg.pip_area[1] * side**2
     lmin, lmax = cfg.logo_area[0] * side**2, cfg.logo_area[1] * side**2
     areas = stats[:, cv2.CC_STAT_AREA]
-    for i in np.nonzero((areas >= lmin) & (areas <= lmax))[0]:
-        if i:
-            large.append((cents[i][0], cents[i][1]))
-    rim = np.bincount(labels[_rim(n, cfg.face_radius * side)], minlength=count) > 0  # cut by the disc: die edge, table?
-    wanted = np.nonzero((areas >= amin) & (areas <= amax))[0]
-    wanted = wanted[wanted > 0]
-    if not len(wanted):
-        return pips, large, side
+    owner = stats[:, cv2.CC_STAT_TOP] // n  # the die a blob lies in (label 0, the background: ignored)
     flat = labels.ravel()
     sel = np.flatnonzero(flat)  # blob pixels only
     lbl = flat[sel]
     xx, yy = _grid(n)
-    xx, yy = xx[sel], yy[sel]
-    m0 = np.maximum(areas[wanted], 1).astype(np.float64)
+    xx, yy = np.tile(xx, count_dice)[sel], np.tile(yy, count_dice)[sel]  # each crop's own coordinates
+    m0 = np.maximum(areas, 1).astype(np.float64)
+    cx = np.bincount(lbl, xx, minlength=count) / m0  # as cv2's centroids: whole-pixel sums over the area
+    cy = np.bincount(lbl, yy, minlength=count) / m0
+    large = np.nonzero((areas >= lmin) & (areas <= lmax))[0]
+    for i in large[large > 0]:
+        out[owner[i]][1].append((cx[i], cy[i]))
+    rim = np.bincount(labels[np.tile(_rim(n, cfg.face_radius * side), (count_dice, 1))], minlength=count) > 0
+    wanted = np.nonzero((areas >= amin) & (areas <= amax))[0]  # cut by the disc's rim: die edge, table?
+    wanted = wanted[wanted > 0]
+    if not len(wanted):
+        return out
     sl = np.bincount(lbl, diff[..., 0].ravel()[sel], minlength=count)[wanted]
-    cx, cy = cents[wanted, 0], cents[wanted, 1]
+    m0, cx, cy = m0[wanted], cx[wanted], cy[wanted]
     vxx = np.bincount(lbl, xx * xx, minlength=count)[wanted] / m0 - cx * cx + 1 / 12
     vyy = np.bincount(lbl, yy * yy, minlength=count)[wanted] / m0 - cy * cy + 1 / 12
     vxy = np.bincount(lbl, xx * yy, minlength=count)[wanted] / m0 - cx * cy
@@ -181,8 +191,8 @@ def _blobs(cfg: PipConfig, crop: np.ndarray):
     for j, i in enumerate(wanted):
         area = float(areas[i])
         cov = covs[j] if area >= cfg.min_shape_pixels else None
-        pips.append((cx[j], cy[j], area, cov, 1.0 if sl[j] > 0 else -1.0, bool(rim[i])))
-    return pips, large, side
+        out[owner[i]][0].append((cx[j], cy[j], area, cov, 1.0 if sl[j] > 0 else -1.0, bool(rim[i])))
+    return out
 
 
 def _order(pts: np.ndarray) -> np.ndarray:
@@ -301,10 +311,36 @@ def inspect_face(cfg: PipConfig, frame: np.ndarray, cx: float, cy: float, side: 
         A :class:`FaceCheck`; ``ok`` also when the pips are too unclear to
         judge. Whether the die is cocked is decided across dice by :func:`cocked`.
     """
+    return inspect_faces(cfg, frame, [(cx, cy, side, value)])[0]
+
+
+def inspect_faces(cfg: PipConfig, frame: np.ndarray, dice: list[tuple[float, float, float, int]]) -> list[FaceCheck]:
+    """:func:`inspect_face` for several dice of one frame at once (their blobs found in one batch).
+
+    Args:
+        cfg: thresholds.
+        frame: HxWx3 uint8 BGR frame.
+        dice: (cx, cy, side, value) per die, as :func:`inspect_face` takes them.
+
+    Returns:
+        One :class:`FaceCheck` per die, each what :func:`inspect_face` gives for it alone.
+    """
+    if not dice:
+        return []
+    crops = np.stack([_face_crop(cfg, frame, cx, cy, side) for cx, cy, side, _ in dice])
+    return [_check(cfg, blobs, large, side_px, value)
+            for (blobs, large, side_px), (_, _, _, value) in zip(_blobs(cfg, crops), dice)]
+
+
+def _face_crop(cfg: PipConfig, frame: np.ndarray, cx: float, cy: float, side: float) -> np.ndarray:
+    """The ``cfg.crop`` px square around a die that the check works on, ``cfg.span`` die sides wide."""
     s = cfg.crop / (cfg.span * side)
     m = np.array([[s, 0, cfg.crop / 2 - s * cx], [0, s, cfg.crop / 2 - s * cy]], np.float64)
-    crop = cv2.warpAffine(frame, m, (cfg.crop, cfg.crop), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    blobs, large, side_px = _blobs(cfg, crop)
+    return cv2.warpAffine(frame, m, (cfg.crop, cfg.crop), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+def _check(cfg: PipConfig, blobs: list, large: list, side_px: float, value: int) -> FaceCheck:
+    """One die's :class:`FaceCheck` from its blobs (:func:`_blobs`) against face ``value``."""
     c = cfg.crop / 2 - 0.5
     if len(large) == 1 and all(b[5] for b in blobs) \
             and math.hypot(large[0][0] - c, large[0][1] - c) < cfg.logo_offset * side_px:

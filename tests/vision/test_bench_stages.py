@@ -20,9 +20,9 @@ def _load():
 
 def test_stages_add_up_to_the_whole_and_the_wrappers_are_undone(capsys):
     stages = _load()
-    before = (nets._forward, dice._candidates, dice._crops, dice.inspect_face)
+    before = (nets._forward, dice.find_candidates, dice._crops, dice.inspect_faces)
     assert stages.main(["--frames", "2", "--rounds", "1"]) == 0
-    assert (nets._forward, dice._candidates, dice._crops, dice.inspect_face) == before
+    assert (nets._forward, dice.find_candidates, dice._crops, dice.inspect_faces) == before
     out = capsys.readouterr().out
     figures = dict(re.findall(r"^\s*(.+?)\s{2,}(-?\d+\.\d+) ms/frame", out, re.M))
     whole = float(figures.pop("reader, whole"))

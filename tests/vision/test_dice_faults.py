@@ -177,7 +177,7 @@ def test_simulated_table_reads_its_throws():
 def test_part_of_a_large_clear_die_is_not_a_die_of_its_own():
     # Hand-made candidates (score, cx, cy, side, parent): a 60 px die read as a clear 3, a 30 px
     # peak at its centre (half of its face, which looks like a 2) and a 30 px die beside it.
-    from arena_table.vision.dice import _inside_larger
+    from arena_table.vision.candidates import inside_larger
 
     def probs(face, p):
         out = np.full(8, (1.0 - p) / 7, np.float32)
@@ -186,9 +186,9 @@ def test_part_of_a_large_clear_die_is_not_a_die_of_its_own():
 
     cands = [(0.9, 100.0, 100.0, 60.0, -1), (0.95, 104.0, 98.0, 30.0, -1), (0.9, 160.0, 100.0, 30.0, -1)]
     cfg = DiceConfig()
-    assert _inside_larger(cfg, cands, [probs(3, 0.97), probs(2, 0.97), probs(5, 0.97)]) == {1}
+    assert inside_larger(cfg, cands, [probs(3, 0.97), probs(2, 0.97), probs(5, 0.97)]) == {1}
     # an unsure large reading does not overrule the small one
-    assert _inside_larger(cfg, cands, [probs(3, 0.7), probs(2, 0.97), probs(5, 0.97)]) == set()
+    assert inside_larger(cfg, cands, [probs(3, 0.7), probs(2, 0.97), probs(5, 0.97)]) == set()
 
 
 def test_die_far_off_the_typical_size_is_read_again_at_it():
@@ -242,12 +242,12 @@ def test_seam_peaks_keep_a_die_no_other_candidate_explains():
     # Hand-made peaks (score, cx, cy, side, parent) just outside their pass's size range: the one
     # at (300, 200) has no kept candidate near it and is kept (the stronger of its two passes'
     # peaks); the one at (100, 100) lies on a kept die and is dropped.
-    from arena_table.vision.dice import _seam_peaks
+    from arena_table.vision.candidates import seam_peaks
 
     kept = [(0.9, 102.0, 101.0, 40.0, -1)]
     seam = [(0.8, 100.0, 100.0, 55.0, -1), (0.95, 300.0, 200.0, 55.0, -1), (0.7, 301.0, 199.0, 44.5, -1)]
-    assert _seam_peaks(DiceConfig(), kept, seam) == [seam[1]]
-    assert _seam_peaks(DiceConfig(), [], seam[2:]) == [seam[2]]
+    assert seam_peaks(DiceConfig(), kept, seam) == [seam[1]]
+    assert seam_peaks(DiceConfig(), [], seam[2:]) == [seam[2]]
 
 
 @pytest.mark.parametrize("cell", [8, 32])
