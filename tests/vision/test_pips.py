@@ -1,9 +1,10 @@
-"""The classical pip check (``pips.inspect_face``) on small rendered dice: layout, rim blobs, shape."""
+"""The classical pip check (``pips.inspect_face``, ``inspect_faces``) on small rendered dice: layout, rim
+blobs, shape, and a frame's dice checked in one batch."""
 
 import numpy as np
 import pytest
 
-from arena_table.vision.pips import PipConfig, inspect_face, skew
+from arena_table.vision.pips import PipConfig, inspect_face, inspect_faces, skew
 from arena_table.vision.render import DieSpec, TableSpec, render_table
 
 SIDE = 34.0
@@ -79,3 +80,21 @@ def test_layout_fit_drops_a_glare_blob():
     resid, drop, keep, _ = _fit_pool(PipConfig(), blobs, 5, c, side)
     assert (round(resid, 9), drop, keep) == (0.0, 1, (0, 1, 3, 4, 5))
     assert _fit_pool(PipConfig(), blobs + [glare] * 2, 5, c, side) is None  # 3 extra: more than max_drop
+
+
+def test_a_frames_dice_checked_together_read_as_each_alone():
+    # One batch stacks the crops: no blob may join two dice, and each die keeps its own face colour
+    # and threshold (a white die with black pips beside a red die with white pips, touching).
+    q = 0.27
+    seven = ((-q, -q), (q, -q), (-q, 0.0), (0.0, 0.0), (q, 0.0), (-q, q), (q, q))
+    dice = (DieSpec(5, (40.0, 40.0), SIDE, 20.0), DieSpec(4, (40.0 + SIDE, 40.0), SIDE, 0.0,
+                                                          body=(40, 40, 200), pip=(250, 250, 250)),
+            DieSpec(6, (130.0, 120.0), SIDE, 0.0, pips=seven), DieSpec(5, (40.0, 130.0), SIDE, 0.0, tilt=55.0))
+    frame = render_table(TableSpec(180, 180, dice=dice, background=FELT), np.random.default_rng(1))[0]
+    asked = [(d.center[0], d.center[1], SIDE * 1.2, v) for d, v in zip(dice, (5, 4, 6, 5))] + [(150.0, 30.0, SIDE, 3)]
+    together = inspect_faces(PipConfig(), frame, asked)
+    alone = [inspect_face(PipConfig(), frame, *a) for a in asked]
+    assert together == alone
+    assert [c.status for c in together[:3]] == ["ok", "ok", "invalid"] and together[1].pips == 4
+    assert together[4].pips == -1  # the empty felt beside them: nothing found, not the neighbours' pips
+    assert inspect_faces(PipConfig(), frame, []) == []
