@@ -137,7 +137,7 @@ def _blobs(cfg: PipConfig, crops: np.ndarray) -> list:
 
     The crops are stacked into one tall image, so colour conversion, distances, thresholds and the
     connected components run once for all dice of a frame; each die keeps its own face colour and
-    Otsu threshold. Nothing joins two dice: the face disc never reaches a crop's edge rows. Per-blob
+    Otsu threshold, and a blank row between two crops' masks keeps their blobs apart. Per-blob
     centroid, second moments and polarity come from one pass of ``np.bincount`` over the label
     image, in each crop's own coordinates (sums of whole pixel coordinates, so a die reads exactly
     as it would alone).
@@ -156,15 +156,17 @@ def _blobs(cfg: PipConfig, crops: np.ndarray) -> list:
     d8 = d8.astype(np.uint8).reshape(count_dice, n, n)
     limit = np.array([max(float(cv2.threshold(d8[k][disc], 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)[0]),
                           cfg.min_contrast) for k in range(count_dice)])
-    mask = ((d8 > limit[:, None, None]) & disc).astype(np.uint8)
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask.reshape(count_dice * n, n), connectivity=8)
+    mask = np.zeros((count_dice, n + 1, n), np.uint8)  # a blank row after each crop: no blob joins two dice
+    mask[:, :n] = (d8 > limit[:, None, None]) & disc
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask.reshape(count_dice * (n + 1), n), connectivity=8)
     out = [([], [], side) for _ in range(count_dice)]
     if count <= 1:
         return out
     amin, amax = cfg.pip_area[0] * side**2, cfg.pip_area[1] * side**2
     lmin, lmax = cfg.logo_area[0] * side**2, cfg.logo_area[1] * side**2
     areas = stats[:, cv2.CC_STAT_AREA]
-    owner = stats[:, cv2.CC_STAT_TOP] // n  # the die a blob lies in (label 0, the background: ignored)
+    owner = stats[:, cv2.CC_STAT_TOP] // (n + 1)  # the die a blob lies in (label 0, the background: ignored)
+    labels = labels.reshape(count_dice, n + 1, n)[:, :n]  # the blank rows hold no blob
     flat = labels.ravel()
     sel = np.flatnonzero(flat)  # blob pixels only
     lbl = flat[sel]
@@ -176,7 +178,7 @@ def _blobs(cfg: PipConfig, crops: np.ndarray) -> list:
     large = np.nonzero((areas >= lmin) & (areas <= lmax))[0]
     for i in large[large > 0]:
         out[owner[i]][1].append((cx[i], cy[i]))
-    rim = np.bincount(labels[np.tile(_rim(n, cfg.face_radius * side), (count_dice, 1))], minlength=count) > 0
+    rim = np.bincount(labels[:, _rim(n, cfg.face_radius * side)].ravel(), minlength=count) > 0
     wanted = np.nonzero((areas >= amin) & (areas <= amax))[0]  # cut by the disc's rim: die edge, table?
     wanted = wanted[wanted > 0]
     if not len(wanted):

@@ -4,7 +4,7 @@ blobs, shape, and a frame's dice checked in one batch."""
 import numpy as np
 import pytest
 
-from arena_table.vision.pips import PipConfig, inspect_face, inspect_faces, skew
+from arena_table.vision.pips import PipConfig, _blobs, inspect_face, inspect_faces, skew
 from arena_table.vision.render import DieSpec, TableSpec, render_table
 
 SIDE = 34.0
@@ -98,3 +98,26 @@ def test_a_frames_dice_checked_together_read_as_each_alone():
     assert [c.status for c in together[:3]] == ["ok", "ok", "invalid"] and together[1].pips == 4
     assert together[4].pips == -1  # the empty felt beside them: nothing found, not the neighbours' pips
     assert inspect_faces(PipConfig(), frame, []) == []
+
+
+
+def _plain(blobs):
+    """A crop's blobs (``pips._blobs``) as comparable tuples (the covariance as a tuple or None)."""
+    pips, large, side = blobs
+    return ([(x, y, a, None if c is None else tuple(c.ravel()), pol, rim) for x, y, a, c, pol, rim in pips],
+            large, side)
+
+
+
+def test_a_face_disc_reaching_the_crop_edge_joins_no_two_dice_in_a_batch():
+    # face_radius 0.7 of a side reaches the 48 px crop's first and last rows. A dark spot on the
+    # last rows of one crop and the first rows of the next would be one blob if the crops were
+    # stacked edge to edge; each crop alone has its own pip-sized blob.
+    cfg = PipConfig(face_radius=0.7)
+    crops = np.full((2, cfg.crop, cfg.crop, 3), 235, np.uint8)
+    crops[0, -4:, 22:26] = 20
+    crops[1, :4, 22:26] = 20
+    together = [_plain(b) for b in _blobs(cfg, crops)]
+    assert together == [_plain(_blobs(cfg, c[None])[0]) for c in crops]
+    assert [len(pips) for pips, _, _ in together] == [1, 1]
+    assert [(round(x, 1), round(y, 1)) for pips, _, _ in together for x, y, *_ in pips] == [(23.5, 45.5), (23.5, 1.5)]
