@@ -137,7 +137,7 @@ def _blobs(cfg: PipConfig, crops: np.ndarray) -> list:
 
     The crops are stacked into one tall image, so colour conversion, distances, thresholds and the
     connected components run once for all dice of a frame; each die keeps its own face colour and
-    Otsu threshold, and a blank row between two crops' masks keeps their blobs apart. Per-blob
+    Otsu threshold, and blank rows between two crops' masks keep their blobs apart. Per-blob
     centroid, second moments and polarity come from one pass of ``np.bincount`` over the label
     image, in each crop's own coordinates (sums of whole pixel coordinates, so a die reads exactly
     as it would alone).
@@ -156,17 +156,21 @@ def _blobs(cfg: PipConfig, crops: np.ndarray) -> list:
     d8 = d8.astype(np.uint8).reshape(count_dice, n, n)
     limit = np.array([max(float(cv2.threshold(d8[k][disc], 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)[0]),
                           cfg.min_contrast) for k in range(count_dice)])
-    mask = np.zeros((count_dice, n + 1, n), np.uint8)  # a blank row after each crop: no blob joins two dice
+    # Blank rows after each crop keep blobs of two dice apart; an even stride starts every crop on an
+    # even row, as a crop alone does: OpenCV labels in 2x2 blocks, so an odd start could number a
+    # crop's blobs in another order (and the layout fit's sums would then differ in the last bit).
+    stride = n + (2 if n % 2 == 0 else 1)
+    mask = np.zeros((count_dice, stride, n), np.uint8)
     mask[:, :n] = (d8 > limit[:, None, None]) & disc
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask.reshape(count_dice * (n + 1), n), connectivity=8)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask.reshape(count_dice * stride, n), connectivity=8)
     out = [([], [], side) for _ in range(count_dice)]
     if count <= 1:
         return out
     amin, amax = cfg.pip_area[0] * side**2, cfg.pip_area[1] * side**2
     lmin, lmax = cfg.logo_area[0] * side**2, cfg.logo_area[1] * side**2
     areas = stats[:, cv2.CC_STAT_AREA]
-    owner = stats[:, cv2.CC_STAT_TOP] // (n + 1)  # the die a blob lies in (label 0, the background: ignored)
-    labels = labels.reshape(count_dice, n + 1, n)[:, :n]  # the blank rows hold no blob
+    owner = stats[:, cv2.CC_STAT_TOP] // stride  # the die a blob lies in (label 0, the background: ignored)
+    labels = labels.reshape(count_dice, stride, n)[:, :n]  # the blank rows hold no blob
     flat = labels.ravel()
     sel = np.flatnonzero(flat)  # blob pixels only
     lbl = flat[sel]

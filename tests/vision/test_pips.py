@@ -121,3 +121,16 @@ def test_a_face_disc_reaching_the_crop_edge_joins_no_two_dice_in_a_batch():
     assert together == [_plain(_blobs(cfg, c[None])[0]) for c in crops]
     assert [len(pips) for pips, _, _ in together] == [1, 1]
     assert [(round(x, 1), round(y, 1)) for pips, _, _ in together for x, y, *_ in pips] == [(23.5, 45.5), (23.5, 1.5)]
+
+
+def test_blobs_of_a_later_crop_in_a_batch_come_in_the_order_they_do_alone():
+    # Two blobs whose top rows are neighbours: OpenCV labels in 2x2 blocks, so a crop stacked to
+    # start on an odd row would list them the other way round (and the layout fit's sums differ).
+    cfg = PipConfig()
+    crops = np.full((3, cfg.crop, cfg.crop, 3), 235, np.uint8)
+    for k in range(3):
+        crops[k, 20:24, 28:32] = 20
+        crops[k, 21:25, 14:18] = 20
+    alone = _plain(_blobs(cfg, crops[:1])[0])
+    assert [round(x) for x, *_ in alone[0]] == [16, 30]
+    assert [_plain(b) for b in _blobs(cfg, crops)] == [alone] * 3
