@@ -82,6 +82,14 @@ def _reference_ms() -> float:
     return (time.perf_counter() - t0) * 1000.0
 
 
+def timing_frames(seed: int = 1):
+    """The frames :func:`time_frames` times, rendered one at a time: 1280x720 tables of 10 dice with
+    a touching pair (an endless generator)."""
+    rng = np.random.default_rng(seed)
+    while True:
+        yield render_table(random_table(rng, *FRAME_SIZE, n_dice=DICE_PER_FRAME, touching_pairs=1), rng)[0]
+
+
 def time_frames(cfg: DiceConfig, frames: int = 40, seed: int = 1, calibrated: bool = False) -> dict:
     """Median and p95 wall and CPU ms of the reader on 1280x720 frames with 10 dice, one thread.
 
@@ -93,12 +101,8 @@ def time_frames(cfg: DiceConfig, frames: int = 40, seed: int = 1, calibrated: bo
     frame: ``median_ms / reference_ms`` stays about the same when the machine itself runs faster or
     slower, so runs made at different times can be compared.
     """
-    rng = np.random.default_rng(seed)
-
-    def render() -> np.ndarray:  # one frame at a time: 40 frames held at once would be 110 MB of RSS
-        return render_table(random_table(rng, *FRAME_SIZE, n_dice=DICE_PER_FRAME, touching_pairs=1), rng)[0]
-
-    first = render()
+    scenes = timing_frames(seed)  # one frame at a time: 40 frames held at once would be 110 MB of RSS
+    first = next(scenes)
     side = None
     if calibrated:
         side = measure_die_side(first, cfg).side_px
@@ -112,7 +116,7 @@ def time_frames(cfg: DiceConfig, frames: int = 40, seed: int = 1, calibrated: bo
         read_dice_any_size(cfg, first)  # warm-up: model load
         ms, cpu, ref = [], [], []
         for k in range(frames):
-            img = first if k == 0 else render()
+            img = first if k == 0 else next(scenes)
             t0, c0 = time.perf_counter(), time.process_time()
             read_dice_any_size(cfg, img)
             ms.append((time.perf_counter() - t0) * 1000.0)
