@@ -30,7 +30,6 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from arena_table.vision.dice import crop_die  # noqa: E402
-from arena_table.vision.errata import apply_errata  # noqa: E402
 from arena_table.vision.labels import dice_set_dir, is_held_out, load_set, read_boxes  # noqa: E402
 from arena_table.vision.render import DIE_COLOURS, DieSpec, TableSpec, render_table  # noqa: E402
 
@@ -47,16 +46,11 @@ PIP_SPAN = 0.62
 MATTEO_DEFAULT_DIE = 52.0
 
 
-def real_items(holdout_every: int, errata=()):
-    """The photos as (image, dice, set name), split into (train, held out).
-
-    ``errata``: label faults (``arena_table.vision.errata.load_errata``) corrected before training,
-    so a die labelled with a face it does not show is not learnt as that face, and a die with no
-    label is learnt as a die, not as a "no die here" spot.
-    """
+def real_items(holdout_every: int):
+    """The photos as (image, dice, set name), split into (train, held out)."""
     train, held = [], []
     for name in SETS:
-        for it in apply_errata(load_set(dice_set_dir(name)), tuple(errata), name):
+        for it in load_set(dice_set_dir(name)):
             img = cv2.imread(str(it.path))
             boxes = read_boxes(it, img.shape[1], img.shape[0])
             if not boxes:

@@ -44,7 +44,6 @@ from dice_augment import augment_faces  # noqa: E402
 from dice_samples import SETS, face_cache, jpeg_copies, real_items, rendered_item  # noqa: E402
 from dice_torch_nets import Detector, FaceNet, facenet_from_onnx  # noqa: E402
 
-from arena_table.vision.errata import load_errata  # noqa: E402
 from arena_table.vision.nets import CROP, STRIDE, standardise_frame  # noqa: E402
 
 
@@ -349,8 +348,6 @@ def main(argv=None):
                     help="size range (px, log-uniform) of the rendered tables' texture blotches")
     ap.add_argument("--oblique", type=float, default=0.0,
                     help="share of rendered tables seen obliquely: dice tilted 10-50 degrees showing front-face pips")
-    ap.add_argument("--errata", metavar="CSV", default=str(Path(__file__).resolve().parents[1] / "docs" / "label-errata.csv"),
-                    help="label faults corrected before training ('' for none; see arena_table/vision/errata.py)")
     ap.add_argument("--glare-streak", type=float, default=0.0,
                     help="share of the classifier's glare spots drawn out into a streak")
     ap.add_argument("--jpeg", type=float, default=0.0,
@@ -366,7 +363,7 @@ def main(argv=None):
     torch.set_num_threads(a.threads)
     torch.manual_seed(a.seed)
     rng = np.random.default_rng(a.seed)
-    train, held = real_items(a.holdout_every, load_errata(a.errata) if a.errata else ())
+    train, held = real_items(a.holdout_every)
     rendered = [rendered_item(rng, texture_max=a.texture_max, texture_cells=tuple(a.texture_cells),
                               oblique=a.oblique) for _ in range(a.rendered)]
     out = Path(a.out).expanduser()
@@ -406,7 +403,7 @@ def main(argv=None):
         torch.save(net.state_dict(), out / "dice_face.pt")
         export(net, out / "dice_face.onnx", (1, 3, CROP, CROP), {"input": {0: "n"}, "output": {0: "n"}})
     meta = {k: getattr(a, k) for k in ("holdout_every", "seed", "det_iters", "face_iters", "rendered", "render_share", "photo_share", "init_face", "face_lr", "init_det", "det_lr", "face_mild", "face_interior", "texture_max", "texture_cells", "oblique", "det_slim", "paste_prob",
-                                          "face_width", "distill_from", "distill_weight", "distill_temp", "errata", "jpeg", "glare_streak",
+                                          "face_width", "distill_from", "distill_weight", "distill_temp", "jpeg", "glare_streak",
                                           "hard_negatives_from")}
     meta["sets"] = list(SETS)
     (out / f"train_{a.what}.json").write_text(json.dumps(meta, indent=1) + "\n")

@@ -33,9 +33,6 @@ def register(sub) -> None:
     ev = dsub.add_parser("eval", help="score the reader on a labelled folder")
     ev.add_argument("directory", metavar="DIR")
     ev.add_argument("--labels", metavar="CSV", help="labels file (default DIR/labels.csv)")
-    ev.add_argument("--errata", metavar="CSV",
-                    help="score against labels corrected by this errata file (docs/label-errata.csv lists "
-                         "the shared sets' known label faults)")
     ev.add_argument("--holdout-every", type=int, default=0, metavar="N",
                     help="score only the training hold-out split (every N-th image by name)")
     _reader_flags(ev)
@@ -235,22 +232,6 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     return 0
 
 
-def _errata(path: str | None) -> tuple:
-    """The label faults of ``--errata`` (none without it).
-
-    Raises:
-        VisionError: the file is missing or malformed (``errata.load_errata``).
-    """
-    if not path:
-        return ()
-    from arena_table.vision.errata import load_errata
-
-    try:
-        return load_errata(path)
-    except FileNotFoundError:
-        raise VisionError(f"{path}: errata file not found") from None
-
-
 def cmd_eval(args: argparse.Namespace) -> int:
     """Score the reader on a labelled folder."""
     from arena_table.vision.bench import format_metrics
@@ -285,19 +266,14 @@ def cmd_eval(args: argparse.Namespace) -> int:
             print(f"note: {said}: the figures may count images a model was trained on, not only held-out "
                   f"ones (see arena_table/vision/models/README.md)", file=sys.stderr)
     try:
-        errata = _errata(args.errata)
-        m = evaluate_set(args.directory, labels, cfg=cfg, holdout_every=args.holdout_every, errata=errata)
+        m = evaluate_set(args.directory, labels, cfg=cfg, holdout_every=args.holdout_every)
     except VisionError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
-    if args.errata:
-        print(f"note: scored against {Path(args.directory).resolve().name}'s labels with "
-              f"{m['errata_applied']} label fault(s) of {args.errata} corrected", file=sys.stderr)
     if args.json:
         from arena_table.vision.nets import MODEL_NAMES, loaded_path
 
-        print(json.dumps(dict(m, models={n: str(loaded_path(n)) for n in MODEL_NAMES},
-                              errata=args.errata and str(args.errata)), indent=1))
+        print(json.dumps(dict(m, models={n: str(loaded_path(n)) for n in MODEL_NAMES}), indent=1))
     else:
         print(format_metrics(Path(args.directory).name, m))
         for t, row in m["confusion"].items():

@@ -22,7 +22,6 @@ import numpy as np
 from .any_size import read_dice_any_size
 from .dice import DiceConfig, DiceReading
 from .dice_io import load_image
-from .errata import LabelFix, apply_errata
 from .errors import UnreadableImage
 from .labels import LabelledImage, is_held_out, load_set, read_boxes
 
@@ -133,7 +132,7 @@ def score_samples(samples: Iterable, cfg: DiceConfig | None = None,
 
 
 def evaluate_set(directory: str | Path, labels_csv: str | Path | None = None, cfg: DiceConfig | None = None,
-                 holdout_every: int = 0, errata: tuple[LabelFix, ...] = ()) -> dict:
+                 holdout_every: int = 0) -> dict:
     """Run the reader (:func:`~arena_table.vision.any_size.read_dice_any_size`) over a labelled set and score it.
 
     Args:
@@ -142,8 +141,6 @@ def evaluate_set(directory: str | Path, labels_csv: str | Path | None = None, cf
         cfg: reader thresholds (default ``DiceConfig()``).
         holdout_every: score only the hold-out split used by
             ``tools/train_dice.py`` (every n-th image by name); 0 = all images.
-        errata: label faults to correct before scoring (``errata.load_errata``); those of other
-            sets than ``directory``'s folder name are ignored.
 
     Returns:
         A dict with ``images`` (scored; unreadable files are in ``errors``), ``dice_true``, ``dice_read`` (dice read
@@ -155,16 +152,12 @@ def evaluate_set(directory: str | Path, labels_csv: str | Path | None = None, cf
         matteo's ``five_1.jpg`` with a box on the empty table, counts only its matched faces and
         is named in ``boxes_ignored``; in an image without usable boxes a labelled die that is not
         read as its face counts as ``unpaired``), ``ms_per_image`` (median reader wall time), ``errors``
-        (one line per image that could not be loaded), ``misreads`` and ``errata_applied`` (label faults
-        corrected in the scored images).
+        (one line per image that could not be loaded), and ``misreads``.
 
     Raises:
         FileNotFoundError: the labels CSV does not exist.
-        VisionError: an erratum does not fit the set.
     """
     items = load_set(directory, labels_csv)
-    if errata:
-        items = apply_errata(items, errata, Path(directory).resolve().name)
     if holdout_every:
         items = [it for it in items if is_held_out(it.index, holdout_every)]
-    return dict(score_samples(_disk_samples(items), cfg), errata_applied=sum(len(it.fixes) for it in items))
+    return score_samples(_disk_samples(items), cfg)

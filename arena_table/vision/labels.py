@@ -45,9 +45,6 @@ class LabelledImage:
     """``labels_yolo/<stem>.txt`` if it exists."""
     index: int
     """Position of the image in the set sorted by file name (for hold-out splits)."""
-    fixes: tuple = ()
-    """Label faults corrected in ``values`` and, by :func:`read_boxes`, in the boxes
-    (``errata.LabelFix``; see ``errata.apply_errata``)."""
 
 
 def shared_dir() -> Path:
@@ -92,11 +89,6 @@ def parse_values(text: str) -> tuple[int, ...]:
 
 def read_boxes(item: LabelledImage, width: int, height: int) -> tuple[LabelledBox, ...] | None:
     """The YOLO boxes of ``item`` in pixels of a ``width`` x ``height`` image, or ``None``.
-
-    The item's ``fixes`` (label errata) are applied to them.
-
-    Raises:
-        VisionError: an erratum does not fit the boxes (``errata.LabelFix.fix_boxes``).
     """
     if item.yolo is None:
         return None
@@ -107,10 +99,7 @@ def read_boxes(item: LabelledImage, width: int, height: int) -> tuple[LabelledBo
             continue
         cls, cx, cy, w, h = int(parts[0]), *map(float, parts[1:])
         boxes.append(LabelledBox(cls + 1, (cx * width, cy * height), (w * width, h * height)))
-    out = tuple(boxes)
-    for fix in item.fixes:
-        out = fix.fix_boxes(out)
-    return out
+    return tuple(boxes)
 
 
 def load_set(directory: str | Path, labels_csv: str | Path | None = None) -> list[LabelledImage]:

@@ -252,26 +252,15 @@ def test_calibrate_error_names_the_image(tmp_path, capsys):
     assert capsys.readouterr().err.startswith(f"error: {one}: ")
 
 
-def test_eval_with_errata_scores_the_corrected_label(tmp_path, capsys):
+def test_eval_scores_the_labels_as_they_are(tmp_path, capsys):
+    """A label fault is fixed in the data, not scored around: there is no --errata."""
     frame, _ = render_table(TableSpec(640, 480, dice=(DieSpec(3, (320.0, 240.0), 36.0, angle=10),)),
                             np.random.default_rng(0))
     cv2.imwrite(str(tmp_path / "img0.png"), frame)
     (tmp_path / "labels.csv").write_text("image,values\nimg0.png,2\n")  # the photo shows a 3
-    errata = tmp_path / "errata.csv"
-    errata.write_text(f"set,image,x,y,label,truth,note\n{tmp_path.name},img0.png,320,240,2,3,a white 3\n")
     assert _run(["dice", "eval", str(tmp_path), "--json"]) == 0
-    assert json.loads(capsys.readouterr().out)["precision"] == 0.0
-    assert _run(["dice", "eval", str(tmp_path), "--json", "--errata", str(errata)]) == 0
-    out = capsys.readouterr()
-    m = json.loads(out.out)
-    assert m["precision"] == 1.0 and m["errata"] == str(errata) and m["errata_applied"] == 1
-    assert f"with 1 label fault(s) of {errata} corrected" in out.err
-    assert _run(["dice", "eval", str(tmp_path), "--errata", str(tmp_path / "nope.csv")]) == 1
-    assert "nope.csv: errata file not found" in capsys.readouterr().err
-    # a folder, or a row that does not fit the set: one error line and no note of a correction
-    assert _run(["dice", "eval", str(tmp_path), "--errata", str(tmp_path)]) == 1
-    assert capsys.readouterr().err == f"error: {tmp_path}: is a folder, not an errata CSV file\n"
-    errata.write_text(f"set,image,x,y,label,truth,note\n{tmp_path.name},img0.png,320,240,5,3,x\n")
-    assert _run(["dice", "eval", str(tmp_path), "--errata", str(errata)]) == 1
-    err = capsys.readouterr().err
-    assert err.startswith("error: ") and err.count("\n") == 1 and "corrected" not in err
+    m = json.loads(capsys.readouterr().out)
+    assert m["precision"] == 0.0 and "errata" not in m and "errata_applied" not in m
+    with pytest.raises(SystemExit) as exc:
+        _run(["dice", "eval", str(tmp_path), "--errata", str(tmp_path / "e.csv")])
+    assert exc.value.code == 2 and "unrecognized arguments: --errata" in capsys.readouterr().err
