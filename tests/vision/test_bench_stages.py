@@ -40,7 +40,7 @@ def test_stages_add_up_to_the_whole_and_the_wrappers_are_undone(capsys):
     # the crops a frame are the classifier's batch rows: 10 dice, some candidates more
     crops = float(re.search(r"(\d+\.\d) crops/frame", out).group(1))
     assert 10.0 <= crops <= 40.0
-    # one 416x240 detector run a frame: the reference run timed after each frame is not counted
+    # one 416x240 detector run a frame (the yardstick timed after each frame is not a detector run)
     assert re.search(r"detector 416x240 \(ONNX Runtime\)\s+[\d.]+ ms/frame\s+1\.0 calls/frame", out)
 
 
