@@ -220,10 +220,9 @@ def test_bench_dice_json_has_the_issue_keys(capsys):
         assert {"per_die_accuracy", "precision", "abstention_rate", "per_face_recall", "confusion"} <= set(m)
     cal = out["calibrated"]
     assert cal["median_ms"] > 0 and cal["p95_ms"] >= cal["median_ms"] and 60 < cal["die_side_px"] < 110
-    # the yardstick in the same run (a blur and an edge pass) costs less than reading 10 dice
-    assert 0 < out["reference_ms"] < out["median_ms"] and 0 < cal["reference_ms"] < cal["median_ms"]
-    assert out["median_ratio"] == out["median_ms"] / out["reference_ms"] > 1
-    assert cal["median_ratio"] == cal["median_ms"] / cal["reference_ms"] > 1
+    # speeds are ratios to the yardstick timed in the same run (no timing is asserted: the bench prints them)
+    assert out["reference_ms"] > 0 and out["median_ratio"] == out["median_ms"] / out["reference_ms"]
+    assert cal["reference_ms"] > 0 and cal["median_ratio"] == cal["median_ms"] / cal["reference_ms"]
 
 
 def test_eval_of_a_missing_folder_or_a_file_says_so(tmp_path, capsys):
