@@ -2,13 +2,12 @@
 
 :func:`build_camera` gives the table a :class:`CameraLoop` device. Its thread
 reads frames from the source named by the ``--camera`` spec, feeds the settle
-detector, reads the dice of each settled frame, stores the frame and each die's
-crop in the media store and submits ``DiceRolled`` through the engine. Dice the
-reader refuses (``unreadable``, ``cocked``, ``partial``) are named in the
-``camera`` entry of the status board (and the log) so the page can ask for a
-re-roll; a settle with a refused die records no roll at all (a roll missing a
-die would feed the game a wrong total), unless ``partial_rolls`` is set, which
-records the dice that were read. Nothing here stops the table: a bad
+detector, reads the dice of each settled frame and asks :func:`arena_table.vision.roll.decide`
+which dice make the roll; it stores the frame and each die's crop in the media store and submits
+``DiceRolled`` through the engine. Dice the reader refuses (``unreadable``, ``cocked``,
+``partial``) are named in the ``camera`` entry of the status board (and the log) so the page can
+ask for a re-roll; a settle with a refused die records no roll at all (``decide``), unless
+``partial_rolls`` is set, which records the dice that were read. Nothing here stops the table: a bad
 file, a missing camera or a rejected event is reported and the loop goes on.
 
 Settings come from ``TableConfig.extra`` (all optional; checked, and turned into the settle,
@@ -40,7 +39,8 @@ from arena_table.vision.capture import (CameraStatus, FolderSource, FrameSource,
 from arena_table.vision.calibrate import HINT_SPREAD
 from arena_table.vision.frames import (Calibration, CalibrationMismatch, CameraError, CameraUnavailable, EndOfStream,
                                        Frame)
-from arena_table.vision.settle import Settle, SettleConfig, SettleDetector, values_near
+from arena_table.vision.roll import RollMemory, decide
+from arena_table.vision.settle import Settle, SettleConfig, SettleDetector
 
 from .camera_settings import Reader, check_settings, default_reader, settle_config, source_options
 
@@ -131,12 +131,9 @@ class CameraLoop:
         self._tray_view: tuple[np.ndarray, np.ndarray] | None = None
         """The last frame image and its tray part."""
         self._reader_failing = False
-        self._before: list[tuple[tuple[float, float], int | None]] | None = None
-        """The dice the last read of a still tray found, as ((cx, cy), value or ``None`` when
-        refused); ``None`` when not known: see ``Settle.counts_die``."""
-        self._held: tuple[list[tuple[tuple[float, float], int]], list[tuple[int, int, int, int]]] = ([], [])
-        """A roll held back for a re-roll of its refused dice: its dice read ok, as ((cx, cy), value),
-        and the boxes of its refused dice."""
+        self._memory = RollMemory()
+        """What earlier settles leave for the next (``vision.roll.decide``): the dice of the still
+        tray, and a roll held back for a re-roll of its refused dice."""
         self._overlay_pool: ThreadPoolExecutor | None = None
         """The one thread that reads and draws the control page's overlays (see :meth:`overlay`)."""
         self._overlay_pool_lock = threading.Lock()
@@ -334,11 +331,6 @@ class CameraLoop:
             log.info("camera %s: %s: %s", self.spec, frame.name, said)
         self._set_status(last_settle=frame.name, detail=f"camera {self.spec}: {said}")
 
-    def _remember(self, reading: Any) -> None:
-        """Keep what a read of the still tray found, for the next settle (``Settle.counts_die``):
-        each die's centre and value (``None`` for a refused die: its face is not known)."""
-        self._before = [(d.center, d.value if d.status == "ok" else None) for d in reading.dice]
-
     def _note_baseline(self, frame: Frame) -> None:
         """Read the dice lying in the tray when the camera starts, without recording them (unless
         ``read_initial``, the detector does not hand this frame in as a roll): the first re-throw of
@@ -348,7 +340,7 @@ class CameraLoop:
         except Exception as exc:  # reported by _read_frame; the next settle reads again
             log.debug("camera %s: baseline not read (%s)", self.spec, exc)
             return
-        self._remember(reading)
+        self._memory = self._memory.remember(reading)
 
     def _source_name(self, frame: Frame) -> str:
         """``dir:<photo's full path>``, ``video:<file's full path>@<frame index>`` or the camera's name:
@@ -399,27 +391,15 @@ class CameraLoop:
         try:
             reading = self._read_frame(frame.image)
         except Exception as exc:
-            self._before = None
+            self._memory = self._memory.forget()
             self._problem(f"{frame.name}: dice reader failed ({type(exc).__name__}: {exc})")
             return
-        held, refused_boxes = self._held
-        # carried only when a refused die of the held roll was taken up (its box changed): a player
-        # who leaves it lying and throws other dice starts a roll of its own
-        if settled.changed is None or not any(settled.counts(box) for box in refused_boxes):
-            held = []
-        dice = [d for d in reading.dice if settled.counts_die(d.box, d.value if d.status == "ok" else None, self._before)
-                or d.status == "ok" and d.value in values_near(d.box, held)]
-        had_dice = bool(self._before)
-        self._remember(reading)
-        good = [d for d in dice if d.status == "ok"]
-        refused = [d for d in dice if d.status != "ok"]
+        decision = decide(settled, reading, self._memory, bool(self.table.config.extra.get("partial_rolls", False)))
+        self._memory = decision.memory
+        dice, good, refused = decision.dice, decision.good, decision.refused
         if not dice:
-            self._nothing_read(frame, bool(reading.dice), had_dice)
+            self._nothing_read(frame, bool(reading.dice), decision.had_dice)
             return
-        held_back = bool(refused) and not self.table.config.extra.get("partial_rolls", False)
-        # the dice read of a roll held back for a re-roll of its refused dice belong to the roll that
-        # the re-roll completes (they did not move: counts_die alone would leave them out)
-        self._held = ([(d.center, d.value) for d in good], [d.box for d in refused]) if held_back else ([], [])
         media = self.table.media
         image_ref = media.save(frame.image, "frame")
         if refused:
@@ -431,10 +411,10 @@ class CameraLoop:
                                       "box": list(d.box)} for d in refused], reroll_image=image_ref)
         else:
             self._set_status(reroll=[], reroll_image="")
-        if not good or held_back:
+        if not decision.records:
             return
         crops = tuple(media.save(crop_box(frame.image, d.box), f"die{i}") for i, d in enumerate(good))
-        event = DiceRolled(die="d6", faces=tuple(int(d.value) for d in good), source=self._source_name(frame),
+        event = DiceRolled(die="d6", faces=decision.faces, source=self._source_name(frame),
                            image=image_ref, crops=crops, confidence=tuple(round(float(d.confidence), 3) for d in good),
                            at=self.table.clock())
         try:
