@@ -3,11 +3,11 @@ search, and a calibrated size.
 
 For each die size (the renderer's edge length in px) renders 8 tables of 10 dice and prints, for
 the automatic range alone (``read_dice``, 3-20 % of the long side), for the reader the table and
-the CLI run without a calibration (``any_size.read_dice_any_size``: the automatic range, then a
+the CLI run without a calibration (``size_search.read_dice_any_size``: the automatic range, then a
 search over every size when it reads no die surely or only dice at its ends) and for the side
 measured by ``arena_table.vision.calibrate.measure_die_side`` on the first frame, the dice read
 right, the dice read wrong and the median milliseconds per frame (wall, one thread); then the
-live camera's reader without a calibration (``any_size.LearningReader``, one for the 8 frames in
+live camera's reader without a calibration (``size_search.LearningReader``, one for the 8 frames in
 order: it keeps the side its first search found), with its first frame's and median milliseconds.
 
     taskset -c 0 .venv/bin/python bench/dice_sizes.py
@@ -23,8 +23,8 @@ from collections import Counter
 import cv2
 import numpy as np
 
-from arena_table.vision.any_size import LearningReader, read_dice_any_size
-from arena_table.vision.calibrate import measure_die_side, sized_config
+from arena_table.vision.calibrate import measure_die_side
+from arena_table.vision.size_search import LearningReader, read_dice_any_size, sized_config
 from arena_table.vision.dice import DiceConfig, read_dice
 from arena_table.vision.render import random_table, render_table
 

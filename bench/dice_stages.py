@@ -31,7 +31,7 @@ import cv2
 import numpy as np
 
 from arena_table.vision import bench, dice, nets
-from arena_table.vision.any_size import read_dice_any_size
+from arena_table.vision.size_search import read_dice_any_size
 from arena_table.vision.dice import DiceConfig
 
 

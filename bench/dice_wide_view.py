@@ -19,7 +19,7 @@ import sys
 import cv2
 import numpy as np
 
-from arena_table.vision.any_size import read_dice_any_size
+from arena_table.vision.size_search import read_dice_any_size
 from arena_table.vision.dice import DiceConfig, read_dice
 from arena_table.vision.dice_io import load_image
 from arena_table.vision.evaluate import score_samples

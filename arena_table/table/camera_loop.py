@@ -36,7 +36,7 @@ import numpy as np
 from arena_table.rules import DiceRolled, IllegalEvent
 from arena_table.vision.capture import (CameraStatus, FolderSource, FrameSource, GrabberSource,
                                        VideoFileSource, open_source)
-from arena_table.vision.calibrate import HINT_SPREAD
+from arena_table.vision.size_search import HINT_SPREAD
 from arena_table.vision.frames import (Calibration, CalibrationMismatch, CameraError, CameraUnavailable, EndOfStream,
                                        Frame)
 from arena_table.vision.roll import RollMemory, decide
@@ -353,7 +353,7 @@ class CameraLoop:
 
     def _read_frame(self, image: np.ndarray, search: bool = True) -> Any:
         """The reader's ``DiceReading`` of ``image``; ``search=False`` (the live view's overlay)
-        uses the reader's ``peek`` when it has one (``any_size.LearningReader``: no size search),
+        uses the reader's ``peek`` when it has one (``size_search.LearningReader``: no size search),
         without waiting for a read in progress; calls of the reader itself take turns.
 
         A reader that raises (model file missing, bad model) puts the camera status in

@@ -26,7 +26,7 @@ search) is peeked at for the control page's live view."""
 
 def reader_config(die_side_px: float | None = None, settings: Mapping[str, Any] | None = None):
     """The reader's ``DiceConfig``: the defaults, looking for dice of about ``die_side_px`` when
-    given (a calibration's ``die_size_px``, see :func:`arena_table.vision.calibrate.sized_config`),
+    given (a calibration's ``die_size_px``, see :func:`arena_table.vision.size_search.sized_config`),
     and the ``dice_*`` settings (docs/camera.md, "Settings"): ``dice_min_confidence`` ->
     ``min_confidence``, ``dice_logo_face`` -> ``logo_faces={"logo": N}``, ``dice_size_check`` ->
     ``size_check_ratio``. Values are checked by :func:`check_settings` first.
@@ -34,7 +34,7 @@ def reader_config(die_side_px: float | None = None, settings: Mapping[str, Any] 
     >>> reader_config(None, {"dice_logo_face": 1, "dice_min_confidence": 0.7}).logo_faces["logo"]
     1
     """
-    from arena_table.vision.calibrate import sized_config
+    from arena_table.vision.size_search import sized_config
     from arena_table.vision.dice import DiceConfig
 
     cfg = DiceConfig() if die_side_px is None else sized_config(float(die_side_px))
@@ -51,10 +51,10 @@ def reader_config(die_side_px: float | None = None, settings: Mapping[str, Any] 
 
 def default_reader(die_side_px: float | None = None, settings: Mapping[str, Any] | None = None) -> Reader:
     """The shipped dice reader configured by :func:`reader_config`: with ``die_side_px`` (a
-    calibration) it reads dice of that size; without, it is an ``any_size.LearningReader``, which
-    reads as ``any_size.read_dice_any_size`` does but lets the side its last size search found
+    calibration) it reads dice of that size; without, it is an ``size_search.LearningReader``, which
+    reads as ``size_search.read_dice_any_size`` does but lets the side its last size search found
     stand in for a search when a frame confirms it."""
-    from arena_table.vision.any_size import LearningReader, read_dice_any_size
+    from arena_table.vision.size_search import LearningReader, read_dice_any_size
 
     cfg = reader_config(die_side_px, settings)
     # The reader's images are small (crops of ~48 px, frames scaled to ~420x240): OpenCV's thread

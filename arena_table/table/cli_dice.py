@@ -125,7 +125,7 @@ def _reader_config(args: argparse.Namespace):
 
 def cmd_read(args: argparse.Namespace) -> int:
     """Print the dice of each image; a bad file gets one error line and the rest continue."""
-    from arena_table.vision.any_size import read_dice_any_size
+    from arena_table.vision.size_search import read_dice_any_size
     from arena_table.vision.dice import MIN_DIE_SIDE_PX
     from arena_table.vision.dice_io import load_image
 
@@ -197,7 +197,8 @@ def _check_calibration_out(out: str, image: str) -> None:
 
 def cmd_calibrate(args: argparse.Namespace) -> int:
     """Measure the die size (and record the resolution and tray) for the camera that took IMAGE."""
-    from arena_table.vision.calibrate import HINT_SPREAD, calibrate
+    from arena_table.vision.calibrate import calibrate
+    from arena_table.vision.size_search import HINT_SPREAD
     from arena_table.vision.dice_io import load_image
 
     _quiet_opencv()

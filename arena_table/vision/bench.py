@@ -6,9 +6,9 @@ Reports, with the keys of ``arena-table dice eval``:
 * rendered stress sets (``render.py``): touching dice, glare, 40 % darker and
   brighter exposure, colour cast, motion blur, a strongly textured table (blotches of
   +-35 grey levels about half a die wide), and a wide view (dice of 20-30 px, below the automatic
-  size range: read after the reader's size search, ``any_size.py``);
+  size range: read after the reader's size search, ``size_search.py``);
 
-and the speed of the reader (:func:`~arena_table.vision.any_size.read_dice_any_size`) on 1280x720
+and the speed of the reader (:func:`~arena_table.vision.size_search.read_dice_any_size`) on 1280x720
 frames with 10 dice on one core (OpenCV limited to one thread and the process
 pinned to one CPU while timing), with the automatic die-size range and with a
 calibrated die size, plus the process's peak resident memory.
@@ -25,8 +25,8 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
-from .calibrate import measure_die_side, sized_config
-from .any_size import read_dice_any_size
+from .calibrate import measure_die_side
+from .size_search import read_dice_any_size, sized_config
 from .dice import DiceConfig
 from .evaluate import evaluate_set, score_samples
 from .labels import LabelledBox, dice_set_dir

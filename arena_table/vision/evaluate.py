@@ -19,7 +19,7 @@ from typing import Callable, Iterable
 
 import numpy as np
 
-from .any_size import read_dice_any_size
+from .size_search import read_dice_any_size
 from .dice import DiceConfig, DiceReading
 from .dice_io import load_image
 from .errors import UnreadableImage
@@ -133,7 +133,7 @@ def score_samples(samples: Iterable, cfg: DiceConfig | None = None,
 
 def evaluate_set(directory: str | Path, labels_csv: str | Path | None = None, cfg: DiceConfig | None = None,
                  holdout_every: int = 0) -> dict:
-    """Run the reader (:func:`~arena_table.vision.any_size.read_dice_any_size`) over a labelled set and score it.
+    """Run the reader (:func:`~arena_table.vision.size_search.read_dice_any_size`) over a labelled set and score it.
 
     Args:
         directory: set folder with images and ``labels.csv`` (see ``labels.py``).

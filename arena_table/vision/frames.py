@@ -153,7 +153,7 @@ class Calibration:
     die_size_px: float | None = None
     """Die side in pixels as the reader measures it (top face plus visible sides), made by
     ``arena-table dice calibrate``: the reader then looks for dice from side/1.6 to side*1.6
-    (:func:`arena_table.vision.calibrate.sized_config`). None: the automatic range."""
+    (:func:`arena_table.vision.size_search.sized_config`). None: the automatic range."""
     made: str = ""
     """When it was made (ISO 8601), informative only."""
 
@@ -180,7 +180,7 @@ class Calibration:
     def from_json(cls, obj: Mapping[str, Any]) -> "Calibration":
         """Raises: CameraError naming the field: no or bad ``resolution``; a ``tray`` that is not
         [x, y, w, h] inside the resolution; a ``die_size_px`` that is not a number from 8 px
-        (``calibrate.sized_config``'s floor) to the frame's long side."""
+        (``size_search.sized_config``'s floor) to the frame's long side."""
         if not isinstance(obj, Mapping):
             raise CameraError(f"a calibration is a JSON object, got {type(obj).__name__}")
         try:

@@ -241,7 +241,7 @@ def test_control_page_gets_the_latest_frame_with_the_dice_drawn(tmp_path, monkey
 
 
 def test_the_overlay_peeks_and_the_roll_is_read_in_full(tmp_path, monkeypatch):
-    """A reader with a ``peek`` (``any_size.LearningReader``: no size search) is peeked at for the
+    """A reader with a ``peek`` (``size_search.LearningReader``: no size search) is peeked at for the
     page's live view, which is drawn every second, and called for the settled roll."""
     calls = []
     real = scripted_reader([[(3, "ok")]] * 4)

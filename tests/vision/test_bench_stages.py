@@ -9,7 +9,7 @@ import cv2
 import pytest
 
 from arena_table.vision import dice, nets
-from arena_table.vision.any_size import read_dice_any_size
+from arena_table.vision.size_search import read_dice_any_size
 from arena_table.vision.dice import DiceConfig
 
 SCRIPT = Path(__file__).resolve().parents[2] / "bench" / "dice_stages.py"

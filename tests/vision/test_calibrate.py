@@ -6,7 +6,8 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from arena_table.vision.calibrate import calibrate, measure_die_side, sized_config
+from arena_table.vision.calibrate import calibrate, measure_die_side
+from arena_table.vision.size_search import sized_config
 from arena_table.vision.dice import DiceConfig, read_dice
 from arena_table.vision.dice_io import load_image
 from arena_table.vision.errors import BadConfig, DiceNotFound

@@ -148,7 +148,7 @@ def test_calibrate_writes_a_file_the_reader_then_uses(tmp_path, capsys):
     side = calib["die_size_px"]
     assert 20 < side < 30
     assert _run(["dice", "read", str(photo), "--json"]) == 0
-    # below the automatic range: read after the reader's size search (test_any_size.py), slower
+    # below the automatic range: read after the reader's size search (test_size_search.py), slower
     assert sorted(json.loads(capsys.readouterr().out)[0]["values"]) == [1, 2, 3, 4, 5, 6]
     assert _run(["dice", "read", str(photo), "--json", "--die-size", str(side)]) == 0
     assert sorted(json.loads(capsys.readouterr().out)[0]["values"]) == [1, 2, 3, 4, 5, 6]

@@ -1,4 +1,9 @@
-"""Read dice whatever size the camera sees them at, without a calibration.
+"""The die-size search: read dice whatever size the camera sees them at, without a calibration.
+
+One module for every size search of the reader: :func:`search_die_side` (every scale once, then
+the frame read at the side found; ``arena-table dice calibrate`` records that side, see
+``calibrate.py``), :func:`sized_config` (a reader looking only around one side),
+:func:`read_dice_any_size` and the live camera's :class:`LearningReader`.
 
 :func:`~arena_table.vision.dice.read_dice` looks for dice in ``DiceConfig.die_size_px`` or, when
 that is not set, in ``auto_size_fraction`` (3-20 %) of the frame's long side: 38-256 px at
@@ -10,7 +15,7 @@ they are missed: 2x2 and 3x3 mosaics of the byler photos (dice 1.4-3.8 % of the 
 :func:`read_dice_any_size` reads in the automatic range first. When no die is read surely there,
 or the sure dice's median side lies within ``EDGE_FACTOR`` of either end of the range (so dice
 a little smaller or larger are likely to be out of it), it searches every size as ``arena-table
-dice calibrate`` does (:func:`~arena_table.vision.calibrate.search_die_side`, 0.8-35 % of the
+dice calibrate`` does (:func:`search_die_side`, 0.8-35 % of the
 long side) and reads again at the size found, keeping the dice the first reading read surely
 where the second reads none (dice of two sizes in one frame). The search costs about 0.2-0.7 s
 a frame on one core (an empty 1280x720 frame about 0.2 s), so it runs only in those two cases;
@@ -32,16 +37,16 @@ frames after it, so it searches about once, not at every roll.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import math
 import time
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Callable
 
 import numpy as np
 
-from .calibrate import SURE, die_side, search_die_side, sized_config, sure_sides
-from .dice import DiceConfig, DiceReading, read_dice, size_range
+from .dice import MIN_DIE_SIDE_PX, DiceConfig, DiceReading, read_dice, size_range
 from .errors import DiceNotFound
 
 log = logging.getLogger(__name__)
@@ -50,12 +55,98 @@ EDGE_FACTOR = 1.3
 """A median sure die side within this factor of an end of the automatic size range starts the
 search (rendered 1280x720 tables of 64 px dice measure about 80 px: 2.1 times the lower end)."""
 
+SEARCH_FRACTION = (0.008, 0.35)
+"""Die sides searched by :func:`search_die_side`, as fractions of the frame's long side
+(10-448 px at 1280x720)."""
+HINT_SPREAD = 1.6
+""":func:`sized_config` reads dice from side/1.6 to side*1.6: one detector pass (a range up to
+``DiceConfig.pass_ratio``, 3, wide), room for dice of mixed sizes (12 and 16 mm dice differ by
+1.33) and for the detector's size error (over 15 % on a third of the dice)."""
+SURE = 0.8
+"""Least confidence of a die whose side counts in the measurement."""
+
+
+@dataclass(frozen=True)
+class DieSize:
+    """The die side a search measured (:func:`search_die_side`)."""
+
+    side_px: float
+    """Median die side (px) of the sure dice."""
+    dice: int
+    """Number of sure dice measured."""
+    smallest_px: float
+    """Smallest sure die side (px)."""
+    largest_px: float
+    """Largest sure die side (px)."""
+
+
+def sized_config(side_px: float, base: DiceConfig | None = None, spread: float = HINT_SPREAD) -> DiceConfig:
+    """``base`` (default :class:`DiceConfig`) reading dice of about ``side_px`` (from side/spread to side*spread).
+
+    Raises:
+        ValueError: ``side_px`` is not a positive number, is below ``MIN_DIE_SIDE_PX * spread``
+            (8 px), or ``spread`` is below 1.
+    """
+    if isinstance(side_px, bool) or not (isinstance(side_px, (int, float)) and np.isfinite(side_px) and side_px > 0):
+        raise ValueError(f"die side must be a positive number of pixels, got {side_px!r}")
+    if spread < 1:
+        raise ValueError(f"spread must be at least 1, got {spread}")
+    if side_px / spread < MIN_DIE_SIDE_PX:
+        raise ValueError(f"die side {side_px:g} px is too small to read (at least {MIN_DIE_SIDE_PX * spread:g} px)")
+    base = base or DiceConfig()
+    return dataclasses.replace(base, die_size_px=(side_px / spread, side_px * spread))
+
+
+def search_die_side(frame: np.ndarray, base: DiceConfig) -> tuple[DieSize, DiceReading]:
+    """The side at which the camera sees the dice in ``frame``, and the frame read at that side.
+
+    Every side in ``SEARCH_FRACTION`` of the long side is searched once; the frame is then read
+    again in one pass at the median side of the sure dice (``sized_config``) and measured there.
+
+    Args:
+        frame: HxWx3 uint8 BGR image showing dice lying flat (any faces).
+        base: reader thresholds (its die-size range is replaced by the search range).
+
+    Returns:
+        (:class:`DieSize` of the dice read with confidence >= ``SURE``, the sized reading).
+
+    Raises:
+        DiceNotFound: no die was read surely (the message says what to do).
+        BadFrame: ``frame`` is not an HxWx3 uint8 array.
+    """
+    long_side = max(frame.shape[:2]) if getattr(frame, "ndim", 0) >= 2 else 0
+    lo, hi = max(MIN_DIE_SIDE_PX, SEARCH_FRACTION[0] * long_side), SEARCH_FRACTION[1] * long_side
+    if hi < 2 * lo:
+        raise DiceNotFound(f"the {frame.shape[1]}x{frame.shape[0]} frame is too small to hold a die")
+    reading = read_dice(dataclasses.replace(base, die_size_px=(lo, hi)), frame)
+    sides = sure_sides(reading)
+    if not len(sides):
+        raise DiceNotFound(f"no die read surely in the {frame.shape[1]}x{frame.shape[0]} frame "
+                           f"({len(reading.dice)} candidates); lay a few dice flat in view, apart, and try again")
+    # The search's many passes size each die in whichever pass found it (biased small, about 15 %
+    # on rendered 1280x720 tables); read again at that size, in one pass, and measure there.
+    sized = read_dice(sized_config(float(np.median(sides)), base), frame)
+    again = sure_sides(sized)
+    if len(again) >= len(sides) / 2:
+        sides = again
+    return DieSize(float(np.median(sides)), int(len(sides)), float(sides.min()), float(sides.max())), sized
+
+
+def die_side(die) -> float:
+    """A read die's side in px: the mean of its box's width and height."""
+    return (die.box[2] + die.box[3]) / 2.0
+
+
+def sure_sides(reading: DiceReading) -> np.ndarray:
+    """Sides (:func:`die_side`) of the dice read ``ok`` at confidence ``SURE`` or more."""
+    return np.array([die_side(d) for d in reading.dice if d.status == "ok" and d.confidence >= SURE], np.float64)
+
 
 def needs_search(cfg: DiceConfig, reading: DiceReading) -> bool:
     """Whether ``reading`` (made with ``cfg``) may have missed dice of another size.
 
     ``False`` when ``cfg.die_size_px`` is set; else ``True`` when no die was read surely
-    (``calibrate.SURE``) or their median side is within :data:`EDGE_FACTOR` of an end of
+    (``size_search.SURE``) or their median side is within :data:`EDGE_FACTOR` of an end of
     ``cfg.auto_size_fraction`` of the frame's long side.
     """
     if cfg.die_size_px is not None:
@@ -99,7 +190,7 @@ def _overlap(cfg: DiceConfig, a, b) -> bool:
 
 
 def merge_readings(cfg: DiceConfig, sized: DiceReading, first: DiceReading) -> DiceReading:
-    """``sized``'s dice plus ``first``'s surely read dice (``calibrate.SURE``) that lie on no die
+    """``sized``'s dice plus ``first``'s surely read dice (``size_search.SURE``) that lie on no die
     ``sized`` read ``ok`` (``duplicate_distance``); a die ``sized`` refused on such a sure die is
     dropped. Sorted top to bottom, then left to right, as ``read_dice`` sorts them."""
     sized_ok = [d for d in sized.dice if d.status == "ok"]
@@ -121,7 +212,7 @@ class LearningReader:
 
     - sure dice in the middle of that range are the reading (the learned side is dropped);
     - otherwise, with a learned side, the frame is read at that side
-      (``calibrate.sized_config``); when that reads at least as many dice surely as the automatic
+      (``size_search.sized_config``); when that reads at least as many dice surely as the automatic
       range, at a median side within ``SIDE_DRIFT`` of the learned one, its reading merged with
       the automatic one's sure dice (:func:`merge_readings`) is the reading;
     - otherwise the frame is searched as :func:`read_dice_any_size` searches it, and a search

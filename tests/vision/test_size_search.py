@@ -1,4 +1,4 @@
-"""The reader's size search (arena_table/vision/any_size.py): dice smaller than the automatic range.
+"""The reader's size search (arena_table/vision/size_search.py): dice smaller than the automatic range.
 
 Rendered frames are hand-made tables of known dice; the mosaic case needs the byler photos of
 ../shared/data/dice (BSD-3-Clause, Nell Byler; see that set's LICENSE and SOURCE.md) and is skipped without them.
@@ -12,9 +12,9 @@ import numpy as np
 import pytest
 
 from arena_table.table.camera_settings import default_reader
-from arena_table.vision import any_size
-from arena_table.vision.any_size import LearningReader, needs_search, read_dice_any_size
-from arena_table.vision.calibrate import sized_config
+from arena_table.vision import size_search
+from arena_table.vision.size_search import LearningReader, needs_search, read_dice_any_size
+from arena_table.vision.size_search import sized_config
 from arena_table.vision.dice import DiceConfig, read_dice
 from arena_table.vision.dice_io import load_image
 from arena_table.vision.labels import dice_set_dir, load_set
@@ -34,13 +34,13 @@ def _row_of_dice(side: float, faces=(1, 2, 3, 4, 5, 6)) -> np.ndarray:
 def _searches(monkeypatch) -> list:
     """Record every size search the reader starts."""
     calls = []
-    real = any_size.search_die_side
+    real = size_search.search_die_side
 
     def spy(frame, cfg):
         calls.append(frame.shape)
         return real(frame, cfg)
 
-    monkeypatch.setattr(any_size, "search_die_side", spy)
+    monkeypatch.setattr(size_search, "search_die_side", spy)
     return calls
 
 
