@@ -229,7 +229,7 @@ def jpeg_copies(items, rng, share: float, quality=(20, 85)):
     """Copies of a ``share`` of ``items`` re-compressed as JPEG at a random quality.
 
     USB cameras send MJPEG and photos are stored as JPEG; the shipped reader lost 5 points of
-    accuracy on byler's 40 px dice re-compressed at quality 50 (``bench/dice_camera_faults.py``),
+    accuracy on byler's 40 px dice re-compressed at quality 50 (``arena_table/bench/dice_camera_faults.py``),
     while rendered dice, which the net sees with clean edges, were untouched. Each copy keeps
     its record's dice and set name (same positions, so the same hard negatives apply).
 

@@ -18,9 +18,8 @@ from typing import Any, Callable, Protocol
 
 from arena_table.rules import Event, GameStarted, TableState, find_game
 
-from .cli_common import DEFAULT_DB
 from .engine import Change, Clock, Engine
-from .log import (EventLog, LogError, LogRow, busy_log_message, check_log_file, lock_holder, take_lock,
+from .log import (DEFAULT_DB, EventLog, LogError, LogRow, busy_log_message, check_log_file, lock_holder, take_lock,
                   writer_lock_path)
 from .media import MediaStore
 
@@ -51,7 +50,7 @@ class TableConfig:
     """Everything ``arena-table run`` can be told; defaults are the embedded default table."""
 
     db: Path = DEFAULT_DB
-    """The durable event log (SQLite); the CLI's default (``cli_common.DEFAULT_DB``)."""
+    """The durable event log (SQLite); the CLI's default (``log.DEFAULT_DB``)."""
     data_dir: Path | None = None
     """Media store and tag registry live here; default: the folder of ``db``."""
     game: str = "dice-tray"

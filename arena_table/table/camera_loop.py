@@ -187,7 +187,7 @@ class CameraLoop:
         about 6 MB; the reader's ONNX Runtime and OpenCV buffers about 0.4-1.3 MB), and the web
         server hands each request to the next of its ``--max-clients`` + 16 threads in turn, so
         a control page polling once a second grew the service by ~6 MB a request, to over 1 GB
-        (``bench/service_memory.py``).
+        (``arena_table/bench/service_memory.py``).
         """
         image = self.latest_frame()
         if image is None:

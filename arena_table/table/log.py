@@ -22,6 +22,9 @@ from typing import IO, Iterator
 
 from arena_table.rules import Event, NotationError, Record, from_json, to_json, to_notation
 
+DEFAULT_DB = Path("var/arena-table.db")
+"""The event log every command reads or writes when not given ``--db`` (relative to the working folder)."""
+
 SCHEMA_VERSION = 1
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS events (

@@ -161,3 +161,41 @@ def evaluate_set(directory: str | Path, labels_csv: str | Path | None = None, cf
     if holdout_every:
         items = [it for it in items if is_held_out(it.index, holdout_every)]
     return score_samples(_disk_samples(items), cfg)
+
+
+def _down(x: float) -> str:
+    """``x`` to 3 decimals rounded down, so a figure under a target never prints as meeting it.
+
+    >>> _down(1468 / 1476), _down(199 / 200), _down(1.0)
+    ('0.994', '0.995', '1.000')
+    """
+    return f"{math.floor(x * 1000 + 1e-9) / 1000:.3f}"
+
+
+def _up(x: float) -> str:
+    """``x`` to 3 decimals rounded up (a figure whose target is a ceiling, as abstention's).
+
+    >>> _up(0.0301), _up(0.03), _up(0.0)
+    ('0.031', '0.030', '0.000')
+    """
+    return f"{math.ceil(x * 1000 - 1e-9) / 1000:.3f}"
+
+
+def format_metrics(name: str, m: dict) -> str:
+    """One summary line of eval metrics.
+
+    Accuracy, precision and recalls are rounded down, abstention up, at 3 decimals: a precision of
+    0.9946 prints 0.994, not 0.995 (the targets are floors and a ceiling at 3 decimals). A figure
+    with nothing to count (no die labelled, none read) prints as "-".
+
+    >>> format_metrics("empty", {"images": 1, "dice_true": 0, "dice_read": 0, "per_die_accuracy": 0.0,
+    ...     "precision": 0.0, "abstention_rate": 0.0, "per_face_recall": {"1": None}, "ms_per_image": 3.0})
+    'empty        images    1  dice     0  acc -  prec -  abst -  recall 1:-  3.0 ms'
+    """
+    labelled, read = m["dice_true"] > 0, m.get("dice_read", 1) > 0
+    recall = " ".join(f"{f}:{_down(r)}" if r is not None else f"{f}:-" for f, r in m["per_face_recall"].items())
+    ms = m["ms_per_image"]
+    return (f"{name:<12} images {m['images']:>4}  dice {m['dice_true']:>5}  "
+            f"acc {_down(m['per_die_accuracy']) if labelled else '-'}  prec {_down(m['precision']) if read else '-'}  "
+            f"abst {_up(m['abstention_rate']) if labelled else '-'}  recall {recall}  "
+            f"{'-' if ms is None or math.isnan(ms) else f'{ms:.1f}'} ms")

@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-import arena_table.table.cli_tokens as cli_tokens
-from arena_table.table.cli import main
+import arena_table.bench.tokens as cli_tokens
+from arena_table.cli import main
 
 FIGURES = {"pads": 4, "events": 4800, "lost": 0, "duplicated": 0, "cpu_percent": 4.25,
            "latency_p50_ms": 1.2, "latency_p99_ms": 31.5}

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from arena_table.table.cli import main
+from arena_table.cli import main
 from arena_table.table.tokens import check_catalogue
 
 

@@ -85,7 +85,7 @@ def test_seats_follow_the_setup_order_not_the_turn_order(tmp_path, mock_factory)
 
 
 def test_run_takes_leds_and_seats(tmp_path, capsys):
-    from arena_table.table.cli import main
+    from arena_table.cli import main
 
     assert main(["run", "--seats", "Ann,Bo", "--db", str(tmp_path / "t.db")]) == 2
     assert "give --leds gpio or --leds mock too" in capsys.readouterr().err

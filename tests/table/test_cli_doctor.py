@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from arena_table.rules import parse
-from arena_table.table.cli import main
+from arena_table.cli import main
 from arena_table.table.log import EventLog
 
 

@@ -9,7 +9,7 @@ The moments are read from the child itself, so a slow or busy machine hits them 
 test presses Ctrl-C a given time after a given module is imported (or after a given line on
 stdout; ``importlib.import_module`` imports go unreported, so the markers are modules that those
 import with plain ``import`` statements). The earliest moment is ``main()``'s first import of its
-own (``cli_common``). Before it come the interpreter's start-up and the console script's import of
+own (``cli.common``). Before it come the interpreter's start-up and the console script's import of
 the CLI module, where no code of the program can catch a Ctrl-C; the last test keeps that import
 as short as it can be.
 """
@@ -28,14 +28,14 @@ from pathlib import Path
 
 import psutil
 import pytest
-from arena_table.table.cli_common import free_port
+from arena_table.cli.common import free_port
 
 from arena_table.rules import parse
 from arena_table.table.engine import Engine
 from arena_table.table.log import EventLog
 
 SCRIPT = Path(sys.executable).with_name("arena-table")
-ARENA_TABLE = [str(SCRIPT)] if SCRIPT.exists() else [sys.executable, "-m", "arena_table.table.cli"]
+ARENA_TABLE = [str(SCRIPT)] if SCRIPT.exists() else [sys.executable, "-m", "arena_table.cli"]
 """The console script users run (its wrapper imports the CLI before ``main`` starts)."""
 
 IMPORT_LINE = "import time:"
@@ -119,10 +119,10 @@ def _export(db: Path) -> str:
 
 
 RUN_MOMENTS = [
-    ("arena_table.table.cli_common", 0.0),  # main() is importing the sub-command modules
-    ("arena_table.table.cli_common", 0.05),
-    ("arena_table.table.cli_common", 0.2),
-    ("arena_table.rules", 0.0),  # between two sub-command modules (cli_tags is importing)
+    ("arena_table.cli.common", 0.0),  # main() is importing the sub-command modules
+    ("arena_table.cli.common", 0.05),
+    ("arena_table.cli.common", 0.2),
+    ("arena_table.rules", 0.0),  # between two sub-command modules (cli.tags is importing)
     ("arena_table.webui.app", 0.0),  # run's own imports
     ("waitress", 0.0),  # the log is open, the engine runs, the web server is being made
 ]
@@ -141,7 +141,7 @@ def test_ctrl_c_while_run_starts_exits_130_quietly_and_keeps_the_log(tmp_path, m
 
 
 def test_ctrl_c_while_run_starts_closes_what_it_opened(tmp_path, monkeypatch):
-    from arena_table.table.cli import main
+    from arena_table.cli import main
     from arena_table.webui import server
 
     def interrupted(*args, **kwargs):
@@ -169,10 +169,10 @@ def test_ctrl_c_once_run_serves_is_its_clean_stop(tmp_path):
 def test_ctrl_c_in_other_commands_exits_130_quietly(tmp_path):
     db = tmp_path / "t.db"
     _recorded_log(db)
-    Interrupted(["log", "export", "--db", str(db)], "arena_table.table.cli_common", 0.05).assert_quiet()
+    Interrupted(["log", "export", "--db", str(db)], "arena_table.cli.common", 0.05).assert_quiet()
     Interrupted(["replay", str(Path(__file__).parents[2] / "examples" / "theosis-pvp-12.txt")],
                 "arena_table.hardware.registry", 0.0).assert_quiet()
-    Interrupted(["bench", "dice"], "arena_table.vision.bench", 0.5).assert_quiet()
+    Interrupted(["bench", "dice"], "arena_table.bench.dice", 0.5).assert_quiet()
 
 
 @pytest.mark.slow
@@ -190,8 +190,8 @@ def test_ctrl_c_in_bench_web_ends_its_server_and_spectators_quietly():
 def test_loading_the_cli_imports_nothing_else():
     # Ctrl-C while a module loads outside main()'s guard would print a traceback: the console
     # script's own import of the CLI must stay as short as it can be
-    code = ("import json, sys; before = set(sys.modules); import arena_table.table.cli; "
+    code = ("import json, sys; before = set(sys.modules); import arena_table.cli; "
             "print(json.dumps(sorted(set(sys.modules) - before)))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    assert json.loads(out) == ["arena_table", "arena_table.table", "arena_table.table.cli"]
+    assert json.loads(out) == ["arena_table", "arena_table.cli"]
 

@@ -8,8 +8,8 @@ import json
 import pytest
 
 from arena_table.rules import parse
-from arena_table.table.cli import build_parser, main
-from arena_table.table.cli_common import DEFAULT_DB
+from arena_table.cli import build_parser, main
+from arena_table.cli.common import DEFAULT_DB
 from arena_table.table.log import EventLog
 
 
@@ -51,7 +51,7 @@ def test_log_export_into_a_closed_pipe_ends_quietly(tmp_path):
     with EventLog(db) as log:
         for i in range(3000):  # far more than a pipe's 64 KiB buffer
             log.append(parse(f"roll faces=[{i % 6 + 1},{(i + 3) % 6 + 1}]"))
-    p = subprocess.Popen([sys.executable, "-m", "arena_table.table.cli", "log", "export", "--db", str(db)],
+    p = subprocess.Popen([sys.executable, "-m", "arena_table.cli", "log", "export", "--db", str(db)],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     assert json.loads(p.stdout.readline())["seq"] == 1
     p.stdout.close()

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from arena_table.table.cli import main
+from arena_table.cli import main
 
 MISTYPED = [
     (["run", "--camrea", "sim"], "run", "unrecognized arguments: --camrea sim"),
@@ -43,7 +43,7 @@ def test_a_flag_before_the_command_is_the_top_levels_mistake(capsys):
 
 def test_the_console_script_says_the_same():
     script = Path(sys.executable).with_name("arena-table")
-    cmd = [str(script)] if script.exists() else [sys.executable, "-m", "arena_table.table.cli"]
+    cmd = [str(script)] if script.exists() else [sys.executable, "-m", "arena_table.cli"]
     proc = subprocess.run(cmd + ["run", "--camrea", "sim"], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2
     assert proc.stderr.startswith("usage: arena-table run [-h]")

@@ -8,7 +8,7 @@ import pytest
 from logkit import open_elsewhere
 
 from arena_table.rules import DiceRolled, DieCorrected, IllegalEvent, NothingToUndo, Undone, UndoTargetMoved, digest, replay
-from arena_table.table.cli import main
+from arena_table.cli import main
 from arena_table.table.engine import Engine
 from arena_table.table.log import EventLog, LogError, read_jsonl
 
@@ -143,6 +143,15 @@ def test_replay_cli_names_the_bad_line(tmp_path, capsys):
     f.write_text("roll faces=[1]\n# comment\nroll faces=[2,\n")
     assert main(["replay", str(f)]) == 1
     assert f"{f}:3:" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("content", ["", "\n", "# a transcript with no events yet\n\n"])
+def test_replay_cli_refuses_a_file_with_no_events(tmp_path, capsys, content):
+    f = tmp_path / "empty.txt"
+    f.write_text(content)
+    assert main(["replay", str(f)]) == 1
+    out, err = capsys.readouterr()
+    assert err == f"error: {f}: no events (an empty log or transcript)\n" and out == ""
 
 
 def test_read_jsonl_accepts_notation_and_bare_events():

@@ -10,11 +10,11 @@ import pytest
 
 from logkit import open_elsewhere
 
-from arena_table.table.cli_common import free_port
+from arena_table.cli.common import free_port
 
 from arena_table.rules.events import Note
 from arena_table.table.app import Table, TableConfig
-from arena_table.table.cli import main
+from arena_table.cli import main
 from arena_table.table.log import EventLog, LogError
 
 

@@ -6,7 +6,7 @@ import pytest
 from arena_table.rules import GameStarted, IllegalEvent
 from arena_table.rules.events import parse as parse_event
 from arena_table.table.app import Table, TableConfig, record_game
-from arena_table.table.cli import main
+from arena_table.cli import main
 
 PVP = {"mode": "pvp", "players": ["Ann", "Bo"], "heroes_1": ["rochon", "rac", "norn"],
        "heroes_2": ["aer", "lug", "edhel"]}
@@ -82,7 +82,7 @@ def test_flags_against_a_running_game(tmp_path):
     # A new user's second trial: `--options` alone used to target the dice tray (refusing the
     # running Theosis game's own options, or ending it with `{}`), and `--game theosis` alone
     # started an empty Theosis over the one in progress.
-    from arena_table.table.cli_run import GameInProgress, game_from_flags
+    from arena_table.cli.run import GameInProgress, game_from_flags
 
     t = _table(tmp_path / "e.db")
     try:

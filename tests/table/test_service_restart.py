@@ -15,7 +15,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from arena_table.table.cli_common import free_port
+from arena_table.cli.common import free_port
 
 SHARED = Path(__file__).resolve().parents[2].parent / "shared"
 MATTEO = SHARED / "data" / "dice" / "matteo_d6"
@@ -27,7 +27,7 @@ pytestmark = [pytest.mark.shared, pytest.mark.slow,
 
 
 def start(db: Path, camera: str, port: int, log: Path) -> subprocess.Popen:
-    cmd = [sys.executable, "-m", "arena_table.table.cli", "run", "--db", str(db), "--camera", camera,
+    cmd = [sys.executable, "-m", "arena_table.cli", "run", "--db", str(db), "--camera", camera,
            "--tokens", "none", "--port", str(port), "--pin", "123456"]
     return subprocess.Popen(cmd, stdout=open(log, "w"), stderr=subprocess.STDOUT, env={**os.environ})
 

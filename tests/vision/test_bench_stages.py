@@ -1,4 +1,4 @@
-"""``bench/dice_stages.py``: the stage breakdown adds up and leaves the reader as it found it."""
+"""``arena_table/bench/dice_stages.py``: the stage breakdown adds up and leaves the reader as it found it."""
 
 import importlib.util
 import os
@@ -12,7 +12,7 @@ from arena_table.vision import dice, nets
 from arena_table.vision.size_search import read_dice_any_size
 from arena_table.vision.dice import DiceConfig
 
-SCRIPT = Path(__file__).resolve().parents[2] / "bench" / "dice_stages.py"
+SCRIPT = Path(__file__).resolve().parents[2] / "arena_table" / "bench" / "dice_stages.py"
 
 
 def _load():

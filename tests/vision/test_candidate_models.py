@@ -108,7 +108,7 @@ def test_models_flag_refuses_a_folder_without_models(tmp_path, capsys, make, sai
 
 
 def test_bench_names_the_models_it_timed(tmp_path, capsys, monkeypatch):
-    from arena_table.vision import bench
+    from arena_table.bench import dice as bench
 
     monkeypatch.setattr(bench, "REAL_SETS", ())  # the shared sets are scored in test_dice_cli
     cand = _candidate(tmp_path, 5)

@@ -10,8 +10,8 @@ import json
 
 import pytest
 
-from arena_table.table.cli import main
-from arena_table.table.cli_web import run_bench
+from arena_table.cli import main
+from arena_table.bench.web import run_bench
 
 
 @pytest.mark.slow

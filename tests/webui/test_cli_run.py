@@ -15,10 +15,11 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from arena_table.table.cli_common import free_port
+from arena_table.cli.common import free_port
 
-from arena_table.table import cli_run, secrets_store
-from arena_table.table.cli import main
+from arena_table.cli import run as cli_run
+from arena_table.table import secrets_store
+from arena_table.cli import main
 
 
 def test_pin_is_made_once_kept_and_private(tmp_path):
@@ -95,7 +96,7 @@ def test_a_folder_in_place_of_a_secret_file_stops_run_with_one_error(tmp_path, c
 
 def test_run_serves_until_sigterm_and_closes_cleanly(tmp_path):
     port = free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "arena_table.table.cli", "run", "--camera", "none",
+    proc = subprocess.Popen([sys.executable, "-m", "arena_table.cli", "run", "--camera", "none",
                              "--db", str(tmp_path / "t.db"), "--port", str(port)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             env={**os.environ, "PYTHONUNBUFFERED": "1"})
@@ -216,7 +217,7 @@ def test_run_reads_small_dice_with_the_calibration_file(tmp_path):
     calib = tmp_path / "calib.json"
     assert main(["dice", "calibrate", str(photos / "small.png"), "--out", str(calib)]) == 0
     port = free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "arena_table.table.cli", "run", "--camera", str(photos),
+    proc = subprocess.Popen([sys.executable, "-m", "arena_table.cli", "run", "--camera", str(photos),
                              "--calibration", str(calib), "--camera-setting", "settle_mode=whole",
                              "--tokens", "none", "--db", str(tmp_path / "t.db"), "--port", str(port)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
@@ -252,7 +253,7 @@ def test_a_restart_with_the_same_game_flag_goes_on_with_the_game_in_progress(tmp
     t.engine.submit(parse("th-place hero=rochon location=guardian golden=true"))
     t.close()
     port = free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "arena_table.table.cli", "run", "--camera", "none", "--game",
+    proc = subprocess.Popen([sys.executable, "-m", "arena_table.cli", "run", "--camera", "none", "--game",
                              "dice-tray", "--db", str(db), "--port", str(port)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             env={**os.environ, "PYTHONUNBUFFERED": "1"})

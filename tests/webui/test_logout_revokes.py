@@ -13,7 +13,7 @@ import pytest
 from test_session_restart import running_table
 from webhelpers import PIN, app, client, login, table  # noqa: F401 (fixtures)
 
-from arena_table.table.cli_common import free_port
+from arena_table.cli.common import free_port
 
 from arena_table.table.revoked_sessions import StoredSessionRevocations
 from arena_table.table.secrets_store import REVOKED_FILE, secrets_problem
@@ -128,7 +128,7 @@ def test_a_logout_whose_file_cannot_be_written_still_revokes_until_the_table_sto
 
 
 def test_run_refuses_a_folder_in_the_place_of_the_file_before_writing_anything(tmp_path, capsys):
-    from arena_table.table.cli import main
+    from arena_table.cli import main
 
     (tmp_path / REVOKED_FILE).mkdir()
     said = f"{tmp_path / REVOKED_FILE} is a directory, not the revoked sessions file: remove it"
@@ -142,7 +142,7 @@ def test_an_unreadable_file_stops_run_rather_than_forgetting_its_logouts(tmp_pat
     """A review: a file another user left (one ``sudo arena-table run``) was read as empty, so every
     logged-out cookie was let in again, and the next logout wrote over the old ids for good."""
     from arena_table.table import revoked_sessions
-    from arena_table.table.cli import main
+    from arena_table.cli import main
     from arena_table.table.secrets_store import SecretFileError
 
     (tmp_path / REVOKED_FILE).write_text("stolen 1796102000\n")
@@ -173,7 +173,7 @@ def test_run_keeps_the_logouts_across_its_own_restart(tmp_path):
     port = free_port()
 
     def serve():
-        proc = subprocess.Popen([sys.executable, "-m", "arena_table.table.cli", "run", "--camera", "none",
+        proc = subprocess.Popen([sys.executable, "-m", "arena_table.cli", "run", "--camera", "none",
                                  "--db", str(tmp_path / "t.db"), "--port", str(port)],
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                 env={**os.environ, "PYTHONUNBUFFERED": "1"})
@@ -215,7 +215,7 @@ def test_run_keeps_the_logouts_across_its_own_restart(tmp_path):
 @pytest.mark.parametrize("name", [REVOKED_FILE, "session-secret", "pin.txt"])
 def test_a_symlink_in_a_secret_files_place_is_refused_and_its_target_left_alone(tmp_path, name):
     """A trial: a link planted there made ``run`` chmod its target to 0600 (as root, any file)."""
-    from arena_table.table.cli import main
+    from arena_table.cli import main
 
     victim = tmp_path / "victim.txt"
     victim.write_text("1234\n")
@@ -232,7 +232,7 @@ def test_a_symlink_in_a_secret_files_place_is_refused_and_its_target_left_alone(
 @pytest.mark.parametrize("name", [REVOKED_FILE, "session-secret", "pin.txt"])
 def test_a_fifo_in_a_secret_files_place_stops_run_and_doctor_without_waiting(tmp_path, name, capsys):
     """A trial: ``run`` read a FIFO named ``revoked-sessions`` and waited for ever."""
-    from arena_table.table.cli import main
+    from arena_table.cli import main
 
     os.mkfifo(tmp_path / name, 0o600)
     assert main(["run", "--db", str(tmp_path / "t.db"), "--camera", "none", "--port", str(free_port())]) == 2

@@ -200,7 +200,7 @@ def test_secret_files_are_written_whole_and_follow_no_planted_link(tmp_path):
 ], ids=["short", "utf-16"])
 def test_doctor_says_what_run_would_refuse_in_the_pin_file(tmp_path, capsys, content, said):
     """A review: doctor said "holds no PIN (run makes a new one)" and exited 0 where run now stops."""
-    from arena_table.table.cli import main
+    from arena_table.cli import main
 
     (tmp_path / "pin.txt").write_bytes(content)
     assert main(["doctor", "--db", str(tmp_path / "t.db")]) == 1
@@ -266,7 +266,7 @@ def test_a_temporary_copy_dated_far_in_the_future_is_swept(tmp_path):
 @pytest.mark.parametrize("name", [secrets_store.PIN_FILE, secrets_store.SESSION_SECRET_FILE])
 def test_a_secret_file_open_to_others_and_not_ours_stops_run_before_the_log_is_made(
         tmp_path, monkeypatch, capsys, name):
-    from arena_table.table.cli import main
+    from arena_table.cli import main
 
     pin = secrets_store.load_or_create_pin(tmp_path, "97531")
     secrets_store.load_or_create_session_secret(tmp_path, pin)

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from arena_table.rules import Undone, apply, digest, parse, replay, table_view
-from arena_table.table.cli import main
+from arena_table.cli import main
 from arena_table.table.log import read_jsonl
 
 ROOT = Path(__file__).resolve().parents[3]

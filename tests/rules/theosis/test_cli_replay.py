@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from arena_table.table.cli import main
+from arena_table.cli import main
 
 EXAMPLE = Path(__file__).parents[3] / "examples" / "theosis-pvp-12.txt"
 

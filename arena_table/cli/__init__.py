@@ -1,6 +1,6 @@
 """The ``arena-table`` command line.
 
-Sub-commands live in ``cli_*.py`` modules of this package, each exposing
+Sub-commands live in the modules of this package named in :data:`PLUGINS`, each exposing
 ``register(subparsers)``; every leaf parser sets ``func`` to a handler
 ``(args) -> int`` (exit code).
 
@@ -20,7 +20,7 @@ if TYPE_CHECKING:  # annotations only (see the module docstring)
     import argparse
     from collections.abc import Sequence
 
-PLUGINS = ("cli_run", "cli_dice", "cli_tags", "cli_web", "cli_tokens")
+PLUGINS = ("run", "dice", "tags", "bench")
 """Modules of this package that add sub-commands (a missing one is skipped)."""
 
 
@@ -30,12 +30,15 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     from arena_table.rules import IllegalEvent, UnknownGame, digest, replay, table_view
     from arena_table.rules.dice_tray import FAIRNESS_MIN_DICE
 
-    from .log import LogError, read_jsonl
+    from arena_table.table.log import LogError, read_jsonl
 
     lines: dict[int, int] = {}
     try:
         with open(args.file, encoding="utf-8") as fp:
             records = read_jsonl(fp, source=args.file, lines_out=lines)
+        if not records:  # "0 events" would pass for a replay of a log that was not exported, or a wrong file
+            print(f"error: {args.file}: no events (an empty log or transcript)", file=sys.stderr)
+            return 1
         state = replay(records, args.game)
     except OSError as exc:
         print(f"error: {args.file}: {exc.strerror}", file=sys.stderr)
@@ -73,12 +76,12 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 
 
 def _cmd_log_export(args: argparse.Namespace) -> int:
-    """``log export``: the log at ``--db`` (default :data:`~.cli_common.DEFAULT_DB`) as JSON lines on standard
+    """``log export``: the log at ``--db`` (default :data:`~arena_table.table.log.DEFAULT_DB`) as JSON lines on standard
     output or ``-o FILE``; exit 1 with one ``error:`` line if the log is missing or unreadable (a missing
     log is not created) or the output cannot be written."""
     from pathlib import Path
 
-    from .log import EventLog, LogError
+    from arena_table.table.log import EventLog, LogError
 
     if not Path(args.db).is_file():
         print(f"error: {args.db}: no such event log (give --db PATH, the log `arena-table run` writes)",
@@ -107,7 +110,7 @@ def build_parser() -> argparse.ArgumentParser:
     import argparse
     import importlib
 
-    from .cli_common import DEFAULT_DB, CommandParser, subcommand_group
+    from .common import DEFAULT_DB, CommandParser, subcommand_group
 
     parser = argparse.ArgumentParser(prog="arena-table", description=__doc__.splitlines()[0].replace("``", ""))
     parser.add_argument("-v", "--verbose", action="store_true", help="log debug messages")
@@ -128,9 +131,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     for name in PLUGINS:
         try:
-            mod = importlib.import_module(f"arena_table.table.{name}")
+            mod = importlib.import_module(f"arena_table.cli.{name}")
         except ModuleNotFoundError as exc:
-            if exc.name == f"arena_table.table.{name}":
+            if exc.name == f"arena_table.cli.{name}":
                 continue
             raise
         mod.register(sub)

@@ -38,7 +38,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from .cli_common import at_least, bench_subparsers, free_port
+from arena_table.cli.common import free_port
 
 TARGET_EVENT_P99_MS = 250.0
 TARGET_STATE_P99_MS = 100.0
@@ -199,7 +199,7 @@ def run_bench(clients: int = 200, events: int = 100, kill: int = 5, interval: fl
     port = free_port()
     pin = "424242"
     server = subprocess.Popen(
-        [sys.executable, "-m", "arena_table.table.cli_web", "--serve", "--db", str(tmp / "bench.db"),
+        [sys.executable, "-m", "arena_table.bench.web", "--serve", "--db", str(tmp / "bench.db"),
          "--port", str(port), "--pin", pin, "--max-clients", str(clients + kill + 4)],
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, process_group=0)
     spect = victims = None
@@ -212,7 +212,7 @@ def run_bench(clients: int = 200, events: int = 100, kill: int = 5, interval: fl
         op.login(pin)
         log(f"server up on port {port}; opening {clients} streams")
         t_open = time.monotonic()
-        spect = subprocess.Popen([sys.executable, "-c", f"from arena_table.table.cli_web import _spectators; "
+        spect = subprocess.Popen([sys.executable, "-c", f"from arena_table.bench.web import _spectators; "
                                   f"_spectators({port}, {clients})"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                  process_group=0)
         connected = int(spect.stdout.readline().split()[1])
@@ -258,7 +258,7 @@ def run_bench(clients: int = 200, events: int = 100, kill: int = 5, interval: fl
         rss2 = ps.memory_info().rss
         log(f"killing {kill} streams abruptly")
         victims = subprocess.Popen([sys.executable, "-c",
-                                    f"from arena_table.table.cli_web import _victims; _victims({port}, {kill})"],
+                                    f"from arena_table.bench.web import _victims; _victims({port}, {kill})"],
                                    stdout=subprocess.PIPE, process_group=0)
         victims.stdout.readline()
         base = _streams(op)
@@ -333,38 +333,9 @@ def _round(x: float | None) -> float | None:
     return None if x is None else round(x, 1)
 
 
-def cmd_bench_web(args: argparse.Namespace) -> int:
-    quiet = args.json
-    result = run_bench(args.clients, args.events, args.kill, args.interval,
-                       log=(lambda m: None) if quiet else (lambda m: print(f"bench web: {m}", flush=True)))
-    ok = (result["event_latency_p99_ms"] is not None and result["event_latency_p99_ms"] <= TARGET_EVENT_P99_MS
-          and result["state_latency_p99_ms"] is not None and result["state_latency_p99_ms"] <= TARGET_STATE_P99_MS
-          and result["reaped"] >= args.kill and result["reap_s"] <= REAP_LIMIT_S
-          and result["clients"] == args.clients and result["missed"] == 0)
-    result["within_targets"] = ok
-    if args.json:
-        print(json.dumps(result, indent=2))
-    else:
-        for k, v in result.items():
-            print(f"{k:24} {v}")
-    return 0
-
-
-def register(sub: argparse._SubParsersAction) -> None:
-    p = bench_subparsers(sub).add_parser("web", help="SSE spectators on loopback: event latency, /api/state "
-                                                     "latency, reaping, memory")
-    p.add_argument("--clients", type=at_least(1), default=200, help="SSE streams to hold (default 200)")
-    p.add_argument("--events", type=at_least(1), default=100, help="events to post (default 100)")
-    p.add_argument("--kill", type=at_least(0), default=5, help="extra streams killed abruptly (default 5)")
-    p.add_argument("--interval", type=at_least(0.0, float), default=0.05,
-                   help="seconds between posted events (default 0.05)")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.set_defaults(func=cmd_bench_web)
-
-
 def _serve_main(argv: list[str]) -> int:
     """The benchmark's server process: ``arena-table run`` on a fresh log, no devices."""
-    from .cli_run import register as register_run
+    from arena_table.cli.run import register as register_run
 
     parser = argparse.ArgumentParser()
     sub = parser.add_subparsers(dest="cmd")

@@ -9,9 +9,9 @@ throw dice for ``--minutes`` and prints the process's ``VmRSS`` every ``--interv
 then the final ``VmHWM`` (peak RSS). ``--browsers`` opens real Chromium pages instead of the
 control pollers (``/`` and ``/control``, Debian's ``/usr/bin/chromium`` via Playwright).
 
-    .venv/bin/python bench/service_memory.py --minutes 10 --clients 2 --control 1
-    .venv/bin/python bench/service_memory.py --minutes 15 --browsers
-    .venv/bin/python bench/service_memory.py --minutes 5 --env MALLOC_ARENA_MAX=   # unset a variable
+    python -m arena_table.bench.service_memory --minutes 10 --clients 2 --control 1
+    python -m arena_table.bench.service_memory --minutes 15 --browsers
+    python -m arena_table.bench.service_memory --minutes 5 --env MALLOC_ARENA_MAX=   # unset a variable
 
 The growth figure is the RSS at the end minus the RSS after the first ``--warmup`` seconds
 (the reader's models load and the first rolls are read in that time).
@@ -30,11 +30,9 @@ import sys
 import tempfile
 import threading
 import time
-from pathlib import Path
 
-from arena_table.table.cli_web import wait_ready
+from arena_table.bench.web import wait_ready
 
-ROOT = Path(__file__).resolve().parents[1]
 PIN = "135790"
 
 
@@ -179,7 +177,7 @@ def main(argv: list[str] | None = None) -> int:
             env.pop(k, None)
     port = free_port()
     tmp = tempfile.mkdtemp(prefix="service-memory-")
-    cmd = [str(ROOT / ".venv" / "bin" / "arena-table"), "run", "--camera", "sim", "--tokens", "sim",
+    cmd = [sys.executable, "-m", "arena_table.cli", "run", "--camera", "sim", "--tokens", "sim",
            "--db", f"{tmp}/t.db", "--port", str(port), "--pin", PIN, *a.arg]
     proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=open(f"{tmp}/service.log", "w"))
     stop = threading.Event()

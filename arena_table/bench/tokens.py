@@ -19,7 +19,6 @@ Targets: 0 lost, 0 duplicated, CPU < 10 %, p99 < 20 ms.
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import subprocess
@@ -30,7 +29,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-from .cli_common import at_least, bench_subparsers
 
 
 def _pct(values: list[float], q: float) -> float:
@@ -57,8 +55,8 @@ def soak(pads: int = 4, rate: float = 20.0, seconds: float = 60.0, db: str = ":m
     from arena_table.hardware.reader import SerialTokenReader
     from arena_table.rules import TagPlaced, TagRemoved
 
-    from .engine import Engine
-    from .log import EventLog
+    from arena_table.table.engine import Engine
+    from arena_table.table.log import EventLog
 
     child = subprocess.Popen([sys.executable, "-m", "arena_table.table.tokens_sim", "--pads", str(pads),
                               "--rate", str(rate), "--seconds", str(seconds)],
@@ -140,7 +138,7 @@ def place_to_applied(samples: int = 50) -> dict[str, Any]:
     """``place()`` on a ``--tokens sim`` Table (file log, real registry): ms until the token device
     calls ``table.submit`` (firmware, pty, driver, registry) and until the engine applied the
     event (adds the durable commit of the log, an fsync)."""
-    from .app import Table, TableConfig
+    from arena_table.table.app import Table, TableConfig
 
     with tempfile.TemporaryDirectory() as tmp:
         cfg = TableConfig(db=Path(tmp) / "log.db", camera=None, tokens="sim", pin="0000")
@@ -213,32 +211,3 @@ def format_targets(targets: dict[str, dict[str, Any]]) -> list[str]:
     failed = [f"{k} = {t['value']}, target {t['target']}" for k, t in targets.items() if not t["pass"]]
     lines.append("targets met: " + (f"no (failed: {'; '.join(failed)})" if failed else "yes"))
     return lines
-
-
-def _cmd_bench(args: argparse.Namespace) -> int:
-    figures = soak(args.pads, args.rate, args.seconds, args.db)
-    if args.place_samples:
-        figures.update(place_to_applied(args.place_samples))
-    figures["targets"] = check_targets(figures)
-    figures["targets_met"] = all(t["pass"] for t in figures["targets"].values())
-    if args.json:
-        print(json.dumps(figures, indent=2))
-    else:
-        for key, value in figures.items():
-            if key not in ("targets", "targets_met"):
-                print(f"{key:>28}: {value}")
-        print("\n".join(format_targets(figures["targets"])))
-    return 0 if figures["targets_met"] else 1
-
-
-def register(sub: argparse._SubParsersAction) -> None:
-    p = bench_subparsers(sub).add_parser("tokens", help="soak the token reader: firmware sim -> pty -> driver -> engine")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument("--seconds", type=at_least(1.0, float), default=60.0, help="length of the soak (default 60)")
-    p.add_argument("--pads", type=at_least(1), default=4, help="reader pads driven at once (default 4)")
-    p.add_argument("--rate", type=at_least(0.1, float), default=20.0,
-                   help="tag changes per second on each pad (default 20)")
-    p.add_argument("--db", default=":memory:", help="event log file (default: in memory)")
-    p.add_argument("--place-samples", type=int, default=50,
-                   help="place() -> applied samples on a --tokens sim table (0: skip)")
-    p.set_defaults(func=_cmd_bench)

@@ -18,8 +18,8 @@ import sys
 from pathlib import Path
 from typing import Any, Sequence
 
-from .cli_common import DEFAULT_DB
-from .secrets_store import (PIN_FILE, load_or_create_pin, load_or_create_session_secret, pin_problem, read_pin,
+from .common import DEFAULT_DB
+from arena_table.table.secrets_store import (PIN_FILE, load_or_create_pin, load_or_create_session_secret, pin_problem, read_pin,
                             secrets_problem, valid_pin)
 
 
@@ -82,7 +82,7 @@ def camera_settings(pairs: Sequence[str], calibration: str | None = None) -> dic
     """
     from arena_table.vision.frames import Calibration, CameraError
 
-    from .camera_settings import SETTINGS, check_settings
+    from arena_table.table.camera_settings import SETTINGS, check_settings
 
     extra: dict[str, Any] = {}
     for pair in pairs:
@@ -137,7 +137,7 @@ def game_from_flags(engine, game: str | None, options: dict | None, new_game: bo
     """
     from arena_table.rules import IllegalEvent, find_game, in_progress, new_table
 
-    from .app import record_game
+    from arena_table.table.app import record_game
 
     running = engine.state.game
     name = find_game(game).name if game is not None else running
@@ -159,8 +159,8 @@ def game_from_flags(engine, game: str | None, options: dict | None, new_game: bo
 def _busy_table(db: Path, data_dir: Path) -> str:
     """Why a table already runs on log ``db`` or data folder ``data_dir``, in words, or ``""``; read
     only (no lock taken, no file made): ``Table`` takes the locks for good later."""
-    from .app import FOLDER_LOCK, busy_folder_message
-    from .log import busy_log_message, lock_holder, writer_lock_path
+    from arena_table.table.app import FOLDER_LOCK, busy_folder_message
+    from arena_table.table.log import busy_log_message, lock_holder, writer_lock_path
 
     if str(db) == ":memory:":
         return ""
@@ -175,8 +175,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     from arena_table.webui.app import WebConfig, create_app, shutdown
     from arena_table.webui.server import address_problem, make_server, stop_server
 
-    from .app import Table, TableConfig
-    from .log import LogError
+    from arena_table.table.app import Table, TableConfig
+    from arena_table.table.log import LogError
 
     try:
         options = json.loads(args.options) if args.options else {}
@@ -249,7 +249,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     try:  # only now, with the log ours, the PIN and the login key beside it may be written
         config.pin = load_or_create_pin(data_dir, args.pin)
         session_key = load_or_create_session_secret(data_dir, config.pin)
-        from .revoked_sessions import StoredSessionRevocations  # with the web app: not for every command
+        from arena_table.table.revoked_sessions import StoredSessionRevocations  # with the web app: not for every command
 
         revocations = StoredSessionRevocations(data_dir)
     except (ValueError, OSError) as exc:
@@ -402,7 +402,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
         failed.append("a secret file is one `arena-table run` refuses")
     if db.exists():
         try:
-            from .log import EventLog, lock_holder, writer_lock_path
+            from arena_table.table.log import EventLog, lock_holder, writer_lock_path
 
             with EventLog(db, readonly=True) as elog:
                 rows = elog.rows()

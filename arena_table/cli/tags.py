@@ -24,8 +24,8 @@ from arena_table.hardware.registry import TagRegistry
 from arena_table.hardware.uid import canonical_uid
 from arena_table.rules import UnknownGame
 
-from .cli_common import DEFAULT_DB, subcommand_group
-from .tokens import catalogue, check_catalogue
+from .common import DEFAULT_DB, subcommand_group
+from arena_table.table.tokens import catalogue, check_catalogue
 
 
 def _registry_path(args: argparse.Namespace) -> Path:
@@ -65,7 +65,7 @@ def _wait_for_tap(args: argparse.Namespace) -> str | None:
     taps: queue.Queue = queue.Queue()
     sim = None
     if args.sim:
-        from .tokens_sim import SimFirmware
+        from arena_table.table.tokens_sim import SimFirmware
 
         sim = SimFirmware(pads=1).start()
         port = sim.port

@@ -8,7 +8,7 @@ dice are 2-3.8 % (k=2) or 1.4-2.6 % (k=3) of the long side, below the reader's a
 against the photos' labels) and the median ms per image for ``read_dice`` (the automatic range
 alone) and ``read_dice_any_size`` (with the size search, what ``dice read``/``dice eval`` run).
 
-    taskset -c 0 .venv/bin/python bench/dice_wide_view.py [--mosaics 40]
+    taskset -c 0 python -m arena_table.bench.dice_wide_view [--mosaics 40]
 """
 
 from __future__ import annotations

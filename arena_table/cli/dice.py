@@ -1,4 +1,4 @@
-"""``arena-table dice read|eval|calibrate`` and ``arena-table bench dice``.
+"""``arena-table dice read|eval|calibrate``.
 
 The top-level CLI calls :func:`register` with its subparsers; every leaf sets
 ``func`` to a handler ``(args) -> exit code``.
@@ -12,12 +12,11 @@ import json
 import sys
 from pathlib import Path
 
-from arena_table.table.cli_common import at_least, bench_subparsers
 from arena_table.vision.errors import UnreadableImage, VisionError
 
 
 def register(sub) -> None:
-    """Add ``dice`` (``read``, ``eval``, ``calibrate``) and ``bench dice`` to the top-level subparsers."""
+    """Add ``dice`` (``read``, ``eval``, ``calibrate``) to the top-level subparsers."""
     dice = sub.add_parser("dice", help="read dice from photos, score the reader")
     dsub = dice.add_subparsers(dest="dice_cmd", metavar="WHAT", required=True)
     read = dsub.add_parser("read", help="read the dice in image files")
@@ -38,12 +37,6 @@ def register(sub) -> None:
     _reader_flags(ev)
     ev.add_argument("--json", action="store_true", help="print the metrics as JSON")
     ev.set_defaults(func=cmd_eval)
-    bench = bench_subparsers(sub).add_parser("dice", help="dice reader accuracy, speed and memory")
-    bench.add_argument("--json", action="store_true", help="print one JSON object")
-    bench.add_argument("--stress-frames", type=at_least(1), default=20, help="rendered frames per stress set")
-    bench.add_argument("--timing-frames", type=at_least(1), default=40, help="1280x720 frames timed")
-    _models_flag(bench)
-    bench.set_defaults(func=cmd_bench)
 
 
 def _quiet_opencv() -> None:
@@ -105,7 +98,7 @@ def _reader_flags(p: argparse.ArgumentParser) -> None:
 def _reader_config(args: argparse.Namespace):
     """The reader's config for the ``dice read/eval`` flags (the camera's ``dice_*`` settings, see
     ``camera_settings.reader_config``), or ``None`` after printing which flag is refused and why."""
-    from .camera_settings import SETTINGS, reader_config
+    from arena_table.table.camera_settings import SETTINGS, reader_config
 
     settings = {}
     for flag, key in _READER_FLAGS:
@@ -235,7 +228,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
 
 def cmd_eval(args: argparse.Namespace) -> int:
     """Score the reader on a labelled folder."""
-    from arena_table.vision.bench import format_metrics
+    from arena_table.vision.evaluate import format_metrics
     from arena_table.vision.evaluate import evaluate_set
 
     _quiet_opencv()
@@ -291,36 +284,4 @@ def cmd_eval(args: argparse.Namespace) -> int:
         print(f"error: {len(m['errors'])} image(s) of {labels} could not be read; the figures leave "
               "their dice out", file=sys.stderr)
         return 1
-    return 0
-
-
-def cmd_bench(args: argparse.Namespace) -> int:
-    """Run the dice benchmark."""
-    from arena_table.vision.bench import format_metrics, run_bench
-
-    _quiet_opencv()
-    if not _use_models(args):
-        return 2
-    try:
-        out = run_bench(stress_frames=args.stress_frames, timing_frames=args.timing_frames)
-    except VisionError as exc:  # e.g. the shipped models are missing
-        print(f"error: {exc}", file=sys.stderr)
-        return 1
-    if args.json:
-        print(json.dumps(out, indent=1))
-        return 0
-    for name, m in out["sets"].items():
-        print(format_metrics(name, m))
-    for reason in out["skipped"]:
-        print(f"skipped {reason}")
-    print(f"speed: median {out['median_ms']:.1f} ms, p95 {out['p95_ms']:.1f} ms wall "
-          f"(CPU median {out['cpu_median_ms']:.1f}, p95 {out['cpu_p95_ms']:.1f}) per "
-          f"{out['frame'][0]}x{out['frame'][1]} frame with {out['dice_per_frame']} dice, one core; "
-          f"peak RSS {out['rss_mb']:.0f} MB")
-    cal = out["calibrated"]
-    print(f"calibrated (die side {cal['die_side_px']:.0f} px): median {cal['median_ms']:.1f} ms, "
-          f"p95 {cal['p95_ms']:.1f} ms wall")
-    print(f"speed ratio: median_ratio {out['median_ratio']:.2f} (the reader's median over the yardstick, "
-          f"GaussianBlur + Canny on a 1280x720 frame, {out['reference_ms']:.2f} ms in this run); "
-          f"calibrated {cal['median_ratio']:.2f}")
     return 0

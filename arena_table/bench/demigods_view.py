@@ -4,7 +4,7 @@ well under 5 ms, so the spectator page can update within 200 ms of an event).
 Replays examples/demigods-*.txt and times the view of the state after every event
 (spectator and control) and the table-level apply (describe included), printing ms per call.
 
-    .venv/bin/python bench/demigods_view.py
+    python -m arena_table.bench.demigods_view
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from pathlib import Path
 
 from arena_table.rules import apply, find_game, new_table, parse, table_view
 
-EXAMPLES = sorted((Path(__file__).resolve().parents[1] / "examples").glob("demigods-*.txt"))
+EXAMPLES = sorted((Path(__file__).resolve().parents[2] / "examples").glob("demigods-*.txt"))
 
 
 def main() -> int:

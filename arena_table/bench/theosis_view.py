@@ -3,7 +3,7 @@
 Replays examples/theosis-pvp-12.txt and times the view of the state after every Arena event
 (spectator and control), printing the mean and the worst per call.
 
-    .venv/bin/python bench/theosis_view.py
+    python -m arena_table.bench.theosis_view
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from pathlib import Path
 
 from arena_table.rules import apply, find_game, new_table, parse
 
-EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "theosis-pvp-12.txt"
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "theosis-pvp-12.txt"
 
 
 def main() -> int:

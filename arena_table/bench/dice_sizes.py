@@ -10,7 +10,7 @@ right, the dice read wrong and the median milliseconds per frame (wall, one thre
 live camera's reader without a calibration (``size_search.LearningReader``, one for the 8 frames in
 order: it keeps the side its first search found), with its first frame's and median milliseconds.
 
-    taskset -c 0 .venv/bin/python bench/dice_sizes.py
+    taskset -c 0 python -m arena_table.bench.dice_sizes
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ the call), so the stage figures add up to about the whole; the wrappers cost a f
 a call. The process pins itself to one CPU and OpenCV to one thread while timing, as ``time_frames``
 does, and gives both back after.
 
-    taskset -c 0 .venv/bin/python bench/dice_stages.py [--frames 40] [--rounds 2]
+    taskset -c 0 python -m arena_table.bench.dice_stages [--frames 40] [--rounds 2]
 """
 
 from __future__ import annotations
@@ -30,7 +30,8 @@ from collections import defaultdict
 import cv2
 import numpy as np
 
-from arena_table.vision import bench, dice, nets
+from arena_table.bench import dice as bench
+from arena_table.vision import dice, nets
 from arena_table.vision.size_search import read_dice_any_size
 from arena_table.vision.dice import DiceConfig
 

@@ -13,10 +13,8 @@ True
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
-DEFAULT_DB = Path("var/arena-table.db")
-"""The event log every command reads or writes when not given ``--db`` (relative to the working folder)."""
+from arena_table.table.log import DEFAULT_DB  # the sub-commands' default --db
 
 
 class CommandParser(argparse.ArgumentParser):

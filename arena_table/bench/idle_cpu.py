@@ -12,8 +12,8 @@ Two measures, both on the simulated camera at its real frame rate (12 fps):
 * ``--service``: ``arena-table run --camera sim --tokens sim`` as a subprocess (web server, token
   readers and all), its whole-process CPU sampled with psutil after a warm-up, and its peak RSS.
 
-    .venv/bin/python bench/idle_cpu.py --seconds 40
-    .venv/bin/python bench/idle_cpu.py --service --seconds 30
+    python -m arena_table.bench.idle_cpu --seconds 40
+    python -m arena_table.bench.idle_cpu --service --seconds 30
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ import psutil
 
 from arena_table.table.app import Table, TableConfig
 from arena_table.table.camera_loop import CameraLoop
-from arena_table.table.cli_common import free_port
+from arena_table.cli.common import free_port
 from arena_table.vision.capture import SimSource
 from arena_table.vision.sim import SimTable
 
@@ -103,9 +103,8 @@ def bench_loop(seconds: float, fps: float, seed: int) -> int:
 
 
 def bench_service(seconds: float, warmup: float) -> int:
-    exe = Path(sys.executable).with_name("arena-table")
     with tempfile.TemporaryDirectory() as tmp:
-        cmd = [str(exe), "run", "--camera", "sim", "--tokens", "sim", "--db", str(Path(tmp) / "t.db"),
+        cmd = [sys.executable, "-m", "arena_table.cli", "run", "--camera", "sim", "--tokens", "sim", "--db", str(Path(tmp) / "t.db"),
                "--port", str(free_port())]
         proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:

@@ -16,7 +16,6 @@ calibrated die size, plus the process's peak resident memory.
 
 from __future__ import annotations
 
-import math
 import os
 import resource
 import time
@@ -25,13 +24,13 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
-from .calibrate import measure_die_side
-from .size_search import read_dice_any_size, sized_config
-from .dice import DiceConfig
-from .evaluate import evaluate_set, score_samples
-from .labels import LabelledBox, dice_set_dir
-from .nets import MODEL_NAMES, loaded_path
-from .render import random_table, render_table
+from arena_table.vision.calibrate import measure_die_side
+from arena_table.vision.dice import DiceConfig
+from arena_table.vision.evaluate import evaluate_set, score_samples
+from arena_table.vision.labels import LabelledBox, dice_set_dir
+from arena_table.vision.nets import MODEL_NAMES, loaded_path
+from arena_table.vision.render import random_table, render_table
+from arena_table.vision.size_search import read_dice_any_size, sized_config
 
 REAL_SETS = ("byler_d6", "matteo_d6")
 FRAME_SIZE = (1280, 720)
@@ -181,41 +180,3 @@ def run_bench(cfg: DiceConfig | None = None, stress_frames: int = 20, timing_fra
                frame=list(FRAME_SIZE), dice_per_frame=DICE_PER_FRAME, sets=sets, skipped=skipped,
                models={name: str(loaded_path(name)) for name in MODEL_NAMES})
     return out
-
-
-def _down(x: float) -> str:
-    """``x`` to 3 decimals rounded down, so a figure under a target never prints as meeting it.
-
-    >>> _down(1468 / 1476), _down(199 / 200), _down(1.0)
-    ('0.994', '0.995', '1.000')
-    """
-    return f"{math.floor(x * 1000 + 1e-9) / 1000:.3f}"
-
-
-def _up(x: float) -> str:
-    """``x`` to 3 decimals rounded up (a figure whose target is a ceiling, as abstention's).
-
-    >>> _up(0.0301), _up(0.03), _up(0.0)
-    ('0.031', '0.030', '0.000')
-    """
-    return f"{math.ceil(x * 1000 - 1e-9) / 1000:.3f}"
-
-
-def format_metrics(name: str, m: dict) -> str:
-    """One summary line of eval metrics.
-
-    Accuracy, precision and recalls are rounded down, abstention up, at 3 decimals: a precision of
-    0.9946 prints 0.994, not 0.995 (the targets are floors and a ceiling at 3 decimals). A figure
-    with nothing to count (no die labelled, none read) prints as "-".
-
-    >>> format_metrics("empty", {"images": 1, "dice_true": 0, "dice_read": 0, "per_die_accuracy": 0.0,
-    ...     "precision": 0.0, "abstention_rate": 0.0, "per_face_recall": {"1": None}, "ms_per_image": 3.0})
-    'empty        images    1  dice     0  acc -  prec -  abst -  recall 1:-  3.0 ms'
-    """
-    labelled, read = m["dice_true"] > 0, m.get("dice_read", 1) > 0
-    recall = " ".join(f"{f}:{_down(r)}" if r is not None else f"{f}:-" for f, r in m["per_face_recall"].items())
-    ms = m["ms_per_image"]
-    return (f"{name:<12} images {m['images']:>4}  dice {m['dice_true']:>5}  "
-            f"acc {_down(m['per_die_accuracy']) if labelled else '-'}  prec {_down(m['precision']) if read else '-'}  "
-            f"abst {_up(m['abstention_rate']) if labelled else '-'}  recall {recall}  "
-            f"{'-' if ms is None or math.isnan(ms) else f'{ms:.1f}'} ms")

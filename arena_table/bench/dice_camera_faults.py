@@ -21,7 +21,7 @@ image of ``read_dice_any_size`` (what ``dice read`` and ``dice eval`` run):
   camera over a tray: the dice sit near the low end of the automatic size range, so the size
   search runs on every frame; the photos that are not square are scaled to fit).
 
-    taskset -c 0 .venv/bin/python bench/dice_camera_faults.py [--sets byler_d6 matteo_d6] [--only jpeg_50 ...] [--models DIR]
+    taskset -c 0 python -m arena_table.bench.dice_camera_faults [--sets byler_d6 matteo_d6] [--only jpeg_50 ...] [--models DIR]
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ import sys
 import cv2
 import numpy as np
 
-from arena_table.vision.bench import format_metrics
+from arena_table.vision.evaluate import format_metrics
 from arena_table.vision.dice import DiceConfig
 from arena_table.vision.dice_io import load_image
 from arena_table.vision.errors import ModelMissing

@@ -1,0 +1,117 @@
+"""``arena-table bench dice|tokens|web``: the benchmarks the installed command runs.
+
+The benchmarks themselves live in :mod:`arena_table.bench` (with the scripts run as
+``python -m arena_table.bench.NAME``); this module holds their flags and prints their figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from .common import at_least, bench_subparsers
+from .dice import _models_flag
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add ``bench dice``, ``bench tokens`` and ``bench web`` to the top-level subparsers."""
+    bench = bench_subparsers(sub)
+    p = bench.add_parser("dice", help="dice reader accuracy, speed and memory")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--stress-frames", type=at_least(1), default=20, help="rendered frames per stress set")
+    p.add_argument("--timing-frames", type=at_least(1), default=40, help="1280x720 frames timed")
+    _models_flag(p)
+    p.set_defaults(func=_cmd_dice)
+    p = bench.add_parser("tokens", help="soak the token reader: firmware sim -> pty -> driver -> engine")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--seconds", type=at_least(1.0, float), default=60.0, help="length of the soak (default 60)")
+    p.add_argument("--pads", type=at_least(1), default=4, help="reader pads driven at once (default 4)")
+    p.add_argument("--rate", type=at_least(0.1, float), default=20.0,
+                   help="tag changes per second on each pad (default 20)")
+    p.add_argument("--db", default=":memory:", help="event log file (default: in memory)")
+    p.add_argument("--place-samples", type=int, default=50,
+                   help="place() -> applied samples on a --tokens sim table (0: skip)")
+    p.set_defaults(func=_cmd_tokens)
+    p = bench.add_parser("web", help="SSE spectators on loopback: event latency, /api/state latency, reaping, "
+                                     "memory")
+    p.add_argument("--clients", type=at_least(1), default=200, help="SSE streams to hold (default 200)")
+    p.add_argument("--events", type=at_least(1), default=100, help="events to post (default 100)")
+    p.add_argument("--kill", type=at_least(0), default=5, help="extra streams killed abruptly (default 5)")
+    p.add_argument("--interval", type=at_least(0.0, float), default=0.05,
+                   help="seconds between posted events (default 0.05)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=_cmd_web)
+
+
+def _cmd_dice(args: argparse.Namespace) -> int:
+    """Run the dice benchmark."""
+    from arena_table.bench.dice import run_bench
+    from arena_table.vision.errors import VisionError
+    from arena_table.vision.evaluate import format_metrics
+
+    from .dice import _quiet_opencv, _use_models
+
+    _quiet_opencv()
+    if not _use_models(args):
+        return 2
+    try:
+        out = run_bench(stress_frames=args.stress_frames, timing_frames=args.timing_frames)
+    except VisionError as exc:  # e.g. the shipped models are missing
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    if args.json:
+        print(json.dumps(out, indent=1))
+        return 0
+    for name, m in out["sets"].items():
+        print(format_metrics(name, m))
+    for reason in out["skipped"]:
+        print(f"skipped {reason}")
+    print(f"speed: median {out['median_ms']:.1f} ms, p95 {out['p95_ms']:.1f} ms wall "
+          f"(CPU median {out['cpu_median_ms']:.1f}, p95 {out['cpu_p95_ms']:.1f}) per "
+          f"{out['frame'][0]}x{out['frame'][1]} frame with {out['dice_per_frame']} dice, one core; "
+          f"peak RSS {out['rss_mb']:.0f} MB")
+    cal = out["calibrated"]
+    print(f"calibrated (die side {cal['die_side_px']:.0f} px): median {cal['median_ms']:.1f} ms, "
+          f"p95 {cal['p95_ms']:.1f} ms wall")
+    print(f"speed ratio: median_ratio {out['median_ratio']:.2f} (the reader's median over the yardstick, "
+          f"GaussianBlur + Canny on a 1280x720 frame, {out['reference_ms']:.2f} ms in this run); "
+          f"calibrated {cal['median_ratio']:.2f}")
+    return 0
+
+
+def _cmd_tokens(args: argparse.Namespace) -> int:
+    from arena_table.bench import tokens
+
+    figures = tokens.soak(args.pads, args.rate, args.seconds, args.db)
+    if args.place_samples:
+        figures.update(tokens.place_to_applied(args.place_samples))
+    figures["targets"] = tokens.check_targets(figures)
+    figures["targets_met"] = all(t["pass"] for t in figures["targets"].values())
+    if args.json:
+        print(json.dumps(figures, indent=2))
+    else:
+        for key, value in figures.items():
+            if key not in ("targets", "targets_met"):
+                print(f"{key:>28}: {value}")
+        print("\n".join(tokens.format_targets(figures["targets"])))
+    return 0 if figures["targets_met"] else 1
+
+
+def _cmd_web(args: argparse.Namespace) -> int:
+    from arena_table.bench import web
+
+    quiet = args.json
+    result = web.run_bench(args.clients, args.events, args.kill, args.interval,
+                           log=(lambda m: None) if quiet else (lambda m: print(f"bench web: {m}", flush=True)))
+    ok = (result["event_latency_p99_ms"] is not None and result["event_latency_p99_ms"] <= web.TARGET_EVENT_P99_MS
+          and result["state_latency_p99_ms"] is not None and result["state_latency_p99_ms"] <= web.TARGET_STATE_P99_MS
+          and result["reaped"] >= args.kill and result["reap_s"] <= web.REAP_LIMIT_S
+          and result["clients"] == args.clients and result["missed"] == 0)
+    result["within_targets"] = ok
+    if args.json:
+        print(json.dumps(result, indent=2))
+    else:
+        for k, v in result.items():
+            print(f"{k:24} {v}")
+    return 0
