@@ -27,8 +27,8 @@ PLUGINS = ("run", "dice", "tags", "bench")
 def _cmd_replay(args: argparse.Namespace) -> int:
     import json
 
-    from arena_table.rules import IllegalEvent, UnknownGame, digest, replay, table_view
-    from arena_table.rules.dice_tray import FAIRNESS_MIN_DICE
+    from arena_table.rules import Refused, UnknownGame, digest, replay, table_view
+    from arena_table.rules.kernel.mechanics.dice import FAIRNESS_MIN_DICE
 
     from arena_table.table.log import LogError, read_jsonl
 
@@ -46,7 +46,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     except UnicodeDecodeError as exc:
         print(f"error: {args.file}: not a text file (byte {exc.start} is not UTF-8)", file=sys.stderr)
         return 1
-    except IllegalEvent as exc:
+    except Refused as exc:
         where = next((f"{args.file}:{lines[s]}" for s, e in records if e is exc.event and s in lines), args.file)
         print(f"error: {where}: {exc}", file=sys.stderr)
         return 1

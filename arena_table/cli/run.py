@@ -135,7 +135,7 @@ def game_from_flags(engine, game: str | None, options: dict | None, new_game: bo
         GameInProgress: a game in progress would end and ``new_game`` is false (nothing is recorded).
         UnknownGame: no such game.
     """
-    from arena_table.rules import IllegalEvent, find_game, in_progress, new_table
+    from arena_table.rules import Refused, find_game, in_progress, new_table
 
     from arena_table.table.app import record_game
 
@@ -152,7 +152,7 @@ def game_from_flags(engine, game: str | None, options: dict | None, new_game: bo
     try:
         new_table(name, options or {})  # refuse bad options before anything is written
         return record_game(engine, name, options or {}, check=check)
-    except (ValueError, TypeError, IllegalEvent) as exc:
+    except (ValueError, TypeError, Refused) as exc:
         raise ValueError(f"{name} refuses them: {exc}") from None
 
 

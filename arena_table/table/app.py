@@ -263,7 +263,7 @@ def record_game(engine: Engine, game: str, options: dict[str, Any],
 
     Raises:
         UnknownGame: no such game.
-        IllegalEvent: the game refuses ``options`` (stored as a rejected event, like any refusal).
+        Refused: the game refuses ``options`` (stored as a rejected event, like any refusal).
     """
     name = find_game(game).name
     ts = engine.state

@@ -33,7 +33,7 @@ from typing import Any, Callable, Mapping
 import cv2
 import numpy as np
 
-from arena_table.rules import DiceRolled, IllegalEvent
+from arena_table.rules import DiceRolled, Refused
 from arena_table.vision.capture import (CameraStatus, FolderSource, FrameSource, GrabberSource,
                                        VideoFileSource, open_source)
 from arena_table.vision.size_search import HINT_SPREAD
@@ -419,7 +419,7 @@ class CameraLoop:
                            at=self.table.clock())
         try:
             seq = self.table.submit(event)
-        except IllegalEvent as exc:
+        except Refused as exc:
             self._problem(f"roll refused by the rules: {exc}")
             return
         except Exception as exc:  # engine busy or closing: report, keep the camera running

@@ -20,7 +20,7 @@ from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
-from arena_table.rules import (Event, IllegalEvent, NothingToUndo, RulesError, TableState, Undone,
+from arena_table.rules import (Event, Refused, NothingToUndo, RulesError, TableState, Undone,
                                UndoTargetMoved, replay, undo_target)
 
 from .log import EventLog
@@ -124,7 +124,7 @@ class Engine:
         the caller must ask first, as "this start would end a game": no event was refused).
 
         Raises:
-            IllegalEvent: the rules refuse it (it is stored as ``rejected`` all the same).
+            Refused: the rules refuse it (it is stored as ``rejected`` all the same).
             TimeoutError: the engine did not answer in ``timeout`` seconds.
             Exception: what ``check`` raised.
         """
@@ -189,18 +189,18 @@ class Engine:
         if event.at is None:
             event = dataclasses.replace(event, at=self.clock())
         elif not math.isfinite(event.at):
-            raise IllegalEvent(event, f"time stamp {event.at} is not a finite number of seconds")
+            raise Refused(f"time stamp {event.at} is not a finite number of seconds", event=event)
         if isinstance(event, Undone):
-            raise IllegalEvent(event, "an undo is made with POST /api/undo or the control page's Undo button, "
-                                      "which pick the event to take back")
+            raise Refused("an undo is made with POST /api/undo or the control page's Undo button, "
+                          "which pick the event to take back", event=event)
         seq = self.log.last_seq() + 1  # single writer: the number the row will get
         try:
             new = apply(self._state, event, seq)
         except RulesError as exc:
             self.log.append(event, status="rejected", reason=str(exc))
-            if isinstance(exc, IllegalEvent):
+            if isinstance(exc, Refused):
                 raise
-            raise IllegalEvent(event, str(exc)) from exc
+            raise Refused(str(exc), event=event) from exc
         stored = self.log.append(event)
         assert stored == seq, f"event log numbered {stored}, expected {seq}: a second writer?"
         self._state = new

@@ -15,7 +15,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from arena_table.rules.events import MEDIA_REF as _REF
+from arena_table.rules.kernel.events import MEDIA_REF as _REF
 
 
 class MediaStore:

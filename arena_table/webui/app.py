@@ -3,7 +3,7 @@
 Routes never change the table themselves: they build an event and hand it to
 ``service.submit`` (or call ``service.undo``/a device's own method) and return what it
 answered; a refusal by the rules comes back as JSON naming what was wrong
-(``IllegalEvent`` → 422, bad notation/options → 400, nothing to undo → 409).
+(``Refused`` → 422, bad notation/options → 400, nothing to undo → 409).
 The JSON API is described by :mod:`arena_table.webui.openapi` at ``/api/openapi.json``.
 """
 
@@ -21,7 +21,7 @@ from typing import Any, Mapping
 from flask import Flask, Response, abort, jsonify, make_response, render_template, request, send_file
 from werkzeug.exceptions import HTTPException, InternalServerError
 
-from arena_table.rules import IllegalEvent, NotationError, NothingToUndo, UnknownGame, event_types, games
+from arena_table.rules import Refused, NotationError, NothingToUndo, UnknownGame, event_game, event_types, registered_games
 
 from . import auth, openapi
 from .service import TableService
@@ -103,8 +103,8 @@ def shutdown(app: Flask) -> None:
 # --- errors ---------------------------------------------------------------------------------
 
 def _register_errors(app: Flask) -> None:
-    @app.errorhandler(IllegalEvent)
-    def illegal(exc: IllegalEvent) -> Response:
+    @app.errorhandler(Refused)
+    def illegal(exc: Refused) -> Response:
         return _error(422, str(exc), reason=exc.reason, event=str(exc.event))
 
     @app.errorhandler(NotationError)
@@ -333,7 +333,7 @@ def _register_api(app: Flask, service: TableService, hub: Hub) -> None:
         of tag-able objects (``theosis:hero:rochon``), offered when enrolling a tag.
         """
         out = []
-        for g in games():
+        for g in registered_games():
             form = None
             if callable(getattr(g, "setup_form", None)):
                 try:
@@ -352,11 +352,8 @@ def _register_api(app: Flask, service: TableService, hub: Hub) -> None:
             out.append({"name": g.name, "title": g.title, "aliases": list(g.aliases), "form": form,
                         "objects": objects})
         kinds = []
-        names = {g.name for g in games()}
         for kind, cls in sorted(event_types().items()):
-            # a game's own kinds live in its package (arena_table.rules.<game>...); the kernel's are every game's
-            part = cls.__module__.split(".")[2] if cls.__module__.startswith("arena_table.rules.") else ""
-            game = part.replace("_", "-") if part.replace("_", "-") in names else ""
+            game = event_game(cls)  # "" for the kernel's kinds, which are every game's
             fields = [{"name": f.name, "type": str(f.type), "required": f.default is dataclasses.MISSING
                        and f.default_factory is dataclasses.MISSING}  # type: ignore[misc]
                       for f in dataclasses.fields(cls) if f.name != "at"]

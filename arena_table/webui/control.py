@@ -13,9 +13,9 @@ from typing import Any, Callable
 
 from flask import Flask, Response, jsonify, render_template
 
-from arena_table.rules import (DiceRolled, DieCorrected, GameStarted, IllegalEvent, RulesError, TableState, Undone,
+from arena_table.rules import (DiceRolled, DieCorrected, GameStarted, Refused, RulesError, TableState, Undone,
                                UndoTargetMoved, apply, find_game, from_json, in_progress, parse)
-from arena_table.rules.dice_tray import already_shows
+from arena_table.rules.kernel.mechanics.dice import already_shows
 
 from . import auth
 from .inputs import (MAX_DEPTH, MAX_NOTATION, _check_event, _check_sizes, _error, _int, _json_body, _refuse_constant,
@@ -95,11 +95,11 @@ def _register_control(app: Flask, service: TableService) -> None:
                             "text": f"Die #{ev.index + 1} of roll {ev.roll} already shows {ev.value}"})
         try:
             return _accepted(service.submit(ev), ev)
-        except IllegalEvent as exc:
+        except Refused as exc:
             why = _why_no_roll(service, ev.roll)
             if why is None:
                 raise
-            raise IllegalEvent(ev, why) from exc
+            raise Refused(why, event=ev) from exc
 
     @app.get("/api/undo")
     @auth.login_required

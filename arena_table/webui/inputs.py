@@ -114,9 +114,9 @@ def _check_event(ev: Any, keep_time: bool = False) -> None:
         if not UID.fullmatch(ev.uid):
             abort(_error(400, f"uid must be upper-case hex, two digits a byte (04A1B2C3), got {ev.uid!r:.40}"))
         if ev.object:
-            from arena_table.rules import games
+            from arena_table.rules import registered_games
 
-            if not any(ev.object in g.objects() for g in games()):
+            if not any(ev.object in g.objects() for g in registered_games()):
                 abort(_error(400, f"object {ev.object!r:.60} is in no game's catalogue "
                                   "(GET /api/games lists the games; `arena-table tags objects GAME` their objects)"))
     if keep_time and ev.at is not None:

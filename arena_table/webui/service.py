@@ -36,7 +36,7 @@ class TableService(Protocol):
     """The table as the web app sees it.
 
     ``submit`` and ``undo`` are the only ways the app changes anything; they raise
-    ``rules.IllegalEvent`` / ``rules.NothingToUndo`` with a reason the app passes on.
+    ``rules.Refused`` / ``rules.NothingToUndo`` with a reason the app passes on.
     """
 
     config: Any

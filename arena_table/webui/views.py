@@ -12,7 +12,7 @@ import logging
 import re
 from typing import Any
 
-from arena_table.rules import (DieCorrected, IllegalEvent, RulesError, TableState, Undone, apply, find_game,
+from arena_table.rules import (DieCorrected, Refused, RulesError, TableState, Undone, apply, find_game,
                                new_table, table_view, to_jsonable, undone_seqs)
 
 from . import svg
@@ -85,7 +85,7 @@ def correctable(ts: TableState, last: dict[str, Any]) -> tuple[bool, str]:
     value = faces[0] % n + 1 if n > 1 else faces[0]
     try:
         apply(ts, DieCorrected(roll=int(last["seq"]), index=0, value=int(value)))
-    except IllegalEvent as exc:
+    except Refused as exc:
         return False, exc.reason
     except (RulesError, ValueError, TypeError, KeyError):
         return False, "the rules cannot correct this roll"
@@ -114,7 +114,7 @@ def health_series(service: TableService, ts: TableState) -> tuple[dict[str, list
             continue
         try:
             cur = apply(cur, ev, seq)
-        except IllegalEvent:
+        except Refused:
             continue
         order = (find_game(cur.game).view(cur.state, "spectator") or {}).get("order") or []
         for entry in order:

@@ -8,11 +8,11 @@ import numpy as np
 import pytest
 from browserkit import ROOT, browser, live, page, phone, screenshots  # noqa: F401 (fixtures)
 
-from arena_table.rules import DiceRolled, games, parse, table_view
+from arena_table.rules import DiceRolled, parse, registered_games, table_view
 
 pytestmark = pytest.mark.browser
 
-GAME_NAMES = [g.name for g in games()]
+GAME_NAMES = [g.name for g in registered_games()]
 
 
 def die_image(value: int, size: int = 64) -> np.ndarray:

@@ -11,7 +11,7 @@ import pytest
 from browserkit import ROOT, _new_page, browser, live, open_tv, screenshots, start_live, tv  # noqa: F401 (fixtures)
 
 from arena_table.rules import parse, table_view
-from arena_table.rules.demigods import data
+from arena_table.rules.games.demigods import data
 
 pytestmark = pytest.mark.browser
 

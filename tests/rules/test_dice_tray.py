@@ -22,7 +22,7 @@ def test_a_roll_s_camera_data_must_be_probabilities_and_media_references():
     ``image="/etc/passwd"`` was stored in the log."""
     import pytest
 
-    from arena_table.rules import IllegalEvent, parse, replay, table_view
+    from arena_table.rules import Refused, parse, replay, table_view
 
     for text, message in [
         ("roll faces=[3,4] confidence=[2,0.5]", "confidence 2.0 of die #1 is not a probability from 0 to 1"),
@@ -31,7 +31,7 @@ def test_a_roll_s_camera_data_must_be_probabilities_and_media_references():
         ('roll faces=[3,4] crops=["2026-11-29/a.jpg","../../secret.jpg"]',
          "crop of die #2 '../../secret.jpg' is not a media reference"),
     ]:
-        with pytest.raises(IllegalEvent, match=message.replace("(", r"\(").replace(")", r"\)")):
+        with pytest.raises(Refused, match=message.replace("(", r"\(").replace(")", r"\)")):
             replay([parse(text)])
     ts = replay([parse('roll faces=[3,4] confidence=[1,0] image="2026-11-29/1764412345678-00001-frame.jpg" '
                        'crops=["2026-11-29/a.jpg","2026-11-29/b.png"]')])

@@ -2,10 +2,10 @@
 
 import pytest
 
-from arena_table.rules import (DiceRolled, DieCorrected, GameStarted, IllegalEvent, NotationError, Note,
+from arena_table.rules import (DiceRolled, DieCorrected, GameStarted, Refused, NotationError, Note,
                                NothingToUndo, TagPlaced, TagRemoved, Undone, apply, digest, find_game, from_json,
                                new_table, parse, replay, to_json, undo_target, UnknownGame)
-from arena_table.rules.dice_tray import stats
+from arena_table.rules.kernel.mechanics.dice import stats
 
 EVENTS = [
     DiceRolled(die="d6", faces=(3, 5, 6), source="sim", at=12.5),
@@ -81,7 +81,7 @@ def test_chi_square_flags_a_loaded_die():
 ])
 def test_illegal_tray_events(ev, reason):
     ts = replay([DiceRolled(faces=(2, 2))])
-    with pytest.raises(IllegalEvent, match=reason):
+    with pytest.raises(Refused, match=reason):
         apply(ts, ev)
 
 
@@ -108,7 +108,7 @@ def test_replay_equals_live_and_undo():
 def test_an_undo_naming_itself_or_a_later_event_is_refused(target):
     # a hand-written transcript: "undo seq=2" on line 2 or "undo seq=3" before line 3
     records = [(1, DiceRolled(faces=(3,))), (2, Undone(seq=target)), (3, DiceRolled(faces=(5,)))]
-    with pytest.raises(IllegalEvent, match="an undo takes back an earlier event; this is event 2"):
+    with pytest.raises(Refused, match="an undo takes back an earlier event; this is event 2"):
         replay(records)
     # re-reading an old log (not strict): it takes back nothing
     assert [r.faces for r in replay(records, strict=False).tray.rolls] == [(3,), (5,)]
@@ -134,7 +134,7 @@ def test_start_resets_the_tray_and_tags_are_tracked():
     (DiceRolled(die="attack", faces=(10**9,)), "within ±1000"),
 ])
 def test_absurd_dice_are_refused(ev, reason):
-    with pytest.raises(IllegalEvent, match=reason):
+    with pytest.raises(Refused, match=reason):
         apply(new_table(), ev)
 
 
@@ -162,15 +162,15 @@ def test_deep_nesting_is_a_notation_error():
 
 
 def test_events_of_another_game_are_refused():
-    from arena_table.rules.events import event_types
+    from arena_table.rules.kernel.events import event_types
 
     th_place = event_types()["th-place"]
     dg_pick = event_types()["dg-pick"]
-    with pytest.raises(IllegalEvent, match="th-place is an event of Theosis, but Dice tray is running"):
+    with pytest.raises(Refused, match="th-place is an event of Theosis, but Dice tray is running"):
         apply(new_table(), th_place(hero="rochon", location="guardian"))
     theosis = replay([GameStarted(game="theosis", options={"mode": "pvp", "players": ["Ann", "Bo"],
                                                            "heroes": {"Ann": ["rochon", "norn", "rac"],
                                                                       "Bo": ["aer", "raug", "lug"]}})])
-    with pytest.raises(IllegalEvent, match="dg-pick is an event of Demigods Evolution, but Theosis is running"):
+    with pytest.raises(Refused, match="dg-pick is an event of Demigods Evolution, but Theosis is running"):
         apply(theosis, dg_pick(player="Ann", hero="knight"))
     apply(theosis, DiceRolled(faces=(3,)))  # kernel events belong to every game

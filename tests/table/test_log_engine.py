@@ -7,7 +7,7 @@ import sqlite3
 import pytest
 from logkit import open_elsewhere
 
-from arena_table.rules import DiceRolled, DieCorrected, IllegalEvent, NothingToUndo, Undone, UndoTargetMoved, digest, replay
+from arena_table.rules import DiceRolled, DieCorrected, Refused, NothingToUndo, Undone, UndoTargetMoved, digest, replay
 from arena_table.cli import main
 from arena_table.table.engine import Engine
 from arena_table.table.log import EventLog, LogError, read_jsonl
@@ -41,7 +41,7 @@ def test_rejected_event_is_recorded_not_applied():
     with EventLog(":memory:") as log:
         eng = Engine(log, clock=FakeClock())
         eng.submit(DiceRolled(faces=(1,)))
-        with pytest.raises(IllegalEvent, match="impossible on a d6"):
+        with pytest.raises(Refused, match="impossible on a d6"):
             eng.submit(DiceRolled(faces=(9,)))
         assert eng.submit(DiceRolled(faces=(2,))) == 3
         rows = log.rows()
@@ -66,7 +66,7 @@ def test_engine_thread_replay_equals_live_and_undo():
         assert isinstance(log.records()[-1][1], Undone)
         assert digest(replay(log.records())) == digest(eng.state)
         assert seen == [1, 2, 3, 4, 5]
-        with pytest.raises(IllegalEvent):
+        with pytest.raises(Refused):
             eng.submit(Undone(seq=1))
 
 
@@ -123,7 +123,7 @@ def test_export_then_replay_cli(tmp_path, capsys):
         eng = Engine(log, clock=FakeClock())
         for faces in [(1, 2), (3, 4)]:
             eng.submit(DiceRolled(faces=faces))
-        with pytest.raises(IllegalEvent):
+        with pytest.raises(Refused):
             eng.submit(DiceRolled(faces=(0,)))
         eng.undo()
     out = tmp_path / "log.jsonl"
@@ -191,7 +191,7 @@ def test_readonly_open_of_a_missing_log_is_clear(tmp_path):
 def test_non_finite_time_stamp_is_refused_and_the_log_stays_json():
     with EventLog(":memory:") as log:
         eng = Engine(log)
-        with pytest.raises(IllegalEvent, match="not a finite number"):
+        with pytest.raises(Refused, match="not a finite number"):
             eng.submit(DiceRolled(faces=(1,), at=float("nan")))
         assert log.rows() == []
 

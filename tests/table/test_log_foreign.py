@@ -12,7 +12,7 @@ from logkit import open_elsewhere
 
 from arena_table.cli.common import free_port
 
-from arena_table.rules.events import Note
+from arena_table.rules.kernel.events import Note
 from arena_table.table.app import Table, TableConfig
 from arena_table.cli import main
 from arena_table.table.log import EventLog, LogError

@@ -3,8 +3,8 @@ a game started from the flags vanished on a restart without them)."""
 
 import pytest
 
-from arena_table.rules import GameStarted, IllegalEvent
-from arena_table.rules.events import parse as parse_event
+from arena_table.rules import GameStarted, Refused
+from arena_table.rules.kernel.events import parse as parse_event
 from arena_table.table.app import Table, TableConfig, record_game
 from arena_table.cli import main
 
@@ -71,7 +71,7 @@ def test_options_the_game_refuses_are_an_error_not_a_traceback(tmp_path, capsys)
 def test_refused_start_is_kept_as_rejected(tmp_path):
     t = _table(tmp_path / "e.db")
     try:
-        with pytest.raises(IllegalEvent):
+        with pytest.raises(Refused):
             record_game(t.engine, "theosis", {"mode": "pvp", "players": ["Ann"]})
         assert t.engine.state.game == "dice-tray"
     finally:

@@ -239,7 +239,7 @@
     return { corrected: false, text: conf };
   }
 
-  const LISTED = 20;  // rolls in the tray's history (rules/dice_tray.py HISTORY_IN_VIEW)
+  const LISTED = 20;  // rolls in the tray's history (rules/kernel/mechanics/dice.py HISTORY_IN_VIEW)
   function goneText(seq, rolls, selecting) {
     if (rolls.length >= LISTED && seq < rolls[rolls.length - 1].seq) {
       return 'Roll #' + seq + ' is older than the ' + rolls.length + ' rolls listed here' + (selecting ? ': nothing was corrected.' : '.')

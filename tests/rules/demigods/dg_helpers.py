@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from arena_table.rules import GameStarted, apply, digest, parse, replay
-from arena_table.rules.demigods import rounds
-from arena_table.rules.game import new_table
+from arena_table.rules.games.demigods import rounds
+from arena_table.rules.kernel.table import new_table
 
 LINEUP = {
     "Ann": {"demigod": "warlord", "heroes": ["knight", "assassin", "black-wolf", "weaponsmith"],

@@ -15,7 +15,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 
 from arena_table.rules import GameStarted  # noqa: E402
-from arena_table.rules.demigods import actions, rounds  # noqa: E402
+from arena_table.rules.games.demigods import actions, rounds  # noqa: E402
 
 from dg_helpers import Table  # noqa: E402
 

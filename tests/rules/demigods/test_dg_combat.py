@@ -3,7 +3,7 @@
 
 import pytest
 
-from arena_table.rules import IllegalEvent
+from arena_table.rules import Refused
 
 from dg_helpers import Table, lineup_options
 
@@ -125,7 +125,7 @@ def test_friendly_fire_changes_no_divine_power():
     t = at("weaponsmith", board={"cols": 6, "rows": 6})
     t.do("dg-place who=weaponsmith cell=[2,3] facing=0", "dg-place who=knight cell=[2,2] facing=0")
     t.st.chars["knight"]  # noqa: B018 - exists
-    with pytest.raises(IllegalEvent, match="is an ally"):
+    with pytest.raises(Refused, match="is an ally"):
         t.do('dg-use who=weaponsmith targets=["knight"]')
 
 
@@ -138,7 +138,7 @@ def test_attack_link_reroll():
     t.do("dg-reroll index=0", "roll die=dg-piercing faces=[3]")
     assert t.st.pending is None
     assert t.st.last_action.lines[-1] == "Knight: 6 + 2 = 8 - physical defense 4 = 4 wounds"
-    with pytest.raises(IllegalEvent, match="no attack to re-roll"):
+    with pytest.raises(Refused, match="no attack to re-roll"):
         t.do("dg-reroll index=0")
 
 
@@ -161,24 +161,24 @@ def test_morale_is_clamped_to_three():
 
 def test_demigod_restrictions():
     t = at("warlord")
-    with pytest.raises(IllegalEvent, match="first round Demigods may only enter and move"):
+    with pytest.raises(Refused, match="first round Demigods may only enter and move"):
         t.do('dg-use who=warlord use=elemental-sword targets=["trapper"]')
     t.until("blacksmith").until("warlord").do("dg-place who=warlord", "dg-place who=protector")
-    with pytest.raises(IllegalEvent, match="Demigods cannot attack"):
+    with pytest.raises(Refused, match="Demigods cannot attack"):
         t.do('dg-use who=warlord use=elemental-sword targets=["protector"]')
     t.do("dg-move who=warlord ap=1")
-    with pytest.raises(IllegalEvent, match="before any action point is spent"):
+    with pytest.raises(Refused, match="before any action point is spent"):
         t.do('dg-use who=warlord use=enraged targets=["weaponsmith"]')
 
 
 def test_enraged_gives_rage_to_an_allied_tank_or_warrior():
     t = at("warlord").until("blacksmith").until("warlord").do("dg-place who=warlord")
     rage = t.ch("weaponsmith").divine
-    with pytest.raises(IllegalEvent, match="targets a tank or warrior"):
+    with pytest.raises(Refused, match="targets a tank or warrior"):
         t.do('dg-use who=warlord use=enraged targets=["black-wolf"]')
     t.do('dg-use who=warlord use=enraged targets=["weaponsmith"]')
     assert t.ch("weaponsmith").divine == rage + 1 and t.st.acting == "warlord"
-    with pytest.raises(IllegalEvent, match="already used this turn"):
+    with pytest.raises(Refused, match="already used this turn"):
         t.do('dg-use who=warlord use=enraged targets=["knight"]')
 
 
@@ -194,7 +194,7 @@ def test_enraged_gives_rage_to_an_allied_tank_or_warrior():
 ])
 def test_illegal_events_say_why(line, reason):
     t = at("knight")
-    with pytest.raises(IllegalEvent, match=reason.replace("[", r"\[")):
+    with pytest.raises(Refused, match=reason.replace("[", r"\[")):
         t.do(line)
 
 

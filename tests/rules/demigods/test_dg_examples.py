@@ -9,8 +9,8 @@ Freeze; slashing: 1-2 Enrage, 3 Critical, 4 "2", 5 "1", 6 "-1"; piercing:
 
 import pytest
 
-from arena_table.rules import IllegalEvent
-from arena_table.rules.demigods import rounds
+from arena_table.rules import Refused
+from arena_table.rules.games.demigods import rounds
 
 from dg_helpers import Table, lineup_options
 
@@ -37,7 +37,7 @@ def test_black_wolf_weak_spot_measured_from_the_board():
          "dg-use who=black-wolf targets=[\"trapper\"]", "roll die=dg-fire faces=[6]")
     assert t.ch("trapper").wounds == 8
     assert t.st.last_action.lines[-1].endswith("= 10 - magical defense 2 = 8 wounds")
-    with pytest.raises(IllegalEvent, match="board shows sides"):
+    with pytest.raises(Refused, match="board shows sides"):
         t2 = Table(lineup_options(board={"cols": 8, "rows": 8})).until("black-wolf")
         t2.do("dg-place who=black-wolf cell=[4,6] facing=0", "dg-place who=trapper cell=[4,4] facing=2",
               "dg-use who=black-wolf targets=[\"trapper\"] side=[\"back\"]")
@@ -79,7 +79,7 @@ def test_elemental_sword_cooldown_tokens_come_off_one_a_turn():
     t.do("dg-use who=warlord use=elemental-sword targets=[\"trapper\"]", "roll die=dg-ice faces=[4]",
          "roll die=dg-fire faces=[4]", "roll die=dg-slashing faces=[4]")
     t.until("warlord")
-    with pytest.raises(IllegalEvent, match="on cooldown \\(2 tokens\\)"):
+    with pytest.raises(Refused, match="on cooldown \\(2 tokens\\)"):
         t.do("dg-use who=warlord use=elemental-sword targets=[\"trapper\"]")
     t.do("dg-end-turn").until("warlord")
     assert dict(t.ch("warlord").cooldowns) == {"elemental-sword": 1}

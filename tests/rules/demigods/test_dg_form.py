@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from arena_table.rules import find_game
-from arena_table.rules.demigods import data
-from arena_table.rules.demigods.form import setup_form
+from arena_table.rules.games.demigods import data
+from arena_table.rules.games.demigods.form import setup_form
 
 GAME = find_game("demigods")
 ANN = ["trapper", "weaponsmith", "black-wolf", "assassin"]      # archer 2 + warrior 3 + mage 1 + rogue 2 = 8

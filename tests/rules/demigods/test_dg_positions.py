@@ -3,8 +3,8 @@
 
 import pytest
 
-from arena_table.rules import IllegalEvent, table_view
-from arena_table.rules.demigods import positions
+from arena_table.rules import Refused, table_view
+from arena_table.rules.games.demigods import positions
 
 from dg_helpers import Table, lineup_options
 
@@ -20,7 +20,7 @@ def test_the_knight_moves_two_turns_right_and_moves_two_for_five_ap():
     AP. Finally, he moves forward twice more for a total of 5 action points of his 7 AP total.'"""
     t = board_at("knight").do("dg-place who=knight cell=[2,8] facing=0", "dg-move who=knight to=[4,6] facing=1")
     assert t.ch("knight").ap == 2 and t.ch("knight").cell == (4, 6)
-    with pytest.raises(IllegalEvent, match="that move costs 1 AP, not 2"):
+    with pytest.raises(Refused, match="that move costs 1 AP, not 2"):
         t.do("dg-move who=knight to=[5,6] facing=1 ap=2")
 
 
@@ -36,9 +36,9 @@ def test_line_of_sight_blocked_by_a_friendly_hero_and_only_in_front():
     t = board_at("black-wolf").do("dg-place who=black-wolf cell=[4,8] facing=0", "dg-place who=knight cell=[4,7]",
                                   "dg-place who=pegasus-knight cell=[4,5] facing=2",
                                   "dg-place who=blacksmith cell=[5,6] facing=2", "dg-place who=trapper cell=[2,6]")
-    with pytest.raises(IllegalEvent, match=r"line of sight blocked at \(4, 7\)"):
+    with pytest.raises(Refused, match=r"line of sight blocked at \(4, 7\)"):
         t.do('dg-use who=black-wolf targets=["pegasus-knight"]')
-    with pytest.raises(IllegalEvent, match="on no line of sight"):
+    with pytest.raises(Refused, match="on no line of sight"):
         t.do('dg-use who=black-wolf targets=["blacksmith"]')
     t.do('dg-use who=black-wolf targets=["trapper"]', "roll die=dg-fire faces=[5]")  # diagonal, 2 fields
     assert t.ch("trapper").wounds == 9 + 1 - 2
@@ -46,7 +46,7 @@ def test_line_of_sight_blocked_by_a_friendly_hero_and_only_in_front():
 
 def test_range_and_retaliation_turning_to_face():
     t = board_at("knight").do("dg-place who=knight cell=[3,5] facing=0", "dg-place who=blacksmith cell=[3,3] facing=0")
-    with pytest.raises(IllegalEvent, match="2 fields away, base attack reaches 1"):
+    with pytest.raises(Refused, match="2 fields away, base attack reaches 1"):
         t.do('dg-use who=knight targets=["blacksmith"]')
     t.do("dg-place who=blacksmith cell=[3,4] facing=0", 'dg-use who=knight targets=["blacksmith"]',
          "roll die=dg-bludgeoning faces=[5]", "roll die=dg-piercing faces=[6]")
@@ -71,7 +71,7 @@ def test_in_a_pit_no_attack_three_more_damage_and_out_in_the_preparation_phase()
                               'dg-use who=knight targets=["trapper"]', "roll die=dg-bludgeoning faces=[5]")
     assert t.st.last_action.lines[-1] == "Trapper: 6 + 1 + 3 in a pit = 10 - physical defense 1 = 9 wounds"
     t.until("trapper", rolls={"Ann": 1, "Bo": 6})
-    with pytest.raises(IllegalEvent, match="stands in a pit and cannot attack"):
+    with pytest.raises(Refused, match="stands in a pit and cannot attack"):
         t.do('dg-use who=trapper targets=["knight"]')
     t.until("warlord")
     assert t.st.round == 2 and t.ch("trapper").cell != (7, 7)
@@ -114,18 +114,18 @@ def test_minions_enter_two_then_one_move_forward_and_score_on_the_far_edge():
     t = minion_phase()
     assert t.st.acting == "minions:Ann"  # Ann's Demigod went first
     t.do("dg-minion-enter player=Ann cell=[1,9]", "dg-minion-enter player=Ann cell=[2,9]")
-    with pytest.raises(IllegalEvent, match="already entered 2 minion"):
+    with pytest.raises(Refused, match="already entered 2 minion"):
         t.do("dg-minion-enter player=Ann cell=[3,9]")
     t.do("dg-move who=minion-1-Ann to=[1,6] facing=0")
     assert t.ch("minion-1-Ann").ap == 0
-    with pytest.raises(IllegalEvent, match="cannot rotate"):
+    with pytest.raises(Refused, match="cannot rotate"):
         t.do("dg-move who=minion-2-Ann to=[2,9] facing=1")
-    with pytest.raises(IllegalEvent, match="not on the far edge"):
+    with pytest.raises(Refused, match="not on the far edge"):
         t.do("dg-minion-exit who=minion-1-Ann")
     t.do("dg-end-turn", "dg-end-turn")
     assert t.st.round == 2
     t = minion_phase_again(t)
-    with pytest.raises(IllegalEvent, match="already entered 1 minion"):
+    with pytest.raises(Refused, match="already entered 1 minion"):
         t.do("dg-minion-enter player=Ann cell=[3,9]", "dg-minion-enter player=Ann cell=[4,9]")
     t.do("dg-move who=minion-1-Ann to=[1,3] facing=0", "dg-end-turn", "dg-end-turn")
     t = minion_phase_again(t)
@@ -149,7 +149,7 @@ def test_silence_and_backfire_for_a_mage_next_to_an_opponent():
     costs the mage two wounds (mage traits read from the cards' icons)."""
     t = board_at("black-wolf").do("dg-place who=black-wolf cell=[3,5] facing=0",
                                   "dg-place who=trapper cell=[3,4] facing=2")
-    with pytest.raises(IllegalEvent, match="Silence: Black Wolf cannot use skills"):
+    with pytest.raises(Refused, match="Silence: Black Wolf cannot use skills"):
         t.do("dg-use who=black-wolf use=wolf-form")
     t.do('dg-use who=black-wolf targets=["trapper"]', "roll die=dg-fire faces=[5]")
     assert t.ch("trapper").wounds == 9 + 1 - 2 and t.ch("black-wolf").wounds == 2
@@ -158,11 +158,11 @@ def test_silence_and_backfire_for_a_mage_next_to_an_opponent():
 def test_entering_costs_one_ap_on_the_entry_row():
     """p.26: entering costs 1 AP on a field closest to the player's edge; in the Arena one field in."""
     t = Table(lineup_options(board={**BOARD, "entry_inset": 1})).until("knight")
-    with pytest.raises(IllegalEvent, match="entry row 8"):
+    with pytest.raises(Refused, match="entry row 8"):
         t.do("dg-enter who=knight cell=[3,9]")
     t.do("dg-enter who=knight cell=[3,8]")
     assert (t.ch("knight").ap, t.ch("knight").cell, t.ch("knight").facing) == (6, (3, 8), 0)
-    with pytest.raises(IllegalEvent, match="already on the battlefield"):
+    with pytest.raises(Refused, match="already on the battlefield"):
         t.do("dg-enter who=knight cell=[4,8]")
 
 
@@ -171,7 +171,7 @@ def test_a_move_does_not_cross_a_pit_or_magma():
     AP; magma wounds on entering. A route across such a field is refused (a new user's audit: the
     Knight walked over a spike pit for 3 AP and 0 wounds); ending the move on it applies it."""
     t = board_at("knight").do("dg-place who=knight cell=[6,4] facing=0")
-    with pytest.raises(IllegalEvent, match="9 AP asked, Knight has 7"):  # around the pit; across it was 3
+    with pytest.raises(Refused, match="9 AP asked, Knight has 7"):  # around the pit; across it was 3
         t.do("dg-move who=knight to=[6,1] facing=0")
     assert t.ch("knight").cell == (6, 4) and t.ch("knight").wounds == 0
     t.do("dg-move who=knight to=[6,2] facing=0")
@@ -182,7 +182,7 @@ def test_a_move_that_only_crosses_a_hazard_is_named():
     """With no way around, the refusal names the field that ends a move (p.9)."""
     board = {"cols": 1, "rows": 10, "obstacles": [[0, 5, "magma"]]}
     t = Table(lineup_options(board=board)).until("knight").do("dg-place who=knight cell=[0,7] facing=0")
-    with pytest.raises(IllegalEvent, match="without crossing a pit, magma, flash freeze or portal field"):
+    with pytest.raises(Refused, match="without crossing a pit, magma, flash freeze or portal field"):
         t.do("dg-move who=knight to=[0,4] facing=0")
     t.do("dg-move who=knight to=[0,5] facing=0")  # onto the magma: 1 wound and Burn
     assert t.ch("knight").wounds == 1 and any(c.stat == "burn" for c in t.ch("knight").conditions)
@@ -210,11 +210,11 @@ def test_a_demigod_crosses_its_own_ascending_stone_for_free():
     t = Table(lineup_options(board=board)).do("roll die=dg-demigod faces=[6,1]")
     assert t.st.acting == "warlord"
     t.do("dg-enter who=warlord cell=[1,7] facing=0")  # 1 AP of 4
-    with pytest.raises(IllegalEvent, match="is occupied or blocked"):
+    with pytest.raises(Refused, match="is occupied or blocked"):
         t.do("dg-move who=warlord to=[5,6] facing=0")  # Bo's stone
     t.do("dg-move who=warlord to=[1,6] facing=1")  # onto its own stone and turned: free
     assert t.ch("warlord").cell == (1, 6) and t.ch("warlord").ap == 3
-    with pytest.raises(IllegalEvent, match="cannot end its turn on its Ascending Stone"):
+    with pytest.raises(Refused, match="cannot end its turn on its Ascending Stone"):
         t.do("dg-end-turn")
     t.do("dg-move who=warlord to=[2,6] facing=1")  # the one field off it: free as well
     assert t.ch("warlord").cell == (2, 6) and t.ch("warlord").ap == 3
@@ -223,5 +223,5 @@ def test_a_demigod_crosses_its_own_ascending_stone_for_free():
 
 def test_a_stone_owner_must_be_a_player():
     board = {"cols": 8, "rows": 8, "obstacles": [[1, 6, "stone", "Cy"]]}
-    with pytest.raises(IllegalEvent, match="Ascending Stone owner.s. Cy are not players"):
+    with pytest.raises(Refused, match="Ascending Stone owner.s. Cy are not players"):
         Table(lineup_options(board=board))

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from arena_table.rules import IllegalEvent
+from arena_table.rules import Refused
 
 from dg_helpers import Table, lineup_options
 from test_dg_combat import at
 
 
 def reason(t: Table, line: str) -> str:
-    with pytest.raises(IllegalEvent) as info:
+    with pytest.raises(Refused) as info:
         t.do(line)
     return info.value.reason
 

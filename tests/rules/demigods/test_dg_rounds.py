@@ -3,9 +3,9 @@ initiative tokens, You're Next!, the Preparation Phase ('Playing the Game', pp.2
 
 import pytest
 
-from arena_table.rules import IllegalEvent, TagPlaced, table_view
-from arena_table.rules.demigods import rounds
-from arena_table.rules.demigods.view import order_ids
+from arena_table.rules import Refused, TagPlaced, table_view
+from arena_table.rules.games.demigods import rounds
+from arena_table.rules.games.demigods.view import order_ids
 
 from dg_helpers import Table, lineup_options
 
@@ -19,13 +19,13 @@ def test_demigod_dice_ties_are_rerolled():
     assert t.st.acting is None and rounds.demigod_ranking(t.st) == ((), ("Ann", "Bo"))
     t.do("roll die=dg-demigod faces=[2,5]")
     assert t.st.acting == "protector"  # Bo rolled higher: his Demigod goes first
-    with pytest.raises(IllegalEvent, match="no Demigod dice roll is awaited"):
+    with pytest.raises(Refused, match="no Demigod dice roll is awaited"):
         t.do("roll die=dg-demigod faces=[1,2]")
 
 
 def test_wrong_number_of_demigod_dice_is_named():
     t = Table(lineup_options())
-    with pytest.raises(IllegalEvent, match="2 Demigod dice expected, one each for Ann, Bo"):
+    with pytest.raises(Refused, match="2 Demigod dice expected, one each for Ann, Bo"):
         t.do("roll die=dg-demigod faces=[4]")
 
 
@@ -92,7 +92,7 @@ def test_teammates_tie_is_chosen_without_a_roll():
     assert "choose who acts" in table_view(t.ts)["view"]["prompt"]
     t.do(str(TagPlaced(pad=1, uid="04AA", object="demigods:hero:trapper")))  # not a choice now: ignored
     assert t.st.acting is None
-    with pytest.raises(IllegalEvent, match="cannot be chosen"):
+    with pytest.raises(Refused, match="cannot be chosen"):
         t.do("dg-activate who=trapper")
     t.do(str(TagPlaced(pad=1, uid="04AB", object="demigods:hero:pegasus-knight")))
     assert t.st.acting == "pegasus-knight"

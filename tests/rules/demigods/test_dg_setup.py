@@ -5,10 +5,10 @@ import dataclasses
 
 import pytest
 
-from arena_table.rules import IllegalEvent, find_game, from_json, parse, to_json, table_view
-from arena_table.rules.demigods import events as ev
-from arena_table.rules.demigods.setup import chieftain_sides
-from arena_table.rules.demigods.victory import required_points
+from arena_table.rules import Refused, find_game, from_json, parse, to_json, table_view
+from arena_table.rules.games.demigods import events as ev
+from arena_table.rules.games.demigods.setup import chieftain_sides
+from arena_table.rules.games.demigods.victory import required_points
 
 from dg_helpers import Table
 
@@ -59,7 +59,7 @@ def test_bad_options_are_named(options, reason):
     if reason is None:
         Table({"players": ["Ann", "Bo"], **options})
         return
-    with pytest.raises(IllegalEvent, match=reason):
+    with pytest.raises(Refused, match=reason):
         Table({"players": ["Ann", "Bo"], **options})
 
 
@@ -70,17 +70,17 @@ def test_chieftain_order_one_then_two_each_then_the_last_one():
     assert table_view(t.ts)["view"]["prompt"] == "Chieftain: Bo picks a hero"
     t.do("dg-pick player=Bo hero=knight")
     assert table_view(t.ts)["view"]["prompt"] == "Chieftain: Ann picks a hero"
-    with pytest.raises(IllegalEvent, match="Chieftain order: Ann picks now"):
+    with pytest.raises(Refused, match="Chieftain order: Ann picks now"):
         t.do("dg-pick player=Bo hero=ogre")
     t.do("dg-pick player=Ann hero=ogre", "dg-pick player=Ann hero=trapper")
-    with pytest.raises(IllegalEvent, match="knight is already taken"):
+    with pytest.raises(Refused, match="knight is already taken"):
         t.do("dg-pick player=Bo hero=knight")
 
 
 def test_no_more_than_three_heroes_of_one_divine_power():
     t = start(mode="slayer", heroes=4)
     t.do("dg-pick player=Ann hero=knight", "dg-pick player=Ann hero=ogre", "dg-pick player=Ann hero=blacksmith")
-    with pytest.raises(IllegalEvent, match="already has 3 rage heroes"):
+    with pytest.raises(Refused, match="already has 3 rage heroes"):
         t.do("dg-pick player=Ann hero=weaponsmith")
 
 
@@ -88,7 +88,7 @@ def test_tactics_team_maximum_and_lower_threshold():
     """p.4: 4-5 heroes: at most 10 points a team, 6 to win; a team worth less lowers the threshold."""
     t = start(mode="tactics", heroes=4)
     t.do("dg-pick player=Ann hero=knight", "dg-pick player=Ann hero=pegasus-knight")  # 8 points
-    with pytest.raises(IllegalEvent, match="worth 11 tactical points, over the maximum 10"):
+    with pytest.raises(Refused, match="worth 11 tactical points, over the maximum 10"):
         t.do("dg-pick player=Ann hero=blacksmith")
     t.do("dg-pick player=Ann hero=black-wolf", "dg-pick player=Ann hero=high-elder")  # 10
     t.do("dg-pick player=Bo hero=trapper", "dg-pick player=Bo hero=gunner", "dg-pick player=Bo hero=assassin",
@@ -113,7 +113,7 @@ def test_divine_mirror_deals_each_stack_equally():
     t.do("dg-pick player=Ann hero=knight", "dg-pick player=Ann hero=trapper", "dg-pick player=Ann hero=black-wolf",
          "dg-pick player=Bo hero=ogre", "dg-pick player=Bo hero=gunner", "dg-pick player=Bo hero=blacksmith",
          "dg-demigod player=Ann demigod=warlord", "dg-demigod player=Bo demigod=protector")
-    with pytest.raises(IllegalEvent, match="Divine Mirror deals each stack equally"):
+    with pytest.raises(Refused, match="Divine Mirror deals each stack equally"):
         t.do("dg-begin")
 
 
@@ -122,15 +122,15 @@ def test_items_by_slot_type_and_commanders_armor():
     t.do("dg-pick player=Ann hero=knight", "dg-pick player=Ann hero=trapper", "dg-pick player=Ann hero=black-wolf",
          "dg-pick player=Bo hero=ogre", "dg-pick player=Bo hero=gunner", "dg-pick player=Bo hero=blacksmith",
          "dg-demigod player=Ann demigod=warlord", "dg-demigod player=Bo demigod=protector")
-    with pytest.raises(IllegalEvent, match="slot 0 of Warlord takes weapon, not a armor"):
+    with pytest.raises(Refused, match="slot 0 of Warlord takes weapon, not a armor"):
         t.do("dg-equip player=Ann item=commanders-armor slot=0")
-    with pytest.raises(IllegalEvent, match="needs one of Ann's heroes"):
+    with pytest.raises(Refused, match="needs one of Ann's heroes"):
         t.do("dg-equip player=Ann item=commanders-armor slot=1")
     t.do("dg-equip player=Ann item=commanders-armor slot=1 hero=knight",
          "dg-equip player=Bo item=swordmasters-gauntlet slot=2")
-    with pytest.raises(IllegalEvent, match="already equipped by Warlord"):
+    with pytest.raises(Refused, match="already equipped by Warlord"):
         t.do("dg-equip player=Bo item=commanders-armor slot=1")
-    with pytest.raises(IllegalEvent, match="cannot stand left of"):
+    with pytest.raises(Refused, match="cannot stand left of"):
         t.do('dg-formation player=Ann heroes=["black-wolf","knight","trapper"]')
     t.do("dg-begin")
     assert [c.name for c in t.ch("knight").conditions] == ["Commander's Armor"]
@@ -181,7 +181,7 @@ def test_fields_given_in_hero_stats_are_no_longer_to_enter():
 def test_demigod_and_item_values_the_book_leaves_out_are_options():
     """The Protector's card values and the Frost Staff's damage are not printed in the rulebook
     (placeholders in data/*.json, listed as to enter): ``demigod_stats`` and ``item_stats`` set them."""
-    from arena_table.rules.demigods.actions import spec
+    from arena_table.rules.games.demigods.actions import spec
     from dg_helpers import lineup_options
 
     lineup = {"Ann": {"demigod": "warlord", "heroes": ["knight", "assassin", "black-wolf", "weaponsmith"],
@@ -210,5 +210,5 @@ def test_demigod_and_item_values_the_book_leaves_out_are_options():
     ({"item_stats": {"excalibur": {"damage": 9}}}, "item_stats: unknown item excalibur"),
 ])
 def test_bad_card_values_are_named(options, reason):
-    with pytest.raises(IllegalEvent, match=reason):
+    with pytest.raises(Refused, match=reason):
         Table({"players": ["Ann", "Bo"], **options})

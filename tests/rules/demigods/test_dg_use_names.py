@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from arena_table.rules import parse, replay, table_view
-from arena_table.rules.demigods.view import _use_name
+from arena_table.rules.games.demigods.view import _use_name
 
 EXAMPLE = Path(__file__).parents[3] / "examples" / "demigods-slayer.txt"
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from arena_table.rules import IllegalEvent, find_game, parse
-from arena_table.rules.events import TagPlaced
+from arena_table.rules import Refused, find_game, parse
+from arena_table.rules.kernel.events import TagPlaced
 
 from th_helpers import ARENA, fast_blitz, play
 
@@ -82,7 +82,7 @@ def test_rejuvenation_resolves_before_fiery_purge():
              "th-pass hero=aer power=nova").state
     assert s.conditions == {"rejuvenation": "rochon", "fiery-purge": "aer"}
     assert s.heroes["aer"].health == 7  # 9 - 1 (Despair halves 2) - 1 (Fiery Purge at the end of her turn)
-    from arena_table.rules.theosis.arena import end_hero_turn
+    from arena_table.rules.games.theosis.arena import end_hero_turn
     import dataclasses
     both = dataclasses.replace(s, conditions={"rejuvenation": "aer", "fiery-purge": "aer"})
     both = dataclasses.replace(both, heroes={**both.heroes, "aer": dataclasses.replace(both.heroes["aer"], health=9)})
@@ -114,7 +114,7 @@ def test_area_attack_needs_a_different_power_per_defender():
     base = [start, "th-gem hero=rochon skill=corona", ARENA, "th-pass hero=rac power=warcraft",
             "th-pass hero=norn power=tactics", "th-pass hero=rochon power=bloodthirst",
             "th-pass hero=aer power=valor", "th-pass hero=rac power=lifeswap", "th-pass hero=norn power=pain-spike"]
-    with pytest.raises(IllegalEvent, match="different Powers"):
+    with pytest.raises(Refused, match="different Powers"):
         play(*base, 'th-attack hero=rochon target=["rac","aer"] power=fiery-purge skill=corona defend=["nova","nova"]')
     s = play(*base, 'th-attack hero=rochon target=["aer","rac"] power=fiery-purge skill=corona '
                     'defend=["despair","nova"]').state
@@ -127,7 +127,7 @@ def test_area_attack_needs_a_different_power_per_defender():
 
 def test_area_attacks_cannot_reach_starting_triads_on_turn_one():
     start = fast_blitz(ANN, BO, archetypes={"rochon": "devotee-of-the-sun"})
-    with pytest.raises(IllegalEvent, match="starting triad"):
+    with pytest.raises(Refused, match="starting triad"):
         play(start, "th-gem hero=rochon skill=corona", ARENA, "th-pass hero=rac power=warcraft",
              "th-pass hero=norn power=tactics",
              'th-attack hero=rochon target=["rac"] power=fiery-purge skill=corona defend=["nova"]')
@@ -156,7 +156,7 @@ def test_blackout_flips_a_token_and_the_hero_skips_once():
 
 def test_pacified_hero_cannot_attack():
     ann = ["fiery-purge", "fireball", "pacify", "tactics", "pain-spike", "blazing-sun"]
-    with pytest.raises(IllegalEvent, match="Pacified"):
+    with pytest.raises(Refused, match="Pacified"):
         play(fast_blitz(ann, BO), ARENA, "th-pass hero=rac power=warcraft",
              'th-attack hero=norn target=["aer"] power=pacify defend=["valor"]',
              'th-attack hero=rochon target=["rac"] power=tactics defend=["nova"]',
@@ -177,9 +177,9 @@ def test_tags_on_pads_are_the_powers_played():
 
 
 def test_wrong_actor_and_missing_card_are_named():
-    with pytest.raises(IllegalEvent, match="it is Rac's turn, not Norn's"):
+    with pytest.raises(Refused, match="it is Rac's turn, not Norn's"):
         play(fast_blitz(ANN, BO), ARENA, "th-pass hero=norn power=tactics")
-    with pytest.raises(IllegalEvent, match="Bo does not hold Fiery Purge"):
+    with pytest.raises(Refused, match="Bo does not hold Fiery Purge"):
         play(fast_blitz(ANN, BO), ARENA, "th-pass hero=rac power=fiery-purge")
 
 
@@ -235,9 +235,9 @@ def test_ritual_fires_first_and_banner_of_victory_adds_one_on_its_hexes():
     (p.45): +1 Attack on its hexes."""
     s = _apply(_with_ritual("banner-of-victory", 2), "th-move hero=rochon cell=[2,-1]", *TURN_1)
     assert s.turn == 2 and s.pending.kind == "ritual" and s.acting_hero() is None
-    with pytest.raises(IllegalEvent, match="waiting for ritual"):
+    with pytest.raises(Refused, match="waiting for ritual"):
         _apply(s, "th-pass hero=rac power=nova")
-    with pytest.raises(IllegalEvent, match="centre hex"):
+    with pytest.raises(Refused, match="centre hex"):
         _apply(s, 'th-ritual player=Ann cells=[[0,0],[1,0],[1,-1]]')
     s = _apply(s, 'th-ritual player=Ann cells=[[2,-1],[2,-2],[3,-2]]', "th-pass hero=rac power=nova",
                "th-pass hero=norn power=pain-spike",
@@ -262,7 +262,7 @@ def test_moves_are_limited_by_speed_and_entangling_roots():
     enter = ["th-move hero=rac cell=[4,-4]", "th-move hero=norn cell=[-4,4]"]
     s = play(start, ARENA, *enter, "th-move hero=rac cell=[3,-2]", "th-move hero=rac cell=[2,-1]").state
     assert s.heroes["rac"].cell == (2, -1) and s.moved == 3
-    with pytest.raises(IllegalEvent, match="can move 3 hexes this turn, not 4"):
+    with pytest.raises(Refused, match="can move 3 hexes this turn, not 4"):
         play(start, ARENA, *enter, "th-move hero=rac cell=[3,-2]", "th-move hero=rac cell=[1,-1]")
     ann = ["entangling-roots", "fireball", "bloodthirst", "tactics", "pain-spike", "blazing-sun"]
     start = fast_blitz(ann, BO, extra_options='"speeds":{"rac":3,"norn":3,"rochon":3,"aer":3}')
@@ -271,7 +271,7 @@ def test_moves_are_limited_by_speed_and_entangling_roots():
               "th-pass hero=rochon power=tactics"]
     s = play(*cursed).state
     assert s.conditions == {"entangling-roots": "aer"}
-    with pytest.raises(IllegalEvent, match="can move 1 hex this turn, not 2"):
+    with pytest.raises(Refused, match="can move 1 hex this turn, not 2"):
         play(*cursed, "th-move hero=aer cell=[0,0]", "th-move hero=aer cell=[1,0]", "th-move hero=aer cell=[2,0]")
 
 
@@ -283,10 +283,10 @@ def test_moves_are_limited_by_speed_and_entangling_roots():
     ('th-bless hero=rac power=warcraft target=aer', "Warcraft is not a Blessing"),
 ])
 def test_bad_names_are_rejected_with_a_reason(line, needle):
-    with pytest.raises(IllegalEvent, match=needle):
+    with pytest.raises(Refused, match=needle):
         play(fast_blitz(ANN, BO), ARENA, line)
 
 
 def test_unknown_player_is_an_illegal_event_not_a_crash():
-    with pytest.raises(IllegalEvent, match="unknown name 'Zed'"):
+    with pytest.raises(Refused, match="unknown name 'Zed'"):
         play(fast_blitz(ANN, BO).replace("th-draft player=Bo power=warcraft", "th-draft player=Zed power=warcraft"))

@@ -9,8 +9,8 @@ import json
 
 import pytest
 
-from arena_table.rules import IllegalEvent, find_game, parse
-from arena_table.rules.theosis.mats import equipped, mitigation
+from arena_table.rules import Refused, find_game, parse
+from arena_table.rules.games.theosis.mats import equipped, mitigation
 
 from th_helpers import ARENA, fast_blitz, play
 
@@ -130,7 +130,7 @@ def test_pacified_hero_cannot_use_a_damaging_skill():
     other Heroes': Red Sun Rises (2 Light to all enemies) is refused, nobody loses Health."""
     turns = _pacified_rochon("devotee-of-the-sun", "red-sun-rises")
     assert play(*turns).state.conditions == {"pacify": "rochon"}
-    with pytest.raises(IllegalEvent, match="Pacified.*Red Sun Rises"):
+    with pytest.raises(Refused, match="Pacified.*Red Sun Rises"):
         play(*turns, "th-skill hero=rochon skill=red-sun-rises power=fiery-purge")
 
 
@@ -141,7 +141,7 @@ def test_pacified_hero_cannot_counter_attack():
     base = [fast_blitz(PACIFY_ANN, PACIFY_BO), "th-gem hero=norn skill=counter-attack", ARENA,
             'th-attack hero=rac target=["norn"] power=pacify defend=["tactics"]', "th-pass hero=norn power=bloodthirst",
             "th-pass hero=rochon power=pain-spike"]
-    with pytest.raises(IllegalEvent, match="Norn is Pacified: Counter Attack would inflict Damage"):
+    with pytest.raises(Refused, match="Norn is Pacified: Counter Attack would inflict Damage"):
         play(*base, 'th-attack hero=aer target=["norn"] power=warcraft defend=["fireball"] '
                     'defense_skill=["counter-attack"]')
     s = play(*base, 'th-attack hero=aer target=["norn"] power=warcraft defend=["fireball"]').state
@@ -219,7 +219,7 @@ def test_raise_the_dead_defence_with_warcraft_and_its_checks():
                     'choice={"raise":"warcraft"}').state
     assert s.last_action["lines"] == ["3 vs 0", "3 physical"]
     assert s.heroes["rac"].health == 6
-    with pytest.raises(IllegalEvent, match="Frigid Night is not in the discard pile"):
+    with pytest.raises(Refused, match="Frigid Night is not in the discard pile"):
         play(*base, 'th-attack hero=norn target=["rac"] power=fireball defend=["raise-the-dead"] '
                     'choice={"defender_raise":"frigid-night"}')
 
@@ -241,9 +241,9 @@ def test_catharsis_removes_the_chosen_curse_of_each_hero():
     Poison; Norn's only Curse (Terror) goes by default."""
     s = play(*_pacified_rochon("hospitaler", "catharsis")).state
     s = dataclasses.replace(s, conditions={"pacify": "rochon", "poison": "rochon", "terror": "norn"})
-    with pytest.raises(IllegalEvent, match="Rochon has 2 Curses"):
+    with pytest.raises(Refused, match="Rochon has 2 Curses"):
         _apply(s, 'th-skill hero=rochon skill=catharsis power=fiery-purge target=["rochon","norn"]')
-    with pytest.raises(IllegalEvent, match="no Fiery Purge Curse on Rochon"):
+    with pytest.raises(Refused, match="no Fiery Purge Curse on Rochon"):
         _apply(s, 'th-skill hero=rochon skill=catharsis power=fiery-purge target=["rochon","norn"] '
                   'choice={"curse":{"rochon":"fiery-purge"}}')
     s = _apply(s, 'th-skill hero=rochon skill=catharsis power=fiery-purge target=["rochon","norn"] '
@@ -267,10 +267,10 @@ WHIRLWIND = 'th-attack hero=norn target=["kotronas"] power=neutralize skill=whir
 def test_banner_choice_is_refused_without_a_banner_under_the_hero():
     """Banner of Victory (p.45) gives +1 'while on one of those Hexes': with no Banner in the Arena the
     claim is refused, with the Banner elsewhere too; on it the +1 is counted once."""
-    with pytest.raises(IllegalEvent, match="no Banner of Victory in the Arena"):
+    with pytest.raises(Refused, match="no Banner of Victory in the Arena"):
         play(*SOLO, WHIRLWIND)
     s = dataclasses.replace(play(*SOLO).state, ritual_cells={"banner-of-victory": ((2, -1), (2, -2), (3, -2))})
-    with pytest.raises(IllegalEvent, match=r"Norn does not stand on the Banner of Victory \(\[1, 0\];"):
+    with pytest.raises(Refused, match=r"Norn does not stand on the Banner of Victory \(\[1, 0\];"):
         _apply(s, WHIRLWIND)
     # Norn on the Banner: 3 + 1 artifact + 1 skill + 1 Valor + 1 Banner = 7 vs 2 + 4 = 6 (Monster Defense
     # example), the +1 counted once

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from arena_table.rules import IllegalEvent, find_game, parse, table_view
-from arena_table.rules.theosis.setup import setup
-from arena_table.rules.theosis.view import arena_cells
+from arena_table.rules import Refused, find_game, parse, table_view
+from arena_table.rules.games.theosis.setup import setup
+from arena_table.rules.games.theosis.view import arena_cells
 
 from th_helpers import ARENA, BLITZ_FAST, fast_blitz, play
 
@@ -47,7 +47,7 @@ def test_arena_radius_option_sets_the_board_and_refuses_moves_off_it():
     assert table_view(ts)["view"]["board"]["radius"] == 4
     assert len(table_view(ts)["view"]["board"]["cells"]) == 61
     game = find_game("theosis")
-    with pytest.raises(IllegalEvent, match=r"\[0, -5\] is off the Arena \(radius 4"):
+    with pytest.raises(Refused, match=r"\[0, -5\] is off the Arena \(radius 4"):
         game.apply(ts.state, parse("th-move hero=aer cell=[0,-5]"))
     assert game.apply(ts.state, parse("th-move hero=aer cell=[0,-4]")).heroes["aer"].cell == (0, -4)
 

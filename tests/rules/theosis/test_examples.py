@@ -8,11 +8,11 @@ from __future__ import annotations
 import dataclasses
 
 from arena_table.rules import find_game, parse
-from arena_table.rules.theosis import catalog
-from arena_table.rules.theosis.combat import Side, resolve
-from arena_table.rules.theosis.events import Allocate
-from arena_table.rules.theosis.ranking import alignment_bonus, compute_ranking
-from arena_table.rules.theosis.setup import setup
+from arena_table.rules.games.theosis import catalog
+from arena_table.rules.games.theosis.combat import Side, resolve
+from arena_table.rules.games.theosis.events import Allocate
+from arena_table.rules.games.theosis.ranking import alignment_bonus, compute_ranking
+from arena_table.rules.games.theosis.setup import setup
 
 from th_helpers import BLITZ_FAST, play
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from arena_table.rules import find_game
-from arena_table.rules.theosis import catalog
-from arena_table.rules.theosis.form import MODES, setup_form
+from arena_table.rules.games.theosis import catalog
+from arena_table.rules.games.theosis.form import MODES, setup_form
 
 GAME = find_game("theosis")
 TWELVE = ["rochon", "rac", "norn", "aer", "lug", "edhel", "sauth", "gurth", "garav", "raug", "curunir", "nimloth"]

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from arena_table.rules import IllegalEvent, find_game
+from arena_table.rules import Refused, find_game
 
 from th_helpers import play
 
@@ -91,7 +91,7 @@ def test_slaying_weapon_doubles_and_fiery_purge_adds_one_next_time():
 
 
 def test_attacking_needs_the_top_token_revealed():
-    with pytest.raises(IllegalEvent, match="reveal Kotronas's top Stamina Token"):
+    with pytest.raises(Refused, match="reveal Kotronas's top Stamina Token"):
         play(solo(), 'th-attack hero=norn target=["kotronas"] power=fiery-purge')
 
 

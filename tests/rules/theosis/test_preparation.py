@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from arena_table.rules import IllegalEvent, find_game, parse
+from arena_table.rules import Refused, find_game, parse
 
 from th_helpers import play
 
@@ -37,18 +37,18 @@ def test_turn_one_rewards():
 
 
 def test_placement_order_and_golden_slots_are_enforced():
-    with pytest.raises(IllegalEvent, match="first hero each turn goes to a golden quest slot"):
+    with pytest.raises(Refused, match="first hero each turn goes to a golden quest slot"):
         play(START, "th-place hero=rochon location=tavern")
-    with pytest.raises(IllegalEvent, match="it is Bo's turn to place a hero"):
+    with pytest.raises(Refused, match="it is Bo's turn to place a hero"):
         play(START, "th-place hero=rochon location=warmonger golden=true target=aer",
              "th-place hero=rac location=tavern")
-    with pytest.raises(IllegalEvent, match="golden slot of the warmonger quest is taken"):
+    with pytest.raises(Refused, match="golden slot of the warmonger quest is taken"):
         play(START, "th-place hero=rochon location=warmonger golden=true target=aer",
              "th-place hero=aer location=warmonger golden=true target=rochon")
-    with pytest.raises(IllegalEvent, match="one golden slot per player"):
+    with pytest.raises(Refused, match="one golden slot per player"):
         play(START, "th-place hero=rochon location=warmonger golden=true target=aer",
              "th-place hero=aer location=guardian golden=true", "th-place hero=rac location=merciful golden=true")
-    with pytest.raises(IllegalEvent, match="waiting for mercenary-d4"):
+    with pytest.raises(Refused, match="waiting for mercenary-d4"):
         play(START, "th-place hero=rochon location=warmonger golden=true target=aer",
              "th-place hero=aer location=guardian golden=true", "th-place hero=rac location=mercenary-camp",
              "th-place hero=lug location=tavern")
@@ -87,7 +87,7 @@ def test_turn_two_initiative_and_three_one_cards():
 
 
 def test_next_needs_every_hero_placed():
-    with pytest.raises(IllegalEvent, match="still has heroes to place"):
+    with pytest.raises(Refused, match="still has heroes to place"):
         play(START, "th-place hero=rochon location=warmonger golden=true target=aer", "th-next")
 
 
@@ -97,7 +97,7 @@ def test_expansion_card_choice_errata():
     start = START.replace('"players"', '"expansion":true,"players"')
     s = play(start, "th-place hero=rochon location=warmonger golden=true target=aer power=incinerating-fury").state
     assert s.player("Ann").hand == ("incinerating-fury",)
-    with pytest.raises(IllegalEvent, match="not offered"):
+    with pytest.raises(Refused, match="not offered"):
         play(start, "th-place hero=rochon location=warmonger golden=true target=aer power=force-sunder")
 
 
@@ -193,14 +193,14 @@ def test_fast_preparation_offers_one_artifact_per_hero_and_two_items_per_hero():
     arts = [f"th-equip hero={h} item=relic-mail" for h in heroes]
     s = play(_fast_drafted(), *arts).state
     assert [s.heroes[h].items for h in heroes] == [("relic-mail",)] * 4
-    with pytest.raises(IllegalEvent) as info:
+    with pytest.raises(Refused) as info:
         play(_fast_drafted(), *arts, "th-equip hero=rochon item=relic-blade")
     assert info.value.reason == ("the Artifact offer holds one Artifact per Hero, at most six (4 here): "
                                  "Relic blade would be Artifact 5 (Fast Action Preparation)")
     items = [f"th-equip hero={h} item={i}" for h in heroes for i in ("sword", "buckler")]
     s = play(_fast_drafted(), *items).state
     assert sum(len(x.items) for x in s.heroes.values()) == 8
-    with pytest.raises(IllegalEvent) as info:
+    with pytest.raises(Refused) as info:
         play(_fast_drafted(), *items, "th-equip hero=rochon item=jerkin")
     assert info.value.reason == ("the item offer holds two items per Hero (8 here): Jerkin would be item 9 "
                                  "(Fast Action Preparation)")

@@ -10,8 +10,8 @@ import json
 import pytest
 
 from arena_table.rules import parse
-from arena_table.rules import IllegalEvent
-from arena_table.rules.theosis import catalog
+from arena_table.rules import Refused
+from arena_table.rules.games.theosis import catalog
 
 from th_helpers import BLITZ_FAST, drafts, fast_blitz, play
 
@@ -35,7 +35,7 @@ def refused(*texts: str) -> str:
     *before, last = [t for t in texts]
     s = play(*before)
     from arena_table.rules import find_game
-    with pytest.raises(IllegalEvent) as exc:
+    with pytest.raises(Refused) as exc:
         find_game("theosis").apply(s.state, parse(last))
     return str(exc.value)
 

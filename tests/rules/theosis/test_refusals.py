@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from arena_table.rules import IllegalEvent, apply, parse
+from arena_table.rules import Refused, apply, parse
 
 from th_helpers import ARENA, fast_blitz, play
 
@@ -15,7 +15,7 @@ BO = ["warcraft", "nova", "despair", "valor", "lifeswap", "last-stand"]
 
 
 def reason(state, line: str) -> str:
-    with pytest.raises(IllegalEvent) as info:
+    with pytest.raises(Refused) as info:
         apply(state, parse(line))
     return info.value.reason
 

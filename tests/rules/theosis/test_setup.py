@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from arena_table.rules import GameStarted, IllegalEvent, apply, new_table
-from arena_table.rules.theosis import catalog
-from arena_table.rules.theosis.setup import setup
+from arena_table.rules import GameStarted, Refused, apply, new_table
+from arena_table.rules.games.theosis import catalog
+from arena_table.rules.games.theosis.setup import setup
 
 H = list(catalog.heroes())
 
@@ -64,14 +64,14 @@ def test_boss_option_for_twelve_heroes(players, each, tokens):
 
 
 def test_bad_start_is_an_illegal_event_naming_the_option():
-    with pytest.raises(IllegalEvent, match="bad options for theosis: unknown mode 'arena'"):
+    with pytest.raises(Refused, match="bad options for theosis: unknown mode 'arena'"):
         apply(new_table(), GameStarted(game="theosis", options={"mode": "arena", "players": ["A"]}))
 
 
 def test_entered_values_override_the_data():
     s = setup({"players": ["A", "B"], "heroes": {"A": ["rochon", "rac", "norn"], "B": ["aer", "lug", "edhel"]},
                "alignments": {"lug": "guardian"}, "power_values": {"tactics": [1, 3], "pain-spike": [1, 1]}})
-    from arena_table.rules.theosis.mats import alignment_of, power_values
+    from arena_table.rules.games.theosis.mats import alignment_of, power_values
     assert alignment_of(s, "lug") == "guardian" and alignment_of(s, "norn") is None
     assert power_values(s, "tactics") == (1, 3)
 
@@ -88,7 +88,7 @@ def test_idle_table_before_the_start_event():
     from arena_table.rules import new_table, parse, table_view
     ts = new_table("theosis")
     assert table_view(ts)["view"]["phase"] == "Waiting for players"
-    with pytest.raises(IllegalEvent, match="no Theosis game is set up"):
+    with pytest.raises(Refused, match="no Theosis game is set up"):
         apply(ts, parse("th-next"))
 
 

@@ -7,7 +7,7 @@ import dataclasses
 
 import pytest
 
-from arena_table.rules import IllegalEvent
+from arena_table.rules import Refused
 
 from th_helpers import ARENA, fast_blitz, play
 
@@ -44,7 +44,7 @@ def test_confusion_defending_changes_the_attackers_values_only():
              'choice={"replace_attacker":"tactics"}').state
     assert s.last_action["lines"] == ["1 vs 2", "defence holds", "no damage"]
     assert "fiery-purge" not in s.conditions
-    with pytest.raises(IllegalEvent, match="another card in hand"):
+    with pytest.raises(Refused, match="another card in hand"):
         play(fast_blitz(ANN, BO), ARENA, *PASS2,
              'th-attack hero=rochon target=["aer"] power=fiery-purge defend=["confusion"] '
              'choice={"replace_attacker":"warcraft"}')
@@ -72,7 +72,7 @@ def test_counter_attack_turns_the_defence_power_into_the_attack():
 
 
 def test_defense_skill_needs_its_gem():
-    with pytest.raises(IllegalEvent, match="holds no Mana gem"):
+    with pytest.raises(Refused, match="holds no Mana gem"):
         play(fast_blitz(ANN, BO), ARENA, 'th-attack hero=rac target=["norn"] power=warcraft defend=["fiery-purge"] '
                                          'defense_skill=["counter-attack"]')
 
@@ -102,7 +102,7 @@ def test_chocking_rolls_a_d4_for_the_attack():
     s = play(start, arena, *PASS2,
              'th-attack hero=raug target=["aer"] power=pain-spike skill=chocking defend=["nova"] choice={"d4":4}').state
     assert s.last_action["lines"] == ["4 vs 1", "3 physical"]
-    with pytest.raises(IllegalEvent, match="rolls a d4"):
+    with pytest.raises(Refused, match="rolls a d4"):
         play(start, arena, *PASS2,
              'th-attack hero=raug target=["aer"] power=pain-spike skill=chocking defend=["nova"]')
 
@@ -121,7 +121,7 @@ def test_heavy_metal_doubles_weapon_damage_and_ferocity_ignores_physical_protect
 def test_wall_of_fire_burns_a_hero_starting_its_turn_there():
     """Errata p.45: a Hero who starts their turn on the Wall of Fire takes 4 Fire (halved by resistance);
     after turn 1 (errata p.14: the starting triads are safe from area Rituals on turn 1)."""
-    from arena_table.rules.theosis.arena import advance
+    from arena_table.rules.games.theosis.arena import advance
     s = play(fast_blitz(ANN, BO), ARENA, "th-move hero=norn cell=[2,-1]", "th-pass hero=rac power=warcraft").state
     assert s.acting_hero() == "norn" and s.heroes["norn"].health == 9
     before = dataclasses.replace(s, turn=2, acted=("rac",), acting=0,
@@ -139,7 +139,7 @@ def test_assassinate_from_stealth_kills_instead_of_damaging():
              "th-skill hero=sauth skill=stealth power=tactics", "th-pass hero=aer power=confusion"]
     s = play(start, *turn1).state
     assert s.heroes["sauth"].stealth
-    with pytest.raises(IllegalEvent, match="in Stealth"):
+    with pytest.raises(Refused, match="in Stealth"):
         play(start, *turn1, 'th-attack hero=rac target=["sauth"] power=nova defend=["fiery-purge"]')
     s = play(start, *turn1, "th-pass hero=rac power=oppress", "th-pass hero=norn power=pain-spike",
              'th-attack hero=sauth target=["aer"] power=fiery-purge skill=assassinate defend=["nova"]').state

@@ -15,15 +15,15 @@ import sys
 from pathlib import Path
 
 from arena_table.rules import apply as table_apply, digest, find_game, new_table
-from arena_table.rules.events import DiceRolled, Event, GameStarted
-from arena_table.rules.theosis import catalog
-from arena_table.rules.theosis.events import (Allocate, ArtifactRevealed, Attack, Bid, Bless, CastRitual, Draft,
+from arena_table.rules.kernel.events import DiceRolled, Event, GameStarted
+from arena_table.rules.games.theosis import catalog
+from arena_table.rules.games.theosis.events import (Allocate, ArtifactRevealed, Attack, Bid, Bless, CastRitual, Draft,
                                               Equip, Gem, MonsterAction, Move, Next, Pass, Place, SetRanking,
                                               Stamina)
-from arena_table.rules.theosis.mats import play_card, power_values, tokens_on
-from arena_table.rules.theosis.preparation import next_placer
-from arena_table.rules.theosis.ranking import allocation_order
-from arena_table.rules.theosis.state import CENTRE
+from arena_table.rules.games.theosis.mats import play_card, power_values, tokens_on
+from arena_table.rules.games.theosis.preparation import next_placer
+from arena_table.rules.games.theosis.ranking import allocation_order
+from arena_table.rules.games.theosis.state import CENTRE
 
 HERE = Path(__file__).parent
 ROOT = HERE.parents[2]
@@ -147,7 +147,7 @@ def prepare(w: Writer) -> None:
 
 
 def _fits(state, hero, item) -> bool:
-    from arena_table.rules.theosis.mats import Rejected, equip
+    from arena_table.rules.games.theosis.mats import Rejected, equip
     try:
         equip(state, hero, item)
         return True
@@ -275,9 +275,9 @@ def _towards_centre(s, hid: str) -> tuple[int, int]:
 
 def _towards(s, hid: str, goal: tuple[int, int], stop: int = 0) -> tuple[int, int]:
     """Walk up to the hero's speed, one free hex at a time, each step closer to ``goal``."""
-    from arena_table.rules.theosis.arena import occupied
-    from arena_table.rules.theosis.mats import hex_distance, speed_of
-    from arena_table.rules.theosis.monsters import NEIGHBOURS
+    from arena_table.rules.games.theosis.arena import occupied
+    from arena_table.rules.games.theosis.mats import hex_distance, speed_of
+    from arena_table.rules.games.theosis.monsters import NEIGHBOURS
     cell, taken = s.heroes[hid].cell, occupied(s)
     for _ in range(speed_of(s, hid) or 0):
         steps = [(cell[0] + dq, cell[1] + dr) for dq, dr in NEIGHBOURS]
@@ -290,14 +290,14 @@ def _towards(s, hid: str, goal: tuple[int, int], stop: int = 0) -> tuple[int, in
 
 def _in_reach(s, hid: str, target: str) -> bool:
     """The target stands within the attacker's range (p.14 Movement and Range)."""
-    from arena_table.rules.theosis.mats import hex_distance
-    from arena_table.rules.theosis.reach import hero_reach
+    from arena_table.rules.games.theosis.mats import hex_distance
+    from arena_table.rules.games.theosis.reach import hero_reach
     a, b = s.heroes[hid].cell, s.heroes[target].cell
     return a is None or b is None or hex_distance(a, b) <= hero_reach(s, hid)
 
 
 def _monster_targets(s) -> MonsterAction:
-    from arena_table.rules.theosis.monsters import actions_of
+    from arena_table.rules.games.theosis.monsters import actions_of
     m = s.monster(s.pending.actor)
     action = actions_of(m.kind, s.pending.data["table"])[s.pending.data["row"]]
     alive = sorted((h for h, x in s.heroes.items() if x.alive), key=lambda h: (s.heroes[h].health, h))

@@ -1,0 +1,406 @@
+"""Typed, frozen events with a text notation and a JSON form.
+
+An event is a frozen, keyword-only dataclass registered under a short *kind*
+(its notation keyword). Its text notation is the kind followed by
+``field=value`` pairs, for example::
+
+    roll die=d6 faces=[3,5,6] source=sim at=12.5
+
+Values are written compactly: integers and floats as numbers, ``true``/
+``false``/``null``, strings bare when that cannot be mistaken for anything
+else and as JSON strings otherwise, tuples/lists and mappings as compact JSON.
+Fields equal to their default are left out. :func:`parse` reads that text back
+so that ``parse(str(e)) == e`` for every registered event (the python-chess
+``Move.uci()``/``Move.from_uci()`` idea). :func:`to_json` / :func:`from_json`
+give the same round trip through a JSON object ``{"kind": ..., **fields}``.
+
+Games define their own events with :func:`event`; the kernel's own events
+(game start, undo, dice, tags) are defined at the bottom of this module.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import math
+import json
+import re
+import typing
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Mapping
+
+from .errors import NotationError
+
+_REGISTRY: dict[str, type["Event"]] = {}
+_BARE = re.compile(r"^[A-Za-z_][A-Za-z0-9_.:/@+#'-]*$")
+_KEYWORDS = {"true", "false", "null"}
+
+
+@dataclass(frozen=True, kw_only=True)
+class Event:
+    """Base of every event.
+
+    Subclasses are declared with :func:`event`, which registers the kind.
+    """
+
+    KIND: ClassVar[str] = ""
+    UNDOABLE: ClassVar[bool] = True
+    """Whether :func:`arena_table.rules.kernel.table.undo_target` may pick this event."""
+    PRIVATE_FIELDS: ClassVar[tuple[str, ...]] = ()
+    """Fields spectators must not see in the raw event log (a sealed bid's amount, a hand);
+    the game's own view decides when the information is shown."""
+
+    at: float | None = None
+    """Time the event was sensed or entered, seconds since the Unix epoch,
+    stamped at the edge by the table's clock (never read inside the rules)."""
+
+    def __str__(self) -> str:
+        return to_notation(self)
+
+    def to_json(self) -> dict[str, Any]:
+        """This event as a JSON-ready mapping (see :func:`to_json`)."""
+        return to_json(self)
+
+
+def event(kind: str, *, undoable: bool = True):
+    """Class decorator: make ``cls`` a frozen keyword-only event of ``kind``.
+
+    Raises:
+        ValueError: if ``kind`` is not a bare lower-case word or already taken.
+    """
+    if not re.fullmatch(r"[a-z][a-z0-9-]*", kind):
+        raise ValueError(f"event kind {kind!r} must be a lower-case word")
+
+    def wrap(cls: type) -> type:
+        if kind in _REGISTRY and _REGISTRY[kind].__qualname__ != cls.__qualname__:
+            raise ValueError(f"event kind {kind!r} is already registered by {_REGISTRY[kind].__name__}")
+        cls.KIND = kind
+        cls.UNDOABLE = undoable
+        dc = dataclass(frozen=True, kw_only=True, repr=True)(cls)
+        dc.__str__ = Event.__str__  # dataclass(repr=...) leaves __str__ to repr otherwise
+        _REGISTRY[kind] = dc
+        return dc
+
+    return wrap
+
+
+def event_types() -> dict[str, type[Event]]:
+    """All registered event kinds, ``kind -> class`` (a copy)."""
+    return dict(_REGISTRY)
+
+
+# --- value codec -----------------------------------------------------------------
+
+def _encode_value(value: Any) -> str:
+    if isinstance(value, bool) or value is None:
+        return json.dumps(value)
+    if isinstance(value, (int, float)):
+        return json.dumps(value)
+    if isinstance(value, str):
+        if _BARE.match(value) and value not in _KEYWORDS:
+            return value
+        return json.dumps(value, ensure_ascii=False)
+    return json.dumps(_jsonable(value), separators=(",", ":"), ensure_ascii=False, sort_keys=True)
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, (tuple, list)):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, Mapping):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    return value
+
+
+def _coerce(tp: Any, value: Any, where: str) -> Any:
+    """Bring a decoded JSON value to the annotated type ``tp`` (tuples, nested)."""
+    origin = typing.get_origin(tp)
+    args = typing.get_args(tp)
+    if tp is Any or tp is None:
+        return value
+    if origin in (typing.Union, getattr(__import__("types"), "UnionType", None)):
+        if value is None and type(None) in args:
+            return None
+        errors = []
+        for arg in args:
+            if arg is type(None):
+                continue
+            try:
+                return _coerce(arg, value, where)
+            except NotationError as exc:
+                errors.append(exc)
+        if len(errors) == 1:  # Optional[X]: X's own complaint says the most
+            raise errors[0]
+        raise NotationError(f"{where}: {value!r} fits none of {tp}")
+    if origin is tuple:
+        if not isinstance(value, (list, tuple)):
+            raise NotationError(f"{where}: expected a list, got {value!r}")
+        if len(args) == 2 and args[1] is Ellipsis:
+            return tuple(_coerce(args[0], v, where) for v in value)
+        if args and len(args) != len(value):
+            raise NotationError(f"{where}: expected {len(args)} items, got {len(value)}")
+        return tuple(_coerce(a, v, where) for a, v in zip(args, value)) if args else tuple(value)
+    if origin in (dict, Mapping) or tp is dict:
+        if not isinstance(value, dict):
+            raise NotationError(f"{where}: expected a mapping, got {value!r}")
+        if args:
+            return {k: _coerce(args[1], v, where) for k, v in value.items()}
+        return dict(value)
+    if tp is float:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise NotationError(f"{where}: expected a number, got {value!r}")
+        if not math.isfinite(value):
+            raise NotationError(f"{where}: expected a finite number, got {value!r}")
+        return float(value)
+    if tp is int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise NotationError(f"{where}: expected an integer, got {value!r}")
+        return value
+    if tp is bool:
+        if not isinstance(value, bool):
+            raise NotationError(f"{where}: expected true or false, got {value!r}")
+        return value
+    if tp is str:
+        if not isinstance(value, str):
+            raise NotationError(f"{where}: expected text, got {value!r}")
+        return value
+    if dataclasses.is_dataclass(tp):
+        if not isinstance(value, dict):
+            raise NotationError(f"{where}: expected an object, got {value!r}")
+        hints = typing.get_type_hints(tp)
+        return tp(**{k: _coerce(hints[k], v, f"{where}.{k}") for k, v in value.items()})
+    return value
+
+
+@functools.lru_cache(maxsize=None)
+def _fields(cls: type[Event]) -> dict[str, tuple[dataclasses.Field, Any]]:
+    # Cached: get_type_hints re-evaluates every annotation string and was two thirds of the
+    # engine's CPU per event. Classes never change after registration; callers only read.
+    hints = typing.get_type_hints(cls)
+    return {f.name: (f, hints[f.name]) for f in dataclasses.fields(cls)}
+
+
+def _default(f: dataclasses.Field) -> Any:
+    if f.default is not dataclasses.MISSING:
+        return f.default
+    if f.default_factory is not dataclasses.MISSING:  # type: ignore[misc]
+        return f.default_factory()  # type: ignore[misc]
+    return dataclasses.MISSING
+
+
+def _build(cls: type[Event], raw: Mapping[str, Any], text: str) -> Event:
+    spec = _fields(cls)
+    kwargs = {}
+    for name, value in raw.items():
+        if name not in spec:
+            raise NotationError(f"{text!r}: {cls.KIND} has no field {name!r} (fields: {', '.join(spec)})")
+        kwargs[name] = _coerce(spec[name][1], value, f"{cls.KIND}.{name}")
+    missing = [n for n, (f, _) in spec.items() if n not in kwargs and _default(f) is dataclasses.MISSING]
+    if missing:
+        raise NotationError(f"{text!r}: {cls.KIND} needs {', '.join(missing)}")
+    try:
+        return cls(**kwargs)
+    except (TypeError, ValueError) as exc:
+        raise NotationError(f"{text!r}: {exc}") from exc
+
+
+def _lookup(kind: str) -> type[Event] | None:
+    """The class of ``kind``, or ``None``. A game's kinds are registered when its package is
+    imported (the composition root loads the games: :func:`arena_table.rules.games.load`)."""
+    return _REGISTRY.get(kind)
+
+
+# --- notation ----------------------------------------------------------------------
+
+def to_notation(ev: Event) -> str:
+    """The compact text form of ``ev``; fields at their default are omitted.
+
+    >>> str(DiceRolled(die="d4", faces=(3, 1)))
+    'roll die=d4 faces=[3,1]'
+    """
+    parts = [ev.KIND]
+    spec = _fields(type(ev))
+    order = [n for n in spec if n != "at"] + ["at"]  # the time stamp reads best last
+    for name in order:
+        f = spec[name][0]
+        value = getattr(ev, name)
+        if value == _default(f):
+            continue
+        parts.append(f"{name}={_encode_value(value)}")
+    return " ".join(parts)
+
+
+def parse(text: str) -> Event:
+    """Read one event from its text notation.
+
+    >>> parse('roll die=d6 faces=[3,5] source="camera 1"')
+    DiceRolled(at=None, die='d6', faces=(3, 5), source='camera 1', image='', crops=(), confidence=())
+
+    Raises:
+        NotationError: unknown kind, unknown field, bad value, missing field, or values
+            nested too deeply.
+    """
+    try:
+        return _parse(text)
+    except RecursionError:
+        raise NotationError(f"{text[:60]!r}...: values nested too deeply") from None
+
+
+def _parse(text: str) -> Event:
+    line = text.strip()
+    if not line:
+        raise NotationError("empty event line")
+    kind, _, rest = line.partition(" ")
+    cls = _lookup(kind)
+    if cls is None:
+        raise NotationError(f"{text!r}: unknown event kind {kind!r}")
+    raw: dict[str, Any] = {}
+    decoder = json.JSONDecoder()
+    i, n = 0, len(rest)
+    while i < n:
+        if rest[i] == " ":
+            i += 1
+            continue
+        eq = rest.find("=", i)
+        if eq < 0:
+            raise NotationError(f"{text!r}: expected field=value at {rest[i:]!r}")
+        name = rest[i:eq]
+        if not re.fullmatch(r"[a-z_][a-z0-9_]*", name):
+            raise NotationError(f"{text!r}: bad field name {name!r}")
+        j = eq + 1
+        if j < n and rest[j] in '"[{-0123456789':
+            try:
+                value, end = decoder.raw_decode(rest, j)
+            except json.JSONDecodeError as exc:
+                raise NotationError(f"{text!r}: bad value for {name}: {exc.msg}") from exc
+            i = end
+        else:
+            end = rest.find(" ", j)
+            end = n if end < 0 else end
+            word = rest[j:end]
+            value = json.loads(word) if word in _KEYWORDS else word
+            i = end
+        if i < n and rest[i] != " ":
+            raise NotationError(f"{text!r}: junk after value of {name}")
+        if name in raw:
+            raise NotationError(f"{text!r}: field {name} given twice")
+        raw[name] = value
+    return _build(cls, raw, text)
+
+
+def to_json(ev: Event) -> dict[str, Any]:
+    """``{"kind": ..., field: value, ...}`` with every field (tuples as lists).
+
+    >>> to_json(DiceRolled(die="d4", faces=(2,)))["faces"]
+    [2]
+    """
+    out: dict[str, Any] = {"kind": ev.KIND}
+    for name in _fields(type(ev)):
+        out[name] = _jsonable(getattr(ev, name))
+    return out
+
+
+def from_json(obj: Mapping[str, Any]) -> Event:
+    """Inverse of :func:`to_json`.
+
+    Raises:
+        NotationError: missing/unknown kind or fields, or values of the wrong type.
+    """
+    try:
+        return _from_json(obj)
+    except RecursionError:
+        raise NotationError("event object nested too deeply") from None
+
+
+def _from_json(obj: Mapping[str, Any]) -> Event:
+    if not isinstance(obj, Mapping) or "kind" not in obj:
+        raise NotationError(f"not an event object (no 'kind'): {obj!r:.80}")
+    cls = _lookup(obj["kind"])
+    if cls is None:
+        raise NotationError(f"unknown event kind {obj['kind']!r}")
+    raw = {k: v for k, v in obj.items() if k != "kind"}
+    return _build(cls, raw, json.dumps(obj)[:120])
+
+
+# --- the kernel's own events -----------------------------------------------------------
+
+@event("start")
+class GameStarted(Event):
+    """A new game begins at the table; everything before it belongs to the old one."""
+
+    game: str
+    """Registered name or alias of the game (see ``find_game``)."""
+    options: dict[str, Any] = field(default_factory=dict)
+    """Game-specific setup options (mode, players, heroes...), JSON values."""
+
+
+@event("undo", undoable=False)
+class Undone(Event):
+    """Takes back the earlier event with sequence number ``seq`` (kept in the log)."""
+
+    seq: int
+
+
+MEDIA_REF = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}/[A-Za-z0-9_.-]+\.(jpg|png)$")
+"""A media store reference (``image=``, ``crops=``): ``<day>/<file>.jpg`` or ``.png`` under the data
+folder's ``media``, e.g. ``2026-11-29/1764412345678-00001-frame.jpg``; never a path of its own."""
+
+
+@event("roll")
+class DiceRolled(Event):
+    """Physical dice came to rest and were read (camera) or entered (control page).
+
+    Chance enters the rules only as this data (STYLE.md §3).
+    """
+
+    die: str = "d6"
+    """Die kind: ``d4``, ``d6``, ``d8``, ``d10``, ``d12``, ``d20`` or a game's custom die name."""
+    faces: tuple[int, ...] = ()
+    """The value of each die read, in reading order."""
+    source: str = ""
+    """Where the reading came from: ``sim``, ``camera:0``, ``dir:/full/path/IMG_001.jpg``, ``video:/full/path/throw.mp4@<frame index>``, ``control``."""
+    image: str = ""
+    """Reference of the stored frame the roll was read from (:data:`MEDIA_REF`), or empty."""
+    crops: tuple[str, ...] = ()
+    """Media references (:data:`MEDIA_REF`) of each die's crop, same order as ``faces`` (may be empty)."""
+    confidence: tuple[float, ...] = ()
+    """Reader confidence 0..1 per die, same order as ``faces`` (may be empty)."""
+
+
+@event("correct")
+class DieCorrected(Event):
+    """A player corrects one die of an earlier roll; the sensed value stays in the log."""
+
+    roll: int
+    """Sequence number of the ``roll`` event corrected."""
+    index: int
+    """Position of the die in that roll's ``faces`` (0-based)."""
+    value: int
+
+
+@event("tag-on", undoable=False)
+class TagPlaced(Event):
+    """A tagged token or card was laid on a reader pad (hardware edge)."""
+
+    pad: int
+    uid: str
+    """Canonical UID: upper-case hex, two digits a byte."""
+    object: str = ""
+    """The game object bound to the UID in the tag registry (``theosis:hero:rochon``), or empty."""
+
+
+@event("tag-off", undoable=False)
+class TagRemoved(Event):
+    """A tag left a reader pad."""
+
+    pad: int
+    uid: str
+    object: str = ""
+
+
+@event("note")
+class Note(Event):
+    """A free-text remark entered at the control page; shown in the log, changes nothing."""
+
+    text: str

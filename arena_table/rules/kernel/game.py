@@ -1,0 +1,174 @@
+"""What a game declares: :class:`Game` (handlers, phases, dice, setup form, view) and :class:`Outcome`.
+
+A game is data plus pure functions (boardgame.io ``Game``): a map from event type to handler,
+a phase table (:class:`Flow`) that alone moves the game from phase to phase, the dice it rolls,
+its start form and its view. Handlers return the state after their event and raise
+:class:`~arena_table.rules.kernel.errors.Refused` for what the rules forbid; they never call
+"next phase": after every accepted event :meth:`Flow.settle` ends phases whose end condition
+holds and begins the next.
+
+The smallest game (``docs/new-game.md`` has a whole one):
+
+>>> from arena_table.rules.kernel.events import Note
+>>> g = Game(name="quiet", title="Quiet", setup=lambda options: 0, handlers={Note: lambda n, e: n + 1})
+>>> g.apply(g.apply(g.setup({}), Note(text="a")), Note(text="b"))
+2
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping
+
+from .errors import Refused
+from .events import Event
+
+Handler = Callable[[Any, Event], Any]
+"""``handler(state, event) -> state``: pure; raises :class:`Refused`."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a game ended (python-chess ``Outcome``)."""
+
+    winners: tuple[str, ...]
+    """Names of the winning players/teams/heroes; empty for a draw or a loss of all."""
+    reason: str
+    """Why, in plain words: ``"last team standing"``, ``"hero on the centre hex"``."""
+    draw: bool = False
+
+
+@dataclass(frozen=True)
+class Phase:
+    """One row of a game's phase table (boardgame.io ``phases``)."""
+
+    next: Callable[[Any], str]
+    """The phase that follows this one, from the state at its end."""
+    end_if: Callable[[Any], bool] = lambda state: False
+    """Whether the phase is over in ``state`` (checked after every accepted event)."""
+    on_begin: Callable[[Any], Any] = lambda state: state
+    """The state once the phase begins (deal, reset counters, roll up the order)."""
+
+
+@dataclass(frozen=True)
+class Flow:
+    """A game's phase table: where the current phase is read and written, and each phase's row.
+
+    :meth:`settle` runs after every accepted event: while the current phase's ``end_if`` holds
+    it enters ``next`` and runs that phase's ``on_begin``; then ``finish`` records the end of the
+    game when its end condition holds.
+    """
+
+    phases: Mapping[str, Phase]
+    phase_of: Callable[[Any], str]
+    """The name of the current phase in ``state``."""
+    enter: Callable[[Any, str], Any]
+    """``state`` with ``phase`` recorded as the current one."""
+    finish: Callable[[Any], Any] = lambda state: state
+    """``state`` with the game's end recorded once its end condition holds (else unchanged)."""
+    max_steps: int = 64
+    """More phase changes than this after one event is a loop in the table, not a game."""
+
+    def settle(self, state: Any) -> Any:
+        """The state after every phase change that ``state`` calls for, then the game-end check.
+
+        Raises:
+            RuntimeError: the phase table loops (a bug of the game, not a refusal).
+        """
+        for _ in range(self.max_steps):
+            row = self.phases.get(self.phase_of(state))
+            if row is None or not row.end_if(state):
+                return self.finish(state)
+            nxt = row.next(state)
+            state = self.enter(state, nxt)
+            row = self.phases.get(nxt)
+            if row is not None:
+                state = row.on_begin(state)
+        raise RuntimeError(f"the phase table changed phase {self.max_steps} times after one event")
+
+
+def _ignore(state: Any, event: Event) -> Any:
+    return state
+
+
+def _no_outcome(state: Any) -> Outcome | None:
+    return None
+
+
+def _no_describe(state: Any, event: Event) -> str:
+    return ""
+
+
+def _no_view(state: Any, viewer: str = "spectator") -> dict[str, Any]:
+    return {}
+
+
+def _no_objects() -> list[str]:
+    return []
+
+
+@dataclass(frozen=True)
+class Game:
+    """Everything the table needs of one game; each game's package exports one as ``GAME``.
+
+    ``apply`` looks the event's type up in ``handlers`` (an event of no listed type -- the
+    kernel's ``tag-off`` or ``note`` for a game with no use for them -- leaves the state as it
+    is), lets ``flow`` settle the phases, and names the event in any :class:`Refused`.
+    """
+
+    name: str
+    """Registered name: lower-case words joined by ``-`` (``theosis``, ``dice-tray``)."""
+    title: str
+    """Display name (``Demigods Evolution``)."""
+    setup: Callable[[Mapping[str, Any]], Any]
+    """``setup(options) -> state``; raises ``ValueError``/``Refused`` on bad options."""
+    handlers: Mapping[type, Handler] = field(default_factory=dict)
+    """Event type -> ``handler(state, event) -> state``."""
+    aliases: tuple[str, ...] = ()
+    flow: Flow | None = None
+    """The phase table; ``None`` for a game without phases."""
+    guard: Callable[[Any, Event], None] | None = None
+    """Checks every event before its handler (a game over, a roll awaited first); raises Refused."""
+    explain: Callable[[Exception], str | None] | None = None
+    """The refusal reason for a ``KeyError``/``ValueError`` a handler let through (an id naming
+    nothing), or ``None`` to let it propagate as the bug it is."""
+    outcome: Callable[[Any], Outcome | None] = _no_outcome
+    """The result once the game is over, else ``None``."""
+    view: Callable[..., Any] = _no_view
+    """``view(state, viewer="spectator")``: what the screens show (``docs/view-schema.md``;
+    :class:`arena_table.rules.kernel.view.View` or its JSON form); ``spectator`` hides secrets."""
+    describe: Callable[[Any, Event], str] = _no_describe
+    """One line of plain words for the log (``state`` is the one *before* the event), or ""."""
+    objects: Callable[[], list[str]] = _no_objects
+    """Catalogue of taggable objects (``theosis:hero:rochon``) for the tag registry."""
+    dice: Callable[[Any], Mapping[str, int]] | None = None
+    """``dice(state) -> {kind: faces}``: the dice the game rolls; the table refuses any other
+    kind and faces outside ``1..faces``. ``None``: any die is only recorded."""
+    setup_form: Callable[[], list[dict[str, Any]]] | None = None
+    """The control page's start form (``/api/games`` field format)."""
+    summary: Callable[[Any], str] = lambda state: ""
+    """One line about ``state`` for refusal messages."""
+    at_stake: Callable[[Any, Any], str | None] | None = None
+    """``at_stake(state, tray)``: what a new game would end, in words, or ``None`` when nothing
+    would be lost. Without it: the running game once any event followed its start."""
+    fallback: bool = False
+    """The game a table runs before its first ``start`` (exactly one registered game has it)."""
+
+    def apply(self, state: Any, event: Event) -> Any:
+        """The state after ``event``.
+
+        Raises:
+            Refused: the rules forbid the event now; it names the event and the state.
+        """
+        try:
+            if self.guard is not None:
+                self.guard(state, event)
+            after = self.handlers.get(type(event), _ignore)(state, event)
+            return self.flow.settle(after) if self.flow is not None else after
+        except Refused as exc:
+            raise exc.at(event, self.summary(state)) from None
+        except (KeyError, ValueError) as exc:
+            reason = self.explain(exc) if self.explain is not None else None
+            if reason is None:
+                raise
+            raise Refused(reason, event=event, summary=self.summary(state)) from None

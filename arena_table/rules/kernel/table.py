@@ -1,0 +1,306 @@
+"""The table-level state machine: the running game, the shared dice record, tags, replay and undo.
+
+A table runs one game at a time. The table state (:class:`TableState`) holds
+the running game's own state plus the dice tray, which every game shares: a
+``roll`` event is recorded by the tray (:mod:`.mechanics.dice`) *and* handed to
+the game, which uses the faces where its rules read a die (Thieves' Guild d6,
+monster d4 ...).
+
+Everything here is pure: :func:`apply` returns a new state, :func:`replay`
+rebuilds a state from a log of ``(seq, event)`` records, and undo is an
+``undo seq=N`` event that makes replay skip event ``N`` — the log itself is
+append-only, so nothing recorded is ever lost (STYLE.md §2).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+from dataclasses import dataclass
+from typing import Any, Iterable, Mapping, Sequence
+
+from .errors import NothingToUndo, Refused
+from .events import DiceRolled, DieCorrected, Event, GameStarted, Note, TagPlaced, TagRemoved, Undone
+from .mechanics import dice as tray_record
+from .registry import event_game, fallback_game, find_game
+
+
+# --- table state ------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class LogLine:
+    """One line of the spectator log: what happened, in plain words."""
+
+    seq: int
+    at: float | None
+    text: str
+
+
+@dataclass(frozen=True)
+class TableState:
+    """The state of the whole table: the running game and the shared dice tray."""
+
+    game: str
+    """Registered name of the running game."""
+    state: Any
+    """The game's own state (a frozen dataclass of that game's module)."""
+    tray: Any
+    """The dice record of the running game (:class:`.mechanics.dice.TrayState`)."""
+    seq: int = 0
+    """Sequence number of the last event applied (0 before any)."""
+    started_seq: int = 0
+    """Sequence number of the ``start`` event of the running game (0: the default game)."""
+    log: tuple[LogLine, ...] = ()
+    """The last :data:`LOG_LINES` lines of the plain-words log."""
+    tags: tuple[tuple[int, str, str], ...] = ()
+    """Tags resting on reader pads now: ``(pad, uid, object)``, in the order they were placed."""
+    since_start: int = 0
+    """Events applied since the running game's ``start`` (undone ones are not applied: undo
+    replays without them), so :func:`in_progress` can tell a game whose moves were all undone
+    from one under way."""
+
+
+LOG_LINES = 50
+
+
+def in_progress(ts: TableState) -> str | None:
+    """What a new game would end, in words, or ``None`` when nothing would be lost: a board game
+    with events after its start that were not undone (moves, rolls, notes, tags), or a dice tray
+    with rolls. (Undo stops at a game's start, so a new game ends the running one for good: its
+    events stay in the log, out of the state.)"""
+    game = find_game(ts.game)
+    if game.at_stake is not None:
+        return game.at_stake(ts.state, ts.tray)
+    return f"the running {game.title} (event {ts.seq})" if ts.since_start else None
+
+
+def new_table(game: str | None = None, options: Mapping[str, Any] | None = None) -> TableState:
+    """A fresh table running ``game`` (default: the fallback game, :func:`.registry.fallback_game`)
+    set up with ``options``."""
+    g = find_game(game or fallback_game())
+    return TableState(game=g.name, state=g.setup(dict(options or {})), tray=tray_record.new_tray())
+
+
+def _log(ts: TableState, seq: int, event: Event, text: str) -> tuple[LogLine, ...]:
+    if not text:
+        return ts.log
+    return (ts.log + (LogLine(seq, event.at, text),))[-LOG_LINES:]
+
+
+def apply(ts: TableState, event: Event, seq: int | None = None) -> TableState:
+    """The table state after ``event`` (numbered ``seq``; default: next number).
+
+    Raises:
+        Refused: the running game's rules forbid the event.
+        UnknownGame: a ``start`` event names no registered game.
+    """
+
+    seq = ts.seq + 1 if seq is None else seq
+    if isinstance(event, Undone):
+        raise Refused("undo is resolved by replay(), not applied", event=event, summary=summarize(ts))
+    if isinstance(event, GameStarted):
+        g = find_game(event.game)
+        try:
+            state = g.setup(dict(event.options))
+        except Refused as exc:
+            raise exc.at(event) from None
+        except (ValueError, KeyError, TypeError) as exc:
+            raise Refused(f"bad options for {g.name}: {exc}", event=event, summary=summarize(ts)) from exc
+        fresh = TableState(game=g.name, state=state, tray=tray_record.new_tray(), seq=seq,
+                           started_seq=seq, log=ts.log, tags=ts.tags)
+        return dataclasses.replace(fresh, log=_log(ts, seq, event, f"New game: {g.title}"))
+    absurd = absurd_number(event)
+    if absurd:
+        raise Refused(absurd, event=event, summary=summarize(ts))
+    game = find_game(ts.game)
+    other = event_game(type(event))
+    if other and other != game.name:
+        raise Refused(f"{event.KIND} is an event of {find_game(other).title}, but {game.title} is running",
+                      event=event, summary=summarize(ts))
+    tray = ts.tray
+    if game.dice is not None and isinstance(event, (DiceRolled, DieCorrected)):
+        wrong = tray_record.game_dice_error(game.title, game.dice(ts.state), tray, event)
+        if wrong:
+            raise Refused(wrong, event=event, summary=summarize(ts))
+    if isinstance(event, (DiceRolled, DieCorrected)):
+        tray = tray_record.apply_tray(tray, event, seq)
+    tags = ts.tags
+    if isinstance(event, TagPlaced):  # newest last: the latest hero token is the one acting
+        tags = tuple([t for t in tags if t[0] != event.pad] + [(event.pad, event.uid, event.object)])
+    elif isinstance(event, TagRemoved):
+        tags = tuple(t for t in tags if not (t[0] == event.pad and t[1] == event.uid))
+    state = game.apply(ts.state, event)
+    text = game.describe(ts.state, event)
+    if not text and isinstance(event, (DiceRolled, DieCorrected)):
+        text = tray_record.describe_tray(ts.tray, event)
+    if not text and isinstance(event, Note):
+        text = event.text
+    return dataclasses.replace(ts, state=state, tray=tray, seq=seq, tags=tags, log=_log(ts, seq, event, text),
+                               since_start=ts.since_start + 1)
+
+
+SANE_LIMIT = 10**6
+"""No number an event carries (gold, wounds, cells, seq numbers, faces) comes near this; beyond it is a typo."""
+
+
+def absurd_number(event: Event) -> str:
+    """Why ``event`` carries an absurd integer anywhere in its fields, or "" (sanity, not a rule).
+
+    >>> absurd_number(Note(text="x")), absurd_number(DieCorrected(roll=1, index=0, value=10**7))
+    ('', 'value=10000000 is not a sensible number (keep within ±1000000)')
+    """
+    def walk(value: Any) -> Any:
+        if isinstance(value, bool):
+            return None
+        if isinstance(value, int):
+            return value if abs(value) > SANE_LIMIT else None
+        items = value.values() if isinstance(value, Mapping) else value if isinstance(value, (list, tuple)) else ()
+        return next((bad for bad in map(walk, items) if bad is not None), None)
+
+    for f in dataclasses.fields(event):
+        bad = walk(getattr(event, f.name))
+        if bad is not None:
+            return f"{f.name}={bad} is not a sensible number (keep within ±{SANE_LIMIT})"
+    return ""
+
+
+def is_legal(ts: TableState, event: Event) -> bool:
+    """Whether :func:`apply` would accept ``event`` now."""
+    try:
+        apply(ts, event)
+    except Refused:
+        return False
+    return True
+
+
+def summarize(ts: TableState) -> str:
+    """One line naming the game and the last event number, for error messages."""
+    return f"{ts.game} after event {ts.seq}"
+
+
+# --- replay and undo ------------------------------------------------------------------------
+
+Record = tuple[int, Event]
+"""A log record: ``(seq, event)`` with strictly increasing ``seq``."""
+
+
+def undone_seqs(records: Iterable[Record]) -> frozenset[int]:
+    """Sequence numbers taken back by ``undo`` events in ``records`` (an undo takes back an earlier
+    event only: one naming itself or a later event takes back nothing, see :func:`replay`)."""
+    return frozenset(ev.seq for seq, ev in records if isinstance(ev, Undone) and ev.seq < seq)
+
+
+def replay(records: Iterable[Record] | Iterable[Event], game: str | None = None,
+           options: Mapping[str, Any] | None = None, *, strict: bool = True) -> TableState:
+    """Rebuild the table state from a log, honouring ``undo`` events.
+
+    ``records`` are ``(seq, event)`` pairs or bare events (numbered from 1).
+    The table starts running ``game`` (default: the fallback game) until the first ``start`` event.
+
+    Args:
+        strict: raise on an illegal event (True) or skip it (False, used when
+            re-reading a log written by an older rules version).
+
+    Raises:
+        Refused: an event the rules forbid, or an ``undo`` naming itself or a later event
+            (only with ``strict``; otherwise it takes back nothing).
+
+    >>> ts = replay([DiceRolled(faces=(6,)), DiceRolled(faces=(2,)), Undone(seq=2)])
+    >>> [r.faces for r in ts.tray.rolls]
+    [(6,)]
+    """
+    recs: list[Record] = []
+    for i, item in enumerate(records, start=1):
+        recs.append(item if isinstance(item, tuple) else (i, item))
+    skip = undone_seqs(recs)
+    ts = new_table(game, options)
+    for seq, ev in recs:
+        if isinstance(ev, Undone) and ev.seq >= seq and strict:
+            raise Refused(f"an undo takes back an earlier event; this is event {seq}", event=ev)
+        if isinstance(ev, Undone) or seq in skip:
+            ts = dataclasses.replace(ts, seq=seq)
+            continue
+        try:
+            ts = apply(ts, ev, seq)
+        except Refused:
+            if strict:
+                raise
+    return ts
+
+
+def undo_target(records: Sequence[Record]) -> Record:
+    """The record an ``undo`` now would take back: the last undoable event still in effect.
+
+    Raises:
+        NothingToUndo: the log holds no undoable event in effect.
+    """
+    skip = undone_seqs(records)
+    for seq, ev in reversed(records):
+        if isinstance(ev, GameStarted) and seq not in skip:
+            break  # never reach back across the start of the running game
+        if seq not in skip and ev.UNDOABLE:
+            return seq, ev
+    raise NothingToUndo("nothing to undo in the running game")
+
+
+# --- serialisation --------------------------------------------------------------------------
+
+def to_jsonable(value: Any) -> Any:
+    """Dataclasses, tuples, frozensets and mappings as plain JSON values."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: to_jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, Mapping):
+        return {str(k): to_jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [to_jsonable(v) for v in value]
+    if isinstance(value, (set, frozenset)):
+        return sorted((to_jsonable(v) for v in value), key=lambda v: json.dumps(v, sort_keys=True))
+    return value
+
+
+def digest(ts: TableState) -> str:
+    """SHA-256 of the table state's canonical JSON (golden transcripts compare it), without the
+    log lines and the count of events since the start (bookkeeping, not the game's state)."""
+    plain = to_jsonable(dataclasses.replace(ts, log=()))
+    del plain["since_start"]
+    blob = json.dumps(plain, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(blob.encode()).hexdigest()
+
+
+def acting_token(ts: TableState) -> dict[str, Any] | None:
+    """The hero token laid last on a reader pad and still there: "this hero acts now".
+
+    In every game a tagged hero token on a pad names the acting hero for the spectators; a
+    game whose rules fix the turn order also receives the ``tag-on`` event and decides.
+
+    >>> ts = replay([TagPlaced(pad=1, uid="04A1B2C3", object="theosis:hero:rochon"),
+    ...              TagPlaced(pad=2, uid="04D4E5F6", object="theosis:power:fiery-purge")])
+    >>> acting_token(ts)
+    {'pad': 1, 'uid': '04A1B2C3', 'object': 'theosis:hero:rochon', 'id': 'rochon', 'name': 'Rochon'}
+    """
+    for pad, uid, obj in reversed(ts.tags):
+        game, _, rest = obj.partition(":")
+        kind, _, oid = rest.partition(":")
+        if kind == "hero" and oid:
+            return {"pad": pad, "uid": uid, "object": obj, "id": oid,
+                    "name": oid.replace("-", " ").replace("_", " ").title()}
+    return None
+
+
+def table_view(ts: TableState, viewer: str = "spectator") -> dict[str, Any]:
+    """The whole table as the spectator screen shows it (JSON-ready)."""
+    game = find_game(ts.game)
+    outcome = game.outcome(ts.state)
+    return {
+        "game": game.name,
+        "title": game.title,
+        "seq": ts.seq,
+        "started": ts.started_seq,  # the running game's start event (0: the default game)
+        "view": game.view(ts.state, viewer),
+        "tray": tray_record.tray_view(ts.tray),
+        "outcome": to_jsonable(outcome) if outcome else None,
+        "log": [to_jsonable(line) for line in ts.log if line.seq >= ts.started_seq],  # this game's, from "New game"
+        "tags": [{"pad": p, "uid": u, "object": o} for p, u, o in sorted(ts.tags)],
+        "acting_token": acting_token(ts),
+    }
