@@ -33,7 +33,8 @@ from arena_table.vision.dice import crop_die  # noqa: E402
 from arena_table.vision.labels import dice_set_dir, is_held_out, load_set, read_boxes  # noqa: E402
 from arena_table.vision.render import DIE_COLOURS, DieSpec, TableSpec, render_table  # noqa: E402
 
-SETS = ("byler_d6", "matteo_d6")
+SETS = ("byler_d6", "matteo_d6", "rune55_d6")
+"""The shared labelled sets trained on (``rune55_d6``: the Rune55 dataset, CC BY 4.0)."""
 ODD = 7
 """Label of a die whose face is not a d6 pip face (logo, 7+ pips)."""
 CACHE = 96
@@ -46,10 +47,15 @@ PIP_SPAN = 0.62
 MATTEO_DEFAULT_DIE = 52.0
 
 
-def real_items(holdout_every: int):
-    """The photos as (image, dice, set name), split into (train, held out)."""
+def real_items(holdout_every: int, sets=SETS, held_out=None):
+    """The photos of ``sets`` as (image, dice, set name), split into (train, held out).
+
+    ``held_out``: optional ``(set name, image index) -> bool`` (index in the set sorted by name);
+    default every ``holdout_every``-th image of each set (``labels.is_held_out``)."""
     train, held = [], []
-    for name in SETS:
+    if held_out is None:
+        held_out = lambda name, index: is_held_out(index, holdout_every)  # noqa: E731
+    for name in sets:
         for it in load_set(dice_set_dir(name)):
             img = cv2.imread(str(it.path))
             boxes = read_boxes(it, img.shape[1], img.shape[0])
@@ -62,7 +68,7 @@ def real_items(holdout_every: int):
             else:
                 dice = [(b.value, b.center[0], b.center[1], (b.size[0] + b.size[1]) / 2) for b in boxes]
             rec = (img, np.array(dice, np.float32), name)
-            (held if is_held_out(it.index, holdout_every) else train).append(rec)
+            (held if held_out(name, it.index) else train).append(rec)
     return train, held
 
 

@@ -171,15 +171,22 @@ def detector_samples(items, model_dir):
     from arena_table.vision.candidates import find_candidates
     from arena_table.vision import nets
 
-    nets.MODEL_DIR = Path(model_dir)
-    nets._load.cache_clear()
-    cfg = reader.DiceConfig(detect_threshold=0.2)
+    nets.use_models(model_dir)
+    try:
+        cfg = reader.DiceConfig(detect_threshold=0.2)
+        return _detector_samples(items, lambda img, lo, hi: find_candidates(cfg, img, lo, hi),
+                                 lambda h, w: reader.size_range(cfg, h, w))
+    finally:
+        nets.use_models(None)
+
+
+def _detector_samples(items, candidates, size_range):
     negs, props = [], []
     for img, dice, _ in items:
         h, w = img.shape[:2]
-        lo, hi = reader.size_range(cfg, h, w)
+        lo, hi = size_range(h, w)
         fp, best = [], {}
-        for c in find_candidates(cfg, img, lo, hi):
+        for c in candidates(img, lo, hi):
             if c is None:
                 continue
             d = (np.hypot(dice[:, 1] - c[1], dice[:, 2] - c[2]) / dice[:, 3]) if len(dice) else np.array([9.0])
@@ -208,8 +215,10 @@ _REG_W = torch.tensor([2.0, 1.0, 1.0]).view(1, 3, 1, 1)
 
 
 def train_detector(train, rendered, iters, rng, log, paste_prob=0.5, render_share=0.25, init=None, lr=3e-3,
-                   slim=False):
-    """Train the detector on photos (with copy-pasted neighbours) and rendered tables."""
+                   slim=False, photo_weights=None):
+    """Train the detector on photos (with copy-pasted neighbours) and rendered tables.
+
+    ``photo_weights``: optional sampling probabilities of the photos (default uniform)."""
     rendered = [r for r in rendered if len(r[1])]
     net = Detector(slim)
     if init:  # fine-tune an earlier model (a slim one from the full model's shared layers)
@@ -224,7 +233,7 @@ def train_detector(train, rendered, iters, rng, log, paste_prob=0.5, render_shar
     for it in range(iters):
         batch = [det_sample(rendered[rng.integers(len(rendered))], rng, out=192, paste_prob=0.0)
                  if rendered and rng.random() < render_share else
-                 det_sample(train[rng.integers(len(train))], rng, out=192, paste_prob=paste_prob)
+                 det_sample(train[rng.choice(len(train), p=photo_weights)], rng, out=192, paste_prob=paste_prob)
                  for _ in range(12)]
         x = torch.from_numpy(np.stack([b[0] for b in batch])).float()
         heat = torch.from_numpy(np.stack([b[1] for b in batch]))

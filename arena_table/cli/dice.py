@@ -228,8 +228,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
 
 def cmd_eval(args: argparse.Namespace) -> int:
     """Score the reader on a labelled folder."""
-    from arena_table.vision.evaluate import format_metrics
-    from arena_table.vision.evaluate import evaluate_set
+    from arena_table.vision.evaluate import evaluate_set, format_calibration, format_metrics
 
     _quiet_opencv()
     if not Path(args.directory).is_dir():
@@ -270,6 +269,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
         print(json.dumps(dict(m, models={n: str(loaded_path(n)) for n in MODEL_NAMES}), indent=1))
     else:
         print(format_metrics(Path(args.directory).name, m))
+        print(f"  {format_calibration(m['calibration'])}")
         for t, row in m["confusion"].items():
             print(f"  true {t}: " + ", ".join(f"{k}={v}" for k, v in row.items()))
         if m["boxes_ignored"]:

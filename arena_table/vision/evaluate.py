@@ -28,6 +28,8 @@ from .labels import LabelledImage, is_held_out, load_set, read_boxes
 FACES = range(1, 7)
 PAIR_DISTANCE = 0.75
 """A read die pairs with a labelled box when its centre is within this many box sides."""
+CALIBRATION_EDGES = (0.0, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.99, 1.0)
+"""Confidence bin edges of the reliability table (:func:`calibration`); the last bin holds 1.0."""
 
 
 def score_multiset(truth, read) -> int:
@@ -35,8 +37,11 @@ def score_multiset(truth, read) -> int:
     return sum((Counter(truth) & Counter(read)).values())
 
 
-def _pair(item_boxes, reading: DiceReading):
-    """Greedy nearest pairing of labelled boxes with read dice: list of (true, read-label)."""
+def _pair(item_boxes, reading: DiceReading, ok_dice: list | None = None):
+    """Greedy nearest pairing of labelled boxes with read dice: list of (true, read-label).
+
+    ``ok_dice``: when given, gets one ``(confidence, right)`` per die read ``ok``: right when it is
+    paired with a box of its face; an ``ok`` die paired with no box (a phantom) is wrong."""
     pairs = []
     cand = []
     for i, b in enumerate(item_boxes):
@@ -53,8 +58,95 @@ def _pair(item_boxes, reading: DiceReading):
         used_d.add(j)
         d = reading.dice[j]
         pairs.append((item_boxes[i].value, str(d.value) if d.status == "ok" else d.status))
+        if ok_dice is not None and d.status == "ok":
+            ok_dice.append((d.confidence, d.value == item_boxes[i].value))
     pairs += [(b.value, "missed") for i, b in enumerate(item_boxes) if i not in used_b]
+    if ok_dice is not None:
+        ok_dice += [(d.confidence, False) for j, d in enumerate(reading.dice) if d.status == "ok" and j not in used_d]
     return pairs
+
+
+def calibration(ok_dice, edges=CALIBRATION_EDGES) -> list[dict]:
+    """Reliability table of the dice read ``ok``: per confidence bin, how many were read and the
+    share of them that are right.
+
+    Args:
+        ok_dice: ``(confidence, right)`` pairs, one per die read ``ok`` (``DieReading.confidence``).
+        edges: increasing bin edges; a bin is ``[lo, hi)``, the last ``[lo, hi]``.
+
+    Returns:
+        One dict per bin: ``confidence`` ``[lo, hi]``, ``read_ok``, ``right``, ``share_right``
+        (``None`` for an empty bin).
+
+    >>> table = calibration([(0.55, True), (0.57, False), (1.0, True)], (0.5, 0.6, 1.0))
+    >>> [(b["confidence"], b["read_ok"], b["share_right"]) for b in table]
+    [([0.5, 0.6], 2, 0.5), ([0.6, 1.0], 1, 1.0)]
+    """
+    rows = []
+    for k, (lo, hi) in enumerate(zip(edges, edges[1:])):
+        last = k == len(edges) - 2
+        inside = [right for c, right in ok_dice if lo <= c < hi or (last and c == hi)]
+        rows.append({"confidence": [lo, hi], "read_ok": len(inside), "right": sum(inside),
+                     "share_right": sum(inside) / len(inside) if inside else None})
+    return rows
+
+
+def pool_metrics(parts: list[dict]) -> dict:
+    """Pool the metrics of several scorings of disjoint images (the folds of a k-fold split).
+
+    Args:
+        parts: :func:`score_samples` results, each with ``images``, ``dice_true``, ``dice_read``,
+            ``matched``, ``abstention_rate`` and ``calibration`` (the same bins).
+
+    Returns:
+        Those keys with the counts summed, the rates recomputed from them (``per_die_accuracy``,
+        ``precision``, ``abstention_rate``) and the reliability bins summed.
+
+    Raises:
+        ValueError: ``parts`` is empty or its reliability tables have different bins.
+
+    >>> a = {"images": 1, "dice_true": 4, "dice_read": 3, "matched": 3, "abstention_rate": 0.25,
+    ...      "calibration": calibration([(0.9, True)] * 3, (0.5, 1.0))}
+    >>> b = dict(a, dice_true=2, dice_read=2, matched=1, abstention_rate=0.0,
+    ...          calibration=calibration([(0.9, True), (0.7, False)], (0.5, 1.0)))
+    >>> m = pool_metrics([a, b])
+    >>> (m["dice_true"], m["per_die_accuracy"], m["precision"], m["abstention_rate"], m["calibration"][0]["right"])
+    (6, 0.6666666666666666, 0.8, 0.16666666666666666, 4)
+    """
+    if not parts:
+        raise ValueError("no metrics to pool")
+    if len({tuple(tuple(b["confidence"]) for b in p["calibration"]) for p in parts}) != 1:
+        raise ValueError("the reliability tables to pool have different confidence bins")
+    true, read, matched = (sum(p[k] for p in parts) for k in ("dice_true", "dice_read", "matched"))
+    refused = sum(round(p["abstention_rate"] * p["dice_true"]) for p in parts)
+    bins = []
+    for column in zip(*(p["calibration"] for p in parts)):
+        n, right = sum(b["read_ok"] for b in column), sum(b["right"] for b in column)
+        bins.append({"confidence": list(column[0]["confidence"]), "read_ok": n, "right": right,
+                     "share_right": right / n if n else None})
+    return {"images": sum(p["images"] for p in parts), "dice_true": true, "dice_read": read, "matched": matched,
+            "per_die_accuracy": matched / true if true else 0.0, "precision": matched / read if read else 0.0,
+            "abstention_rate": refused / true if true else 0.0, "calibration": bins}
+
+
+def wrong_among_ok(table: list[dict]) -> float | None:
+    """Share of the dice read ``ok`` in a :func:`calibration` table that are wrong (``None``: none read).
+
+    >>> wrong_among_ok(calibration([(0.9, True)] * 199 + [(0.6, False)]))
+    0.005
+    """
+    n = sum(b["read_ok"] for b in table)
+    return (n - sum(b["right"] for b in table)) / n if n else None
+
+
+def format_calibration(table: list[dict]) -> str:
+    """One line of a :func:`calibration` table: each non-empty bin as ``lo-hi: right/read``.
+
+    >>> format_calibration(calibration([(0.55, True), (0.57, False), (1.0, True)], (0.5, 0.6, 1.0)))
+    'calibration (confidence: right/read ok) 0.5-0.6: 1/2  0.6-1: 1/1'
+    """
+    bins = [f"{b['confidence'][0]:g}-{b['confidence'][1]:g}: {b['right']}/{b['read_ok']}" for b in table if b["read_ok"]]
+    return "calibration (confidence: right/read ok) " + ("  ".join(bins) or "no die read ok by a box")
 
 
 def _disk_samples(items: list[LabelledImage]):
@@ -82,7 +174,7 @@ def score_samples(samples: Iterable, cfg: DiceConfig | None = None,
     images = dice_true = dice_read = matched = abstained = 0
     true_f, match_f = Counter(), Counter()
     confusion: dict[str, Counter] = {str(f): Counter() for f in FACES}
-    times, errors, misreads, boxes_ignored = [], [], [], []
+    times, errors, misreads, boxes_ignored, ok_dice = [], [], [], [], []
     for name, frame, values, boxes in samples:
         if isinstance(frame, Exception):
             errors.append(str(frame))
@@ -107,7 +199,7 @@ def score_samples(samples: Iterable, cfg: DiceConfig | None = None,
             boxes_ignored.append(name)  # the boxes are not the image's labelled dice: faces only
             boxes = None
         if boxes is not None:
-            for t, r in _pair(boxes, reading):
+            for t, r in _pair(boxes, reading, ok_dice):
                 confusion[str(t)][r] += 1
         else:  # faces only: a labelled die not read as its face cannot be told missed or misread
             for f, n in hit.items():
@@ -128,7 +220,14 @@ def score_samples(samples: Iterable, cfg: DiceConfig | None = None,
         "errors": errors,
         "misreads": misreads,
         "boxes_ignored": boxes_ignored,
+        "calibration": calibration(ok_dice),
     }
+
+
+def score_items(items: list[LabelledImage], cfg: DiceConfig | None = None) -> dict:
+    """Score the reader on labelled images of a set (``labels.load_set``), loaded from disk; see
+    :func:`evaluate_set` for the keys."""
+    return score_samples(_disk_samples(items), cfg)
 
 
 def evaluate_set(directory: str | Path, labels_csv: str | Path | None = None, cfg: DiceConfig | None = None,
@@ -152,7 +251,9 @@ def evaluate_set(directory: str | Path, labels_csv: str | Path | None = None, cf
         matteo's ``five_1.jpg`` with a box on the empty table, counts only its matched faces and
         is named in ``boxes_ignored``; in an image without usable boxes a labelled die that is not
         read as its face counts as ``unpaired``), ``ms_per_image`` (median reader wall time), ``errors``
-        (one line per image that could not be loaded), and ``misreads``.
+        (one line per image that could not be loaded), ``misreads``, and ``calibration``: the
+        reliability table of the dice read ``ok`` in the images paired by box (:func:`calibration`:
+        confidence bin -> dice read, share right; a die read ``ok`` where no box is counts as wrong).
 
     Raises:
         FileNotFoundError: the labels CSV does not exist.
@@ -160,7 +261,7 @@ def evaluate_set(directory: str | Path, labels_csv: str | Path | None = None, cf
     items = load_set(directory, labels_csv)
     if holdout_every:
         items = [it for it in items if is_held_out(it.index, holdout_every)]
-    return score_samples(_disk_samples(items), cfg)
+    return score_items(items, cfg)
 
 
 def _down(x: float) -> str:

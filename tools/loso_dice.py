@@ -1,0 +1,229 @@
+"""Held-out figures of the dice reader's training recipe: leave-one-setup-out and k-fold by image.
+
+Each *fold* trains both CNNs from scratch with one fixed recipe (:func:`train_fold`, the same
+``tools/train_dice.py`` functions the shipped models come from), exports them to ONNX and scores
+the photos the fold left out with the whole reader (``arena-table dice eval``'s
+``read_dice_any_size`` and scoring, ``vision/evaluate.py``):
+
+* ``--loso``: leave one setup out. For each of the shared sets (``byler_d6``, ``matteo_d6``,
+  ``rune55_d6``: the last is the Rune55 dataset, CC BY 4.0), train on the other two and score it:
+  how the reader does at a table, camera and dice it never saw.
+* ``--kfold K``: fold k trains on every set less its images whose index (sorted by name) is k
+  modulo K, and scores those; each set's figures are pooled over the K folds.
+
+It prints one row per held-out set (accuracy / precision / abstention, dice, the share of ``ok``
+reads that are wrong) and the pooled reliability table (``evaluate.calibration``); each fold
+writes ``OUT/FOLD/metrics.json`` (folds may run as separate processes, ``--only``, and
+``--report`` prints the tables of all of them); ``docs/figures.md`` quotes the table. ``--recipe-only`` trains one model on
+every photo of every set with the same recipe (a model to ship; its held-out figures are the
+table's). Training only: needs torch (``pip install -e .[train]``).
+
+Run: ``nice -n 10 python tools/loso_dice.py --loso --kfold 3 --out /tmp/loso``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from dice_samples import SETS, face_cache, jpeg_copies, real_items, rendered_item  # noqa: E402
+from train_dice import detector_samples, export, train_detector, train_faces  # noqa: E402
+
+from arena_table.vision import nets  # noqa: E402
+from arena_table.vision.evaluate import pool_metrics, score_items, wrong_among_ok  # noqa: E402
+from arena_table.vision.labels import dice_set_dir, load_set  # noqa: E402
+
+RECIPE = dict(det_iters=1500, face_iters=1500, rendered=800, render_share=0.3, photo_share=0.8, det_lr=3e-3,
+              face_lr=4e-3, face_batch=96, face_mild=0.3, face_interior=0.3, jpeg=0.3, glare_streak=0.5,
+              texture_max=36.0, texture_cells=(4.0, 48.0))
+"""The fold recipe's options (the names of ``tools/train_dice.py``'s flags)."""
+
+
+def _set_weights(items, share: float) -> np.ndarray:
+    """Sampling weights giving each set an equal part of ``share`` (rune55 has ten times byler's photos)."""
+    names = [it[2] for it in items]
+    count = {n: names.count(n) for n in set(names)}
+    return np.array([share / len(count) / count[n] for n in names], np.float64)
+
+
+def train_fold(train, rendered, out: Path, seed: int, recipe: dict, log) -> Path:
+    """Train a detector and a classifier on ``train`` photos plus ``rendered`` tables into ``out``.
+
+    Args:
+        train: (image, dice, set name) records (``dice_samples.real_items``).
+        rendered: rendered records (``dice_samples.rendered_item``).
+        out: folder for ``dice_det.onnx``, ``dice_face.onnx`` and their ``.pt``.
+        seed: seed of the fold's sampling.
+        recipe: options as :data:`RECIPE`.
+        log: one-argument print function.
+
+    Returns:
+        ``out``.
+    """
+    out.mkdir(parents=True, exist_ok=True)
+    rng = np.random.default_rng(seed)
+    torch.manual_seed(seed)
+    r = recipe
+    det = train_detector(train, rendered, r["det_iters"], rng, log, render_share=r["render_share"],
+                         lr=r["det_lr"], photo_weights=_set_weights(train, 1.0))
+    torch.save(det.state_dict(), out / "dice_det.pt")
+    export(det, out / "dice_det.onnx", (1, 3, 96, 128), {"input": {2: "h", 3: "w"}, "output": {2: "h", 3: "w"}})
+    items = train + rendered
+    hard, props = detector_samples(items, out)  # the fold's own detector: its misses and offsets
+    n = len(train)
+    copies, of = jpeg_copies(train, rng, r["jpeg"])
+    photos = train + copies
+    hard = hard[:n] + [hard[k] for k in of] + hard[n:]
+    props = props[:n] + [props[k] for k in of] + props[n:]
+    n = len(photos)
+    c1, l1, w1 = [], [], []
+    for name in sorted({p[2] for p in photos}):
+        idx = [k for k, p in enumerate(photos) if p[2] == name]
+        c, lab = face_cache([photos[k] for k in idx], rng, hard=[hard[k] for k in idx],
+                            proposals=[props[k] for k in idx], interior=r["face_interior"])
+        c1.append(c)
+        l1.append(lab)
+        w1.append(np.full(len(c), 1.0 / len(c)))
+    w1 = np.concatenate(w1) * r["photo_share"] / len(c1)
+    c2, l2 = face_cache(rendered, rng, hard=hard[n:], proposals=props[n:], interior=r["face_interior"])
+    crops, labels = np.concatenate(c1 + [c2]), np.concatenate(l1 + [l2])
+    weights = np.concatenate([w1, np.full(len(c2), (1 - r["photo_share"]) / len(c2))])
+    log(f"face crops {len(crops)} ({len(c2)} rendered); per class {np.bincount(labels).tolist()}")
+    face = train_faces(crops, labels, r["face_iters"], seed, log, batch=r["face_batch"], weights=weights,
+                       lr=r["face_lr"], mild=r["face_mild"], glare_streak=r["glare_streak"])
+    torch.save(face.state_dict(), out / "dice_face.pt")
+    export(face, out / "dice_face.onnx", (1, 3, nets.CROP, nets.CROP), {"input": {0: "n"}, "output": {0: "n"}})
+    (out / "train_recipe.json").write_text(json.dumps(dict(recipe, seed=seed, trained_on=sorted({t[2] for t in train}),
+                                                           photos=len(train)), indent=1) + "\n")
+    return out
+
+
+def score_held_out(models: Path, name: str, held) -> dict:
+    """Score the images of set ``name`` for which ``held(index)`` is true with the models in ``models``."""
+    items = [it for it in load_set(dice_set_dir(name)) if held(it.index)]
+    nets.use_models(models)
+    try:
+        m = score_items(items)
+    finally:
+        nets.use_models(None)
+    return m
+
+
+def table(rows: list[tuple[str, str, dict]]) -> str:
+    """Markdown table of (split, held-out set, metrics) rows."""
+    out = ["| split | held-out set | images | dice | accuracy | precision | abstention | wrong among ok |",
+           "|---|---|---|---|---|---|---|---|"]
+    for split, name, m in rows:
+        w = wrong_among_ok(m["calibration"])
+        out.append(f"| {split} | {name} | {m['images']} | {m['dice_true']} | {m['per_die_accuracy']:.3f} | "
+                   f"{m['precision']:.3f} | {m['abstention_rate']:.3f} | {'-' if w is None else f'{w:.4f}'} |")
+    return "\n".join(out)
+
+
+def reliability(parts: list[dict]) -> str:
+    """Markdown reliability table pooled over ``parts``."""
+    pooled = pool_metrics(parts)["calibration"]
+    out = ["| confidence | read ok | right | share right |", "|---|---|---|---|"]
+    for b in pooled:
+        if b["read_ok"]:
+            out.append(f"| {b['confidence'][0]:g}-{b['confidence'][1]:g} | {b['read_ok']} | {b['right']} | "
+                       f"{b['share_right']:.4f} |")
+    return "\n".join(out)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", default="/tmp/loso", help="folder for each fold's models and figures.json")
+    ap.add_argument("--loso", action="store_true", help="leave each set out in turn")
+    ap.add_argument("--kfold", type=int, default=0, metavar="K", help="k-fold by image within every set")
+    ap.add_argument("--recipe-only", action="store_true", help="train one model on every photo (to ship)")
+    ap.add_argument("--sets", nargs="+", default=list(SETS))
+    ap.add_argument("--only", nargs="+", metavar="FOLD", help="run only these folds (loso-SET, kfold-K)")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--threads", type=int, default=2)
+    for k, v in RECIPE.items():
+        if isinstance(v, tuple):
+            ap.add_argument("--" + k.replace("_", "-"), type=type(v[0]), nargs=len(v), default=v)
+        else:
+            ap.add_argument("--" + k.replace("_", "-"), type=type(v), default=v)
+    ap.add_argument("--report", action="store_true", help="only print the tables of OUT/figures.json")
+    a = ap.parse_args(argv)
+    if a.report:
+        print(report(gather(Path(a.out))))
+        return
+    if not (a.loso or a.kfold or a.recipe_only):
+        ap.error("say --loso, --kfold K and/or --recipe-only")
+    torch.set_num_threads(a.threads)
+    recipe = {k: (tuple(getattr(a, k)) if isinstance(v, tuple) else getattr(a, k)) for k, v in RECIPE.items()}
+    out = Path(a.out)
+    out.mkdir(parents=True, exist_ok=True)
+    t0 = time.time()
+
+    def log(msg):
+        print(f"[{time.time() - t0:6.0f}s] {msg}", flush=True)
+
+    rng = np.random.default_rng(a.seed + 1000)
+    rendered = [rendered_item(rng, texture_max=recipe["texture_max"], texture_cells=tuple(recipe["texture_cells"]))
+                for _ in range(recipe["rendered"])]
+    folds = []  # (fold name, training sets, held_out(set, index), sets scored)
+    if a.loso:
+        for name in a.sets:
+            others = [s for s in a.sets if s != name]
+            folds.append((f"loso-{name}", others, lambda s, i: False, [name]))
+    for k in range(a.kfold):
+        folds.append((f"kfold-{k}", a.sets, lambda s, i, k=k: i % a.kfold == k, a.sets))
+    if a.recipe_only:
+        folds.append(("all", a.sets, lambda s, i: False, []))
+    if a.only:
+        folds = [f for f in folds if f[0] in a.only]
+    for fold, sets, held_out, scored in folds:
+        train, _ = real_items(0, sets=sets, held_out=held_out)
+        log(f"{fold}: training on {len(train)} photos of {', '.join(sets)}")
+        models = train_fold(train, rendered, out / fold, a.seed, recipe, log)
+        scores = {}
+        for name in scored:
+            held = (lambda i: True) if fold.startswith("loso") else (lambda i, s=name: held_out(s, i))
+            m = score_held_out(models, name, held)
+            scores[name] = {k: m[k] for k in ("images", "dice_true", "dice_read", "matched", "per_die_accuracy",
+                                              "precision", "abstention_rate", "calibration", "ms_per_image",
+                                              "misreads")}
+            log(f"{fold} {name}: acc {m['per_die_accuracy']:.3f} prec {m['precision']:.3f} "
+                f"abst {m['abstention_rate']:.3f}")
+        (out / fold / "metrics.json").write_text(json.dumps(scores, indent=1) + "\n")
+    print(report(gather(out)))
+
+
+def gather(out: Path) -> dict:
+    """Every fold's scores under ``out``: fold name -> held-out set -> metrics (``OUT/FOLD/metrics.json``)."""
+    return {p.parent.name: json.loads(p.read_text()) for p in sorted(out.glob("*/metrics.json"))}
+
+
+def report(results: dict) -> str:
+    """The markdown tables of a ``figures.json``: LOSO rows, k-fold rows pooled per set, reliability."""
+    rows, parts = [], []
+    for fold, per in results.items():
+        if fold.startswith("loso-"):
+            for name, m in per.items():
+                rows.append(("leave one setup out", name, m))
+                parts.append(m)
+    kf = [per for fold, per in results.items() if fold.startswith("kfold-")]
+    for name in sorted({n for per in kf for n in per}):
+        ms = [per[name] for per in kf if name in per]
+        rows.append((f"{len(ms)}-fold by image", name, pool_metrics(ms)))
+    text = table(rows)
+    if parts:
+        text += "\n\nReliability of the dice read ok, leave one setup out (all three held-out sets pooled):\n\n"
+        text += reliability(parts)
+    return text
+
+
+if __name__ == "__main__":
+    main()
