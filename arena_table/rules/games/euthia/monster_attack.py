@@ -252,7 +252,7 @@ def reveal(state: EuState, card: str) -> EuState:
     run, gold, silver, bottom = caches.reveal(run, card, gold=state.gold, silver=state.silver, bottom=state.bottom,
                                               silver_magic=magic, silver_bottom=state.config.silver_bottom)
     state = dataclasses.replace(state, gold=gold, silver=silver, bottom=bottom)
-    state = _set(state, dataclasses.replace(a, chaos=run))
+    state = _set(state, dataclasses.replace(a, chaos=run, lines=a.lines + (f"revealed {types[card]['name']}",)))
     for cache, cards, by_magic in run.stacks[done:]:
         state = apply_stack(state, cache, cards, by_magic)
     a = attack_of(state)

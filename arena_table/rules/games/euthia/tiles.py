@@ -91,6 +91,11 @@ def use(state: EuState, hero: str, tile: str, choice: str, value: int, die: int)
         if getattr(c, kind) <= 0:
             raise Refused(f"the Monster has no {kind.title()} token to destroy")
         c = dataclasses.replace(c, **{kind: getattr(c, kind) - 1})
+    if c.attack is not None:
+        said = ", ".join(f"{k.replace('_', ' ')} {v:+d}" if isinstance(v, int) and not isinstance(v, bool) else k
+                         for k, v in fx.items())
+        c = dataclasses.replace(c, attack=dataclasses.replace(c.attack, lines=c.attack.lines + (
+            f"{h.name} uses {why}: {said}",)))
     state = dataclasses.replace(state, combat=c)
     if timing == "after-roll" or (a is not None and a.step == "response" and (fx.get("cv") or fx.get("injuries"))):
         state = ma.modify(state, hero, fx.get("cv", 0), fx.get("injuries", 0), why)

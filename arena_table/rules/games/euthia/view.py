@@ -138,12 +138,12 @@ def describe(before: EuState, after: EuState | None, event: Any) -> str:
         return ""
     kind = getattr(event, "KIND", "")
     if kind in ("roll", "eu-reveal", "eu-tile", "eu-modify", "eu-reroll", "eu-done", "eu-monster-attack"):
-        c = after.combat
-        if kind == "eu-done" and after.last.get("title"):
-            return f"{after.last['title']}: {after.last.get('result', '')}"
+        c, b = after.combat, before.combat
         if c is not None and c.attack is not None:
-            return prompt(after)
-        if after.last.get("title") and after.last is not before.last:
+            seen = len(b.attack.lines) if b is not None and b.attack is not None else 0
+            new = list(c.attack.lines[seen:])
+            return "; ".join(new + [f"next: {prompt(after)}"])
+        if after.last is not before.last and after.last.get("title"):
             return f"{after.last['title']}: {after.last.get('result', '')}".rstrip(": ")
         return ""
     if kind == "eu-combat":
@@ -153,6 +153,20 @@ def describe(before: EuState, after: EuState | None, event: Any) -> str:
     if kind == "eu-round":
         r = after.round
         return f"Round {r.number}/20: Leader {after.hero(r.leader).name}, Exchange value {r.card.get('exchange', 0)}"
+    if kind == "eu-exchange":
+        gifts = ", ".join(f"{v} to {after.hero(h).name}" for h, v in event.gifts.items())
+        return f"{after.hero(event.giver).name} gives Items worth {gifts} (Exchange value {after.round.card.get('exchange', 0)})"
+    if kind == "eu-hero-roll":
+        return f"{after.hero(event.hero).name}'s Hero Roll ({event.purpose}" + (f", {event.weapon}" if event.weapon else "") + ")"
+    if kind == "eu-move-token":
+        return f"{after.hero(event.hero).name} takes a Move token (2 Move points)"
+    if kind == "eu-end":
+        return f"Game over: {'won' if event.won else 'lost'} ({after.result[1]})"
+    if kind == "eu-quest":
+        h = after.hero(event.hero)
+        return f"{h.name} fulfils the {h.quests[-1].title()} Personal Quest"
+    if kind in ("eu-death", "eu-odd", "eu-object", "eu-beast", "eu-injure", "eu-hope"):
+        return after.notices[-1] if after.notices != before.notices else f"{event}"
     if kind == "eu-damage":
         return "; ".join([after.last.get("title", "")] + list(after.last.get("lines", ()))) + (
             f" — {after.notices[-1]}" if after.notices != before.notices else "")
