@@ -66,6 +66,7 @@ class Engine:
         """Changes on every start, so a client can tell a restart from a gap (SSE snapshots)."""
         self._state = self._rebuild(log.records())
         self._subscribers: list[Subscriber] = []
+        self._refusal_listeners: list[Callable[[int, Event, str], None]] = []
         self._queue: queue.Queue = queue.Queue()
         self._thread: threading.Thread | None = None
         self._sub_lock = threading.Lock()
@@ -112,6 +113,19 @@ class Engine:
             with self._sub_lock:
                 if fn in self._subscribers:
                     self._subscribers.remove(fn)
+        return unsubscribe
+
+    def on_refused(self, fn: Callable[[int, Event, str], None]) -> Callable[[], None]:
+        """Call ``fn(seq, event, reason)`` after the rules refuse an event and it is stored as
+        rejected (the table's lights sound it); returns an unsubscribe function. Runs on the
+        engine thread: it must not block."""
+        with self._sub_lock:
+            self._refusal_listeners.append(fn)
+
+        def unsubscribe() -> None:
+            with self._sub_lock:
+                if fn in self._refusal_listeners:
+                    self._refusal_listeners.remove(fn)
         return unsubscribe
 
     # -- writing -------------------------------------------------------------------------------
@@ -197,7 +211,7 @@ class Engine:
         try:
             new = apply(self._state, event, seq)
         except RulesError as exc:
-            self.log.append(event, status="rejected", reason=str(exc))
+            self._tell_refused(self.log.append(event, status="rejected", reason=str(exc)), event, str(exc))
             if isinstance(exc, Refused):
                 raise
             raise Refused(str(exc), event=event) from exc
@@ -226,6 +240,15 @@ class Engine:
         self._state = self._rebuild(records + [(seq, ev)])
         self._notify(Change(seq, ev, self._state, self.epoch))
         return target
+
+    def _tell_refused(self, seq: int, event: Event, reason: str) -> None:
+        with self._sub_lock:
+            listeners = list(self._refusal_listeners)
+        for fn in listeners:
+            try:
+                fn(seq, event, reason)
+            except Exception:
+                log.exception("refusal listener %r failed on row %d", fn, seq)
 
     def _notify(self, change: Change) -> None:
         with self._sub_lock:

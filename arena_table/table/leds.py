@@ -1,102 +1,158 @@
-"""Wires the seat LEDs to the engine: every change re-renders the frame off the engine thread."""
+"""Wires the table's lights to the engine and the status board, off the engine thread.
+
+Every committed event, every refused one and every change of a device's health is handed to one
+worker thread (``leds``) that keeps only the newest of each, renders
+:func:`arena_table.hardware.leds.render_leds` and shows it. A pin factory that is missing or fails
+at start, or a device that fails while running, leaves the lights off with the status board's
+``leds`` entry ``unavailable`` (the dashboard and ``/api/state`` show why); the table runs on.
+"""
 
 from __future__ import annotations
 
 import logging
-import queue
 import threading
-from typing import Any
+from typing import Any, Callable, Mapping
 
-from arena_table.hardware.leds import DEFAULT_SEAT_PINS, SeatLeds, render_leds
+from arena_table.hardware.led_driver import LedDriver, make_pin_factory
+from arena_table.hardware.leds import LedConfig, find_cue, render_leds, seat_names
 from arena_table.rules import table_view
 
 log = logging.getLogger(__name__)
 
 
 class LedOutput:
-    """A device of the table: renders :func:`render_leds` for each state and shows it.
+    """A device of the table: the seat LEDs, the status LED and the cue.
 
     Args:
-        table: the :class:`arena_table.table.app.Table`.
-        leds: the seat LEDs to drive.
-        seats: player/team name at each seat (``extra["seats"]``, ``run --seats``; default: the view's
-            ``sides`` in setup order, else each side in the order it was first seen, kept for the run:
-            a seat's LED never moves to another player when the turn order changes).
+        table: the :class:`arena_table.table.app.Table` (``subscribe``, ``state``, ``engine.on_refused``,
+            ``status_board``).
+        config: the wiring.
+        factory: the pin factory's name (``lgpio``, ``mock``), or a callable making the factory.
+        seats: player/team name at each seat (default: :func:`~arena_table.hardware.leds.seat_names`,
+            kept for the run: a seat's LED never moves to another player when the turn order changes).
     """
 
-    def __init__(self, table: Any, leds: SeatLeds, seats: list[str] | None = None) -> None:
+    def __init__(self, table: Any, config: LedConfig, factory: str | Callable[[], Any] = "lgpio",
+                 seats: list[str] | None = None) -> None:
         self.table = table
-        self.leds = leds
+        self.config = config
+        self.factory_name = factory if isinstance(factory, str) else getattr(factory, "__name__", "custom")
+        self._make_factory = (lambda: make_pin_factory(factory)) if isinstance(factory, str) else factory
         self.seats = seats
+        self.driver: LedDriver | None = None
+        self.problem = ""
+        """Why the lights are off, or "" while they work."""
         self._seen: list[str] = []
-        self._queue: queue.Queue = queue.Queue(maxsize=1)
+        self._wake = threading.Condition()
+        self._pending: dict[str, Any] = {}
+        self._stopping = False
         self._thread = threading.Thread(target=self._run, name="leds", daemon=True)
-        self._unsubscribe = None
+        self._unsubscribe: list[Callable[[], None]] = []
+        self._health: dict[str, Any] = {}
+        self._before: dict[str, Any] | None = None
+        self._reported: dict[str, Any] = {}
 
+    def __repr__(self) -> str:
+        return f"LedOutput(factory={self.factory_name!r}, driver={self.driver!r}, problem={self.problem!r})"
+
+    # -- lifecycle ------------------------------------------------------------------------------------
     def start(self) -> "LedOutput":
-        self._unsubscribe = self.table.subscribe(lambda change: self._offer(change.state))
+        try:
+            self.driver = LedDriver(self.config, self._make_factory())
+        except Exception as exc:  # no factory, no chip, a pin in use: the game runs on, lights off
+            self._fail(f"LEDs off: {exc}")
+        else:
+            self._report(state="ok", detail=f"LEDs on pin factory {self.factory_name}")
+        self._unsubscribe = [self.table.subscribe(lambda change: self._offer(state=change.state)),
+                             self.table.engine.on_refused(lambda seq, event, reason: self._offer(rejected=seq))]
+        self.table.status_board.listen(lambda snap: self._offer(health=snap))
         self._thread.start()
-        self._offer(self.table.state)
+        self._offer(state=self.table.state, health=self.table.status_board.snapshot())
         return self
 
-    def _offer(self, state: Any) -> None:
-        # keep only the newest state: the LEDs show "now", never a backlog
-        try:
-            self._queue.get_nowait()
-        except queue.Empty:
-            pass
-        self._queue.put_nowait(state)
+    def close(self) -> None:
+        for undo in self._unsubscribe:
+            undo()
+        with self._wake:
+            self._stopping = True
+            self._wake.notify()
+        if self._thread.is_alive():
+            self._thread.join(timeout=2)
+        if self.driver is not None:
+            self.driver.close()
+            self.driver = None
 
-    def _seats_for(self, view: dict) -> list[str]:
-        if self.seats:
-            return self.seats
-        inner = view.get("view") or {}
-        if inner.get("sides"):
-            return list(inner["sides"])
-        for entry in inner.get("order", ()):
-            side = entry.get("side")
-            if side and side not in self._seen:
-                self._seen.append(side)
-        return self._seen
+    # -- the worker -----------------------------------------------------------------------------------
+    def _offer(self, **news: Any) -> None:
+        # the newest of each kind only: the lights show "now", never a backlog
+        with self._wake:
+            self._pending.update(news)
+            self._wake.notify()
 
     def _run(self) -> None:
         while True:
-            state = self._queue.get()
-            if state is None:
-                return
+            with self._wake:
+                self._wake.wait_for(lambda: self._pending or self._stopping)
+                if self._stopping:
+                    return
+                news, self._pending = self._pending, {}
             try:
-                view = table_view(state)
-                self.leds.show(render_leds(view, self._seats_for(view)))
-                self.table.status_board.set("leds", state="ok", applied=self.leds.applied)
-            except Exception as exc:  # a failing output must never stop the table
+                self._update(news)
+            except Exception as exc:  # a failing output never stops the table
                 log.exception("LED update failed")
-                self.table.status_board.set("leds", state="error", detail=str(exc))
+                self._fail(f"LEDs off after a failure: {type(exc).__name__}: {exc}")
 
-    def close(self) -> None:
-        if self._unsubscribe:
-            self._unsubscribe()
-        try:
-            self._queue.get_nowait()
-        except queue.Empty:
-            pass
-        self._queue.put(None)
-        if self._thread.is_alive():
-            self._thread.join(timeout=2)
-        self.leds.close()
+    def _update(self, news: Mapping[str, Any]) -> None:
+        if "health" in news:
+            health = {k: v for k, v in news["health"].items() if k != "leds"}  # its own entry is not a fault
+            if health == self._health and len(news) == 1:
+                return
+            self._health = health
+        view = table_view(news["state"] if "state" in news else self.table.state)
+        cue = find_cue(self._before, view, news.get("rejected"))
+        self._before = view
+        if self.driver is None:
+            return
+        seats = seat_names(view, self.seats, self._seen)
+        if not self.seats and not (view.get("view") or {}).get("sides"):
+            self._seen = seats
+        frame = render_leds(view, self.config, seats=seats, health=self._health, cue=cue)
+        self.driver.show(frame)
+        self._report(state="ok", detail=f"LEDs on pin factory {self.factory_name}", status_light=frame.status,
+                     seats=dict(zip(seats, frame.seats)))
+
+    def _fail(self, message: str) -> None:
+        log.error("%s (the table runs on without its lights)", message)
+        self.problem = message
+        if self.driver is not None:
+            try:
+                self.driver.close()
+            except Exception:
+                log.exception("closing the LEDs failed")
+            self.driver = None
+        self._report(state="unavailable", detail=message)
+
+    def _report(self, **info: Any) -> None:
+        info["factory"] = self.factory_name
+        if info != self._reported:  # the status board tells every listener: only real changes
+            self._reported = info
+            self.table.status_board.set("leds", **info)
 
 
 def build_leds(table: Any, spec: str) -> LedOutput:
-    """``gpio``: the real pins; ``mock``: gpiozero's ``MockFactory`` with PWM pins (no hardware).
+    """``gpio``: the Raspberry Pi's pins through the lgpio factory; ``mock``: gpiozero's
+    ``MockFactory`` with PWM pins (no hardware).
+
+    The wiring is ``table.config.extra["leds"]`` (the fields of
+    :class:`~arena_table.hardware.leds.LedConfig`), the seats ``extra["seats"]``.
 
     Raises:
-        ValueError: an unknown spec.
+        ValueError: an unknown spec or a bad wiring.
     """
-    factory = None
-    if spec == "mock":
-        from gpiozero.pins.mock import MockFactory, MockPWMPin
-
-        factory = MockFactory(pin_class=MockPWMPin)
-    elif spec != "gpio":
+    if spec not in ("gpio", "mock"):
         raise ValueError(f"--leds {spec!r}: expected 'gpio' or 'mock'")
-    pins = [tuple(p) for p in table.config.extra.get("led_seats", DEFAULT_SEAT_PINS)]
-    return LedOutput(table, SeatLeds(pins, pin_factory=factory), table.config.extra.get("seats"))
+    wiring = dict(table.config.extra.get("leds") or {})
+    for key in ("seat_pins", "status_pins"):
+        if wiring.get(key) is not None:
+            wiring[key] = tuple(wiring[key])
+    return LedOutput(table, LedConfig(**wiring), "lgpio" if spec == "gpio" else "mock", table.config.extra.get("seats"))

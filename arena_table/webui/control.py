@@ -24,12 +24,16 @@ from .service import TableService, find_device
 from .views import correctable
 
 
+BAD_STATES = frozenset({"down", "error", "failed", "disconnected", "lost", "unavailable", "fail", "warn"})
+"""A device ``state`` the control page's status panel marks as a problem (as the spectator's devices list)."""
+
+
 def _register_control(app: Flask, service: TableService) -> None:
     @app.get("/control")
     @auth.login_required
     def control() -> str:
-        """The control page (PIN)."""
-        return render_template("control.html")
+        """The control page (PIN); its status panel lists each device's health (LEDs unavailable...)."""
+        return render_template("control.html", devices=service.status(), bad_states=BAD_STATES)
 
     @app.post("/api/events")
     def submit_event() -> Response:

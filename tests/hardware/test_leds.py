@@ -1,107 +1,169 @@
-"""Seat LEDs: the pure projection and the gpiozero driver on MockFactory PWM pins."""
+"""The lights as a pure projection of each game's view: seats, the status LED, the cues."""
 
-import time
+from pathlib import Path
 
 import pytest
-from gpiozero import Device
-from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-from arena_table.hardware.leds import ACTING, NEXT, OFF, WINNER, SeatLeds, render_leds
+from arena_table.hardware.leds import (MAX_SEATS, STATUS_COLOURS, Cue, LedConfig, find_cue, render_leds, seat_lights,
+                                       seat_names, table_status)
+from arena_table.rules import DiceRolled, GameStarted, apply, new_table, parse, replay, table_view
 
-
-@pytest.fixture
-def mock_factory():
-    old = Device.pin_factory
-    factory = MockFactory(pin_class=MockPWMPin)
-    Device.pin_factory = factory
-    yield factory
-    factory.reset()
-    Device.pin_factory = old
+GOLDEN = Path(__file__).parents[1] / "rules"
+CFG = LedConfig()
 
 
-VIEW = {"view": {"acting": "rochon", "order": [
-    {"id": "salazar", "side": "Bo", "next": True},
-    {"id": "rochon", "side": "Ann"},
-    {"id": "mira", "side": "Cy", "out": True},
-]}}
+def views(path: Path, upto: int | None = None):
+    """``(seq, view)`` after each event of a golden transcript (one event a line, ``#`` comments)."""
+    ts, seq = new_table(), 0
+    for line in path.read_text().splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        seq += 1
+        ts = apply(ts, parse(line), seq)
+        yield seq, table_view(ts)
+        if upto and seq >= upto:
+            return
 
 
-def test_acting_and_next_seats():
-    frame = render_leds(VIEW, ["Ann", "Bo", "Cy"])
-    assert frame.seats == (ACTING, NEXT, OFF)
+def at(path: Path, seq: int) -> dict:
+    return next(v for s, v in views(path, seq) if s == seq)
+
+
+BLITZ = GOLDEN / "theosis" / "golden" / "blitz-2p.txt"
+TACTICS = GOLDEN / "demigods" / "golden" / "tactics.txt"
+
+
+# -- seats ---------------------------------------------------------------------------------------------
+def test_theosis_combat_lights_the_acting_hero_and_blinks_the_next():
+    # event 24: gold allocated, Hero Ranking 1. Rochon (Ann), 2. Rac (Bo): Rochon acts, Rac is next
+    assert render_leds(at(BLITZ, 24), CFG, seats=["Ann", "Bo"]).seats == ("on", "blink", "off", "off", "off", "off")
+    # event 30: Norn has attacked; Rac (Bo) acts and Aer (Bo) follows: Bo's seat lit, not blinking
+    assert seat_lights(at(BLITZ, 30), ["Ann", "Bo"]) == ("off", "on")
+
+
+def test_theosis_preparation_lights_the_player_who_must_act():
+    # event 22: Preparation over, Bo allocates gold first (no hero acts: acting_side)
+    assert seat_lights(at(BLITZ, 22), ["Ann", "Bo"]) == ("off", "on")
+
+
+def test_demigods_lights_the_activation_order():
+    # event 16: the Demigod dice 2 vs 3 give Bo's Protector the first activation, Ann's Warlord next
+    assert seat_lights(at(TACTICS, 16), ["Ann", "Bo"]) == ("blink", "on")
+    # event 15: the round has begun and nobody has rolled: Ann's Warlord heads the order
+    assert seat_lights(at(TACTICS, 15), ["Ann", "Bo"]) == ("blink", "off")
 
 
 def test_outcome_lights_the_winners_only():
-    frame = render_leds({**VIEW, "outcome": {"winners": ["Cy"], "reason": "last team standing"}}, ["Ann", "Bo", "Cy"])
-    assert frame.seats == (OFF, OFF, WINNER)
+    last = list(views(BLITZ))[-1][1]
+    assert last["outcome"]["winners"] == ["Ann"]
+    assert seat_lights(last, ["Ann", "Bo"]) == ("on", "off")
 
 
-def test_no_game_view_means_all_off():
-    assert render_leds({"view": {}}, ["Ann", "Bo"]).seats == (OFF, OFF)
+def test_dice_tray_has_no_seats_to_light():
+    ts = replay([DiceRolled(faces=(3, 5))])
+    frame = render_leds(table_view(ts), LedConfig(seat_pins=(17, 27)), seats=[])
+    assert frame.seats == ("off", "off")
 
 
-def test_driver_sets_pwm_pins_and_skips_unchanged_frames(mock_factory):
-    with SeatLeds([(17, 27, 22), (5, 6, 13)], pin_factory=mock_factory) as leds:
-        frame = render_leds(VIEW, ["Ann", "Bo"])
-        leds.show(frame)
-        leds.show(frame)
-        assert leds.applied == 1
-        pins = {n: mock_factory.pin(n).state for n in (17, 27, 22, 5, 6, 13)}
-        assert pins == {17: 0, 27: 1, 22: 0, 5: pytest.approx(0.2), 6: pytest.approx(0.12), 13: 0}
+def test_seats_follow_setup_order_and_keep_a_player_in_place():
+    assert seat_names(at(TACTICS, 16)) == ["Ann", "Bo"]  # sides: setup order, though Bo acts first
+    order_only = {"view": {"order": [{"side": "Bo"}, {"side": "Ann"}]}}
+    assert seat_names(order_only, seen=["Ann"]) == ["Ann", "Bo"]
+    assert seat_names(order_only, configured=["Cy", "Ann", "Bo"]) == ["Cy", "Ann", "Bo"]
 
 
-def test_led_output_follows_the_engine(tmp_path, mock_factory):
-    from arena_table.table.app import Table, TableConfig
-
-    cfg = TableConfig(db=tmp_path / "t.db", camera=None, leds="mock", extra={"led_seats": [(17, 27, 22)]})
-    with Table(cfg) as table:
-        from arena_table.rules import DiceRolled
-
-        table.submit(DiceRolled(faces=(3,)))
-        deadline = time.monotonic() + 5
-        while table.status().get("leds", {}).get("state") != "ok" and time.monotonic() < deadline:
-            time.sleep(0.01)
-        assert table.status()["leds"]["state"] == "ok"
+def test_seats_beyond_the_wired_leds_are_not_shown():
+    v = {"view": {"acting_side": "F", "order": []}}
+    six = ["A", "B", "C", "D", "E", "F", "G"][:MAX_SEATS]
+    assert render_leds(v, LedConfig(seat_pins=(17, 27, 22)), seats=six).seats == ("off", "off", "off")
+    assert render_leds(v, CFG, seats=six).seats[-1] == "on"
 
 
-def test_seats_follow_the_setup_order_not_the_turn_order(tmp_path, mock_factory):
-    """A new user's audit: with no seats configured, seat 1 was whoever led the turn order, so a
-    player's LED moved to another seat when the order changed (Bo's Demigod first here)."""
-    from arena_table.rules import GameStarted, parse, table_view
-    from arena_table.table.app import Table, TableConfig
-    from arena_table.table.leds import LedOutput
-
-    lineup = {"Ann": {"demigod": "warlord", "heroes": ["knight", "black-wolf", "weaponsmith"]},
-              "Bo": {"demigod": "protector", "heroes": ["pegasus-knight", "trapper", "blacksmith"]}}
-    with Table(TableConfig(db=tmp_path / "t.db", camera=None)) as table:
-        table.submit(GameStarted(game="demigods", options={"players": ["Ann", "Bo"], "lineup": lineup}))
-        table.submit(parse("roll die=dg-demigod faces=[2,5]"))  # Bo's Demigod acts first
-        view = table_view(table.state)
-        assert view["view"]["order"][0]["side"] == "Bo"
-        out = LedOutput(table, SeatLeds([(17, 27, 22), (5, 6, 13)], pin_factory=mock_factory))
-        assert out._seats_for(view) == ["Ann", "Bo"]
-        assert render_leds(view, out._seats_for(view)).seats == (NEXT, ACTING)  # Ann acts next
-        out.leds.close()
+# -- status LED ----------------------------------------------------------------------------------------
+def test_status_waits_for_a_roll_the_rules_ask_for():
+    assert (at(TACTICS, 24)["view"]["prompt"], table_status(at(TACTICS, 24))) == ("Roll bludgeoning", "waiting")
+    assert table_status(at(TACTICS, 15)) == "waiting"  # "Roll the Demigod dice: Ann, Bo"
+    # "may re-roll 1 die or resolve" is a choice, not a roll asked for; the roll was just taken
+    assert table_status(at(TACTICS, 27)) == "accepted"
 
 
-def test_run_takes_leds_and_seats(tmp_path, capsys):
-    from arena_table.cli import main
-
-    assert main(["run", "--seats", "Ann,Bo", "--db", str(tmp_path / "t.db")]) == 2
-    assert "give --leds gpio or --leds mock too" in capsys.readouterr().err
-    assert main(["run", "--leds", "mock", "--seats", "Ann,Ann", "--db", str(tmp_path / "t.db")]) == 2
-    assert "1 to 6 distinct comma-separated names" in capsys.readouterr().err
+def test_status_after_a_roll_is_accepted_then_ready():
+    assert table_status(at(TACTICS, 16)) == "accepted"  # the Demigod dice were read
+    assert table_status(at(TACTICS, 17)) == "ready"  # Protector enters: nothing asked
 
 
-def test_the_player_placing_a_hero_in_hierapolis_is_lit():
-    """A new user's audit: in Theosis's Preparation phase no hero acts, so no seat was lit though the
-    prompt named the player who must place a hero (p.11)."""
-    from arena_table.rules import GameStarted, replay, table_view
+def test_status_waits_while_the_dice_settle_and_faults_on_a_failing_device():
+    v = at(BLITZ, 24)
+    assert table_status(v, {"camera": {"state": "ok", "settle": "moving"}}) == "waiting"
+    assert table_status(v, {"camera": {"state": "ok", "settle": "idle"}}) == "ready"
+    assert table_status(v, {"camera": {"state": "ok"}, "tokens": {"state": "down"}}) == "fault"
+    assert table_status(v, {"camera": {"state": "failed", "settle": "moving"}}) == "fault"
 
-    ts = replay([GameStarted(game="theosis", options={"players": ["Ann", "Bo"], "mode": "blitz",
-                                                      "heroes": {"Ann": ["rochon", "norn"], "Bo": ["rac", "aer"]}})])
-    view = table_view(ts)
-    who = view["view"]["acting_side"]
-    assert who in ("Ann", "Bo") and view["view"]["prompt"].startswith(f"{who}: place a hero")
-    seats = view["view"]["sides"]
-    assert render_leds(view, seats).seats == tuple(ACTING if s == who else OFF for s in seats)
+
+def test_status_colour_is_scaled_by_the_configured_brightness():
+    dim = LedConfig(status_brightness=0.25)
+    assert render_leds(at(BLITZ, 24), dim).status_colour == (0.0, 0.25, 0.0)
+    assert render_leds(at(TACTICS, 24), dim).status_colour == (0.25, 0.125, 0.0)  # amber
+    assert set(STATUS_COLOURS) == {"ready", "waiting", "accepted", "fault"}
+
+
+# -- cues ----------------------------------------------------------------------------------------------
+def cues(path: Path) -> dict[int, str]:
+    found, before = {}, None
+    for seq, v in views(path):
+        cue = find_cue(before, v)
+        if cue:
+            assert cue.seq == seq
+            found[seq] = cue.kind
+        before = v
+    return found
+
+
+def test_demigods_cues_kills_and_criticals():
+    found = cues(TACTICS)
+    assert found[25] == "critical"  # "6 + 4 Critical": the bludgeoning die's 3
+    assert found[35] == "kill"  # Trapper's resolved attack: Black Wolf out
+    assert found[38] == "kill"  # High Elder's arcane die: Assassin out
+    assert 28 not in found  # dg-resolve is no roll: the Critical sounded with the die (27)
+    assert found[27] == "critical"
+
+
+def test_theosis_cues_the_last_turn_and_the_kills():
+    found = cues(BLITZ)
+    last = [s for s, k in found.items() if k == "last-turn"]
+    assert len(last) == 1 and at(BLITZ, last[0])["view"]["round"] == 9 == at(BLITZ, last[0])["view"]["round_max"]
+    kills = [s for s, k in found.items() if k == "kill"]
+    assert len(kills) == 2  # Rac, then Aer (the game ends with Bo's two heroes out)
+    assert "critical" not in found.values()  # Theosis has no Critical
+
+
+def test_a_refused_move_is_cued_and_nothing_else_is_on_the_first_view():
+    v = at(BLITZ, 24)
+    assert find_cue(None, v) is None
+    assert find_cue(v, v, rejected=31) == Cue("rejected", 31)
+    assert find_cue(v, v) is None
+
+
+def test_a_new_game_is_no_kill():
+    before = at(BLITZ, 61)
+    after = table_view(apply(replay([]), GameStarted(game="dice-tray"), 70))
+    assert find_cue(before, after) is None
+
+
+def test_frame_carries_the_cue():
+    frame = render_leds(at(BLITZ, 24), CFG, seats=["Ann", "Bo"], cue=Cue("kill", 24))
+    assert frame.cue == Cue("kill", 24)
+
+
+# -- configuration -------------------------------------------------------------------------------------
+@pytest.mark.parametrize("kwargs, words", [
+    ({"seat_pins": (17, "27")}, "LED pin '27'"),
+    ({"seat_pins": (17, 17)}, "used twice"),
+    ({"seat_pins": tuple(range(2, 9))}, "at most 6 seats"),
+    ({"buzzer_pin": 40}, "LED pin 40"),
+    ({"status_brightness": 1.5}, "status_brightness 1.5"),
+    ({"blink_on": 0}, "blink_on 0"),
+])
+def test_a_bad_wiring_is_named(kwargs, words):
+    with pytest.raises(ValueError, match=words):
+        LedConfig(**kwargs)
