@@ -158,6 +158,12 @@ def _odd(state: EuState, e: ev.OddRewards) -> EuState:
     return dataclasses.replace(state, combat=dataclasses.replace(c, odd={**c.odd, **e.odd}))
 
 
+def _count(n: int) -> int:
+    if n < 0:
+        raise Refused(f"cards drawn are 0 or more, not {n}")
+    return n
+
+
 def end_game(state: EuState, e: ev.EndGame) -> EuState:
     """The game ends; Map Secrets' Final Scoring adds Reputation, except in Fellowship (no Final
     Scoring, l.848)."""
@@ -184,6 +190,7 @@ HANDLERS = {
     ev.Exchange: lambda s, e: fellowship.exchange(s, e.giver, e.gifts),
     ev.TakeMoveToken: lambda s, e: fellowship.take_move_token(s, e.hero),
     ev.Quest: lambda s, e: fellowship.quest(s, e.hero),
+    ev.Draw: lambda s, e: combat.draw(s, s.hero(e.hero).id, _count(e.silver), _count(e.gold), e.cache),
     ev.PlaceObject: _object, ev.Beast: _beast, ev.OddRewards: _odd, ev.EndGame: end_game,
 }
 """Event type -> handler (the kernel's ``tag-off`` and ``note`` change nothing here)."""

@@ -88,6 +88,7 @@ def die(state: EuState, hid: str, in_combat: bool) -> EuState:
     loss = 1 if state.config.mode == "fellowship" else (0 if in_combat else 2)
     state = put_hero(state, dataclasses.replace(h, injuries=0, reputation=max(0, h.reputation - loss),
                                                 deaths=h.deaths + 1))
+    state = draw(state, hid, gold=1)  # the Gold card drawn on resurrection joins the cache too (l.963)
     state = notice(state, f"{h.name} dies" + (f" and loses {loss} Reputation" if loss else ""))
     c = state.combat
     if in_combat and c is not None and hid in c.heroes:
@@ -235,10 +236,28 @@ def end(state: EuState, how: str) -> EuState:
         h = state.hero(hid)
         purse = dict(h.purse)
         for k, v in share.items():
-            if k != "reputation" and v:
+            if k not in ("reputation", "silver", "gold_cards") and v:
                 purse[k] = purse.get(k, 0) + v
         state = put_hero(state, dataclasses.replace(h, reputation=h.reputation + share.get("reputation", 0),
                                                     purse=purse))
+        state = draw(state, hid, share.get("silver", 0), share.get("gold_cards", 0))
     words = "; ".join(f"{state.hero(h).name}: " + ", ".join(f"{v} {k}" for k, v in s.items() if v)
                       for h, s in shares.items() if any(s.values()))
     return notice(state, f"Combat {how}" + (f" — rewards {words}" if words else ""))
+
+
+def draw(state: EuState, hid: str, silver: int = 0, gold: int = 0, cache: bool = True) -> EuState:
+    """A Hero draws Silver / Gold cards; each also adds a card of its type to the cache (Silver and
+    Gold Cards, l.916), unless ``cache`` is off (a Gold card for 4 Silver, Charm, Raklor's Forge)."""
+    if not silver and not gold:
+        return state
+    h = state.hero(hid)
+    purse = dict(h.purse)
+    for k, v in (("silver", silver), ("gold_cards", gold)):
+        if v:
+            purse[k] = purse.get(k, 0) + v
+    state = put_hero(state, dataclasses.replace(h, purse=purse))
+    if not cache:
+        return state
+    s, g, _ = caches.add(state.silver, state.gold, silver, gold, state.config.convert_repeat)
+    return dataclasses.replace(state, silver=s, gold=g)

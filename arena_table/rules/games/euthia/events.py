@@ -181,6 +181,17 @@ class Beast(Event):
     """Injuries the beast's token showed when flipped."""
 
 
+@event("eu-draw")
+class Draw(Event):
+    """A Hero draws Silver / Gold cards (each also joins the cache, l.916; ``cache=false`` for the
+    exceptions: a Gold card for 4 Silver, Charm, Raklor's Forge)."""
+
+    hero: str
+    silver: int = 0
+    gold: int = 0
+    cache: bool = True
+
+
 @event("eu-odd")
 class OddRewards(Event):
     """Joint Combat: the players' choice of the Hero taking each odd reward value (l.967)."""

@@ -1,0 +1,219 @@
+"""Rules of Playing with Fire and Fellowship beyond the worked examples, hand-computed, with the
+refusals naming what was wrong."""
+
+from __future__ import annotations
+
+import pytest
+
+from arena_table.rules import IllegalEvent, find_game, new_table, apply, parse, table_view
+from arena_table.rules.games.euthia import caches, fellowship, form
+
+from .eu_helpers import GECKO, SHADOWBEAST, Table, start
+
+COMBAT = 'eu-combat enemies=["shadowbeast"] heroes=["ael"]'
+
+
+def fight(*lines, power="", **options):
+    options.setdefault("monsters", {"shadowbeast": SHADOWBEAST})
+    options.setdefault("difficulty", "hard")
+    return Table(start(**options), COMBAT + (f" power={power}" if power else ""), "eu-monster-attack target=ael", *lines)
+
+
+def test_air_turns_the_higher_of_two_different_dice_but_not_a_one_die_gaar_reroll():
+    """Air Elemental Power (l.805); ambiguities.md: only two-dice rolls are turned."""
+    t = fight("roll die=eu-attack faces=[1,5,1]", power="air")
+    assert t.attack.dice == (1, 2) and t.attack.reroll == (0,)  # 5 -> 2; 3 < 10: the Gaar re-roll of the 1
+    t.play("roll die=eu-monster faces=[6]")
+    assert t.attack.dice == (6, 2)  # a one-die re-roll is not turned
+    t = fight("roll die=eu-attack faces=[1,5,1]", "roll die=eu-monster faces=[6]", power="air", air_single=True)
+    assert t.attack.dice[0] == 1 or t.attack.dice == (1, 2)  # 6 and 2 differ: the 6 turns to 1
+
+
+def test_earth_and_corrupted_change_the_monsters_combat_value():
+    """Earth +2 / Corrupted -2 (l.806-807), the Monster's Combat Value by default (ambiguities.md)."""
+    t = fight("roll die=eu-attack faces=[5,5,1]", power="earth")
+    assert t.v["extra"]["combat"]["attack"]["cv"] == 12
+    t = fight("roll die=eu-attack faces=[5,5,1]", power="corrupted")
+    assert t.v["extra"]["combat"]["attack"]["cv"] == 8
+    t = fight("roll die=eu-attack faces=[5,5,1]", power="earth", earth="hero")
+    assert t.v["extra"]["combat"]["attack"]["cv"] == 10
+    t.play("eu-done", "eu-hero-roll hero=ael weapon=elven-sword", "roll die=eu-hero faces=[3,4]")
+    hr = t.v["extra"]["hero_roll"]
+    assert (hr["value"], hr["band"]) == (9, 3)  # 7 + 2 Earth: the 9+ band of 2-5 / 6-8 / 9+
+
+
+def test_gaar_loop_stops_when_no_die_shows_1_to_3_or_gaar_runs_out():
+    """Monster Gaar tokens (l.821): 4 + 4 = 8 is below 10, but no die is 1-3: no Gaar spent."""
+    t = fight("roll die=eu-attack faces=[4,4,1]")
+    assert t.attack.step == "response" and t.s.combat.gaar == 2
+    t = fight("roll die=eu-attack faces=[1,1,1]", "roll die=eu-monster faces=[2]", "roll die=eu-monster faces=[1]")
+    assert t.attack.step == "response" and t.s.combat.gaar == 0 and t.attack.gaar_spent == 2
+    assert t.v["extra"]["combat"]["attack"]["cv"] == 2 + 1 + 4
+
+
+def test_shii_adds_one_to_the_die_of_hope_for_monster_dice_of_10():
+    """Shii's Intervention (l.804) on the dice as they stand when step C ends."""
+    t = fight("roll die=eu-attack faces=[1,6,1]", "roll die=eu-monster faces=[4]", "eu-done")
+    assert t.s.combat.hope == 2
+    t = fight("roll die=eu-attack faces=[1,6,1]", "roll die=eu-monster faces=[4]", "eu-done", shii="first")
+    assert t.s.combat.hope == 1  # the first roll showed 7
+
+
+def test_a_hero_tile_that_lowers_the_value_restarts_the_gaar_loop():
+    """Hero response (l.823): Parry (-2, -1 Injury) takes 11 to 9; a die shows 3 and the Monster has Gaar."""
+    t = fight("roll die=eu-attack faces=[1,6,1]", "roll die=eu-monster faces=[3]")
+    assert t.s.combat.gaar == 1 and t.attack.step == "response"
+    t.play("eu-tile hero=ael tile=parry")
+    assert t.attack.reroll == (0,) and t.s.combat.gaar == 0
+    t.play("roll die=eu-monster faces=[5]", "eu-done")
+    assert t.s.last["cv"] == 5 + 6 + 4 - 2 and t.s.heroes["ael"].injuries == 3 - 1
+
+
+def test_cyclone_deals_1_and_rerolls_both_dice_which_air_turns():
+    """Cyclone (l.244): 1 Damage, then both Monster dice re-rolled: a two-dice roll, so Air turns it."""
+    t = fight("roll die=eu-attack faces=[5,5,1]", "eu-tile hero=ael tile=cyclone choice=both", power="air")
+    assert t.s.combat.enemies[0].damage == 1 and t.attack.reroll == (0, 1)
+    t.play("roll die=eu-monster faces=[2,6]")
+    assert t.attack.dice == (2, 1)  # the 6 turned to 1; 3 is below 10 and the 1 is 1-3: the Gaar loop again
+    assert t.attack.reroll == (1,) and t.s.combat.gaar == 1
+
+
+def test_one_eye_and_protection():
+    """One Eye (l.527): one Monster die this Combat Round; Protection (l.285): -3 Injuries this round."""
+    t = Table(start(monsters={"shadowbeast": {**SHADOWBEAST, "gaar": 0}}, difficulty="hard"), COMBAT,
+              "eu-tile hero=ael tile=one-eye", "eu-tile hero=ael tile=protection",
+              "eu-monster-attack target=ael")
+    with pytest.raises(IllegalEvent, match="1 Monster die and the Combat die, got 3 faces"):
+        t.play("roll die=eu-attack faces=[6,6,1]")
+    t.play("roll die=eu-attack faces=[6,1]", "eu-done")
+    assert t.s.last["cv"] == 6 and t.s.heroes["ael"].injuries == 0  # range 2 (2 Injuries) - 3
+
+
+def test_silver_magic_completes_a_stack_with_one_silver_card():
+    """Silver Magic (l.562-569): a Silver card completes its stack at once, with its second box."""
+    t = Table(start(monsters={"gecko": {**GECKO, "silver_magic": True}}, silver=2),
+              'eu-combat enemies=["gecko"] heroes=["ael"]', "eu-monster-attack target=ael",
+              "roll die=eu-attack faces=[5,5,4]", "eu-reveal card=enhancement")
+    assert t.attack.step == "response" and t.attack.chaos.stacks == (("silver", ("enhancement",), True),)
+    assert t.attack.injury_mods[-1][:2] == (2, "Enhancement")  # the second box
+    assert t.s.silver == 1
+
+
+def test_silver_cache_converts_4_to_1_gold_after_the_attack():
+    """Adding Silver and Gold Cards (l.799) and Silver card symbol (l.815)."""
+    assert caches.add(3, 0, add_silver=1) == (0, 1, 1)
+    t = fight("roll die=eu-attack faces=[5,5,3]", "eu-done", silver=3)
+    assert (t.s.silver, t.s.gold) == (0, 1)
+
+
+def test_a_card_put_on_the_bottom_comes_up_again_in_its_turn():
+    t = Table(start(monsters={"gecko": {**GECKO, "chaos": 2}}, gold=2),
+              'eu-combat enemies=["gecko"] heroes=["ael"]', "eu-monster-attack target=ael",
+              "roll die=eu-attack faces=[5,5,4]", "eu-reveal card=power-strike", "eu-reveal card=healing", "eu-done",
+              "eu-hero-roll hero=ael", "roll die=eu-hero faces=[1,1]", "eu-damage hero=ael amount=0",
+              "eu-monster-attack target=ael", "roll die=eu-attack faces=[5,5,4]")
+    assert t.s.bottom == (("gold", "healing"),) and t.s.gold == 1
+    with pytest.raises(IllegalEvent, match="the top card of the Gold cache is the healing"):
+        t.play("eu-reveal card=power-strike")
+    t.play("eu-reveal card=healing")
+    assert t.s.bottom == () and t.s.gold == 0
+
+
+def test_enemies_attack_left_to_right_and_only_when_awaited():
+    t = Table(start(mode="fellowship", heroes=["ael", "dral"], leader="ael", monsters={"gecko": GECKO}),
+              'eu-round card={"enemy":"1"}', 'eu-combat enemies=["gecko","goblin-archer"] heroes=["ael","dral"]')
+    with pytest.raises(IllegalEvent, match="Enemies attack left to right .* Gecko attacks first"):
+        t.play("eu-monster-attack enemy=1 target=ael")
+    with pytest.raises(IllegalEvent, match="the Monster attacks one of the Heroes in this Combat: ael, dral"):
+        t.play("eu-monster-attack enemy=0")
+    with pytest.raises(IllegalEvent, match="no Monster-Attack roll is awaited"):
+        t.play("roll die=eu-attack faces=[1,1,1]")
+    with pytest.raises(IllegalEvent, match="adds a Level 2 Monster to the right: name both cards"):
+        Table(start(mode="fellowship", heroes=["ael"]), 'eu-round card={"enemy":"2"}',
+              'eu-combat enemies=["gecko"] heroes=["ael"]')
+
+
+def test_setup_refusals_name_the_rule():
+    with pytest.raises(IllegalEvent, match="fierce card, not in the normal decks"):
+        Table(start(), COMBAT)
+    with pytest.raises(IllegalEvent, match="Playing with Fire is a solo game"):
+        Table(start(heroes=["ael", "dral"]))
+    with pytest.raises(IllegalEvent, match="a Fellowship II card"):
+        Table(start(mode="fellowship", heroes=["ael"]), *['eu-round card={}'] * 7, 'eu-round card={"tier":"I"}')
+    with pytest.raises(IllegalEvent, match="Leader token moves clockwise: Dral leads round 2"):
+        Table(start(mode="fellowship", heroes=["ael", "dral"], leader="ael"), "eu-round", "eu-round leader=ael")
+    with pytest.raises(IllegalEvent, match="has 20 rounds"):
+        Table(start(mode="fellowship", heroes=["ael"]), *["eu-round"] * 21)
+    with pytest.raises(IllegalEvent, match="Euthia: Fierce Powers uses no 'd8' die"):
+        Table(start(), "roll die=d8 faces=[3]")
+
+
+def test_leader_rotates_clockwise_and_move_tokens_by_players():
+    t = Table(start(mode="fellowship", heroes=["ael", "dral", "maeldur", "keleia"], leader="maeldur"), "eu-round")
+    leaders = [t.s.round.leader]
+    for _ in range(4):
+        t.play("eu-round")
+        leaders.append(t.s.round.leader)
+    assert leaders == ["maeldur", "keleia", "ael", "dral", "maeldur"] and t.s.round.move_tokens == 2
+    assert fellowship.MOVE_TOKENS.get(2, 0) == 0
+
+
+def test_a_hero_dying_in_combat_loses_1_reputation_and_a_combat_with_no_hero_left_is_lost():
+    """Death of a Hero (l.962-964): 1 Reputation in Fellowship, in and outside of Combat."""
+    t = Table(start(mode="fellowship", heroes={"ael": {"health": 2, "reputation": 3}}, monsters={"gecko": GECKO}),
+              "eu-round", 'eu-combat enemies=["gecko"] heroes=["ael"]', "eu-monster-attack target=ael",
+              "roll die=eu-attack faces=[5,5,1]", "eu-done")
+    h = t.s.heroes["ael"]
+    assert (h.reputation, h.injuries, h.deaths) == (2, 0, 1) and t.s.combat.over == "lost"
+    assert t.s.gold == 1  # the Gold card drawn on resurrection joins the cache
+
+
+def test_minion_reward_follows_the_heros_reputation():
+    """Minions (l.165): the reward whose Reputation range holds the Hero's Reputation."""
+    skull = {"gaar": 0, "chaos": 0, "health": 1}
+    for rep, purse, gained in ((3, {"gold": 2}, 0), (7, {}, 1)):
+        t = Table(start(heroes={"ael": {"reputation": rep}}, monsters={"flying-skull": skull}),
+                  'eu-combat enemies=["flying-skull"] heroes=["ael"]', "eu-damage hero=ael amount=1")
+        assert t.s.combat.over == "won" and t.s.heroes["ael"].purse == purse
+        assert t.s.heroes["ael"].reputation == rep + gained
+
+
+def test_values_to_enter_are_listed_until_given():
+    t = Table(start())
+    todo = t.v["extra"]["to_enter"]
+    assert "combat_die" not in todo["euthia:base"] and "hero_health" in todo["euthia:base"]
+    assert "attacks" in todo["euthia:monster:gecko"] and todo["euthia:silver:rotting-fly"] == ["health"]
+    t = Table(start(hero_health=14, monsters={"gecko": GECKO}))
+    todo = t.v["extra"]["to_enter"]
+    assert "hero_health" not in todo["euthia:base"] and todo["euthia:monster:gecko"] == ["level", "silver", "gold", "reward"]
+    assert t.s.heroes["ael"].health == 14
+
+
+def test_the_start_form_lists_the_values_to_enter_and_its_values_start_a_game():
+    fields = {f["name"]: f for f in find_game("euthia").setup_form()}
+    assert "To enter: base: combat_die" in fields["entered"]["help"] and "monster:gecko" in fields["entered"]["help"]
+    opts = form.to_options({"mode": "fellowship", "heroes": ["ael", "dral"], "leader": "",
+                            "entered": '{"hero_health": 13}'})
+    s = find_game("euthia").setup(opts)
+    assert s.config.mode == "fellowship" and s.heroes["dral"].health == 13 and s.first_leader == ""
+
+
+def test_bad_options_are_named():
+    ts = new_table()
+    for options, words in (({"heroes": ["ael"], "mode": "duel"}, "mode must be one of fire, fellowship"),
+                           ({"heroes": ["ael"], "speed": 3}, r"unknown key\(s\) speed"),
+                           ({"heroes": ["ael"], "combat_die": [["x"]]}, "combat_die: six faces"),
+                           ({"heroes": ["ael"], "monsters": {"gecko": {"attacks": [{"min": 5}, {"min": 2}]}}},
+                            "attack ranges rise left to right")):
+        with pytest.raises(IllegalEvent, match=words):
+            apply(ts, parse("start game=euthia options=" + __import__("json").dumps(options)))
+
+
+def test_the_view_names_the_die_to_reroll_and_why():
+    t = fight("roll die=eu-monster faces=[6,2]", "roll die=eu-combat faces=[1]")
+    v = table_view(t.ts)["view"]
+    att = v["extra"]["combat"]["attack"]
+    assert att["reroll"] == {"dice": [2], "values": [2], "why": att["reroll"]["why"]}
+    assert "Combat Value 8 is below the highest range (10+), the 2 is 1-3" in att["reroll"]["why"]
+    assert v["prompt"].startswith("re-roll Monster die 2 (2)")
+    assert v["extra"]["combat"]["gaar"] == 1 and att["gaar_spent"] == 1
