@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Mapping
 
-from arena_table.rules.events import Event, event
+from arena_table.rules.kernel.events import Event, event
 
 # --- Preparation and deployment (6.3, 6.4) ---------------------------------------------------
 

@@ -1,21 +1,25 @@
 """The game's flow: Preparation, Shrine claims, deployment, and the Rounds' phases (6.3-6.5).
 
-Stages: ``preparation`` -> ``claim`` -> ``deploy`` -> ``play`` -> ``over``. A Round (Rules
+Phases (:data:`FLOW`): ``preparation`` -> ``claim`` -> ``deploy`` -> a Round's ``time`` ->
+``battle`` -> ``event`` -> the next Round's ``time`` ... -> ``over``. A Round (Rules
 Reference, Game Sequence) is a Time Phase (Effects Cleanup, damage first; Powers Refresh and
 Cooldown, kept by the players; Resurrection), a Battle Phase (a Tiebreaker Procedure sets the
 order of play, then the Teams in that order each play one Hero Turn with a Hero not activated yet,
 round and round until every Hero has been activated; no Enemy Turns) and an Event Phase (only the
-Day/Night alternation when enabled, 6.2). Every change of phase happens here; handlers only report
-what they did.
+Day/Night alternation when enabled, 6.2). Every change of phase happens in :data:`FLOW`: handlers
+only record what happened (a Team's readiness, the Shrines claimed, a Hero's bookmark) and the
+phase table's end conditions read it.
 """
 
 from __future__ import annotations
 
 import dataclasses
 
+from arena_table.rules.kernel.game import Flow, Phase
+
 from . import conditions, harm, hazards, tiebreak
 from .dice import count
-from .errors import Illegal
+from arena_table.rules.kernel.errors import Refused
 from .quests import INFINITE
 from .state import SnsState, put, put_team
 
@@ -36,14 +40,14 @@ def tiebreak_roll(state: SnsState, team: str, faces: tuple[str, ...]) -> SnsStat
     """A Team's 4 red dice for the running Tiebreaker Procedure (6.1)."""
     t = state.tiebreak
     if t is None:
-        raise Illegal("no Tiebreaker Procedure is under way")
+        raise Refused("no Tiebreaker Procedure is under way")
     team = team or (t.to_roll()[0] if t.to_roll() else "")
     if len(faces) != tiebreak.DICE:
-        raise Illegal(f"a Tiebreaker roll is {tiebreak.DICE} red dice, not {len(faces)}")
+        raise Refused(f"a Tiebreaker roll is {tiebreak.DICE} red dice, not {len(faces)}")
     try:
         t = tiebreak.roll(t, team, count(faces, "tiebreaker"))
     except ValueError as exc:
-        raise Illegal(str(exc)) from None
+        raise Refused(str(exc)) from None
     state = dataclasses.replace(state, tiebreak=t)
     return _settled(state) if t.is_done else state
 
@@ -58,17 +62,14 @@ def _settled(state: SnsState) -> SnsState:
     elif kind == "shrine":
         state = put_team(state, dataclasses.replace(state.team(order[0]), shrine=what))
     elif kind == "deploy":
-        state = dataclasses.replace(state, order=order, medals=_medals(order), next_team=0, stage="deploy")
+        state = dataclasses.replace(state, order=order, medals=_medals(order), next_team=0)
     elif kind == "battle":
-        state = dataclasses.replace(state, order=order, medals=_medals(order), next_team=0, phase="battle")
-        state = _next_team(state, start=0)
+        state = _next_team(dataclasses.replace(state, order=order, medals=_medals(order), next_team=0), start=0)
     elif kind == "evade" and state.evade is not None:
         state = dataclasses.replace(state, evade=dataclasses.replace(state.evade, team_order=order))
     if state.queue:
         (purpose, teams), rest = state.queue[0], state.queue[1:]
         return begin_tiebreak(dataclasses.replace(state, queue=rest), purpose, teams)
-    if kind == "shrine":
-        return _claims_done(state)
     return state
 
 
@@ -81,7 +82,7 @@ def _medals(order: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
 def visit(state: SnsState, visits: dict[str, str]) -> SnsState:
     """One Preparation run: uncontested Buildings are used at once, contested ones in tiebreak order."""
     if set(visits) - {t.name for t in state.teams}:
-        raise Illegal(f"unknown Team(s) {sorted(set(visits) - {t.name for t in state.teams})}")
+        raise Refused(f"unknown Team(s) {sorted(set(visits) - {t.name for t in state.teams})}")
     by_building: dict[str, list[str]] = {}
     for t in state.teams:
         if t.name in visits:
@@ -104,11 +105,11 @@ def claim(state: SnsState, claims: dict[str, str]) -> SnsState:
     for team, area in claims.items():
         t = state.team(team)
         if t.shrine:
-            raise Illegal(f"{team} has claimed {t.shrine} already")
+            raise Refused(f"{team} has claimed {t.shrine} already")
         if area not in state.board.open_shrines:
-            raise Illegal(f"{area!r} is not an open Shrine's area; Shrines: {', '.join(state.board.open_shrines)}")
+            raise Refused(f"{area!r} is not an open Shrine's area; Shrines: {', '.join(state.board.open_shrines)}")
         if area in taken:
-            raise Illegal(f"the Shrine in {area} is claimed already; choose a different, unclaimed one")
+            raise Refused(f"the Shrine in {area} is claimed already; choose a different, unclaimed one")
         contested.setdefault(area, []).append(team)
     for area, teams in contested.items():
         if len(teams) == 1:
@@ -117,12 +118,6 @@ def claim(state: SnsState, claims: dict[str, str]) -> SnsState:
         if len(teams) > 1:
             order = tuple(t.name for t in state.teams if t.name in teams)
             state = begin_tiebreak(state, f"shrine:{area}", order)
-    return _claims_done(state) if state.tiebreak is None else state
-
-
-def _claims_done(state: SnsState) -> SnsState:
-    if all(t.shrine for t in state.teams):
-        return begin_tiebreak(state, "deploy", tuple(t.name for t in state.teams))
     return state
 
 
@@ -132,21 +127,25 @@ def place(state: SnsState, hid: str, area: str) -> SnsState:
     team = state.order[state.next_team]
     h = state.hero(hid)
     if h.team != team:
-        raise Illegal(f"{team} places its Hero now (deployment order {', '.join(state.order)})")
+        raise Refused(f"{team} places its Hero now (deployment order {', '.join(state.order)})")
     if h.area is not None:
-        raise Illegal(f"{h.name} is on the map already")
+        raise Refused(f"{h.name} is on the map already")
     if not state.board.has(area):
-        raise Illegal(f"no area {area!r} on the board")
+        raise Refused(f"no area {area!r} on the board")
     d = distance(state.board, state.team(team).shrine, area)
     if d is None or d > 2:
-        raise Illegal(f"{area} is not within 2 areas of {team}'s Shrine ({state.team(team).shrine})")
+        raise Refused(f"{area} is not within 2 areas of {team}'s Shrine ({state.team(team).shrine})")
     state = hazards.entering(put(state, dataclasses.replace(h, area=area)), hid, area)
-    left = [t for t in state.order if any(x.area is None and not x.companion_of for x in state.team_heroes(t))]
+    left = _to_place(state)
     if not left:
-        return begin_time(dataclasses.replace(state, stage="play", next_team=0))
+        return dataclasses.replace(state, next_team=0)
     n = len(state.order)
     nxt = next(i % n for i in range(state.next_team + 1, state.next_team + 1 + n) if state.order[i % n] in left)
     return dataclasses.replace(state, next_team=nxt)
+
+
+def _to_place(state: SnsState) -> list[str]:
+    return [t for t in state.order if any(x.area is None and not x.companion_of for x in state.team_heroes(t))]
 
 
 # --- Rounds ----------------------------------------------------------------------------------
@@ -164,7 +163,7 @@ def active_teams(state: SnsState) -> tuple[str, ...]:
 
 def begin_time(state: SnsState) -> SnsState:
     """A new Round's Time Phase: Effects Cleanup, damage first (Fire, Poison), then the other effects."""
-    state = dataclasses.replace(state, round=state.round + 1, phase="time", resurrected=(), turn=None)
+    state = dataclasses.replace(state, round=state.round + 1, resurrected=(), turn=None, next_team=0)
     for hid, h in state.heroes:
         state = put(state, dataclasses.replace(h, activated=False))
     for hid, h in state.heroes:
@@ -177,20 +176,26 @@ def begin_time(state: SnsState) -> SnsState:
     return state
 
 
-def begin_battle(state: SnsState) -> SnsState:
-    """``sns-battle``: the Time Phase ends, the order of play is tiebroken (6.5)."""
+def call_battle(state: SnsState) -> SnsState:
+    """``sns-battle``: the table ends the Time Phase (its Saves and PvP I's Pitfalls done first)."""
     if state.phase != "time":
-        raise Illegal("the Battle Phase follows a Time Phase")
+        raise Refused("the Battle Phase follows a Time Phase")
     pending = [h for h, why in state.saves if why != "poison"]
     if pending:
-        raise Illegal(f"a Save is awaited first: {', '.join(pending)}")
+        raise Refused(f"a Save is awaited first: {', '.join(pending)}")
     if "pitfalls-first-time-phase" in state.quest.special and state.first_time:
         on = {dict(state.board.locations).get(k) for k in "ABCD"} - {None}
         placed = {p.area for p in state.board.pitfalls}
         if not on <= placed:
-            raise Illegal("PvP Quest I: during the first Time Phase, draw 4 Pitfalls and place one over each "
+            raise Refused("PvP Quest I: during the first Time Phase, draw 4 Pitfalls and place one over each "
                           "Location A to D (sns-pitfall) before the Battle Phase")
-    state = dataclasses.replace(state, first_time=False, saves=tuple(s for s in state.saves if s[1] != "poison"))
+    return dataclasses.replace(state, battle_called=True)
+
+
+def begin_battle(state: SnsState) -> SnsState:
+    """The Battle Phase begins: the order of play is tiebroken among the Teams still in (6.5)."""
+    state = dataclasses.replace(state, first_time=False, battle_called=False, order=(), medals=(),
+                                saves=tuple(s for s in state.saves if s[1] != "poison"))
     return begin_tiebreak(state, "battle", active_teams(state))
 
 
@@ -205,7 +210,13 @@ def _next_team(state: SnsState, start: int) -> SnsState:
     for i in range(start, start + n):
         if _can_play(state, state.order[i % n]):
             return dataclasses.replace(state, next_team=i % n)
-    return _event_phase(state)
+    return state
+
+
+def battle_over(state: SnsState) -> bool:
+    """Every Hero of every Team in the cycle has been activated once (6.5)."""
+    return (state.tiebreak is None and state.turn is None and bool(state.order)
+            and not any(_can_play(state, t) for t in state.order))
 
 
 def end_turn(state: SnsState) -> SnsState:
@@ -221,32 +232,27 @@ def end_turn(state: SnsState) -> SnsState:
         if own or gained_now:
             state = put(state, dataclasses.replace(x, health=0, health_since=0))
     state = hazards.rotate_blades(dataclasses.replace(state, turn=None))
-    if state.stage == "over":
-        return state
     return _next_team(state, state.next_team + 1)
 
 
-def _event_phase(state: SnsState) -> SnsState:
+def begin_event(state: SnsState) -> SnsState:
     """Event Phase: Day and Night alternate when the cycle is enabled; nothing else (6.5)."""
-    state = dataclasses.replace(state, phase="event")
-    if state.quest.day_night:
-        state = dataclasses.replace(state, day=not state.day)
-    return begin_time(state)
+    return dataclasses.replace(state, day=not state.day) if state.quest.day_night else state
 
 
 def resurrect(state: SnsState, hid: str) -> SnsState:
     """Time Phase: a Ghost Soul comes back for one of its Team's Resurrection tokens (free and unlimited
     in PvP III), in an open Shrine's area (reading ``resurrect_at_shrine``)."""
     if state.phase != "time":
-        raise Illegal("a Resurrection token is spent in the Time Phase")
+        raise Refused("a Resurrection token is spent in the Time Phase")
     h = state.hero(hid)
     if not h.ghost:
-        raise Illegal(f"{h.name} is not a Ghost Soul")
+        raise Refused(f"{h.name} is not a Ghost Soul")
     team = state.team(h.team)
     if team.resurrections == 0:
-        raise Illegal(f"{team.name} has no Resurrection token left")
+        raise Refused(f"{team.name} has no Resurrection token left")
     if state.options.resurrect_at_shrine and h.area not in state.board.open_shrines:
-        raise Illegal(f"{h.name} must be in an open Shrine's area ({', '.join(state.board.open_shrines)}) to resurrect")
+        raise Refused(f"{h.name} must be in an open Shrine's area ({', '.join(state.board.open_shrines)}) to resurrect")
     hp = state.options.resurrect_hp or h.hp_max
     state = put(state, dataclasses.replace(h, ghost=False, hp=min(hp, h.hp_max)))
     if team.resurrections != INFINITE:
@@ -281,4 +287,24 @@ def victory(state: SnsState) -> SnsState:
                 break
     if result is None:
         return state
-    return dataclasses.replace(state, result=result, stage="over", turn=None)
+    return dataclasses.replace(state, result=result, phase="over", turn=None)
+
+
+def _enter(state: SnsState, phase: str) -> SnsState:
+    return dataclasses.replace(state, phase=phase)
+
+
+FLOW = Flow(
+    phases={
+        "preparation": Phase(next=lambda s: "claim", end_if=lambda s: s.ready and s.tiebreak is None),
+        "claim": Phase(next=lambda s: "deploy",
+                       end_if=lambda s: s.tiebreak is None and all(t.shrine for t in s.teams)),
+        "deploy": Phase(next=lambda s: "time", end_if=lambda s: bool(s.order) and not _to_place(s),
+                        on_begin=lambda s: begin_tiebreak(s, "deploy", tuple(t.name for t in s.teams))),
+        "time": Phase(next=lambda s: "battle", end_if=lambda s: s.battle_called, on_begin=begin_time),
+        "battle": Phase(next=lambda s: "event", end_if=battle_over, on_begin=begin_battle),
+        "event": Phase(next=lambda s: "time", end_if=lambda s: True, on_begin=begin_event),
+    },
+    phase_of=lambda s: s.phase, enter=_enter, finish=victory)
+"""The phase table (issue 27's kernel ``Flow``): each phase's end condition, what follows it and
+what its beginning does."""

@@ -18,32 +18,32 @@ import dataclasses
 
 from . import areas, combat, flow, harm, hazards
 from .dice import gate
-from .errors import Illegal
+from arena_table.rules.kernel.errors import Refused
 from .state import Combat, Evade, Hero, SnsState, Turn, put
 
 
 def _turn_hero(state: SnsState, hid: str) -> Hero:
     if state.phase != "battle" or state.turn is None:
-        raise Illegal("no Hero Turn is under way (sns-activate a Hero first)")
+        raise Refused("no Hero Turn is under way (sns-activate a Hero first)")
     if state.turn.hero != hid:
-        raise Illegal(f"it is {state.hero(state.turn.hero).name}'s Hero Turn, not {state.hero(hid).name}'s")
+        raise Refused(f"it is {state.hero(state.turn.hero).name}'s Hero Turn, not {state.hero(hid).name}'s")
     return state.hero(hid)
 
 
 def activate(state: SnsState, hid: str) -> SnsState:
     """The Team to play activates one of its Heroes not activated yet this Round (6.5)."""
     if state.phase != "battle" or state.tiebreak is not None:
-        raise Illegal("Heroes are activated in the Battle Phase, after its Tiebreaker Procedure")
+        raise Refused("Heroes are activated in the Battle Phase, after its Tiebreaker Procedure")
     if state.turn is not None:
-        raise Illegal(f"{state.hero(state.turn.hero).name}'s Hero Turn is under way (sns-end-turn first)")
+        raise Refused(f"{state.hero(state.turn.hero).name}'s Hero Turn is under way (sns-end-turn first)")
     team = state.order[state.next_team]
     h = state.hero(hid)
     if h.team != team:
-        raise Illegal(f"Team {team} plays a Hero Turn now (order: {', '.join(state.order)})")
+        raise Refused(f"Team {team} plays a Hero Turn now (order: {', '.join(state.order)})")
     if h.companion_of:
-        raise Illegal(f"{h.name} is a Companion, not a Hero with a Hero Turn")
+        raise Refused(f"{h.name} is a Companion, not a Hero with a Hero Turn")
     if h.activated:
-        raise Illegal(f"{h.name} has been activated this Round already")
+        raise Refused(f"{h.name} has been activated this Round already")
     return dataclasses.replace(state, turn=Turn(hid), turns=state.turns + 1)
 
 
@@ -51,11 +51,11 @@ def _activity(state: SnsState, h: Hero, blind_save: bool | None, what: str) -> t
     """Start an Activity: Stunned/Slowed limits, Bleed's 1 HP, Blinded's Save. Returns ``(state, wasted)``."""
     t = state.turn
     if h.health == 3:
-        raise Illegal(f"{h.name} is Stunned: no Activities are allowed")
+        raise Refused(f"{h.name} is Stunned: no Activities are allowed")
     if h.health == 1 and t.activities >= 1:
-        raise Illegal(f"{h.name} is Slowed: only a single Activity is allowed this Hero Turn")
+        raise Refused(f"{h.name} is Slowed: only a single Activity is allowed this Hero Turn")
     if h.health == 2 and blind_save is None:
-        raise Illegal(f"{h.name} is Blinded: a Save is needed before each Activity (blind_save=true|false)")
+        raise Refused(f"{h.name} is Blinded: a Save is needed before each Activity (blind_save=true|false)")
     state = dataclasses.replace(state, turn=dataclasses.replace(t, activities=t.activities + 1))
     if h.bleed:
         state = harm.hurt(state, h.id, 1)
@@ -66,14 +66,14 @@ def move(state: SnsState, hid: str, to: str, blind_save: bool | None = None) -> 
     """The active Hero moves one area (Evade first when due)."""
     h = _turn_hero(state, hid)
     if h.ghost:
-        raise Illegal(f"{h.name} is a Ghost Soul: it moves with Recall (sns-recall)")
+        raise Refused(f"{h.name} is a Ghost Soul: it moves with Recall (sns-recall)")
     if h.ko:
-        raise Illegal(f"{h.name} is K.O.: stand up first (sns-stand: a Dash or 1 point of movement)")
+        raise Refused(f"{h.name} is K.O.: stand up first (sns-stand: a Dash or 1 point of movement)")
     if to not in state.board.neighbours(h.area):
-        raise Illegal(f"{to} is not adjacent to {h.area} (areas are adjacent only across a shared edge, 4.1)")
+        raise Refused(f"{to} is not adjacent to {h.area} (areas are adjacent only across a shared edge, 4.1)")
     t = state.turn
     if t.moved and t.fought_since_move:
-        raise Illegal("the Movement Activity cannot be intermingled with Combat: it ended with the attack")
+        raise Refused("the Movement Activity cannot be intermingled with Combat: it ended with the attack")
     if not t.moving:
         state, wasted = _activity(state, h, blind_save, "movement")
         state = dataclasses.replace(state, turn=dataclasses.replace(state.turn, moving=True, moved=True))
@@ -108,16 +108,16 @@ def reactor_turn(state: SnsState, who: str) -> None:
     """Check that ``who`` may make its Reaction Attack now (tiebroken Team order, owner's choice within)."""
     ev = state.evade
     if ev is None or who not in ev.reactors:
-        raise Illegal(f"{state.hero(who).name} has no Reaction Attack to make now")
+        raise Refused(f"{state.hero(who).name} has no Reaction Attack to make now")
     if state.tiebreak is not None:
-        raise Illegal("the reacting Teams' order is being tiebroken first")
+        raise Refused("the reacting Teams' order is being tiebroken first")
     left = {state.hero(r).team for r in ev.reactors}
     first = next((t for t in ev.team_order if t in left), None)
     if state.options.reaction_order == "listing":
         if who != ev.reactors[0]:
-            raise Illegal(f"{state.hero(ev.reactors[0]).name} reacts first (listing order)")
+            raise Refused(f"{state.hero(ev.reactors[0]).name} reacts first (listing order)")
     elif first is not None and state.hero(who).team != first:
-        raise Illegal(f"Team {first} makes its Reaction Attacks first (Tiebreaker order)")
+        raise Refused(f"Team {first} makes its Reaction Attacks first (Tiebreaker order)")
 
 
 def pass_reaction(state: SnsState, who: str) -> SnsState:
@@ -131,9 +131,9 @@ def recall(state: SnsState, hid: str, to: str) -> SnsState:
     """A Ghost Soul's Recall to a Shrine's area (its Hero Turn)."""
     h = _turn_hero(state, hid)
     if not h.ghost:
-        raise Illegal(f"{h.name} is alive: Recall is a Ghost Soul's activity")
+        raise Refused(f"{h.name} is alive: Recall is a Ghost Soul's activity")
     if to not in state.board.shrines:
-        raise Illegal(f"{to} is not a Shrine's area; Shrines: {', '.join(state.board.shrines)}")
+        raise Refused(f"{to} is not a Shrine's area; Shrines: {', '.join(state.board.shrines)}")
     state = dataclasses.replace(state, turn=dataclasses.replace(state.turn, activities=state.turn.activities + 1))
     return put(state, dataclasses.replace(h, area=to))
 
@@ -141,7 +141,7 @@ def recall(state: SnsState, hid: str, to: str) -> SnsState:
 def stand(state: SnsState, hid: str) -> SnsState:
     h = _turn_hero(state, hid)
     if not h.ko:
-        raise Illegal(f"{h.name} is not K.O.")
+        raise Refused(f"{h.name} is not K.O.")
     return put(state, dataclasses.replace(h, ko=False))
 
 
@@ -151,7 +151,7 @@ def action(state: SnsState, hid: str, name: str, blind_save: bool | None) -> Sns
     name = name.strip().lower()
     t = state.turn
     if name in ("dash", "focus") and getattr(t, "dashed" if name == "dash" else "focus"):
-        raise Illegal(f"{name.title()} is once per Round")
+        raise Refused(f"{name.title()} is once per Round")
     state, wasted = _activity(state, h, blind_save, name)
     if wasted:
         return state
@@ -168,11 +168,11 @@ def summon(state: SnsState, hid: str, cid: str, area: str, name: str, hp: int) -
     """A Companion figure joins ``hid``'s Team (it counts for control and domination)."""
     h = state.hero(hid)
     if not state.board.has(area):
-        raise Illegal(f"no area {area!r} on the board")
+        raise Refused(f"no area {area!r} on the board")
     if any(k == cid for k, _ in state.heroes) and state.hero(cid).area is not None:
-        raise Illegal(f"{cid} is on the map already")
+        raise Refused(f"{cid} is on the map already")
     if hp < 1:
-        raise Illegal("a Companion has at least 1 HP")
+        raise Refused("a Companion has at least 1 HP")
     comp = Hero(id=cid, name=name or cid.title(), team=h.team, hp_max=hp, hp=hp, armor=0, defense=1,
                 soulrank=h.soulrank, area=area, companion_of=hid)
     return put(state, comp)
@@ -183,29 +183,29 @@ def summon(state: SnsState, hid: str, cid: str, area: str, name: str, hp: int) -
 def attack(state: SnsState, e) -> SnsState:
     """Declare an attack; its HIT dice are awaited (Combat System)."""
     if state.combat is not None:
-        raise Illegal("an attack is under way: finish it first (sns-roll, sns-resolve)")
+        raise Refused("an attack is under way: finish it first (sns-roll, sns-resolve)")
     a, d = state.hero(e.who), state.hero(e.target)
     if e.kind not in ("attack", "reaction", "power"):
-        raise Illegal(f"kind is attack, reaction or power, not {e.kind!r}")
+        raise Refused(f"kind is attack, reaction or power, not {e.kind!r}")
     if a.ghost or a.area is None:
-        raise Illegal(f"{a.name} is not on the map as a living Hero")
+        raise Refused(f"{a.name} is not on the map as a living Hero")
     if a.ko:
-        raise Illegal(f"{a.name} is K.O.: a K.O. Character performs no attacks or Reaction attacks")
+        raise Refused(f"{a.name} is K.O.: a K.O. Character performs no attacks or Reaction attacks")
     if d.ghost and not state.options.ghost_targetable:
-        raise Illegal(f"{d.name} is a Ghost Soul and cannot be attacked")
+        raise Refused(f"{d.name} is a Ghost Soul and cannot be attacked")
     if d.area is None:
-        raise Illegal(f"{d.name} is not on the map")
+        raise Refused(f"{d.name} is not on the map")
     if a.team == d.team or d.team in state.team(a.team).allies:
-        raise Illegal(f"{d.name} is not an Opponent of {a.name}")
+        raise Refused(f"{d.name} is not an Opponent of {a.name}")
     try:
         weapon = a.weapon(e.weapon)
     except KeyError as exc:
-        raise Illegal(str(exc.args[0])) from None
+        raise Refused(str(exc.args[0])) from None
     bonus = dict(e.bonus or {})
     if e.kind == "attack":
         h = _turn_hero(state, e.who)
         if state.evade is not None:
-            raise Illegal("an Evade is under way")
+            raise Refused("an Evade is under way")
         state, wasted = _activity(state, h, e.blind_save, "combat")
         t = state.turn
         state = dataclasses.replace(state, turn=dataclasses.replace(t, moving=False, fought_since_move=t.moved,
@@ -217,15 +217,15 @@ def attack(state: SnsState, e) -> SnsState:
     elif e.kind == "reaction":
         reactor_turn(state, e.who)
         if e.target != state.evade.hero:
-            raise Illegal(f"a Reaction Attack targets the evading {state.hero(state.evade.hero).name}")
+            raise Refused(f"a Reaction Attack targets the evading {state.hero(state.evade.hero).name}")
         if bonus or e.power:
-            raise Illegal("a Reaction Attack is made with an equipped weapon only: no activities or powers enhance it")
+            raise Refused("a Reaction Attack is made with an equipped weapon only: no activities or powers enhance it")
     elif not e.power:
-        raise Illegal("an out-of-turn attack names the power or item that allows it (power=...)")
+        raise Refused("an out-of-turn attack names the power or item that allows it (power=...)")
     engaged = any(areas.is_threat(state, a, o) for _, o in state.heroes)
     if d.area != a.area and (engaged or not weapon.ranged):
         why = "engaged in combat, it may only attack Opponents in its area" if engaged else "its weapon is not ranged"
-        raise Illegal(f"{d.name} is not in {a.name}'s area ({a.area}): {why}")
+        raise Refused(f"{d.name} is not in {a.name}'s area ({a.area}): {why}")
     targets = (d.id,)
     if e.aoe is not None:
         near = areas.within(state.board, d.area, e.aoe)
@@ -233,9 +233,9 @@ def attack(state: SnsState, e) -> SnsState:
                          and o.team != a.team and o.team not in state.team(a.team).allies)
     for step in e.bash:
         if not state.board.has(step):
-            raise Illegal(f"bash: no area {step!r}")
+            raise Refused(f"bash: no area {step!r}")
     if any(k.strip().lower() == "domination" for k in bonus):
-        raise Illegal("the Domination bonus is computed from the figures in the area, not given by hand")
+        raise Refused("the Domination bonus is computed from the figures in the area, not given by hand")
     c = Combat(attacker=a.id, targets=targets, weapon=e.weapon, kind=e.kind, bonus=tuple(bonus.items()),
                reduce=tuple(dict(e.reduce or {}).items()), effects=tuple(e.effects), bash=tuple(e.bash),
                breaks=e.breaks, drain=e.drain, lethal=e.lethal)
@@ -291,19 +291,19 @@ def roll(state: SnsState, red: tuple[str, ...], blue: tuple[str, ...], shields: 
     stage = awaited(state)
     if stage == "hit":
         if shields:
-            raise Illegal("shields enhance a DEF roll, not the HIT dice")
+            raise Refused("shields enhance a DEF roll, not the HIT dice")
         r, b = c.red + red, c.blue + blue
         if len(r) > w.red or len(b) > w.blue:
             rolls = f"{w.red} red and {w.blue} blue" if c.weapon else "1 blue (no equipped weapon)"
-            raise Illegal(f"{state.hero(c.attacker).name} rolls {rolls} dice for this attack, "
+            raise Refused(f"{state.hero(c.attacker).name} rolls {rolls} dice for this attack, "
                           f"not {len(r)} red and {len(b)} blue")
         return dataclasses.replace(state, combat=dataclasses.replace(c, red=r, blue=b))
     if stage == "resolve":
-        raise Illegal("every die of this attack is in: sns-resolve")
+        raise Refused("every die of this attack is in: sns-resolve")
     tid = stage[4:]
     need = next(n for t, _, n in plan(state, c)["targets"] if t == tid)
     if red or len(blue) != need:
-        raise Illegal(f"{state.hero(tid).name} rolls {need} Blue Dice in the DEF stage (1 per remaining hit, up to "
+        raise Refused(f"{state.hero(tid).name} rolls {need} Blue Dice in the DEF stage (1 per remaining hit, up to "
                       f"its maximum {state.hero(tid).defense}), not {len(red)} red and {len(blue)} blue")
     defense = c.defense + ((tid, tuple(blue), tuple(shields.items())),)
     return dataclasses.replace(state, combat=dataclasses.replace(c, defense=defense))
@@ -313,28 +313,28 @@ def reroll(state: SnsState, die: str, index: int, face: str) -> SnsState:
     """One die rolled again: "Dice can only be rerolled once, no matter what effects you use"."""
     c = state.combat
     if c is None:
-        raise Illegal("no attack is under way")
+        raise Refused("no attack is under way")
     key = f"{die}:{index}"
     if key in c.rerolled:
-        raise Illegal(f"that {die} die has been rerolled once already: dice can only be rerolled once")
+        raise Refused(f"that {die} die has been rerolled once already: dice can only be rerolled once")
     if die in ("red", "blue"):
         if c.defense:
-            raise Illegal("the HIT dice cannot be rerolled once the DEF dice are rolled")
+            raise Refused("the HIT dice cannot be rerolled once the DEF dice are rolled")
         faces = list(getattr(c, die))
         if not 0 <= index < len(faces):
-            raise Illegal(f"no {die} HIT die #{index} (0-based; {len(faces)} rolled)")
+            raise Refused(f"no {die} HIT die #{index} (0-based; {len(faces)} rolled)")
         faces[index] = face
         return dataclasses.replace(state, combat=dataclasses.replace(c, **{die: tuple(faces)}, rerolled=c.rerolled + (key,)))
     if die == "def":
         if not c.defense:
-            raise Illegal("no DEF die has been rolled")
+            raise Refused("no DEF die has been rolled")
         tid, faces, sh = c.defense[-1]
         if not 0 <= index < len(faces):
-            raise Illegal(f"no DEF die #{index} (0-based; {len(faces)} rolled)")
+            raise Refused(f"no DEF die #{index} (0-based; {len(faces)} rolled)")
         faces = faces[:index] + (face,) + faces[index + 1:]
         return dataclasses.replace(state, combat=dataclasses.replace(c, defense=c.defense[:-1] + ((tid, faces, sh),),
                                                                      rerolled=c.rerolled + (key,)))
-    raise Illegal(f"die is red, blue (HIT dice) or def (the last DEF roll), not {die!r}")
+    raise Refused(f"die is red, blue (HIT dice) or def (the last DEF roll), not {die!r}")
 
 
 def resolve(state: SnsState) -> SnsState:
@@ -343,7 +343,7 @@ def resolve(state: SnsState) -> SnsState:
     from .state import Line
     c = state.combat
     if awaited(state) != "resolve":
-        raise Illegal(f"the attack still waits for dice ({awaited(state)})")
+        raise Refused(f"the attack still waits for dice ({awaited(state)})")
     p = plan(state, c)
     a = state.hero(c.attacker)
     rolled = {tid: (faces, dict(sh)) for tid, faces, sh in c.defense}
@@ -406,7 +406,7 @@ def _bash(state: SnsState, tid: str, path: tuple[str, ...]) -> SnsState:
         if t.ghost or t.area is None:
             break
         if step not in state.board.neighbours(t.area):
-            raise Illegal(f"bash: {step} is not adjacent to {t.area}")
+            raise Refused(f"bash: {step} is not adjacent to {t.area}")
         state = hazards.entering(put(state, dataclasses.replace(t, area=step)), tid, step)
     return state
 
@@ -415,17 +415,17 @@ def teleport(state: SnsState, hid: str, face: str) -> SnsState:
     """PvP III Spawn Gates Teleport: to the Gate the Blue Die names (reroll on the starting Gate);
     opponents there suffer Soulrank HP (a kill gives the teleporting Hero a Kill Coin, reading)."""
     if "spawn-gate-teleport" not in state.quest.special:
-        raise Illegal("Spawn Gate teleport is a Special Quest Rule of PvP Quest III")
+        raise Refused("Spawn Gate teleport is a Special Quest Rule of PvP Quest III")
     h = _turn_hero(state, hid)
     gates = dict(state.board.gates)
     here = next((n for n, a in gates.items() if a == h.area), None)
     if here is None:
-        raise Illegal(f"{h.name} is not in a Spawn Gate's area ({', '.join(gates.values())})")
+        raise Refused(f"{h.name} is not in a Spawn Gate's area ({', '.join(gates.values())})")
     n = gate(face)
     if n is None or n not in gates:
-        raise Illegal(f"face {face!r} names no Spawn Gate of the board ({', '.join(map(str, gates))})")
+        raise Refused(f"face {face!r} names no Spawn Gate of the board ({', '.join(map(str, gates))})")
     if n == here:
-        raise Illegal(f"the die shows Gate {n}, where {h.name} started: reroll")
+        raise Refused(f"the die shows Gate {n}, where {h.name} started: reroll")
     dest = gates[n]
     state = put(state, dataclasses.replace(h, area=dest))
     by = hid if state.options.teleport_kill_coins else ""

@@ -1,18 +1,19 @@
-"""``apply(state, event)``: one handler per event kind, then the Victory Condition check.
+"""The event handlers (one per event kind) and the guard every event passes first.
 
-Every handler reports what it did through the state; stage and phase changes live in
-:mod:`.flow`. A Save or a Holy Pitfall die awaited blocks play until it comes (4.2, 4.3).
+Handlers record what happened; phase changes and the Victory Condition live in :mod:`.flow`'s
+phase table. A Tiebreaker roll, a Save or a Holy Pitfall die awaited blocks play until it comes
+(6.1, 4.2, 4.3).
 """
 
 from __future__ import annotations
 
 import dataclasses
 
-from arena_table.rules.events import DiceRolled, DieCorrected, Event, Note, TagPlaced, TagRemoved
+from arena_table.rules.kernel.events import DiceRolled, DieCorrected, Event, Note, TagPlaced, TagRemoved
 
 from . import dice, flow, harm, hazards, play
 from . import events as ev
-from .errors import Illegal
+from arena_table.rules.kernel.errors import Refused
 from .state import SnsState, put
 
 
@@ -20,27 +21,27 @@ def _faces(faces) -> tuple[str, ...]:
     try:
         return dice.check_faces(faces)
     except ValueError as exc:
-        raise Illegal(str(exc)) from None
+        raise Refused(str(exc)) from None
 
 
 def _roll(state: SnsState, team: str, red: tuple[str, ...], blue: tuple[str, ...], shields) -> SnsState:
     red, blue = _faces(red), _faces(blue)
     if state.tiebreak is not None:
         if blue or shields:
-            raise Illegal("a Tiebreaker roll is 4 red dice")
+            raise Refused("a Tiebreaker roll is 4 red dice")
         return flow.tiebreak_roll(state, team, red)
     holy = [h for h, why in state.saves if why == "holy"]
     if holy and not state.combat:
         if red or len(blue) != 1:
-            raise Illegal(f"{state.hero(holy[0]).name} rolls 1 Blue Die on the Holy Pitfall")
+            raise Refused(f"{state.hero(holy[0]).name} rolls 1 Blue Die on the Holy Pitfall")
         return _holy(state, holy[0], blue[0])
     if state.combat is None:
-        raise Illegal("no roll is awaited (no Tiebreaker Procedure, attack or Holy Pitfall)")
+        raise Refused("no roll is awaited (no Tiebreaker Procedure, attack or Holy Pitfall)")
     if team:
-        raise Illegal("team= names a Tiebreaker roll; this roll is for the pending attack")
+        raise Refused("team= names a Tiebreaker roll; this roll is for the pending attack")
     for k, v in dict(shields or {}).items():
         if isinstance(v, bool) or not isinstance(v, int) or v < 0:
-            raise Illegal(f"shields: {k} adds a whole number of shields, not {v!r}")
+            raise Refused(f"shields: {k} adds a whole number of shields, not {v!r}")
     return play.roll(state, red, blue, dict(shields or {}))
 
 
@@ -55,126 +56,114 @@ def _kernel_roll(state: SnsState, e: DiceRolled) -> SnsState:
     try:
         faces = tuple(dice.face_of(e.die, i) for i in e.faces)
     except ValueError as exc:
-        raise Illegal(str(exc)) from None
+        raise Refused(str(exc)) from None
     colour = dice.DIE_KINDS[e.die]["colour"]
     return _roll(state, "", faces if colour == "red" else (), faces if colour == "blue" else (), None)
 
 
-def _need(state: SnsState, stage: str, what: str) -> None:
-    if state.stage != stage:
-        raise Illegal(f"{what} belongs to the {stage} stage; the game is in its {state.stage} stage")
+NEEDS = {ev.Visit: "preparation", ev.Ready: "preparation", ev.Claim: "claim", ev.Place: "deploy"}
+"""The phase an event belongs to; every other ``sns-`` event needs a Round under way."""
+FREE = (ev.Roll, ev.Save, ev.Holy, ev.Reroll, ev.Resolve, ev.PlacePitfall, ev.ActivatePitfall, ev.FlipPitfall,
+        ev.Token, ev.Condition, ev.Clear, ev.Hp, ev.MagicShield, DiceRolled)
+"""Events taken while a Tiebreaker roll or a Save is awaited (the others wait for it)."""
+QUIET = (ev.Battle, ev.Resurrect, ev.Activate, ev.EndTurn, ev.Move, ev.Recall, ev.Stand, ev.Action, ev.Summon,
+         ev.Teleport)
+"""Events refused while an attack or an Evade is under way."""
 
 
-def _free(state: SnsState) -> None:
-    """Nothing else may happen while a Tiebreaker roll or a Save is awaited."""
+def guard(state: SnsState, e: Event) -> None:
+    """What every event is checked against first: the game's end, its phase, awaited rolls and Saves.
+
+    Raises:
+        Refused: the reason names what comes first.
+    """
+    if isinstance(e, (Note, TagRemoved, TagPlaced)):
+        return
+    if isinstance(e, DieCorrected):
+        raise Refused("Sword & Sorcery uses each die as it is read: undo the roll and enter it again")
+    if state.phase == "over":
+        raise Refused("the game is over")
+    need = NEEDS.get(type(e))
+    if need and state.phase != need:
+        raise Refused(f"{e.KIND} belongs to the {need} phase; the game is in its {state.phase} phase")
+    if not need and not isinstance(e, (DiceRolled, ev.Roll, ev.Simultaneous)) and state.stage != "play":
+        raise Refused(f"{e.KIND} needs a Round under way; the game is in its {state.phase} phase")
+    if isinstance(e, FREE):
+        return
     if state.tiebreak is not None:
-        raise Illegal(f"a Tiebreaker Procedure ({state.tiebreak.purpose}) awaits the roll of "
+        raise Refused(f"a Tiebreaker Procedure ({state.tiebreak.purpose}) awaits the roll of "
                       f"{', '.join(state.tiebreak.to_roll())}")
     blocking = [f"{h} ({why})" for h, why in state.saves if why != "poison"]
     if blocking:
-        raise Illegal(f"awaiting first: {', '.join(blocking)} (sns-save / sns-holy)")
+        raise Refused(f"awaiting first: {', '.join(blocking)} (sns-save / sns-holy)")
+    if isinstance(e, QUIET) and (state.combat is not None or state.evade is not None):
+        raise Refused("an attack or an Evade is under way: finish it first")
 
 
-def apply(state: SnsState, e: Event) -> SnsState:
-    """The state after ``e``, the Victory Condition checked.
+def _save(state: SnsState, e: ev.Save) -> SnsState:
+    for h, why in state.saves:
+        if h == e.hero and why != "holy":
+            saves = list(state.saves)
+            saves.remove((h, why))
+            state = dataclasses.replace(state, saves=tuple(saves))
+            if why == "trap":
+                return hazards.trap_save(state, h, e.ok)
+            return put(state, dataclasses.replace(state.hero(h), poison=0)) if e.ok else state
+    raise Refused(f"no Save is awaited from {e.hero}")
 
-    Raises:
-        Illegal: the rules forbid ``e`` now (the message says why).
-        KeyError, ValueError: an unknown Hero, Team or value named in ``e``.
-    """
-    return flow.victory(_apply(state, e))
+
+def _holy_event(state: SnsState, e: ev.Holy) -> SnsState:
+    if (e.hero, "holy") not in state.saves:
+        raise Refused(f"{e.hero} is not on a Holy Pitfall awaiting its die")
+    return _holy(state, e.hero, _faces((e.face,))[0])
 
 
-def _apply(state: SnsState, e: Event) -> SnsState:  # noqa: C901 - one dispatch table
-    if isinstance(e, (Note, TagRemoved, TagPlaced)):
-        return state
-    if isinstance(e, DieCorrected):
-        raise Illegal("Sword & Sorcery uses each die as it is read: undo the roll and enter it again")
-    if state.stage == "over":
-        raise Illegal("the game is over")
-    if isinstance(e, DiceRolled):
-        return _kernel_roll(state, e)
-    if isinstance(e, ev.Roll):
-        return _roll(state, e.team, e.red, e.blue, e.shields)
-    if isinstance(e, ev.Save):
-        for h, why in state.saves:
-            if h == e.hero:
-                saves = list(state.saves)
-                saves.remove((h, why))
-                state = dataclasses.replace(state, saves=tuple(saves))
-                if why == "trap":
-                    return hazards.trap_save(state, h, e.ok)
-                if why == "poison":
-                    return put(state, dataclasses.replace(state.hero(h), poison=0)) if e.ok else state
-                raise Illegal(f"{h} awaits the Holy Pitfall's Blue Die (sns-holy), not a Save")
-        raise Illegal(f"no Save is awaited from {e.hero}")
-    if isinstance(e, ev.Holy):
-        if (e.hero, "holy") not in state.saves:
-            raise Illegal(f"{e.hero} is not on a Holy Pitfall awaiting its die")
-        return _holy(state, e.hero, _faces((e.face,))[0])
-    if isinstance(e, ev.Simultaneous):
-        _free(state)
-        for t in e.teams:
-            state.team(t)
-        return flow.begin_tiebreak(state, f"simultaneous:{e.what}", tuple(e.teams))
-    if isinstance(e, ev.Visit):
-        _need(state, "preparation", "a Building visit")
-        _free(state)
-        return flow.visit(state, {str(k).lower(): str(v) for k, v in e.visits.items()})
-    if isinstance(e, ev.Ready):
-        _need(state, "preparation", "ending the Preparation")
-        _free(state)
-        return dataclasses.replace(state, stage="claim", visits=())
-    if isinstance(e, ev.Claim):
-        _need(state, "claim", "a Shrine claim")
-        _free(state)
-        return flow.claim(state, {str(k).lower(): str(v) for k, v in e.claims.items()})
-    if isinstance(e, ev.Place):
-        _need(state, "deploy", "placing a Hero")
-        _free(state)
-        return flow.place(state, e.hero, e.area)
-    _need(state, "play", f"{e.KIND}")
-    if isinstance(e, ev.Reroll):
-        return play.reroll(state, e.die, e.index, _faces((e.face,))[0])
-    if isinstance(e, ev.Resolve):
-        if state.combat is None:
-            raise Illegal("no attack is under way")
-        return play.resolve(state)
-    if isinstance(e, ev.Attack):
-        _free(state)
-        return play.attack(state, e)
-    if isinstance(e, ev.Pass):
-        _free(state)
-        return play.pass_reaction(state, e.who)
-    if isinstance(e, (ev.PlacePitfall, ev.ActivatePitfall, ev.FlipPitfall, ev.Token, ev.Condition, ev.Clear,
-                      ev.Hp, ev.MagicShield)):
-        return _board_or_hand(state, e)
-    _free(state)
-    if state.combat is not None or state.evade is not None:
-        raise Illegal("an attack or an Evade is under way: finish it first")
-    if isinstance(e, ev.Battle):
-        return flow.begin_battle(state)
-    if isinstance(e, ev.Resurrect):
-        return flow.resurrect(state, e.hero)
-    if isinstance(e, ev.Activate):
-        return play.activate(state, e.hero)
-    if isinstance(e, ev.EndTurn):
-        if state.turn is None:
-            raise Illegal("no Hero Turn is under way")
-        return flow.end_turn(state)
-    if isinstance(e, ev.Move):
-        return play.move(state, e.hero, e.to, e.blind_save)
-    if isinstance(e, ev.Recall):
-        return play.recall(state, e.hero, e.to)
-    if isinstance(e, ev.Stand):
-        return play.stand(state, e.hero)
-    if isinstance(e, ev.Action):
-        return play.action(state, e.hero, e.name, e.blind_save)
-    if isinstance(e, ev.Summon):
-        return play.summon(state, e.hero, e.id.strip().lower(), e.area, e.name, e.hp)
-    if isinstance(e, ev.Teleport):
-        return play.teleport(state, e.hero, _faces((e.face,))[0])
-    raise Illegal(f"{e.KIND} is not an event of Sword & Sorcery")
+def _simultaneous(state: SnsState, e: ev.Simultaneous) -> SnsState:
+    for t in e.teams:
+        state.team(t)
+    return flow.begin_tiebreak(state, f"simultaneous:{e.what}", tuple(e.teams))
+
+
+def _resolve(state: SnsState, e: ev.Resolve) -> SnsState:
+    if state.combat is None:
+        raise Refused("no attack is under way")
+    return play.resolve(state)
+
+
+def _end_turn(state: SnsState, e: ev.EndTurn) -> SnsState:
+    if state.turn is None:
+        raise Refused("no Hero Turn is under way")
+    return flow.end_turn(state)
+
+
+HANDLERS = {
+    DiceRolled: _kernel_roll,
+    ev.Roll: lambda s, e: _roll(s, e.team, e.red, e.blue, e.shields),
+    ev.Save: _save,
+    ev.Holy: _holy_event,
+    ev.Simultaneous: _simultaneous,
+    ev.Visit: lambda s, e: flow.visit(s, {str(k).lower(): str(v) for k, v in e.visits.items()}),
+    ev.Ready: lambda s, e: dataclasses.replace(s, ready=True),
+    ev.Claim: lambda s, e: flow.claim(s, {str(k).lower(): str(v) for k, v in e.claims.items()}),
+    ev.Place: lambda s, e: flow.place(s, e.hero, e.area),
+    ev.Reroll: lambda s, e: play.reroll(s, e.die, e.index, _faces((e.face,))[0]),
+    ev.Resolve: _resolve,
+    ev.Attack: lambda s, e: play.attack(s, e),
+    ev.Pass: lambda s, e: play.pass_reaction(s, e.who),
+    ev.Battle: lambda s, e: flow.call_battle(s),
+    ev.Resurrect: lambda s, e: flow.resurrect(s, e.hero),
+    ev.Activate: lambda s, e: play.activate(s, e.hero),
+    ev.EndTurn: _end_turn,
+    ev.Move: lambda s, e: play.move(s, e.hero, e.to, e.blind_save),
+    ev.Recall: lambda s, e: play.recall(s, e.hero, e.to),
+    ev.Stand: lambda s, e: play.stand(s, e.hero),
+    ev.Action: lambda s, e: play.action(s, e.hero, e.name, e.blind_save),
+    ev.Summon: lambda s, e: play.summon(s, e.hero, e.id.strip().lower(), e.area, e.name, e.hp),
+    ev.Teleport: lambda s, e: play.teleport(s, e.hero, _faces((e.face,))[0]),
+    **{k: lambda s, e: _board_or_hand(s, e) for k in (ev.PlacePitfall, ev.ActivatePitfall, ev.FlipPitfall, ev.Token,
+                                                    ev.Condition, ev.Clear, ev.Hp, ev.MagicShield)},
+}
+"""Event type -> ``handler(state, event) -> state`` (the kernel ``Game.handlers``)."""
 
 
 def _board_or_hand(state: SnsState, e: Event) -> SnsState:
@@ -185,28 +174,28 @@ def _board_or_hand(state: SnsState, e: Event) -> SnsState:
         if isinstance(e, ev.ActivatePitfall):
             p = hazards.pitfall_at(state, dict(state.board.locations).get(e.location.upper(), ""))
             if p is None:
-                raise Illegal(f"no Pitfall on Location {e.location}")
+                raise Refused(f"no Pitfall on Location {e.location}")
             return hazards.activate(state, p)
         if isinstance(e, ev.FlipPitfall):
             p = hazards.pitfall_at(state, dict(state.board.locations).get(e.location.upper(), ""))
             if p is None:
-                raise Illegal(f"no Pitfall on Location {e.location}")
+                raise Refused(f"no Pitfall on Location {e.location}")
             pits = tuple(dataclasses.replace(q, open=e.open) if q is p else q for q in state.board.pitfalls)
             return dataclasses.replace(state, board=dataclasses.replace(state.board, pitfalls=pits))
         if isinstance(e, ev.Token):
             return hazards.place_token(state, e.kind, e.area)
     except ValueError as exc:
-        raise Illegal(str(exc)) from None
+        raise Refused(str(exc)) from None
     h = state.hero(e.hero)
     if isinstance(e, ev.Condition):
         if h.ghost:
-            raise Illegal(f"{h.name} is a Ghost Soul: no Body Conditions")
+            raise Refused(f"{h.name} is a Ghost Soul: no Body Conditions")
         return harm.inflict(state, h.id, e.name, by=e.by)
     if isinstance(e, ev.Clear):
         from .conditions import HEALTH, canonical, names
         name = canonical(e.name, state.quest.act)
         if name not in names(h):
-            raise Illegal(f"{h.name} has no {name}")
+            raise Refused(f"{h.name} has no {name}")
         if name in HEALTH:
             h = dataclasses.replace(h, health=0)
         elif name == "ko":
@@ -224,6 +213,6 @@ def _board_or_hand(state: SnsState, e: Event) -> SnsState:
         return harm.heal(state, h.id, -e.amount)
     if isinstance(e, ev.MagicShield):
         if h.magic_shields + e.count < 0:
-            raise Illegal(f"{h.name} has {h.magic_shields} Magic Shields")
+            raise Refused(f"{h.name} has {h.magic_shields} Magic Shields")
         return put(state, dataclasses.replace(h, magic_shields=h.magic_shields + e.count))
-    raise Illegal(f"{e.KIND} is not an event of Sword & Sorcery")
+    raise Refused(f"{e.KIND} is not an event of Sword & Sorcery")

@@ -1,7 +1,7 @@
 """The state of a Clash of the Heroes game: frozen dataclasses, JSON-serialisable.
 
-Stages (6.2-6.5): ``preparation`` (Site Sheet building visits), ``claim`` (Shrine claims),
-``deploy`` (alternating placement), ``play`` (Rounds: Time, Battle and Event Phases), ``over``.
+Phases (6.2-6.5): ``preparation`` (Site Sheet building visits), ``claim`` (Shrine claims),
+``deploy`` (alternating placement), each Round's ``time``, ``battle`` and ``event``, ``over``.
 """
 
 from __future__ import annotations
@@ -218,10 +218,14 @@ class SnsState:
     teams: tuple[Team, ...]
     heroes: tuple[tuple[str, Hero], ...]
     board: Board
-    stage: str = "preparation"
+    phase: str = "preparation"
+    """The phase of :data:`.flow.FLOW`: ``preparation``, ``claim``, ``deploy``, then each Round's
+    ``time``, ``battle`` and ``event``, and ``over``."""
     round: int = 0
-    phase: str = ""
-    """``time``, ``battle``, ``event`` during play."""
+    ready: bool = False
+    """Every Team agreed to conclude the Preparation (6.3)."""
+    battle_called: bool = False
+    """The table ended the Time Phase (``sns-battle``)."""
     day: bool = True
     """Which Day/Night card is in play (when the cycle is enabled): Day (Event 4) in Round 1."""
     order: tuple[str, ...] = ()
@@ -257,6 +261,11 @@ class SnsState:
     """Every kill ``(killer, victim)``, oldest first (Kill Coins, First Blood)."""
     resurrected: tuple[str, ...] = ()
     """Heroes brought back in this Time Phase."""
+
+    @property
+    def stage(self) -> str:
+        """``play`` during the Rounds, else the phase."""
+        return "play" if self.phase in ("time", "battle", "event") else self.phase
 
     def hero(self, hid: str) -> Hero:
         """The Hero ``hid``.
