@@ -46,17 +46,28 @@ class Phase:
     """The phase that follows this one, from the state at its end."""
     end_if: Callable[[Any], bool] = lambda state: False
     """Whether the phase is over in ``state`` (checked after every accepted event)."""
+    ends_on: tuple[type, ...] = ()
+    """Event types whose acceptance ends the phase whatever the state (a "done" a player declares)."""
     on_begin: Callable[[Any], Any] = lambda state: state
     """The state once the phase begins (deal, reset counters, roll up the order)."""
+    on_end: Callable[[Any], Any] = lambda state: state
+    """The state as the phase ends, before the next one is entered (bonuses paid at its close)."""
 
 
 @dataclass(frozen=True)
 class Flow:
     """A game's phase table: where the current phase is read and written, and each phase's row.
 
-    :meth:`settle` runs after every accepted event: while the current phase's ``end_if`` holds
-    it enters ``next`` and runs that phase's ``on_begin``; then ``finish`` records the end of the
-    game when its end condition holds.
+    :meth:`settle` runs after every accepted event: while the current phase is over (its
+    ``end_if`` holds, or the event was one of its ``ends_on``, which counts once) it runs the
+    phase's ``on_end``, enters ``next`` and runs that phase's ``on_begin``; then ``finish``
+    records the end of the game when its end condition holds.
+
+    >>> flow = Flow(phases={"roll": Phase(next=lambda n: "score", end_if=lambda n: n >= 2),
+    ...                     "score": Phase(next=lambda n: "roll", on_begin=lambda n: n * 10)},
+    ...             phase_of=lambda n: "roll" if n < 10 else "score", enter=lambda n, phase: n)
+    >>> flow.settle(1), flow.settle(2)
+    (1, 20)
     """
 
     phases: Mapping[str, Phase]
@@ -69,16 +80,20 @@ class Flow:
     max_steps: int = 64
     """More phase changes than this after one event is a loop in the table, not a game."""
 
-    def settle(self, state: Any) -> Any:
-        """The state after every phase change that ``state`` calls for, then the game-end check.
+    def settle(self, state: Any, event: Event | None = None) -> Any:
+        """The state after every phase change that ``state`` (just after ``event``) calls for,
+        then the game-end check.
 
         Raises:
             RuntimeError: the phase table loops (a bug of the game, not a refusal).
         """
         for _ in range(self.max_steps):
             row = self.phases.get(self.phase_of(state))
-            if row is None or not row.end_if(state):
+            ended = row is not None and (isinstance(event, row.ends_on) or row.end_if(state))
+            if not ended:
                 return self.finish(state)
+            event = None  # an event ends one phase, not the next one too
+            state = row.on_end(state)
             nxt = row.next(state)
             state = self.enter(state, nxt)
             row = self.phases.get(nxt)
@@ -164,7 +179,7 @@ class Game:
             if self.guard is not None:
                 self.guard(state, event)
             after = self.handlers.get(type(event), _ignore)(state, event)
-            return self.flow.settle(after) if self.flow is not None else after
+            return self.flow.settle(after, event) if self.flow is not None else after
         except Refused as exc:
             raise exc.at(event, self.summary(state)) from None
         except (KeyError, ValueError) as exc:

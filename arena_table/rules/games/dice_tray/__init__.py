@@ -4,7 +4,7 @@ Every roll is recorded and counted by the kernel's dice record (:mod:`arena_tabl
 which every game shares; this game adds no rules, never ends, and is the game a table runs
 before its first ``start``.
 
->>> from arena_table.rules import replay, in_progress
+>>> from arena_table.rules import in_progress, parse, replay
 >>> ts = replay([parse("roll faces=[6,2]")])
 >>> ts.game, in_progress(ts)
 ('dice-tray', "the dice tray's 1 roll")
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from arena_table.rules.kernel.events import DiceRolled, Event, parse  # noqa: F401 - parse: the doctest
+from arena_table.rules.kernel.events import DiceRolled, Event
 from arena_table.rules.kernel.game import Game
 from arena_table.rules.kernel.mechanics.dice import TrayState, describe_tray, new_tray
 

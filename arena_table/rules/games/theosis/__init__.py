@@ -35,6 +35,7 @@ damage icons, item tokens, the Thieves' Guild die faces) are data with ``ENTER``
 from __future__ import annotations
 
 import dataclasses
+import functools
 from typing import Any, Mapping
 
 from arena_table.rules.kernel.errors import Refused
@@ -97,6 +98,12 @@ def guard(state: ThState, ev: Event) -> None:
         raise Refused("no Theosis game is set up: start one with its players and heroes")
     if state.pending and not isinstance(ev, (Adjust, *WHILE_PENDING)):
         raise Refused(f"waiting for {state.pending.kind} first")
+
+
+def next_step(state: ThState, ev: Next) -> ThState:
+    """``th-next``: in the Arena it declines a follow-up (:func:`.arena.decline`); before it, it ends a
+    Hierapolis turn or the draft (:func:`.preparation.end_turn`)."""
+    return arena.decline(state) if state.phase == "combat" else preparation.end_turn(state, ev)
 
 
 def explain(exc: Exception) -> str | None:
@@ -187,11 +194,12 @@ def adjust(state: ThState, ev: Adjust) -> ThState:
 
 HANDLERS = {
     DiceRolled: _dice, TagPlaced: _tag, Adjust: adjust,
-    Place: preparation.place, ArtifactRevealed: preparation.reveal, Next: preparation.end_turn,
+    Place: preparation.place, ArtifactRevealed: preparation.reveal, Next: next_step,
     Bid: lambda state, ev: preparation.bid(state, ev)[0], Equip: preparation.fast_equip, Gem: preparation.gem,
     Draft: preparation.draft, Allocate: ranking.allocate, SetRanking: ranking.set_ranking,
     Move: arena.move, CastRitual: arena.cast_ritual, Pass: arena.pass_turn, Bless: arena.bless,
-    UseSkill: arena.use_skill, Attack: fight.attack, Stamina: monsters.reveal, MonsterAction: monsters.monster_action,
+    UseSkill: arena.use_skill, Attack: functools.partial(fight.attack, vs_monsters=monsters.hero_attacks_monsters),
+    Stamina: monsters.reveal, MonsterAction: monsters.monster_action,
 }
 """Event type -> handler (the kernel's ``tag-off``, ``note`` and ``correct`` change nothing here)."""
 

@@ -15,9 +15,9 @@ from arena_table.rules.kernel.errors import Refused
 
 from . import catalog
 from .events import Bless, CastRitual, Move, Pass, UseSkill
-from .mats import (add_gems, alive_hero, clear_tokens, damage, give_gems, heal, mitigation, name,
-                   place_token, play_card, remove_gems, skills_of, tokens_on)
-from .state import ALL_ITEMS, ARENA_TURNS, CENTRE, Pending, ThState, replace_hero, replace_player
+from .mats import (add_gems, alive_hero, clear_tokens, damage, give_gems, heal, hex_distance, mitigation, name,
+                   place_token, play_card, remove, remove_gems, skills_of, speed_of, tokens_on)
+from .state import ALL_ITEMS, CENTRE, Pending, ThState, replace_hero, replace_monster, replace_player
 
 
 def allies(state: ThState, hero_id: str, *, include_self: bool = True) -> list[str]:
@@ -53,12 +53,13 @@ def due_rituals(state: ThState) -> list[str]:
 
 
 def advance(state: ThState) -> ThState:
-    """Point at the next Hero to act; flipped tokens flip back (that Hero's turn passes)."""
+    """Point at the next Hero to act; flipped tokens flip back (that Hero's turn passes). When every
+    living Hero has acted the state is left as it is, and :mod:`.flow` moves on."""
     while state.phase == "combat":
         nxt = next((i for i, h in enumerate(state.ranking)
                     if h not in state.acted and state.heroes[h].alive), None)
         if nxt is None:
-            return end_heroes(state)
+            return state  # every Hero has acted: the phase table ends the heroes' part (flow.py)
         hid = state.ranking[nxt]
         h = state.heroes[hid]
         if (h.cell and h.cell in state.ritual_cells.get("wall-of-fire", ()) and not h.flipped
@@ -93,33 +94,6 @@ def end_hero_turn(state: ThState, hero_id: str) -> ThState:
     if "thalassic-favour" in tokens_on(state, hero_id):
         state = add_gems(state, hero_id, 1)
     return state
-
-
-def end_heroes(state: ThState) -> ThState:
-    """All heroes have acted: the monsters act, else the turn ends."""
-    from .monsters import begin_monsters
-    if any(m.alive for m in state.monsters) and not state.competitive:
-        return begin_monsters(state)
-    return close_turn(state)
-
-
-def close_turn(state: ThState) -> ThState:
-    """End of an Arena turn; after the ninth the game ends (p.5)."""
-    if state.turn >= ARENA_TURNS:
-        return dataclasses.replace(state, phase="over", pending=None, result=final_result(state))
-    return begin_turn(dataclasses.replace(state, phase="combat", turn=state.turn + 1))
-
-
-def final_result(state: ThState) -> tuple[tuple[str, ...], str, bool]:
-    """End of turn 9 (p.5, errata p.5, p.20): monsters standing lose co-op; a hero on the centre
-    hex wins for their team; otherwise a tie."""
-    if any(m.alive for m in state.monsters) and not state.competitive:
-        return (), "a monster still stands after the ninth turn", False
-    on_centre = [h for h, x in state.heroes.items() if x.alive and x.cell == CENTRE]
-    if on_centre:
-        team = state.team_of(on_centre[0])
-        return (team,), f"{name(state, on_centre[0])} holds the centre hex at the end of turn 9", False
-    return (), "more than one side stands after the ninth turn and nobody holds the centre", True
 
 
 def require_actor(state: ThState, hero_id: str) -> None:
@@ -240,7 +214,6 @@ def use_skill(state: ThState, ev: UseSkill) -> ThState:
         elif key == "martyrdom":
             for t in allies(state, ev.hero, include_self=False):
                 state = add_gems(heal(state, t, 6), t, 3)
-            from .mats import remove
             state = remove(state, ev.hero, forever=True)
     if skill["kind"] == "auto":
         for t in enemies(state, ev.hero):
@@ -336,7 +309,6 @@ def occupied(state: ThState) -> dict[tuple[int, int], str]:
 def _own_move(state: ThState, hero_id: str, start: tuple[int, int], cell: tuple[int, int]) -> ThState:
     """The acting Hero's optional move: at most its speed in hexes (p.14 Movement), again as much
     with a charged Charge or Leap Skill (Appendix Skills); unchecked while the speed is not entered."""
-    from .mats import hex_distance, speed_of
     speed = speed_of(state, hero_id)
     moved = state.moved + hex_distance(start, cell)
     if speed is not None:
@@ -360,7 +332,6 @@ def move(state: ThState, ev: Move) -> ThState:
     """A figure stands on a hex: a hero entering the Arena, its own move, or a push/pull (p.14, p.16),
     or a monster (entering at the centre, moving, charging)."""
     cell = tuple(ev.cell)
-    from .mats import hex_distance
     if state.phase in ("preparation", "fast"):
         now = ("Fast Action Preparation" if state.phase == "fast"
                else f"the Preparation Phase (Hierapolis turn {state.prep_turn}/6)")
@@ -371,7 +342,6 @@ def move(state: ThState, ev: Move) -> ThState:
     if other and other != ev.hero:
         raise Refused(f"{name(state, other)} already stands on {list(cell)}")
     if ev.hero not in state.heroes and any(m.id == ev.hero and m.alive for m in state.monsters):
-        from .state import replace_monster
         return replace_monster(state, dataclasses.replace(state.monster(ev.hero), cell=cell))
     h = alive_hero(state, ev.hero)
     if state.acting_hero() == ev.hero and h.cell is not None:

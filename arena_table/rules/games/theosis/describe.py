@@ -14,7 +14,7 @@ from . import catalog
 from .events import (Adjust, Allocate, ArtifactRevealed, Attack, Bid, Bless, CastRitual, Draft, Equip, Gem,
                      MonsterAction, Move, Next, Pass, Place, SetRanking, Stamina, UseSkill)
 from .mats import name
-from .preparation import bid as resolve_bid, gemless
+from .preparation import bid as resolve_bid, gemless, thieves_result
 from .state import ThState
 from .view import final_line
 
@@ -118,7 +118,6 @@ def _dice_line(before: ThState, after: ThState, ev: DiceRolled) -> str:
     if p.kind == "mercenary-d4":
         return f"{p.actor} rolls {ev.faces[0]} at the Mercenary Camp and earns {ev.faces[0]} gold"
     if p.kind == "thieves-d6":
-        from .preparation import thieves_result
         return f"{p.actor} rolls {ev.faces[0]} at the Thieves' Guild: {thieves_result(before, ev.faces[0])}" + \
             _health_changes(before, after)
     la = after.last_action

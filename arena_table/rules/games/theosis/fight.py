@@ -9,19 +9,20 @@ face up activates its text; a Power played under a Skill gives only its values (
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import Any, Callable
 
 from arena_table.rules.kernel.errors import Refused
 
 from . import catalog
-from .arena import allies, area_safe, finish, require_actor, spend_gem
+from .arena import allies, area_safe, auto_damage, finish, require_actor, spend_gem
 from .combat import Result, Side, resolve
 from .events import Attack
-from .mats import (add_gems, alive_hero, clear_tokens, damage, equipped, heal, mitigation, name,
-                   place_token, play_card, power, power_values, remove, remove_gems, tokens_on)
+from .mats import (add_gems, alive_hero, clear_tokens, damage, damage_type, discard_from_hand, equipped, heal,
+                   mitigation, name, place_token, play_card, power, power_values, remove, remove_gems, take_back,
+                   tokens_on)
 from .ranking import move_up, swap_down
 from .reach import check_guard, check_range
-from .state import ALL_ITEMS, MAX_HEALTH, ThState, replace_hero
+from .state import ALL_ITEMS, MAX_HEALTH, ThState, replace_hero, replace_player
 
 AREA_SKILLS = ("ring", "line", "cone", "all")
 HEAL_SPELLS = ("healing", "cleansing-rain", "resurrection", "ungrave")
@@ -158,7 +159,6 @@ def weapons_of(state: ThState, hero_id: str) -> tuple[tuple[int, str | None], ..
 
 
 def attack_type(state: ThState, ev: Attack, card: str, target: str | None = None) -> str:
-    from .mats import damage_type
     if ev.skill:
         sk = catalog.skills()[ev.skill]
         if "fire-if-no-shield" in sk.get("effects", ()) and target in state.heroes and not has_shield(state, target):
@@ -167,8 +167,9 @@ def attack_type(state: ThState, ev: Attack, card: str, target: str | None = None
     return damage_type(state, card)
 
 
-def attack(state: ThState, ev: Attack) -> ThState:
-    """Resolve a Hero's attack on heroes (monsters: :func:`.monsters.hero_attacks_monsters`)."""
+def attack(state: ThState, ev: Attack, vs_monsters: Callable[[ThState, Attack, str], ThState]) -> ThState:
+    """Resolve a Hero's attack on heroes; an attack on monsters, once checked, goes on in
+    ``vs_monsters(state, ev, card)`` (:func:`.monsters.hero_attacks_monsters`, which needs this module)."""
     require_actor(state, ev.hero)
     me = state.heroes[ev.hero]
     check_banner(state, ev)
@@ -207,8 +208,7 @@ def attack(state: ThState, ev: Attack) -> ThState:
             raise Refused("attack heroes and monsters separately")
         for t in mons:  # Quietus: Flying Terror / Shadow in Darkness (Monster Stat Blocks)
             check_guard(state, ev.hero, t, area=bool(area), skill=ev.skill)
-        from .monsters import hero_attacks_monsters
-        return hero_attacks_monsters(state, ev, card)
+        return vs_monsters(state, ev, card)
     for t in ev.target:
         alive_hero(state, t)
         if area and area_safe(state, t):
@@ -401,7 +401,6 @@ def _after(state: ThState, ev: Attack, card: str, target: str, dcard: str, dskil
         if eff.startswith("regenerate") and state.heroes[target].alive:
             state = heal(state, target, int(eff.split(":")[1]))
         if eff.startswith("reflect-half"):
-            from .arena import auto_damage
             state = auto_damage(state, ev.hero, dmg // 2, "void")
     if "heal-dealt" in effects:
         state = heal(state, ev.hero, before - after)
@@ -433,7 +432,6 @@ def power_text_on_hit(state: ThState, ev: Attack, card: str, target: str) -> ThS
     if card == "enervation":
         return remove_gems(state, target, 99)
     if card in ("blind", "neutralize") and ev.choice.get("discard"):
-        from .mats import discard_from_hand
         return discard_from_hand(state, state.heroes[target].player, ev.choice["discard"])
     return state
 
@@ -443,7 +441,6 @@ def ward(state: ThState, hero_id: str) -> ThState:
     nor any other allied Heroes can be affected by an enemy's Spell Power"). The text names no end,
     so the ward lasts; a Spell that attacked before the ward was revealed, the very Spell it is
     revealed against included, is not affected."""
-    from .state import replace_player
     p = state.player(state.heroes[hero_id].player)
     return state if p.spell_ward else replace_player(state, dataclasses.replace(p, spell_ward=True))
 
@@ -479,7 +476,6 @@ def heal_spell(state: ThState, ev: Attack, card: str) -> ThState:
         else:
             state = add_gems(state, t, 1)
     elif card == "ungrave":
-        from .mats import take_back
         pick = ev.choice.get("take")
         if pick:
             state = take_back(state, me.player, pick)

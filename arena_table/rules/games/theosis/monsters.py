@@ -14,8 +14,9 @@ import dataclasses
 from arena_table.rules.kernel.errors import Refused
 
 from . import catalog
-from .arena import area_safe, auto_damage, close_turn, finish
+from .arena import area_safe, auto_damage, finish
 from .combat import Side, resolve
+from .fight import attack_side, attack_type, defense_side, skill_effects, text_active
 from .events import Attack, MonsterAction, Stamina
 from .mats import alive_hero, damage, equipped, mitigation, name, play_card, power, remove, remove_gems
 from .state import Monster, Pending, StaminaToken, ThState, replace_hero, replace_monster, replace_player
@@ -63,7 +64,6 @@ def hero_attacks_monsters(state: ThState, ev: Attack, card: str) -> ThState:
 
 def on_defence_roll(state: ThState, faces: tuple[int, ...]) -> ThState:
     """Resolve the waiting hero attack once every targeted monster has its d4 (Monster Defense)."""
-    from .fight import attack_side, attack_type, skill_effects, text_active
     pend = state.pending
     got = list(pend.data["faces"]) + list(faces)
     targets = pend.data["target"]
@@ -130,7 +130,7 @@ def on_defence_roll(state: ThState, faces: tuple[int, ...]) -> ThState:
 
 def begin_monsters(state: ThState) -> ThState:
     """After every Hero has acted the monsters act, each rolling the skullduggery die (Monster Defense)."""
-    return _next_monster(dataclasses.replace(state, phase="monsters", acting=-1))
+    return _next_monster(dataclasses.replace(state, acting=-1))
 
 
 def _next_monster(state: ThState) -> ThState:
@@ -140,7 +140,7 @@ def _next_monster(state: ThState) -> ThState:
             tables = int(catalog.monsters()[m.kind].get("tables", 1))
             return dataclasses.replace(state, acting=i,
                                        pending=Pending("skull", m.id, {"tables": ["left", "right"][:tables]}))
-    return close_turn(dataclasses.replace(state, pending=None))
+    return dataclasses.replace(state, pending=None)  # every monster has acted: flow.py ends the turn
 
 
 def actions_of(kind: str, table: str) -> list[dict]:
@@ -251,7 +251,6 @@ def monster_action(state: ThState, ev: MonsterAction) -> ThState:
 
 def on_monster_roll(state: ThState, faces: tuple[int, ...]) -> ThState:
     """Resolve the monster's next attack(s) with the d4 faces read (Monster Defense)."""
-    from .fight import defense_side, text_active
     pend = state.pending
     m = state.monster(pend.actor)
     action = actions_of(m.kind, pend.data["table"])[pend.data["row"]]

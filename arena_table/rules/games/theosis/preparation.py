@@ -17,7 +17,7 @@ from arena_table.rules.kernel.errors import Refused
 from . import catalog
 from .events import ArtifactRevealed, Bid, Draft, Equip, Gem, Next, Place
 from .mats import add_gems, alive_hero, damage, equip, give_gems, heal, item, name, power_values
-from .state import MAX_HEALTH, PREP_TURNS, Pending, ThState, replace_hero, replace_player
+from .state import MAX_HEALTH, Pending, ThState, replace_hero, replace_player
 
 LOCATIONS = ("tavern", "cathedral", "thieves-guild", "mercenary-camp", "market", "mage-tower")
 
@@ -219,7 +219,6 @@ def reveal(state: ThState, ev: ArtifactRevealed) -> ThState:
         raise Refused("the Artifact is revealed after every hero is placed (p.12)")
     if state.artifact:
         raise Refused(f"this turn's Artifact ({state.artifact}) is already revealed")
-    from .mats import item
     item(state, ev.artifact)
     return dataclasses.replace(state, artifact=ev.artifact)
 
@@ -261,19 +260,17 @@ def bid(state: ThState, ev: Bid) -> tuple[ThState, str]:
 
 
 def end_turn(state: ThState, ev: Next) -> ThState:
-    """End a Hierapolis turn; after turn 6 the Ranking steps begin (p.13)."""
+    """End a Hierapolis turn (or, in Fast Action Preparation, the draft); the Ranking steps follow
+    the sixth (p.13), in :mod:`.flow`."""
     if state.pending:
         raise Refused(f"waiting for {state.pending.kind} first")
-    if state.phase == "combat":
-        from .arena import decline
-        return decline(state)
     if state.phase == "fast":
         short = [p.id for p in state.players if len(p.hand) < 6]
         if short:
             raise Refused(f"{', '.join(short)} must draft a full set of six Powers first (Game Modes)")
         # a Hero still without its Mana gem is named in the log line (describe.py, gemless), not refused:
         # logs recorded before this check would no longer replay past their th-next
-        return dataclasses.replace(state, phase="ranking")
+        return state  # the phase table ends Fast Action Preparation on this th-next (flow.py)
     if next_placer(state) is not None:
         raise Refused(f"{next_placer(state)} still has heroes to place")
     if state.artifact and any(p.bid is None for p in state.players):
@@ -283,10 +280,7 @@ def end_turn(state: ThState, ev: Next) -> ThState:
     state = dataclasses.replace(state, heroes=heroes, players=players, golden=(), artifact="",
                                 initiative=state.initiative_next or state.initiative, initiative_next="",
                                 prep_turn=state.prep_turn + 1)
-    if state.prep_turn > PREP_TURNS:
-        from .ranking import alignment_bonus
-        state = dataclasses.replace(alignment_bonus(state), phase="ranking", prep_turn=PREP_TURNS)
-    return state
+    return state  # after the sixth turn the phase table moves on to the Ranking (flow.py)
 
 
 def draft(state: ThState, ev: Draft) -> ThState:

@@ -81,8 +81,8 @@ def allocate(state: ThState, ev: Allocate) -> ThState:
         h = state.heroes[hid]
         state = replace_hero(state, dataclasses.replace(h, gold=h.gold + amount))
     state = replace_player(state, dataclasses.replace(state.player(p.id), gold=p.gold - spent, allocated=True))
-    if all(x.allocated for x in state.players):
-        state = start_arena(dataclasses.replace(state, ranking=compute_ranking(state)))
+    if all(x.allocated for x in state.players):  # the Ranking is set: flow.py begins the Arena
+        state = dataclasses.replace(state, ranking=compute_ranking(state))
     return state
 
 
@@ -93,12 +93,7 @@ def set_ranking(state: ThState, ev: SetRanking) -> ThState:
     alive = {h for h, x in state.heroes.items() if x.alive}
     if set(ev.order) != alive or len(ev.order) != len(alive):
         raise Refused(f"the order must list each living hero once: {', '.join(sorted(alive))}")
-    return start_arena(dataclasses.replace(state, ranking=tuple(ev.order)))
-
-
-def start_arena(state: ThState) -> ThState:
-    from .arena import begin_turn
-    return begin_turn(dataclasses.replace(state, phase="combat", turn=1))
+    return dataclasses.replace(state, ranking=tuple(ev.order))
 
 
 def swap_down(state: ThState, hero_id: str) -> ThState:
