@@ -60,8 +60,9 @@ class Flow:
 
     :meth:`settle` runs after every accepted event: while the current phase is over (its
     ``end_if`` holds, or the event was one of its ``ends_on``, which counts once) it runs the
-    phase's ``on_end``, enters ``next`` and runs that phase's ``on_begin``; then ``finish``
-    records the end of the game when its end condition holds.
+    phase's ``on_end``, enters ``next`` and runs that phase's ``on_begin``; while it is not,
+    ``turn`` may begin the next turn within it. Then ``finish`` records the end of the game
+    when its end condition holds.
 
     >>> flow = Flow(phases={"roll": Phase(next=lambda n: "score", end_if=lambda n: n >= 2),
     ...                     "score": Phase(next=lambda n: "roll", on_begin=lambda n: n * 10)},
@@ -75,6 +76,9 @@ class Flow:
     """The name of the current phase in ``state``."""
     enter: Callable[[Any, str], Any]
     """``state`` with ``phase`` recorded as the current one."""
+    turn: Callable[[Any], Any] = lambda state: state
+    """The turn order within a phase: ``state`` with the next turn begun when nobody acts, or
+    ``state`` itself (the same object) when no turn is to begin."""
     finish: Callable[[Any], Any] = lambda state: state
     """``state`` with the game's end recorded once its end condition holds (else unchanged)."""
     max_steps: int = 64
@@ -91,7 +95,11 @@ class Flow:
             row = self.phases.get(self.phase_of(state))
             ended = row is not None and (isinstance(event, row.ends_on) or row.end_if(state))
             if not ended:
-                return self.finish(state)
+                after = self.turn(state)
+                if after is state:
+                    return self.finish(state)
+                state = after
+                continue
             event = None  # an event ends one phase, not the next one too
             state = row.on_end(state)
             nxt = row.next(state)

@@ -23,10 +23,12 @@ from arena_table.rules.kernel.errors import Refused
 from arena_table.rules.kernel.events import DiceRolled, DieCorrected, Event, TagPlaced
 from arena_table.rules.kernel.game import Game, Outcome
 
-from . import actions, combat, data, divine, form, moves, rounds, setup, victory
+from . import combat, data, divine, form, moves, rounds, setup, use, victory
 from . import events as ev
-from .buffs import add, make, remove
+from .buffs import ICONS, add, make, remove
+from .flow import FLOW
 from .options import checked
+from .positions import FORWARD
 from .state import DemigodsState, char, put, side_name
 from .view import describe as _describe
 from .view import view as _view
@@ -51,7 +53,7 @@ def _order_roll(state: DemigodsState, faces: tuple[int, ...]) -> DemigodsState:
     contenders = dict(state.contenders)
     contenders.setdefault(key, needs)
     rolls = {**state.rolls, key: state.rolls.get(key, ()) + (tuple(values[f - 1] for f in faces),)}
-    return rounds.advance(dataclasses.replace(state, rolls=rolls, contenders=contenders))
+    return dataclasses.replace(state, rolls=rolls, contenders=contenders)
 
 
 
@@ -65,7 +67,6 @@ def _condition_error(e: ev.AddCondition) -> str:
     are refused (the safe choice). A passive token lasts the whole game and its ``turns`` is unused
     (0, 1 or 2 accepted).
     """
-    from .buffs import ICONS
     if e.stat and e.stat not in ICONS:
         return f"unknown stat {e.stat!r}; stats: {', '.join(ICONS)}"
     if e.scope not in ("character", "global"):
@@ -81,7 +82,6 @@ def _condition_error(e: ev.AddCondition) -> str:
 
 def _position_error(e: Event) -> str:
     """Why a figure's cell or facing cannot exist on any board ('Movement', p.21), or ""."""
-    from .positions import FORWARD
     facing = getattr(e, "facing", None)
     if facing is not None and facing not in FORWARD:
         return f"facing is 0 (north), 1 (east), 2 (south) or 3 (west), not {facing}"
@@ -237,7 +237,7 @@ def _selection(error, act, *fields: str):
 
 def _begin(state: DemigodsState, e: ev.Begin) -> DemigodsState:
     _checked(setup.begin_error(state))
-    return rounds.start_round(setup.begin(state))
+    return setup.begin(state)  # the phase table begins round 1 (flow.py)
 
 
 HANDLERS = {
@@ -247,7 +247,7 @@ HANDLERS = {
     ev.Equip: _selection(setup.equip_error, setup.equip, "player", "item", "slot", "hero"),
     ev.Formation: _selection(setup.formation_error, setup.set_formation, "player", "heroes"),
     ev.Begin: _begin,
-    ev.Activate: _activate, ev.Use: actions.declare, ev.Reroll: lambda state, e: combat.reroll(state, e.index),
+    ev.Activate: _activate, ev.Use: use.declare, ev.Reroll: lambda state, e: combat.reroll(state, e.index),
     ev.Resolve: lambda state, e: combat.confirm(state), ev.EndTurn: _end_turn,
     ev.Enter: _placed(moves.enter), ev.Move: _placed(moves.move), ev.Place: _placed(moves.place),
     ev.MinionEnter: _placed(moves.minion_enter), ev.MinionExit: moves.minion_exit,
@@ -270,7 +270,7 @@ def new_game(options: Mapping[str, Any]) -> DemigodsState:
     options = checked(form.to_options(options))
     state = setup.new_game(options)
     if options.get("lineup"):
-        state = rounds.start_round(setup.apply_lineup(state, options["lineup"]))
+        state = FLOW.settle(setup.apply_lineup(state, options["lineup"]))
     return state
 
 
@@ -327,6 +327,6 @@ def summary(state: DemigodsState) -> str:
 
 GAME = Game(
     name="demigods", title="Demigods Evolution", aliases=("demigods-evolution", "demigods evolution", "dg"),
-    setup=new_game, handlers=HANDLERS, guard=guard, explain=explain, outcome=outcome, view=_view,
+    setup=new_game, handlers=HANDLERS, flow=FLOW, guard=guard, explain=explain, outcome=outcome, view=_view,
     describe=describe, objects=objects, dice=dice, setup_form=form.setup_form, summary=summary,
 )

@@ -27,7 +27,9 @@ from typing import Any
 from arena_table.rules.kernel.errors import Refused
 
 from . import buffs, damage, data, divine, positions
-from .actions import knows, spec
+from .actions import blocked_fields, knows, spec
+from .moves import enter_field
+from .rounds import after_action
 from .state import (DemigodsState, DieSlot, LastAction, Pending, add_notice, are_opponents, char, item_card,
                     put)
 from .victory import wound
@@ -193,7 +195,6 @@ def _push(state: DemigodsState, aid: str, tid: str) -> DemigodsState:
     att, tgt = char(state, aid), char(state, tid)
     if not knows(state, att, tgt):
         return add_notice(state, f"Push: move {tgt.name} one field away from {att.name} (dg-place)")
-    from .actions import blocked_fields
     dest = positions.push_to(att.cell, tgt.cell)
     b = state.board
     if not (0 <= dest[0] < b.cols and 0 <= dest[1] < b.rows) or dest in blocked_fields(state, tid):
@@ -202,7 +203,6 @@ def _push(state: DemigodsState, aid: str, tid: str) -> DemigodsState:
     state = put(state, dataclasses.replace(tgt, cell=dest))
     if fell:
         state = wound(state, tid, damage.HIGH_GROUND_FALL, "pushed from high ground", source=aid)
-    from .moves import enter_field
     return enter_field(state, tid, source=aid)
 
 
@@ -257,16 +257,4 @@ def _after(state: DemigodsState, p: Pending) -> DemigodsState:
         pending = Pending(attacker=rid, use="attack", targets=(tid,), dice=tuple(dice), sides=(side,), distance=1,
                           retaliation=True, rerolls_left=ret.rerolls, follow=rest, ends_turn=p.ends_turn)
         return dataclasses.replace(state, pending=pending)
-    return finish(state, p.ends_turn)
-
-
-def finish(state: DemigodsState, ends_turn: bool) -> DemigodsState:
-    """After an action: end the turn if the action ends it, AP ran out or the actor fell."""
-    from .rounds import end_turn
-
-    if state.result is not None or state.acting is None:
-        return state
-    actor = char(state, state.acting)
-    if ends_turn or actor.ap <= 0 or not actor.alive:
-        return end_turn(state)
-    return state
+    return after_action(state, p.ends_turn)

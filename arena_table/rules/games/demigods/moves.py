@@ -19,7 +19,7 @@ from arena_table.rules.kernel.errors import Refused
 
 from . import buffs, data, positions
 from .actions import blocked_fields, knows
-from .rounds import entered_this_round_limit, minion_turn_id
+from .rounds import after_action, entered_this_round_limit, minion_turn_id
 from .state import Character, DemigodsState, add_notice, char, put, team_index
 from .victory import score_minion, wound
 
@@ -168,12 +168,10 @@ def move(state: DemigodsState, ev: Any) -> DemigodsState:
 
 
 def _spent(state: DemigodsState, cid: str) -> DemigodsState:
-    from .combat import finish
-
     ch = char(state, cid)
     if ch.kind == "minion":
         return state
-    return finish(state, ends_turn=False)
+    return after_action(state, ends_turn=False)
 
 
 def place(state: DemigodsState, ev: Any) -> DemigodsState:

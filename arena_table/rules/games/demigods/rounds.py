@@ -1,4 +1,4 @@
-"""Rounds, phases and activation order ('Playing the Game', pp.26-34).
+"""Rounds and activation order ('Playing the Game', pp.26-34); the phase table is :mod:`.flow`.
 
 A round is the Demigod Phase (Demigods in the order of that round's Demigod
 dice, ties re-rolled), the Hero Phase (heroes by initiative, highest first,
@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from arena_table.rules.kernel.mechanics.initiative import rank_by_rolls, round_robin
 from . import buffs, divine, positions
 from .state import DemigodsState, add_notice, char, demigod_of, heroes_of, put, team_index
+from .victory import wound
 
 MINIONS_FIRST_ROUND = 2
 MINIONS_PER_ROUND = 1
@@ -124,11 +125,10 @@ def predicted_heroes(state: DemigodsState) -> list[tuple[str, bool]]:
         done.append(nxt.ids[0])
 
 
-def start_round(state: DemigodsState) -> DemigodsState:
-    """A new round begins with its Demigod Phase (p.28)."""
-    state = dataclasses.replace(state, round=state.round + 1, phase="demigod", rolls={}, contenders={},
-                                activated=(), acting=None, minions_entered={})
-    return advance(state)
+def begin_round(state: DemigodsState) -> DemigodsState:
+    """A new round: its number, and nobody has rolled or acted yet (p.28); :mod:`.flow` enters its Demigod Phase."""
+    return dataclasses.replace(state, round=state.round + 1, rolls={}, contenders={},
+                               activated=(), acting=None, minions_entered={})
 
 
 def start_turn(state: DemigodsState, cid: str) -> DemigodsState:
@@ -142,15 +142,14 @@ def start_turn(state: DemigodsState, cid: str) -> DemigodsState:
 
 
 def end_turn(state: DemigodsState) -> DemigodsState:
-    """End the acting character's turn: tokens flip (damage tokens wound), cooldowns tick (p.25, p.29)."""
-    from .victory import wound
-
+    """End the acting character's turn: tokens flip (damage tokens wound), cooldowns tick (p.25, p.29).
+    Who acts next is :func:`next_turn`'s to say, run by :mod:`.flow`."""
     cid = state.acting
     if cid is None:
         return state
     state = dataclasses.replace(state, acting=None, activated=state.activated + (cid,))
     if cid.startswith("minions:"):
-        return advance(state)
+        return state
     ch = char(state, cid)
     if ch.alive:
         if ch.kind == "demigod":
@@ -164,50 +163,75 @@ def end_turn(state: DemigodsState) -> DemigodsState:
                                       f"from the {names} token{'s' * (',' in names)} "
                                       f"({min(ch.health, ch.wounds + wounds)}/{ch.health})")
             state = wound(state, cid, wounds, f"{names} token", source=next((t.source for t in ticked if t.wounds), ""))
-    return advance(state)
+    return state
 
 
-def advance(state: DemigodsState) -> DemigodsState:
-    """Move play on to whoever acts next, through phase changes and Preparation Phases.
+def after_action(state: DemigodsState, ends_turn: bool) -> DemigodsState:
+    """After an action: end the turn if the action ends it, AP ran out or the actor fell (p.17)."""
+    if state.result is not None or state.acting is None:
+        return state
+    actor = char(state, state.acting)
+    if ends_turn or actor.ap <= 0 or not actor.alive:
+        return end_turn(state)
+    return state
 
-    Stops when a character acts, a roll or choice is awaited, or the game is over.
+
+def is_idle(state: DemigodsState) -> bool:
+    """In play, nobody acting, no attack waiting for dice and no result: play moves on by itself."""
+    return state.stage == "play" and state.result is None and state.acting is None and state.pending is None
+
+
+def _next_demigod(state: DemigodsState) -> str | None:
+    """The next Demigod to act in this round's Demigod order, or ``None`` (also while its dice are awaited)."""
+    order, needs = demigod_ranking(state)
+    if needs:
+        return None
+    dg = next((d for p in order if (d := demigod_of(state, p)) and d.alive and d.id not in state.activated), None)
+    return dg.id if dg else None
+
+
+def _next_minions(state: DemigodsState) -> str | None:
+    """The next player whose minions act (Advanced Tactics, in the Demigods' order), or ``None``."""
+    order, _ = demigod_ranking(state)
+    return next((p for p in order or state.players if minion_turn_id(p) not in state.activated), None)
+
+
+def demigods_done(state: DemigodsState) -> bool:
+    """The Demigod Phase is over: its order is rolled and every living Demigod has acted (p.28)."""
+    return is_idle(state) and not demigod_ranking(state)[1] and _next_demigod(state) is None
+
+
+def heroes_done(state: DemigodsState) -> bool:
+    """The Hero Phase is over: every hero has acted (p.30)."""
+    return is_idle(state) and next_hero(state).kind == "done"
+
+
+def minions_done(state: DemigodsState) -> bool:
+    """The minions' part of the round is over: every player's minions have acted (p.20)."""
+    return is_idle(state) and _next_minions(state) is None
+
+
+def next_turn(state: DemigodsState) -> DemigodsState:
+    """The turn order within a phase: when nobody acts, the next character (or player's minions)
+    begins its turn; ``state`` itself when nobody is to start (a roll or choice is awaited, or
+    the phase is over).
     """
-    for _ in range(64):
-        if state.result is not None or state.acting is not None or state.pending is not None:
+    if not is_idle(state):
+        return state
+    if state.phase == "demigod":
+        nxt = _next_demigod(state)
+        return start_turn(state, nxt) if nxt is not None else state
+    if state.phase == "hero":
+        nh = next_hero(state)
+        return start_turn(state, nh.ids[0]) if nh.kind == "hero" else state
+    if state.phase == "minion":
+        player = _next_minions(state)
+        if player is None:
             return state
-        if state.phase == "demigod":
-            order, needs = demigod_ranking(state)
-            if needs:
-                return state
-            nxt = next((p for p in order if (dg := demigod_of(state, p)) and dg.alive and dg.id not in state.activated),
-                       None)
-            if nxt is not None:
-                state = start_turn(state, demigod_of(state, nxt).id)
-                continue
-            state = dataclasses.replace(state, phase="hero")
-        elif state.phase == "hero":
-            nh = next_hero(state)
-            if nh.kind == "hero":
-                state = start_turn(state, nh.ids[0])
-                continue
-            if nh.kind != "done":
-                return state
-            state = dataclasses.replace(state, phase="minion" if state.mode == "advanced-tactics" else "prep")
-        elif state.phase == "minion":
-            order, _ = demigod_ranking(state)
-            nxt = next((p for p in order or state.players if minion_turn_id(p) not in state.activated), None)
-            if nxt is None:
-                state = dataclasses.replace(state, phase="prep")
-                continue
-            minions = [c for c in state.chars.values() if c.kind == "minion" and c.player == nxt and c.alive]
-            state = put(state, *(dataclasses.replace(m, ap=m.ap_max) for m in minions))
-            return dataclasses.replace(state, acting=minion_turn_id(nxt))
-        elif state.phase == "prep":
-            state = start_round(preparation(state))
-            return state
-        else:
-            return state
-    raise RuntimeError("advance() did not settle")  # a bug, not a rules case
+        minions = [c for c in state.chars.values() if c.kind == "minion" and c.player == player and c.alive]
+        state = put(state, *(dataclasses.replace(m, ap=m.ap_max) for m in minions))
+        return dataclasses.replace(state, acting=minion_turn_id(player))
+    return state
 
 
 def preparation(state: DemigodsState) -> DemigodsState:

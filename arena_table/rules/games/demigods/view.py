@@ -16,7 +16,8 @@ from typing import Any
 from arena_table.rules.kernel.errors import Refused
 
 from . import buffs, damage, data, rounds
-from .setup import base_mode
+from .actions import spec
+from .setup import base_mode, begin_error, chieftain_sides
 from .state import Character, DemigodsState, demigod_card, demigod_of, item_card, side_name
 from .victory import required_points
 
@@ -111,7 +112,6 @@ def view(state: DemigodsState, viewer: str = "spectator") -> dict[str, Any]:
 def uses(state: DemigodsState, ch: Character) -> list[dict[str, Any]]:
     """What ``ch`` could use now (for the control page): ``use`` id, name, AP, divine cost and,
     when it cannot, why (``blocked``)."""
-    from .actions import spec
 
     ids = (["attack"] if ch.kind == "hero" else []) + [s["id"] for s in ch.skills if not s.get("passive")]
     if ch.kind == "demigod":
@@ -167,7 +167,6 @@ def _pending(state: DemigodsState) -> dict[str, Any] | None:
 def _use_name(state: DemigodsState, who: str, use: str) -> str | None:
     """The printed name of what ``who`` uses ("base attack", "Warlord's Scythe"), or ``None`` when
     it no longer resolves (the character gone from the table)."""
-    from .actions import spec
 
     try:
         return spec(state, state.chars[who], use)["name"]
@@ -213,7 +212,6 @@ def prompt(state: DemigodsState) -> str:
 
 
 def _select_view(state: DemigodsState) -> dict[str, Any]:
-    from .setup import begin_error
 
     teams = []
     for p in state.players:
@@ -223,7 +221,6 @@ def _select_view(state: DemigodsState) -> dict[str, Any]:
                       "items": list(dg.items) if dg else [], "formation": list(state.formations.get(p, ()))})
     prompt = begin_error(state) or "Ready: dg-begin"
     if state.selection == "chieftain" and len(state.picks) < state.heroes_per_player * len(state.players):
-        from .setup import chieftain_sides
 
         totals = tuple(state.heroes_per_player * len(t) for t in state.teams)
         first = (state.team_names.index(state.first) if state.first in state.team_names
