@@ -54,3 +54,33 @@ class Table:
 
     def hp(self, hid: str) -> int:
         return self.st.hero(hid).hp
+
+
+def deployed(options: dict, places: dict[str, str], first_time_pitfalls: bool = True) -> Table:
+    """A game through Preparation, Shrine claims and deployment, in Round 1's Time Phase.
+
+    ``places``: hero -> area, in the order the heroes are placed (the Teams alternate); the Teams
+    are ranked for deployment in the order their first Hero appears there, and claim the board's
+    Shrines in that order.
+    """
+    t = Table(options)
+    teams = list(dict.fromkeys(t.st.hero(h).team for h in places))
+    shrines = dict(zip(teams, t.st.board.open_shrines))
+    t.do("sns-ready", f"sns-claim claims={json.dumps(shrines)}")
+    for team in t.st.tiebreak.to_roll():
+        t.do(f"sns-roll team={team} red={RED4[len(teams) - teams.index(team)]}")
+    for hero, area in places.items():
+        t.do(f"sns-place hero={hero} area={area}")
+    if first_time_pitfalls and "pitfalls-first-time-phase" in t.st.quest.special:
+        t.do("sns-pitfall number=V location=A", "sns-pitfall number=VI location=B",
+             "sns-pitfall number=VII location=C", "sns-pitfall number=VIII location=D")
+    return t
+
+
+def battle(t: Table, ranking: list[str]) -> Table:
+    """Begin the Battle Phase with the Teams ranked as ``ranking`` (distinct counts, one roll)."""
+    t.do("sns-battle")
+    counts = {team: len(ranking) - i for i, team in enumerate(ranking)}
+    for team in t.st.tiebreak.to_roll():
+        t.do(f"sns-roll team={team} red={RED4[counts[team]]}")
+    return t

@@ -1,6 +1,7 @@
 """A new Clash of the Heroes game from the start options (6.2).
 
-Options: the quest fields of :func:`.quests.check`; ``heroes``, Team name -> its Heroes (names, or
+Options: the quest fields of :func:`.quests.check`; ``heroes``, Team name -> its Heroes (Teams are
+listed by name, alphabetically: a JSON object's key order does not survive the notation; Heroes as names, or
 objects with ``id``, ``name``, ``hp``, ``armor``, ``defense``, ``weapons`` {name: {red, blue,
 ranged, lethal, critical}}, ``flying``, ``items``); ``alliances`` (PvP I with four Teams: pairs of
 Teams); ``board`` (:func:`.areas.board_from`); ``readings`` (:mod:`.readings`); ``pitfall_effects``
@@ -11,7 +12,7 @@ Hero and weapon stats are not in this book (ambiguities.md: config): an omitted 
 
 >>> s = new_game({"quest": "pvp2", "heroes": {"red": ["artemis"], "blue": ["shae"]}})
 >>> [t.name for t in s.teams], s.team("red").crowns, s.hero("artemis").hp
-(['red', 'blue'], 300, 10)
+(['blue', 'red'], 300, 10)
 """
 
 from __future__ import annotations
@@ -77,7 +78,8 @@ def new_game(options: Mapping[str, Any]) -> SnsState:
     heroes_opt = options.get("heroes")
     if not isinstance(heroes_opt, Mapping) or not heroes_opt:
         raise ValueError("heroes: give each Team's Heroes, e.g. {\"red\": [\"artemis\"], \"purple\": [\"shae\"]}")
-    names = [str(t).strip().lower() for t in heroes_opt]
+    heroes_opt = {str(t).strip().lower(): v for t, v in sorted(heroes_opt.items(), key=lambda kv: str(kv[0]).lower())}
+    names = list(heroes_opt)
     per = {len(v) if isinstance(v, (list, tuple)) else -1 for v in heroes_opt.values()}
     if -1 in per:
         raise ValueError("heroes: each Team's Heroes are a list")
