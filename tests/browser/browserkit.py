@@ -1,17 +1,11 @@
-"""Fixtures and helpers for the browser tests: Debian's Chromium driven by Playwright against
-a real table served on loopback. Playwright's own browser download is never used (no
-``playwright install``): Chromium is ``/usr/bin/chromium`` from Debian, installed by
-``scripts/test-deps.sh``. (Fixtures live here, imported by each test module, not in a
-conftest.py: ``--doctest-modules`` imports every ``conftest.py`` under one module name.)"""
+"""Helpers for the browser tests: a real table served on loopback, logging in, new pages, the
+spectator screen opened for a test. The fixtures (``browser``, ``live``, ``page``, ``tv``,
+``phone``, ``screenshots``) are in this folder's ``conftest.py``."""
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
-
-import pytest
 
 from arena_table.table.app import Table, TableConfig
 from arena_table.webui.app import create_app
@@ -58,43 +52,7 @@ def login(page, url: str, pin: str = PIN) -> None:
     page.wait_for_url(url + "/control")
 
 
-_SHARED: dict = {}
-
-
-def _stop_shared() -> None:
-    if "browser" in _SHARED:
-        _SHARED.pop("browser").close()
-        _SHARED.pop("playwright").stop()
-
-
-@pytest.fixture(scope="session")
-def browser():
-    """One Chromium for the whole run (each test module imports this fixture, and Playwright's
-    sync API allows one instance per thread), closed when the interpreter exits."""
-    if not Path(CHROMIUM).exists():
-        if os.environ.get("CI"):
-            pytest.fail(f"{CHROMIUM} is missing: scripts/test-deps.sh should have installed Debian's chromium")
-        pytest.skip(f"{CHROMIUM} is missing (run scripts/test-deps.sh)")
-    if "browser" not in _SHARED:
-        import atexit
-
-        from playwright.sync_api import sync_playwright
-
-        _SHARED["playwright"] = sync_playwright().start()
-        _SHARED["browser"] = _SHARED["playwright"].chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS,
-                                                                   headless=True)
-        atexit.register(_stop_shared)
-    yield _SHARED["browser"]
-
-
-@pytest.fixture
-def live(tmp_path) -> Iterator[Live]:
-    lv = start_live(tmp_path / "table.db")
-    yield lv
-    stop_live(lv)
-
-
-def _new_page(browser, width: int, height: int):
+def new_page(browser, width: int, height: int):
     ctx = browser.new_context(viewport={"width": width, "height": height})
     pg = ctx.new_page()
     pg.errors = []  # type: ignore[attr-defined]
@@ -103,24 +61,8 @@ def _new_page(browser, width: int, height: int):
     return ctx, pg
 
 
-@pytest.fixture
-def page(browser):
-    ctx, pg = _new_page(browser, 1920, 1080)
-    yield pg
-    ctx.close()
-
-
 TV_SIZES = [(1280, 720), (1920, 1080)]
 """The spectator screen's usual TVs: 720p and 1080p."""
-
-
-@pytest.fixture(params=TV_SIZES, ids=[f"{w}x{h}" for w, h in TV_SIZES])
-def tv(browser, request):
-    """A page at each of :data:`TV_SIZES`; ``tv.size`` is ``"WxH"``."""
-    ctx, pg = _new_page(browser, *request.param)
-    pg.size = "x".join(map(str, request.param))
-    yield pg
-    ctx.close()
 
 
 def open_tv(page, live, ready: str = "") -> None:
@@ -134,16 +76,3 @@ def open_tv(page, live, ready: str = "") -> None:
         page.wait_for_function(ready, timeout=5000)
     else:
         page.wait_for_timeout(200)
-
-
-@pytest.fixture
-def phone(browser):
-    ctx, pg = _new_page(browser, 390, 844)
-    yield pg
-    ctx.close()
-
-
-@pytest.fixture(scope="session")
-def screenshots() -> Path:
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    return SCREENSHOTS

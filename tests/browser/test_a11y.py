@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 
 import pytest
-from browserkit import AXE, browser, live, login, page  # noqa: F401 (fixtures)
+from browserkit import AXE, login
 
 from arena_table.rules import DiceRolled, parse
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from browserkit import PIN, browser, live, login, page  # noqa: F401 (fixtures)
+from browserkit import PIN, login
 
 from arena_table.rules import DiceRolled
 

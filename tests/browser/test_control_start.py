@@ -5,7 +5,7 @@ start the rules refuse asks nothing, and a page behind the table never ends a ga
 from __future__ import annotations
 
 import pytest
-from browserkit import browser, live, login, page  # noqa: F401 (fixtures)
+from browserkit import login
 
 pytestmark = pytest.mark.browser
 

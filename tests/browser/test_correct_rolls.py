@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from browserkit import ROOT, browser, live, login, page, phone, screenshots  # noqa: F401 (fixtures)
+from browserkit import ROOT, login
 
 from arena_table.rules import DiceRolled, parse
 

@@ -11,7 +11,7 @@ import json
 
 import pytest
 import browserkit
-from browserkit import ROOT, _new_page, browser, live, screenshots, tv  # noqa: F401 (fixtures)
+from browserkit import ROOT, new_page
 
 from arena_table.rules import parse, table_view
 
@@ -106,7 +106,7 @@ def test_other_pending_steps_get_words_too(live, browser, pending, awaited, atta
     """Rendered straight from a made-up view: two dice of a kind, three targets, a defence die rolled,
     two re-rolls left; a step of a kind the panel does not know gets a short phrase, not its JSON."""
     play(live, "demigods-slayer", 10)
-    ctx, pg = _new_page(browser, 1280, 720)
+    ctx, pg = new_page(browser, 1280, 720)
     try:
         open_tv(pg, live)
         texts = pg.evaluate("""p => {
@@ -125,7 +125,7 @@ def test_next_to_act_and_formations_name_the_characters(live, browser):
     """"Next to act" and the formations name each character as the view's order does (a hero renamed
     with ``hero_stats`` is called by its name, not by its id made a title)."""
     play(live, "demigods-advanced-tactics", 10)
-    ctx, pg = _new_page(browser, 1280, 720)
+    ctx, pg = new_page(browser, 1280, 720)
     try:
         open_tv(pg, live)
         items = pg.eval_on_selector_all("#extra li", "els => els.map(e => e.textContent)")

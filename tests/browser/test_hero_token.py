@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 
 import pytest
-from browserkit import PIN, browser  # noqa: F401 (fixture)
+from browserkit import PIN
 
 from arena_table.table.app import Table, TableConfig
 from arena_table.webui.app import create_app

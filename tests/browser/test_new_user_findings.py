@@ -4,7 +4,7 @@ running game only, and the control page's correction, undo, help and camera pane
 from __future__ import annotations
 
 import pytest
-from browserkit import browser, live, login, page, phone  # noqa: F401 (fixtures)
+from browserkit import login
 
 from arena_table.rules import DiceRolled, parse
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from browserkit import PIN, Live, browser, page, start_live, stop_live  # noqa: F401 (fixtures)
+from browserkit import PIN, Live, start_live, stop_live
 
 from arena_table.rules import DiceRolled
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from browserkit import ROOT, browser, live, page, phone, screenshots  # noqa: F401 (fixtures)
+from browserkit import ROOT
 
 from arena_table.rules import DiceRolled, parse, registered_games, table_view
 

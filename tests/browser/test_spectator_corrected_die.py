@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from browserkit import ROOT, browser, live, open_tv, screenshots, tv  # noqa: F401 (fixtures)
+from browserkit import ROOT, open_tv
 
 from arena_table.rules import DiceRolled, parse
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from browserkit import ROOT, _new_page, browser, live, open_tv, screenshots, start_live, tv  # noqa: F401 (fixtures)
+from browserkit import ROOT, open_tv, start_live
 
 from arena_table.rules import parse, table_view
 from arena_table.rules.games.demigods import data

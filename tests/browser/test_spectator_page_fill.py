@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from browserkit import ROOT, _new_page, browser, live, screenshots  # noqa: F401 (fixtures)
+from browserkit import ROOT, new_page
 
 from arena_table.rules import parse
 
@@ -73,7 +73,7 @@ def tag(game: str, upto: int, size: tuple[int, int]) -> str:
 @pytest.mark.parametrize("game, upto, size", CASES, ids=[tag(*c) for c in CASES])
 def test_no_page_is_nearly_empty_while_a_later_one_is_full(live, browser, screenshots, game, upto, size):
     play(live, game, upto)
-    ctx, tv = _new_page(browser, *size)
+    ctx, tv = new_page(browser, *size)
     try:
         tv.emulate_media(reduced_motion="reduce")
         tv.goto(f"{live.url}/?page_seconds=3600")  # pages turned by hand
@@ -103,7 +103,7 @@ def test_the_first_update_leaves_room_for_the_page_mark(live, browser):
     next one and the mark covered their last line until another event came. An emptied mark (as on
     the first update) must plan the same pages."""
     play(live, "examples/demigods-advanced-tactics.txt", 10)  # the Knight's attack waits: the side panel pages
-    ctx, tv = _new_page(browser, 1920, 1080)
+    ctx, tv = new_page(browser, 1920, 1080)
     try:
         tv.emulate_media(reduced_motion="reduce")
         tv.goto(f"{live.url}/?page_seconds=3600")

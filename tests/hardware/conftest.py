@@ -1,8 +1,19 @@
-"""Fixtures of the hardware tests: gpiozero's mock pins, released after each test."""
+"""Fixtures of the hardware tests: no error logged while a test runs; gpiozero's mock pins,
+released after each test."""
+
+import logging
 
 import pytest
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+
+@pytest.fixture
+def no_errors(caplog):
+    caplog.set_level(logging.WARNING)
+    yield caplog
+    errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert not errors, [r.getMessage() for r in errors]
 
 
 class MockLeds:

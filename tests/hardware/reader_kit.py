@@ -3,11 +3,8 @@
 
 from __future__ import annotations
 
-import logging
 import threading
 from dataclasses import dataclass
-
-import pytest
 
 from arena_table.hardware.protocol import encode
 from arena_table.hardware.reader import SerialTokenReader, TagChange
@@ -74,14 +71,6 @@ class Recorder:
     def seq(self) -> list[tuple]:
         return [(c.pad, c.uid, "placed" if c.placed else "removed", "snapshot" if c.snapshot else "live")
                 for c in self.changes]
-
-
-@pytest.fixture
-def no_errors(caplog):
-    caplog.set_level(logging.WARNING)
-    yield caplog
-    errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
-    assert not errors, [r.getMessage() for r in errors]
 
 
 def reader_for(port: str, rec: Recorder, ports=None, **kw) -> SerialTokenReader:

@@ -13,7 +13,7 @@ import time
 
 import pytest
 import serial
-from reader_kit import A, B, C, D, E, FakeClock, PortInfo, Recorder, inject, no_errors, reader_for  # noqa: F401 (fixture)
+from reader_kit import A, B, C, D, E, FakeClock, PortInfo, Recorder, inject, reader_for
 
 from arena_table.hardware.protocol import encode
 from arena_table.table.tokens_sim import SimFirmware
@@ -53,6 +53,7 @@ def test_uid_split_across_three_reads(no_errors):
         assert reader.counters["garbage_lines"] == 0 and reader.counters["duplicates"] == 0
 
 
+@pytest.mark.perf
 def test_two_seconds_of_silence_after_open(no_errors):
     rec = Recorder()
     sim = SimFirmware(pads=1)
@@ -262,6 +263,7 @@ def test_an_unexpected_error_does_not_stop_the_reader(caplog):
     assert "failed unexpectedly" in caplog.text and len(opened) == 2
 
 
+@pytest.mark.perf
 def test_presence_known_at_start_is_reconciled_with_the_first_snapshot(no_errors):
     """A service restart: the log says A lies on pad 0 and B on pad 1; meanwhile B was taken away
     and C laid on pad 2. A is not reported again, B is removed, C placed (PROTOCOL.md rule 2)."""

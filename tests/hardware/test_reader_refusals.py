@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import time
 
-from reader_kit import A, C, Recorder, inject, no_errors, reader_for  # noqa: F401 (fixture)
+import pytest
+from reader_kit import A, C, Recorder, inject, reader_for
 
 from arena_table.hardware.protocol import encode
 from arena_table.table.tokens_sim import SimFirmware
@@ -31,6 +32,7 @@ def test_a_pad_the_banner_did_not_announce_is_refused(no_errors):
         assert "pad 4, but the banner said pads=4" in messages[1]
 
 
+@pytest.mark.perf
 def test_a_flood_of_bad_lines_is_counted_summarised_and_its_last_reason_shown(no_errors):
     """Five bad lines are logged, the sixth says the rest are only counted, then a summary at most every
     ``garbage_summary_every`` s names how many came and the last one's reason; the status carries it."""
@@ -71,6 +73,7 @@ def test_a_flood_of_bad_lines_is_counted_summarised_and_its_last_reason_shown(no
         assert rec.seq() == []
 
 
+@pytest.mark.perf
 def test_a_refused_present_line_is_named_and_the_snapshot_taken_without_its_tag(no_errors):
     """A CRC-valid PRESENT line the host refuses (a 5-byte UID without its check byte) comes in every
     snapshot: counted as arrived, the snapshot is taken without that tag (never recorded), a tag the

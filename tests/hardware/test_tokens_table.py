@@ -94,6 +94,7 @@ def test_enroll_tag_without_a_token_device_writes_the_registry(tmp_path):
     t.log.close()
 
 
+@pytest.mark.perf
 def test_service_restart_rebuilds_presence_from_the_log(tmp_path):
     """A tag resting through a restart is recorded once; one taken away while the service was
     down gets its tag-off, one laid down meanwhile its tag-on (PROTOCOL.md, host rule 2)."""

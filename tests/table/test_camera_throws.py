@@ -7,45 +7,14 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
+from camera_kit import EndingSim, truth_reader_for
 
 from arena_table.rules import DiceRolled
 from arena_table.table.app import Table, TableConfig
 from arena_table.table.camera_loop import CameraLoop
-from arena_table.vision.capture import SimSource
-from arena_table.vision.dice import DiceReading, DieReading
-from arena_table.vision.frames import EndOfStream
+from arena_table.vision.dice import DiceReading
 from arena_table.vision.settle import SettleConfig
 from arena_table.vision.sim import SimTable
-
-
-class EndingSim(SimSource):
-    """The sim as fast as it renders, ending after ``end`` seconds of frames."""
-
-    def __init__(self, sim: SimTable, end: float) -> None:
-        super().__init__(sim, fps=12.0, realtime=False)
-        self.end = end
-        self.last = None
-
-    def read(self, timeout=2.0):
-        frame = super().read(timeout)
-        if frame.t > self.end:
-            raise EndOfStream("sim script over")
-        self.last = frame
-        return frame
-
-
-def truth_reader_for(sim: SimTable, src: EndingSim, seen: list | None = None):
-    """The sim's ground truth for the frame being read (every die lying in the tray); notes each time read."""
-    def read(image):
-        t = src.last.t
-        if seen is not None:
-            seen.append(t)
-        s = sim.die_side
-        dice, _ = sim.state_at(t)
-        return DiceReading(tuple(DieReading(d.value, "ok", "", 0.9, d.center,
-                                            (int(d.center[0] - s / 2), int(d.center[1] - s / 2), int(s), int(s)))
-                                 for d, _u in dice), image.shape[1], image.shape[0])
-    return read
 
 
 def test_simulated_throws_become_rolls_of_the_thrown_dice(tmp_path):

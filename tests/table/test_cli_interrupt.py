@@ -47,7 +47,7 @@ class Interrupted:
     def __init__(self, args: list[str], moment: str, delay: float, timeout: float = 120.0) -> None:
         env = {**os.environ, "PYTHONPROFILEIMPORTTIME": "1", "PYTHONUNBUFFERED": "1"}
         proc = subprocess.Popen(ARENA_TABLE + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                env=env, start_new_session=True)
+                                env=env, start_new_session=True, preexec_fn=_default_sigint)
         out: list[str] = []
         err: list[str] = []
         reached = threading.Event()
@@ -92,6 +92,13 @@ class Interrupted:
         assert self.status == status, (self.status, self.out, self.err)
         _, alive = psutil.wait_procs(self.children, timeout=10)
         assert not [p for p in alive if _running(p)], "a child process outlived the command"
+
+
+def _default_sigint() -> None:
+    """In the child before it runs: Ctrl-C back to its default. A suite started from a
+    non-interactive shell (``cmd &``, cron, some CI runners) inherits SIGINT ignored, and Python
+    only turns SIGINT into ``KeyboardInterrupt`` when it starts with the default."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def _running(proc: psutil.Process) -> bool:
@@ -149,7 +156,8 @@ def test_ctrl_c_while_run_starts_closes_what_it_opened(tmp_path, monkeypatch):
 
     monkeypatch.setattr(server, "make_server", interrupted)
     threads = set(threading.enumerate())
-    assert main(["run", "--db", str(tmp_path / "t.db"), "--camera", "sim", "--tokens", "sim"]) == 130
+    assert main(["run", "--port", str(free_port()),
+                 "--db", str(tmp_path / "t.db"), "--camera", "sim", "--tokens", "sim"]) == 130
     EventLog(tmp_path / "t.db").close()  # the table closed its log: the writer's lock is free
     left = [t.name for t in set(threading.enumerate()) - threads if t.is_alive()]
     assert not left, f"threads still running: {left}"

@@ -9,6 +9,7 @@ from logkit import open_elsewhere
 
 from arena_table.rules import DiceRolled, DieCorrected, Refused, NothingToUndo, Undone, UndoTargetMoved, digest, replay
 from arena_table.cli import main
+from arena_table.cli.common import free_port
 from arena_table.table.engine import Engine
 from arena_table.table.log import EventLog, LogError, read_jsonl
 
@@ -214,7 +215,8 @@ def test_cli_refuses_unknown_game_and_bad_port(tmp_path, capsys):
     f.write_text("roll faces=[1]\n")
     assert main(["replay", "--game", "nope", str(f)]) == 1
     assert "unknown game 'nope'; known games: demigods, dice-tray, theosis" in capsys.readouterr().err
-    assert main(["run", "--game", "nope", "--db", str(tmp_path / "t.db"), "--camera", "none"]) == 1
+    assert main(["run", "--port", str(free_port()),
+                 "--game", "nope", "--db", str(tmp_path / "t.db"), "--camera", "none"]) == 1
     assert "unknown game 'nope'" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         main(["run", "--port", "99999"])
@@ -247,7 +249,8 @@ def test_benchmarks_that_would_measure_nothing_are_refused(argv, message, capsys
 
 def test_run_refuses_a_camera_path_that_is_not_there(tmp_path, capsys):
     """A new user's audit: a mistyped --camera file started the table with the camera 'failed'."""
-    assert main(["run", "--camera", str(tmp_path / "nosuch.mp4"), "--db", str(tmp_path / "t.db")]) == 2
+    assert main(["run", "--port", str(free_port()),
+                 "--camera", str(tmp_path / "nosuch.mp4"), "--db", str(tmp_path / "t.db")]) == 2
     assert "no such file or folder" in capsys.readouterr().err
 
 

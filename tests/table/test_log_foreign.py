@@ -118,7 +118,8 @@ def test_a_table_that_cannot_open_its_media_folder_lets_go_of_its_log(tmp_path):
 def test_run_with_a_data_folder_that_is_a_file_writes_nothing(tmp_path, capsys):
     data = tmp_path / "notadir"
     data.write_text("hi\n")
-    assert main(["run", "--db", str(tmp_path / "t.db"), "--data-dir", str(data), "--camera", "none",
+    assert main(["run", "--port", str(free_port()),
+                 "--db", str(tmp_path / "t.db"), "--data-dir", str(data), "--camera", "none",
                  "--pin", "1234"]) == 2
     assert capsys.readouterr().err == (f"error: {data} is a file, not the table's data folder: "
                                        "give --data-dir a folder\n")

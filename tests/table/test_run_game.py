@@ -7,6 +7,7 @@ from arena_table.rules import GameStarted, Refused
 from arena_table.rules.kernel.events import parse as parse_event
 from arena_table.table.app import Table, TableConfig, record_game
 from arena_table.cli import main
+from arena_table.cli.common import free_port
 
 PVP = {"mode": "pvp", "players": ["Ann", "Bo"], "heroes_1": ["rochon", "rac", "norn"],
        "heroes_2": ["aer", "lug", "edhel"]}
@@ -53,14 +54,14 @@ def test_the_default_game_needs_no_start_event(tmp_path):
 
 def test_options_the_game_refuses_are_an_error_not_a_traceback(tmp_path, capsys):
     db = tmp_path / "e.db"
-    code = main(["run", "--db", str(db), "--camera", "none", "--game", "theosis",
+    code = main(["run", "--port", str(free_port()), "--db", str(db), "--camera", "none", "--game", "theosis",
                  "--options", '{"mode": "pvp", "players": ["Ann", "Bo"]}'])
     assert code == 2
     err = capsys.readouterr().err
     assert err.startswith("error: --options: theosis refuses them: ") and "heroes" in err
-    assert main(["run", "--db", str(db), "--camera", "none", "--options", '{"x": 1}']) == 2
+    assert main(["run", "--port", str(free_port()), "--db", str(db), "--camera", "none", "--options", '{"x": 1}']) == 2
     assert "error: --options: dice-tray refuses them" in capsys.readouterr().err
-    assert main(["run", "--db", str(db), "--camera", "none", "--game", "chess"]) == 1
+    assert main(["run", "--port", str(free_port()), "--db", str(db), "--camera", "none", "--game", "chess"]) == 1
     assert "error: --game: unknown game 'chess'" in capsys.readouterr().err
     if db.exists():
         t = _table(db)

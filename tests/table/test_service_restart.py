@@ -56,6 +56,7 @@ def history(state: dict) -> list:
     return [(r["seq"], r["faces"], r["source"]) for r in tray["history"]]
 
 
+@pytest.mark.perf
 def test_folder_of_photos_sigkill_and_restart(tmp_path):
     photos = tmp_path / "photos"
     photos.mkdir()

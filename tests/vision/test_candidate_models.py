@@ -6,11 +6,11 @@ import shutil
 import cv2
 import numpy as np
 import pytest
+from cli_kit import run_cli
 
 from arena_table.vision import nets
 from arena_table.vision.errors import ModelMissing
 from arena_table.vision.render import DieSpec, TableSpec, render_table
-from tests.vision.test_dice_cli import _run
 
 
 @pytest.fixture(autouse=True)
@@ -52,10 +52,10 @@ def test_eval_with_models_scores_the_candidate_and_reads_its_training_record(tmp
     _labelled_threes(tmp_path)
     cand = _candidate(tmp_path, 5)
     # shipped pair: detector held out every 5th photo, classifier trained on every photo
-    assert _run(["dice", "eval", str(tmp_path), "--holdout-every", "5"]) == 0
+    assert run_cli(["dice", "eval", str(tmp_path), "--holdout-every", "5"]) == 0
     assert "the classifier was trained with every photo" in capsys.readouterr().err
     # the candidate classifier's own record says every 5th photo was held out: no note
-    assert _run(["dice", "eval", str(tmp_path), "--holdout-every", "5", "--models", str(cand), "--json"]) == 0
+    assert run_cli(["dice", "eval", str(tmp_path), "--holdout-every", "5", "--models", str(cand), "--json"]) == 0
     out = capsys.readouterr()
     assert out.err == f"note: reading with the shipped dice_det, dice_face.onnx from {cand}\n"  # no holdout note
     m = json.loads(out.out)
@@ -82,12 +82,12 @@ def test_an_unusable_candidate_is_refused_before_any_reading(tmp_path, capsys, b
         (cand / name).write_bytes(data)
     for argv in (["dice", "eval", str(tmp_path)], ["dice", "read", str(tmp_path / "img0.png"), "--json"],
                  ["bench", "dice", "--timing-frames", "1", "--stress-frames", "1"]):
-        assert _run(argv + ["--models", str(cand)]) == 2
+        assert run_cli(argv + ["--models", str(cand)]) == 2
         out = capsys.readouterr()
         assert out.out == ""  # nothing read, so no image is blamed for the model
         assert out.err.startswith(f"error: --models: {cand.resolve() / said}") and out.err.count("\n") == 1
     assert nets.model_path("dice_face.onnx") == nets.MODEL_DIR / "dice_face.onnx"  # the shipped pair stays
-    assert _run(["dice", "eval", str(tmp_path)]) == 0
+    assert run_cli(["dice", "eval", str(tmp_path)]) == 0
 
 
 @pytest.mark.parametrize("make, said", [
@@ -101,7 +101,7 @@ def test_models_flag_refuses_a_folder_without_models(tmp_path, capsys, make, sai
     shown = folder or "''"
     for argv in (["dice", "eval", str(tmp_path)], ["dice", "read", str(tmp_path / "img0.png")],
                  ["bench", "dice", "--timing-frames", "1", "--stress-frames", "1"]):
-        assert _run(argv + ["--models", str(folder)]) == 2
+        assert run_cli(argv + ["--models", str(folder)]) == 2
         assert f"error: --models: {shown}: {said}" in capsys.readouterr().err
     with pytest.raises(ModelMissing, match=said):
         nets.use_models(folder)
@@ -113,11 +113,11 @@ def test_bench_names_the_models_it_timed(tmp_path, capsys, monkeypatch):
     monkeypatch.setattr(bench, "REAL_SETS", ())  # the shared sets are scored in test_dice_cli
     cand = _candidate(tmp_path, 5)
     argv = ["bench", "dice", "--json", "--stress-frames", "1", "--timing-frames", "1"]
-    assert _run(argv + ["--models", str(cand)]) == 0
+    assert run_cli(argv + ["--models", str(cand)]) == 0
     models = json.loads(capsys.readouterr().out)["models"]
     assert models == {"dice_det.onnx": str(nets.MODEL_DIR / "dice_det.onnx"),
                       "dice_face.onnx": str(cand.resolve() / "dice_face.onnx")}
-    assert _run(argv) == 0  # the shipped classifier runs as its 8-bit model, and says so
+    assert run_cli(argv) == 0  # the shipped classifier runs as its 8-bit model, and says so
     assert json.loads(capsys.readouterr().out)["models"]["dice_face.onnx"] == str(nets.MODEL_DIR / "dice_face.int8.onnx")
 
 

@@ -159,6 +159,7 @@ def _wait_for(pred, timeout=3.0):
     return False
 
 
+@pytest.mark.perf
 def test_grabber_returns_only_the_newest_frame_never_a_stale_one():
     cap = FakeCapture()
     statuses: list[CameraStatus] = []
@@ -461,6 +462,7 @@ def test_calibration_without_resolution_is_refused(tmp_path):
         Calibration.load(path)
 
 
+@pytest.mark.perf
 def test_close_stops_the_grabber_thread_promptly():
     src = OpenCVSource(99, backoff=Backoff(5.0, 2.0, 5.0))  # long back-off: close must not wait for it
     src.start()

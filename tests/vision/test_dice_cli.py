@@ -1,30 +1,17 @@
 """arena-table dice read/eval and bench dice wiring."""
 
-import argparse
 import json
 
 import cv2
 import numpy as np
 import pytest
+from cli_kit import run_cli
 
-from arena_table.cli import bench as cli_bench
-from arena_table.cli import dice as cli_dice
-from arena_table.cli.common import bench_subparsers
 from arena_table.vision.render import DieSpec, TableSpec, render_table
 
 
-def _run(argv):
-    p = argparse.ArgumentParser(prog="arena-table")
-    s = p.add_subparsers(dest="cmd")
-    cli_dice.register(s)
-    cli_bench.register(s)
-    bench_subparsers(s).add_parser("other").set_defaults(func=lambda a: 7)  # another module's leaf
-    a = p.parse_args(argv)
-    return a.func(a)
-
-
 def test_bench_is_shared_between_modules():
-    assert _run(["bench", "other"]) == 7
+    assert run_cli(["bench", "other"]) == 7
 
 
 def test_read_reports_bad_files_and_continues(tmp_path, capsys):
@@ -34,7 +21,7 @@ def test_read_reports_bad_files_and_continues(tmp_path, capsys):
     cv2.imwrite(str(good), frame)
     bad = tmp_path / "photo.jpg"
     bad.write_text("hello")
-    code = _run(["dice", "read", str(bad), str(good), str(tmp_path / "gone.jpg"), "--json"])
+    code = run_cli(["dice", "read", str(bad), str(good), str(tmp_path / "gone.jpg"), "--json"])
     out, err = capsys.readouterr()
     assert code == 1
     assert err.splitlines() == [f"error: {bad}: not an image (cannot decode)",
@@ -49,19 +36,19 @@ def test_read_flags_reach_the_reader(tmp_path, capsys):
                    pips=((0.0, 0.0),), pip_radius=0.26)
     path = tmp_path / "logo.png"
     cv2.imwrite(str(path), render_table(TableSpec(640, 480, dice=(logo,)), np.random.default_rng(0))[0])
-    assert _run(["dice", "read", str(path), "--json"]) == 0
+    assert run_cli(["dice", "read", str(path), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)[0]["dice"][0]["status"] == "unreadable"
-    assert _run(["dice", "read", str(path), "--json", "--logo-face", "1", "--min-confidence", "0.3"]) == 0
+    assert run_cli(["dice", "read", str(path), "--json", "--logo-face", "1", "--min-confidence", "0.3"]) == 0
     assert json.loads(capsys.readouterr().out)[0]["values"] == [1]
     for flags, message in [(["--min-confidence", "2"], "--min-confidence must be a number from 0 to 1, got 2"),
                            (["--logo-face", "0"], "--logo-face must be a face value, a whole number from 1 to 6, got 0"),
                            (["--size-check", "0.5"], "--size-check must be 0 (off) or a number above 1, got 0.5")]:
-        assert _run(["dice", "read", str(path)] + flags) == 2
+        assert run_cli(["dice", "read", str(path)] + flags) == 2
         assert capsys.readouterr().err.strip() == f"error: {message}"
 
 
 def test_eval_without_labels_is_an_error(tmp_path, capsys):
-    assert _run(["dice", "eval", str(tmp_path)]) == 1
+    assert run_cli(["dice", "eval", str(tmp_path)]) == 1
     assert "labels file not found" in capsys.readouterr().err
 
 
@@ -80,7 +67,7 @@ def test_eval_without_labels_is_an_error(tmp_path, capsys):
 ])
 def test_eval_names_what_is_wrong_with_the_labels(tmp_path, capsys, content, message):
     (tmp_path / "labels.csv").write_bytes(content)
-    assert _run(["dice", "eval", str(tmp_path)]) == 1
+    assert run_cli(["dice", "eval", str(tmp_path)]) == 1
     err = capsys.readouterr().err.strip().splitlines()
     assert err[-1] == f"error: {tmp_path / message}"
 
@@ -88,7 +75,7 @@ def test_eval_names_what_is_wrong_with_the_labels(tmp_path, capsys, content, mes
 def test_read_warns_of_an_image_too_small_to_hold_a_die(tmp_path, capsys):
     tiny = tmp_path / "one.png"
     cv2.imwrite(str(tiny), np.full((1, 1, 3), 200, np.uint8))
-    assert _run(["dice", "read", str(tiny)]) == 0
+    assert run_cli(["dice", "read", str(tiny)]) == 0
     out, err = capsys.readouterr()
     assert out.startswith(f"{tiny}: -  (0 dice)")
     assert f"warning: {tiny}: the 1x1 image is too small to hold a die (the reader reads dice of 5 px and more)" in err
@@ -96,13 +83,13 @@ def test_read_warns_of_an_image_too_small_to_hold_a_die(tmp_path, capsys):
 
 def test_eval_with_a_folder_for_labels_says_so(tmp_path, capsys):
     (tmp_path / "labels.csv").write_text("image,values\n")
-    assert _run(["dice", "eval", str(tmp_path), "--labels", str(tmp_path)]) == 1
+    assert run_cli(["dice", "eval", str(tmp_path), "--labels", str(tmp_path)]) == 1
     assert capsys.readouterr().err.strip() == f"error: {tmp_path}: is a folder; --labels names the labels CSV file"
 
 
 def test_eval_refuses_a_negative_holdout(tmp_path, capsys):
     (tmp_path / "labels.csv").write_text("image,values\n")
-    assert _run(["dice", "eval", str(tmp_path), "--holdout-every", "-1"]) == 2
+    assert run_cli(["dice", "eval", str(tmp_path), "--holdout-every", "-1"]) == 2
     assert "--holdout-every must be 0 (every image) or more, got -1" in capsys.readouterr().err
 
 
@@ -123,10 +110,10 @@ def test_eval_says_when_the_split_is_not_held_out(tmp_path, capsys, monkeypatch)
     monkeypatch.setattr(nets, "MODEL_DIR", models)
     nets._load.cache_clear()
     try:
-        assert _run(["dice", "eval", str(tmp_path), "--holdout-every", "5"]) == 0
+        assert run_cli(["dice", "eval", str(tmp_path), "--holdout-every", "5"]) == 0
         err = capsys.readouterr().err
         assert "the classifier was trained with every photo (--holdout-every 0)" in err and "detector" not in err
-        assert _run(["dice", "eval", str(tmp_path)]) == 0
+        assert run_cli(["dice", "eval", str(tmp_path)]) == 0
         assert "note" not in capsys.readouterr().err
     finally:
         nets._load.cache_clear()
@@ -142,17 +129,17 @@ def _small_dice_photo(path):
 def test_calibrate_writes_a_file_the_reader_then_uses(tmp_path, capsys):
     photo = _small_dice_photo(tmp_path / "small.png")
     out = tmp_path / "calib.json"
-    assert _run(["dice", "calibrate", str(photo), "--tray", "0,0,1280,720", "--out", str(out)]) == 0
+    assert run_cli(["dice", "calibrate", str(photo), "--tray", "0,0,1280,720", "--out", str(out)]) == 0
     text = capsys.readouterr().out
     assert "1280x720, die side" in text and "median of 6 dice" in text and f"wrote {out}" in text
     calib = json.loads(out.read_text())
     assert calib["resolution"] == [1280, 720] and calib["tray"] == [0, 0, 1280, 720]
     side = calib["die_size_px"]
     assert 20 < side < 30
-    assert _run(["dice", "read", str(photo), "--json"]) == 0
+    assert run_cli(["dice", "read", str(photo), "--json"]) == 0
     # below the automatic range: read after the reader's size search (test_size_search.py), slower
     assert sorted(json.loads(capsys.readouterr().out)[0]["values"]) == [1, 2, 3, 4, 5, 6]
-    assert _run(["dice", "read", str(photo), "--json", "--die-size", str(side)]) == 0
+    assert run_cli(["dice", "read", str(photo), "--json", "--die-size", str(side)]) == 0
     assert sorted(json.loads(capsys.readouterr().out)[0]["values"]) == [1, 2, 3, 4, 5, 6]
 
 
@@ -160,50 +147,50 @@ def test_calibrate_errors_name_what_was_wrong(tmp_path, capsys):
     photo = _small_dice_photo(tmp_path / "small.png")
     empty = tmp_path / "empty.png"
     cv2.imwrite(str(empty), np.full((720, 1280, 3), 90, np.uint8))
-    assert _run(["dice", "calibrate", str(empty)]) == 1
+    assert run_cli(["dice", "calibrate", str(empty)]) == 1
     assert "no die read surely in the 1280x720 frame" in capsys.readouterr().err
-    assert _run(["dice", "calibrate", str(photo), "--tray", "1,2"]) == 1
+    assert run_cli(["dice", "calibrate", str(photo), "--tray", "1,2"]) == 1
     assert "--tray must be four whole numbers X,Y,W,H" in capsys.readouterr().err
-    assert _run(["dice", "calibrate", str(photo), "--tray", "0,0,2000,720"]) == 1
+    assert run_cli(["dice", "calibrate", str(photo), "--tray", "0,0,2000,720"]) == 1
     assert "leaves the 1280x720 frame" in capsys.readouterr().err
-    assert _run(["dice", "calibrate", str(photo), "--out", str(tmp_path / "no" / "dir.json")]) == 1
+    assert run_cli(["dice", "calibrate", str(photo), "--out", str(tmp_path / "no" / "dir.json")]) == 1
     assert "cannot write" in capsys.readouterr().err
-    assert _run(["dice", "read", str(photo), "--die-size", "0"]) == 2
+    assert run_cli(["dice", "read", str(photo), "--die-size", "0"]) == 2
     assert "--die-size: die side must be a positive number" in capsys.readouterr().err
-    assert _run(["dice", "read", str(photo), "--die-size", "0.8"]) == 2
+    assert run_cli(["dice", "read", str(photo), "--die-size", "0.8"]) == 2
     assert "die side 0.8 px is too small to read (at least 8 px)" in capsys.readouterr().err
-    assert _run(["dice", "calibrate", str(photo), "--tray", "0,0,20,20"]) == 1
+    assert run_cli(["dice", "calibrate", str(photo), "--tray", "0,0,20,20"]) == 1
     assert "the tray 0,0,20,20 (x,y,w,h) is too small to hold a die" in capsys.readouterr().err
-    assert _run(["dice", "calibrate", str(photo), "--tray", ""]) == 1
+    assert run_cli(["dice", "calibrate", str(photo), "--tray", ""]) == 1
     assert "--tray must be four whole numbers" in capsys.readouterr().err
-    assert _run(["dice", "read", str(photo), "--die-size", "5000"]) == 0
+    assert run_cli(["dice", "read", str(photo), "--die-size", "5000"]) == 0
     assert "--die-size 5000 px is larger than the 1280x720 image" in capsys.readouterr().err
 
 
 def test_calibrate_never_writes_over_its_photo_or_a_file_that_is_not_a_calibration(tmp_path, capsys):
     photo = _small_dice_photo(tmp_path / "small.png")
     before = photo.read_bytes()
-    assert _run(["dice", "calibrate", str(photo), "--out", str(photo)]) == 1
+    assert run_cli(["dice", "calibrate", str(photo), "--out", str(photo)]) == 1
     assert f"--out {photo}: is the photo being read; it is left as it is" in capsys.readouterr().err
     assert photo.read_bytes() == before
     notes = tmp_path / "notes.txt"
     notes.write_text("my table notes")
-    assert _run(["dice", "calibrate", str(photo), "--out", str(notes)]) == 1
+    assert run_cli(["dice", "calibrate", str(photo), "--out", str(notes)]) == 1
     err = capsys.readouterr().err
     assert f"--out {notes}: exists and is not a calibration file" in err and "remove it or choose another name" in err
     assert notes.read_text() == "my table notes"
-    assert _run(["dice", "calibrate", str(photo), "--out", str(tmp_path)]) == 1
+    assert run_cli(["dice", "calibrate", str(photo), "--out", str(tmp_path)]) == 1
     assert "is a folder" in capsys.readouterr().err
     # re-calibrating over an earlier calibration is the normal use
     calib = tmp_path / "calib.json"
     calib.write_text(json.dumps({"resolution": [640, 480], "tray": None, "die_size_px": 30.0}))
-    assert _run(["dice", "calibrate", str(photo), "--out", str(calib)]) == 0
+    assert run_cli(["dice", "calibrate", str(photo), "--out", str(calib)]) == 0
     assert json.loads(calib.read_text())["resolution"] == [1280, 720]
 
 
 def test_calibrate_without_out_prints_only_the_json_on_stdout(tmp_path, capsys):
     photo = _small_dice_photo(tmp_path / "small.png")
-    assert _run(["dice", "calibrate", str(photo)]) == 0
+    assert run_cli(["dice", "calibrate", str(photo)]) == 0
     out, err = capsys.readouterr()
     assert json.loads(out)["resolution"] == [1280, 720]  # `dice calibrate F > calib.json` works
     assert "die side" in err
@@ -212,7 +199,7 @@ def test_calibrate_without_out_prints_only_the_json_on_stdout(tmp_path, capsys):
 def test_bench_dice_json_has_the_issue_keys(capsys):
     """``bench dice --json``: one object with median_ms, p95_ms, rss_mb and per-set metrics with the
     keys of ``dice eval`` (shared sets when ../shared is beside the clone, rendered stress sets always)."""
-    assert _run(["bench", "dice", "--json", "--stress-frames", "2", "--timing-frames", "3"]) == 0
+    assert run_cli(["bench", "dice", "--json", "--stress-frames", "2", "--timing-frames", "3"]) == 0
     out = json.loads(capsys.readouterr().out)
     for key in ("median_ms", "p95_ms", "rss_mb", "sets", "frame", "dice_per_frame"):
         assert key in out
@@ -228,11 +215,11 @@ def test_bench_dice_json_has_the_issue_keys(capsys):
 
 
 def test_eval_of_a_missing_folder_or_a_file_says_so(tmp_path, capsys):
-    assert _run(["dice", "eval", str(tmp_path / "nope")]) == 1
+    assert run_cli(["dice", "eval", str(tmp_path / "nope")]) == 1
     assert capsys.readouterr().err.strip() == f"error: {tmp_path / 'nope'}: no such folder"
     photo = tmp_path / "real.jpg"
     photo.write_bytes(b"x")
-    assert _run(["dice", "eval", str(photo)]) == 1
+    assert run_cli(["dice", "eval", str(photo)]) == 1
     assert "is a file, not a folder of labelled images" in capsys.readouterr().err
 
 
@@ -243,7 +230,7 @@ def test_eval_with_an_unreadable_image_exits_1(tmp_path, capsys):
     cv2.imwrite(str(tmp_path / "img0.png"), frame)
     (tmp_path / "img1.png").write_text("not a picture")
     (tmp_path / "labels.csv").write_text("image,values\nimg0.png,3\nimg1.png,5\n")
-    assert _run(["dice", "eval", str(tmp_path)]) == 1
+    assert run_cli(["dice", "eval", str(tmp_path)]) == 1
     err = capsys.readouterr().err
     assert "1 image(s) of" in err and "the figures leave their dice out" in err
 
@@ -251,7 +238,7 @@ def test_eval_with_an_unreadable_image_exits_1(tmp_path, capsys):
 def test_calibrate_error_names_the_image(tmp_path, capsys):
     one = tmp_path / "one.png"
     cv2.imwrite(str(one), np.zeros((1, 1, 3), np.uint8))
-    assert _run(["dice", "calibrate", str(one)]) == 1
+    assert run_cli(["dice", "calibrate", str(one)]) == 1
     assert capsys.readouterr().err.startswith(f"error: {one}: ")
 
 
@@ -261,9 +248,9 @@ def test_eval_scores_the_labels_as_they_are(tmp_path, capsys):
                             np.random.default_rng(0))
     cv2.imwrite(str(tmp_path / "img0.png"), frame)
     (tmp_path / "labels.csv").write_text("image,values\nimg0.png,2\n")  # the photo shows a 3
-    assert _run(["dice", "eval", str(tmp_path), "--json"]) == 0
+    assert run_cli(["dice", "eval", str(tmp_path), "--json"]) == 0
     m = json.loads(capsys.readouterr().out)
     assert m["precision"] == 0.0 and "errata" not in m and "errata_applied" not in m
     with pytest.raises(SystemExit) as exc:
-        _run(["dice", "eval", str(tmp_path), "--errata", str(tmp_path / "e.csv")])
+        run_cli(["dice", "eval", str(tmp_path), "--errata", str(tmp_path / "e.csv")])
     assert exc.value.code == 2 and "unrecognized arguments: --errata" in capsys.readouterr().err

@@ -10,6 +10,7 @@ from collections import Counter
 import cv2
 import numpy as np
 import pytest
+from cli_kit import run_cli
 
 from arena_table.table.camera_settings import default_reader
 from arena_table.vision import size_search
@@ -19,7 +20,6 @@ from arena_table.vision.dice import DiceConfig, read_dice
 from arena_table.vision.dice_io import load_image
 from arena_table.vision.labels import dice_set_dir, load_set
 from arena_table.vision.render import DieSpec, TableSpec, random_table, render_table
-from tests.vision.test_dice_cli import _run
 
 
 def _row_of_dice(side: float, faces=(1, 2, 3, 4, 5, 6)) -> np.ndarray:
@@ -115,9 +115,9 @@ def test_the_camera_and_cli_readers_search_too(tmp_path, capsys):
     assert len(default_reader(60.0)(frame).values) < 6  # a calibration is trusted
     cv2.imwrite(str(tmp_path / "wide.png"), frame)
     (tmp_path / "labels.csv").write_text("image,values\nwide.png,1 2 3 4 5 6\n")
-    assert _run(["dice", "read", str(tmp_path / "wide.png"), "--json"]) == 0
+    assert run_cli(["dice", "read", str(tmp_path / "wide.png"), "--json"]) == 0
     assert sorted(json.loads(capsys.readouterr().out)[0]["values"]) == [1, 2, 3, 4, 5, 6]
-    assert _run(["dice", "eval", str(tmp_path), "--json"]) == 0
+    assert run_cli(["dice", "eval", str(tmp_path), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["per_die_accuracy"] == 1.0
 
 

@@ -6,7 +6,7 @@ import time
 
 import numpy as np
 import pytest
-from webhelpers import app, client, ctl, login, settle, table  # noqa: F401 (fixtures)
+from webhelpers import login, settle
 
 from arena_table.rules import DiceRolled, TagPlaced, TagRemoved
 from arena_table.webui.openapi import flask_path

@@ -6,7 +6,7 @@ import json
 import logging
 
 import pytest
-from webhelpers import app, client, login, table  # noqa: F401 (fixtures)
+from webhelpers import login
 
 from arena_table.webui import app as webapp
 
@@ -122,8 +122,6 @@ MALFORMED = [b"", b"   ", b"not json", b"{", b"[]", b"[1,2]", b"42", b'"text"', 
 
 
 def test_fuzz_every_json_route_never_500(app, client, raw, table):
-    from webhelpers import PIN  # noqa: F401
-
     routes = sorted(r.rule for r in app.url_map.iter_rules() if r.rule.startswith("/api/") and "POST" in r.methods)
     assert {"/api/events", "/api/start", "/api/correct", "/api/undo", "/api/tags/enroll", "/api/tokens/place",
             "/api/tokens/remove"} <= set(routes)

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from webhelpers import app, client, ctl, login, table  # noqa: F401 (fixtures)
-
 
 def _theosis_lines() -> list[str]:
     """``examples/theosis-pvp-12.txt`` as notation lines (its start first, then ``th-place``...)."""

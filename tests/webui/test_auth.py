@@ -6,7 +6,7 @@ import json
 import re
 
 import pytest
-from webhelpers import PIN, app, client, login, table  # noqa: F401 (fixtures)
+from webhelpers import PIN, login
 
 from arena_table.webui.auth import MAX_FAILURES, PUBLIC_MUTATING
 

@@ -87,7 +87,7 @@ def test_a_folder_in_place_of_a_secret_file_stops_run_with_one_error(tmp_path, c
         secrets_store.load_or_create_pin(tmp_path, "97531")
     (tmp_path / name).mkdir()
     with caplog.at_level(logging.INFO):
-        assert main(["run", "--db", str(tmp_path / "t.db"), "--camera", "none"]) == 2
+        assert main(["run", "--port", str(free_port()), "--db", str(tmp_path / "t.db"), "--camera", "none"]) == 2
     assert capsys.readouterr().err == f"error: {tmp_path / name} is a directory, not the {what} file: remove it\n"
     assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
     assert not (tmp_path / "t.db").exists()
@@ -135,7 +135,8 @@ def test_run_refuses_an_address_that_does_not_exist(tmp_path, capsys):
 
 
 def test_run_refuses_bad_options(tmp_path, capsys):
-    assert main(["run", "--camera", "none", "--db", str(tmp_path / "t.db"), "--options", "[1]"]) == 2
+    assert main(["run", "--port", str(free_port()),
+                 "--camera", "none", "--db", str(tmp_path / "t.db"), "--options", "[1]"]) == 2
     assert "--options must be a JSON object" in capsys.readouterr().err
     assert not Path(tmp_path / "t.db").exists()
 
@@ -195,7 +196,8 @@ def test_reader_settings_reach_the_reader():
 def test_run_refuses_a_bad_calibration_file_naming_it(tmp_path, capsys):
     calib = tmp_path / "calib.json"
     calib.write_text(json.dumps({"resolution": [640, 480], "tray": [1, 2]}))
-    assert main(["run", "--camera", "none", "--db", str(tmp_path / "t.db"), "--calibration", str(calib)]) == 2
+    assert main(["run", "--port", str(free_port()),
+                 "--camera", "none", "--db", str(tmp_path / "t.db"), "--calibration", str(calib)]) == 2
     err = capsys.readouterr().err
     assert f"{calib}: calibration tray must be [x, y, width, height]" in err
     assert not (tmp_path / "t.db").exists()
@@ -274,7 +276,7 @@ def test_run_refuses_a_file_that_is_no_event_log_before_writing_a_pin_beside_it(
     in the folder of a file that is no event log."""
     db = tmp_path / "log.db"
     db.write_text("hello\n")
-    assert main(["run", "--db", str(db), "--camera", "none"]) == 1
+    assert main(["run", "--port", str(free_port()), "--db", str(db), "--camera", "none"]) == 1
     assert "not an arena-table event log" in capsys.readouterr().err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["log.db"]  # no SQLite header: refused before the lock
     assert db.read_text() == "hello\n"
@@ -292,7 +294,7 @@ def test_a_second_run_on_a_busy_log_rewrites_neither_its_pin_nor_its_key(tmp_pat
     before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
     first = Table(TableConfig(db=db, camera=None, pin="246810"))  # holds the log's writer lock
     try:
-        assert main(["run", "--db", str(db), "--camera", "none", "--pin", "111111"]) == 1
+        assert main(["run", "--port", str(free_port()), "--db", str(db), "--camera", "none", "--pin", "111111"]) == 1
         assert "already in use by another arena-table process" in capsys.readouterr().err
         assert (tmp_path / "pin.txt").read_bytes() == before["pin.txt"]
         assert (tmp_path / "session-secret").read_bytes() == before["session-secret"]
@@ -320,6 +322,7 @@ def test_an_empty_log_file_left_by_a_cut_first_start_still_starts_a_table(tmp_pa
 
 
 def test_a_malformed_pin_is_refused_before_anything_is_written(tmp_path, capsys):
-    assert main(["run", "--camera", "none", "--db", str(tmp_path / "t.db"), "--pin", "12ab"]) == 2
+    assert main(["run", "--port", str(free_port()),
+                 "--camera", "none", "--db", str(tmp_path / "t.db"), "--pin", "12ab"]) == 2
     assert "the PIN must be 4 to 12 digits, got '12ab'" in capsys.readouterr().err
     assert list(tmp_path.iterdir()) == []

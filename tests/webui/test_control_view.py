@@ -4,9 +4,6 @@ plain words with a human time, help texts without reStructuredText markup."""
 from __future__ import annotations
 
 import time
-
-from webhelpers import app, client, ctl, login, table  # noqa: F401 (fixtures)
-
 from pathlib import Path
 
 DEMIGODS = Path(__file__).resolve().parents[1] / "rules" / "demigods" / "golden" / "advanced-tactics.txt"

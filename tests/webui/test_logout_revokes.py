@@ -10,8 +10,7 @@ import stat
 
 import pytest
 
-from test_session_restart import running_table
-from webhelpers import PIN, app, client, login, table  # noqa: F401 (fixtures)
+from webhelpers import PIN, login, running_table
 
 from arena_table.cli.common import free_port
 

@@ -6,32 +6,12 @@ from __future__ import annotations
 import logging
 import os
 import stat
-from contextlib import contextmanager
 
 import pytest
-from webhelpers import PIN, login, table  # noqa: F401 (fixture)
+from webhelpers import PIN, login, running_table
 
 from arena_table.table import secrets_store
-from arena_table.table.app import Table, TableConfig
-from arena_table.table.revoked_sessions import StoredSessionRevocations
 from arena_table.webui.app import WebConfig, create_app, shutdown
-
-
-@contextmanager
-def running_table(data_dir, given_pin=None):
-    """What ``arena-table run --db DATA/t.db [--pin PIN]`` builds: the PIN, the session key, the
-    table and its web app (in a test client)."""
-    pin = secrets_store.load_or_create_pin(data_dir, given_pin)
-    key = secrets_store.load_or_create_session_secret(data_dir, pin)
-    table = Table(TableConfig(db=data_dir / "t.db", camera=None, pin=pin)).start()
-    app = create_app(table, WebConfig(pin=pin, secret_key=key, heartbeat=0.3,
-                                      revocations=StoredSessionRevocations(data_dir)))
-    app.config["TESTING"] = True
-    try:
-        yield app
-    finally:
-        shutdown(app)
-        table.close()
 
 
 def _logged_in_cookie(data_dir) -> tuple[str, str]:
@@ -267,6 +247,7 @@ def test_a_temporary_copy_dated_far_in_the_future_is_swept(tmp_path):
 def test_a_secret_file_open_to_others_and_not_ours_stops_run_before_the_log_is_made(
         tmp_path, monkeypatch, capsys, name):
     from arena_table.cli import main
+    from arena_table.cli.common import free_port
 
     pin = secrets_store.load_or_create_pin(tmp_path, "97531")
     secrets_store.load_or_create_session_secret(tmp_path, pin)
@@ -274,7 +255,7 @@ def test_a_secret_file_open_to_others_and_not_ours_stops_run_before_the_log_is_m
     path.chmod(0o644)
     os.chown(path, 4242, -1) if os.geteuid() == 0 else pytest.skip("needs root to hand a file to another uid")
     monkeypatch.setattr(os, "geteuid", lambda: 1000)  # run as a user who may not chmod it
-    assert main(["run", "--db", str(tmp_path / "t.db"), "--camera", "none"]) == 2
+    assert main(["run", "--port", str(free_port()), "--db", str(tmp_path / "t.db"), "--camera", "none"]) == 2
     err = capsys.readouterr().err
     assert err == (f"error: {path} is mode 0644, open to other users, and owned by uid 4242, not this user "
                    "(1000): it cannot be made private; chown or delete it\n")

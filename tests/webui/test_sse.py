@@ -5,7 +5,7 @@ from __future__ import annotations
 import queue
 
 import pytest
-from webhelpers import PIN, SSEReader, app, apply_update, client, settle, table  # noqa: F401 (fixtures)
+from webhelpers import PIN, SSEReader, apply_update, settle
 
 from arena_table.rules import DiceRolled, DieCorrected
 from arena_table.table.app import Table, TableConfig

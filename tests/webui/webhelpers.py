@@ -1,40 +1,19 @@
-"""Fixtures and helpers for the web app tests: a real Table on a temporary log, its app and
-a test client; log in; read an SSE stream. (Fixtures live here, imported by each test
-module, rather than in a conftest.py: ``--doctest-modules`` would import every
-``conftest.py`` of the suite under one module name.)"""
+"""Helpers for the web app tests: log in, read an SSE stream, wait for the hub, run a table as
+``arena-table run`` builds it. The fixtures (``table``, ``app``, ``client``, ``ctl``) are in
+this folder's ``conftest.py``."""
 
 from __future__ import annotations
 
 import json
-from typing import Iterator
+import time
+from contextlib import contextmanager
 
-import pytest
-
+from arena_table.table import secrets_store
 from arena_table.table.app import Table, TableConfig
-from arena_table.webui.app import create_app, shutdown
+from arena_table.table.revoked_sessions import StoredSessionRevocations
+from arena_table.webui.app import WebConfig, create_app, shutdown
 
 PIN = "246810"
-
-
-@pytest.fixture
-def table(tmp_path) -> Iterator[Table]:
-    t = Table(TableConfig(db=tmp_path / "table.db", camera=None, pin=PIN)).start()
-    yield t
-    t.close()
-
-
-@pytest.fixture
-def app(table):
-    a = create_app(table, {"heartbeat": 0.3})
-    a.config["TESTING"] = True
-    yield a
-    shutdown(a)
-
-
-@pytest.fixture
-def client(app):
-    return app.test_client()
-
 
 
 def login(client, pin: str = PIN) -> str:
@@ -78,8 +57,6 @@ class SSEReader:
 
 def settle(app, version: int, timeout: float = 3.0) -> None:
     """Wait until the app's SSE hub has broadcast ``version`` (its thread runs behind the engine)."""
-    import time
-
     hub = app.extensions["arena_hub"]
     end = time.monotonic() + timeout
     while hub.snapshot()[2] < version:
@@ -98,11 +75,18 @@ def apply_update(page: dict, update: dict) -> dict:
     return page
 
 
-@pytest.fixture
-def ctl(client):
-    """A logged-in control client's POST: ``ctl(url, json_body) -> response``."""
-    token = login(client)
-
-    def post(url, body):
-        return client.post(url, json=body, headers={"X-CSRF-Token": token})
-    return post
+@contextmanager
+def running_table(data_dir, given_pin=None):
+    """What ``arena-table run --db DATA/t.db [--pin PIN]`` builds: the PIN, the session key, the
+    table and its web app (in a test client)."""
+    pin = secrets_store.load_or_create_pin(data_dir, given_pin)
+    key = secrets_store.load_or_create_session_secret(data_dir, pin)
+    table = Table(TableConfig(db=data_dir / "t.db", camera=None, pin=pin)).start()
+    app = create_app(table, WebConfig(pin=pin, secret_key=key, heartbeat=0.3,
+                                      revocations=StoredSessionRevocations(data_dir)))
+    app.config["TESTING"] = True
+    try:
+        yield app
+    finally:
+        shutdown(app)
+        table.close()

@@ -3,16 +3,12 @@ dashboard shows it red); the next good read puts it back to ``ok``."""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
+from camera_kit import EndingSim, truth_reader_for
 
 from arena_table.table import camera_loop
 from arena_table.table.app import Table, TableConfig
 from arena_table.table.camera_loop import CameraLoop
 from arena_table.vision.sim import SimDie, SimTable, SimThrow
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "table"))
-from test_camera_throws import EndingSim, truth_reader_for  # noqa: E402
 
 
 def test_reader_failure_is_camera_error_then_ok_again(tmp_path, monkeypatch):

@@ -6,16 +6,11 @@ runs through no count. Screenshots go to ``artifacts/screenshots/whole-rows-*.pn
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import numpy as np
 import pytest
+from browserkit import ROOT
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "browser"))  # the Playwright fixtures
-from browserkit import ROOT, browser, live, screenshots  # noqa: E402, F401 (fixtures)
-
-from arena_table.rules import DiceRolled, parse, table_view  # noqa: E402
+from arena_table.rules import DiceRolled, parse, table_view
 
 pytestmark = pytest.mark.browser
 

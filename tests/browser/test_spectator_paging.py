@@ -10,16 +10,13 @@ box that clips them, on no page but the shown one. Screenshots of each page go t
 from __future__ import annotations
 
 import re
-import sys
 import time
 from pathlib import Path
 
 import pytest
+from browserkit import ROOT
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "browser"))  # the Playwright fixtures
-from browserkit import ROOT, browser, live, page, phone, screenshots  # noqa: E402, F401 (fixtures)
-
-from arena_table.rules import parse, table_view  # noqa: E402
+from arena_table.rules import parse, table_view
 
 pytestmark = pytest.mark.browser
 
