@@ -21,8 +21,8 @@ def test_shadowbeast_spends_one_gaar_rerolls_the_1_and_keeps_the_second():
     a = t.attack
     assert (a.step, a.reroll, a.gaar_spent, t.s.combat.gaar) == ("reroll", (0,), 1, 1)
     rr = t.v["extra"]["combat"]["attack"]["reroll"]
-    assert rr["dice"] == [1] and rr["values"] == [1] and "below the highest range (10+)" in rr["why"]
-    assert "re-roll Monster die 1 (1)" in t.v["prompt"]
+    assert rr["dice"] == [1] and rr["values"] == [1] and "below 10, the highest range" in rr["why"]
+    assert t.v["prompt"] == "re-roll Monster die 1 (it shows 1)"
     t.play("roll die=eu-monster faces=[3]")
     a = t.attack
     assert a.dice == (3, 6) and a.step == "response"

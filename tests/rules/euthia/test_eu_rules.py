@@ -191,9 +191,9 @@ def test_values_to_enter_are_listed_until_given():
 
 def test_the_start_form_lists_the_values_to_enter_and_its_values_start_a_game():
     fields = {f["name"]: f for f in find_game("euthia").setup_form()}
-    assert "To enter: base: combat_die" in fields["entered"]["help"] and "monster:gecko" in fields["entered"]["help"]
-    opts = form.to_options({"mode": "fellowship", "heroes": ["ael", "dral"], "leader": "",
-                            "entered": '{"hero_health": 13}'})
+    assert "To enter" in fields["difficulty"]["help"] and "base: combat_die, hero_health" in fields["difficulty"]["help"]
+    assert "monster:gecko: level, health" in fields["difficulty"]["help"]
+    opts = form.to_options({"mode": "fellowship", "heroes": ["ael", "dral"], "leader": "", "hero_health": 13})
     s = find_game("euthia").setup(opts)
     assert s.config.mode == "fellowship" and s.heroes["dral"].health == 13 and s.first_leader == ""
 
@@ -214,6 +214,6 @@ def test_the_view_names_the_die_to_reroll_and_why():
     v = table_view(t.ts)["view"]
     att = v["extra"]["combat"]["attack"]
     assert att["reroll"] == {"dice": [2], "values": [2], "why": att["reroll"]["why"]}
-    assert "Combat Value 8 is below the highest range (10+), the 2 is 1-3" in att["reroll"]["why"]
-    assert v["prompt"].startswith("re-roll Monster die 2 (2)")
+    assert att["reroll"]["why"] == "Combat Value 8 is below 10, the highest range; the die shows 2 (1-3); 2 Gaar: one spent (+2); the lower die"
+    assert v["prompt"] == "re-roll Monster die 2 (it shows 2)"
     assert v["extra"]["combat"]["gaar"] == 1 and att["gaar_spent"] == 1

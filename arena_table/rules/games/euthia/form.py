@@ -1,23 +1,21 @@
 """The control page's start form for Euthia and the options it submits.
 
 ``setup_form()`` lists flat fields in the ``/api/games`` format: the mode (Playing with Fire or
-Fellowship), the Heroes, the Monster difficulty, the Leader of round 1, the readings of
-ambiguities.md, and a JSON field for the values still to enter (Monster cards, base-game card
-boxes, the Combat die). ``to_options`` turns them into :func:`.setup.new_game` options.
+Fellowship), the Heroes, the Monster difficulty, the Leader of round 1 and the readings of
+ambiguities.md. The values still to enter from the components (Monster cards, base-game card
+boxes, the Combat die) are listed in the Monster cards field's help; the page's "More options
+(JSON)" box takes them. ``to_options`` turns the values into :func:`.setup.new_game` options.
 
->>> to_options({"mode": "fellowship", "heroes": "ael, dral", "entered": '{"hero_health": 14}'})["hero_health"]
-14
+>>> to_options({"mode": "fellowship", "heroes": ["ael", "dral"], "leader": ""})
+{'mode': 'fellowship', 'heroes': ['ael', 'dral']}
 """
 
 from __future__ import annotations
 
-import json
 from typing import Any, Mapping
 
 from . import catalog
 from .setup import HEROES
-
-FORM_ONLY = ("entered",)
 
 
 def setup_form() -> list[dict[str, Any]]:
@@ -32,7 +30,9 @@ def setup_form() -> list[dict[str, Any]]:
          "help": "Hero ids: " + ", ".join(HEROES) + ". One in Playing with Fire."},
         {"name": "difficulty", "label": "Monster cards", "type": "select", "default": "normal",
          "options": [{"value": "normal", "label": "Normal (base cards)"}, {"value": "hard", "label": "Hard (++)"},
-                     {"value": "heroic", "label": "Heroic (+++)"}]},
+                     {"value": "heroic", "label": "Heroic (+++)"}],
+         "help": "To enter from the components (the book does not print them), under More options as JSON, e.g. "
+                 "{\"hero_health\": 14, \"monsters\": {\"gecko\": {\"health\": 5}}}: " + listed + "."},
         {"name": "leader", "label": "Leader of round 1 (Fellowship)", "type": "text", "default": ""},
         {"name": "earth", "label": "Earth/Corrupted change the Combat Value of", "type": "select", "default": "monster",
          "options": ["monster", "hero"], "help": "ambiguities.md: the Monster's Combat Value by default."},
@@ -42,24 +42,12 @@ def setup_form() -> list[dict[str, Any]]:
          "options": ["every", "entry"], "help": "All three tests before every re-roll (default)."},
         {"name": "creature_now", "label": "Rotting Fly/Worm act in the attack they are revealed in",
          "type": "checkbox", "default": False},
-        {"name": "entered", "label": "Values entered from the components (JSON)", "type": "text", "default": "",
-         "help": "To enter: " + listed + ". E.g. {\"hero_health\": 14, \"monsters\": {\"gecko\": {\"health\": 5}}}."},
     ]
 
 
 def to_options(values: Mapping[str, Any]) -> dict[str, Any]:
-    """The form's values (or plain options) as :func:`.setup.new_game` options.
-
-    Raises:
-        ValueError: ``entered`` is not a JSON object.
-    """
+    """The form's values (or plain options) as :func:`.setup.new_game` options: a field left
+    empty is an option not given."""
     if not isinstance(values, Mapping):
         return values  # new_game names the problem
-    out = {k: v for k, v in values.items() if k not in FORM_ONLY and v not in ("", None)}
-    raw = values.get("entered")
-    if raw:
-        extra = json.loads(raw) if isinstance(raw, str) else raw
-        if not isinstance(extra, Mapping):
-            raise ValueError("entered must be a JSON object of option values")
-        out.update(extra)
-    return out
+    return {k: v for k, v in values.items() if v not in ("", None)}

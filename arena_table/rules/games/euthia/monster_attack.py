@@ -324,10 +324,10 @@ def gaar_loop(state: EuState) -> EuState:
         return _set(state, a)
     cv, top = combat_value(state, a), top_range(state, a)
     tied = len(a.dice) == 2 and a.dice[0] == a.dice[1]
-    why = (f"Combat Value {cv} is below the highest range ({top}+), the {a.dice[i]} is 1-3 and the Monster has "
-           f"{state.combat.gaar} Gaar: one spent blue side up (+2), re-roll the "
-           + ("lower die (either: tied)" if tied else f"{'lower' if len(a.dice) == 2 else ''} die showing {a.dice[i]}"))
-    a = dataclasses.replace(a, gaar_spent=a.gaar_spent + 1, reroll=(i,), reroll_why=why.replace("  ", " "),
+    why = (f"Combat Value {cv} is below {top}, the highest range; the die shows {a.dice[i]} (1-3); "
+           f"{state.combat.gaar} Gaar: one spent (+2)" + ("; either die: tied" if tied else
+                                                         ("; the lower die" if len(a.dice) == 2 else "")))
+    a = dataclasses.replace(a, gaar_spent=a.gaar_spent + 1, reroll=(i,), reroll_why=why,
                             step="reroll", looping=True, lines=a.lines + (f"Gaar spent: re-roll the {a.dice[i]}",))
     return _set(state, a, gaar=state.combat.gaar - 1)
 

@@ -48,8 +48,8 @@ def prompt(state: EuState) -> str:
     if a.step == "reveal":
         return f"reveal the top card of the {a.chaos.cache.title()} cache (Chaos Action {len(a.chaos.stacks) + 1})"
     if a.step == "reroll":
-        which = " and ".join(f"die {i + 1} ({a.dice[i]})" for i in a.reroll)
-        return f"re-roll Monster {which}: {a.reroll_why}"
+        which = " and ".join(f"die {i + 1} (it shows {a.dice[i]})" for i in a.reroll)
+        return f"re-roll Monster {which}"
     return "the Hero's response: tiles, Gaar, then eu-done"
 
 
