@@ -15,7 +15,8 @@ projections"); :mod:`arena_table.hardware.led_driver` applies a frame to gpiozer
 
 The view carries no structured "moments", so cues are read from what it does carry (each rule is
 documented on its helper): a kill is a character turning ``out`` at health 0 between two views,
-the last turn is ``round`` reaching ``round_max``, a Critical is a roll whose log line names one.
+or a log line telling a death, the last turn is ``round`` reaching ``round_max``, a Critical is a roll
+whose log line names one.
 """
 
 from __future__ import annotations
@@ -47,8 +48,13 @@ FAULT_STATES = frozenset({"failed", "error", "down", "lost", "disconnected", "st
 SETTLING_STATES = frozenset({"moving", "settling", "hand"})
 """The camera's ``settle`` states while dice are thrown and not yet still (``vision/settle.py``)."""
 
-_ROLL_ASKED = re.compile(r"(?<![-\w])roll\b", re.IGNORECASE)  # "Roll piercing", "roll the Demigod dice"; not "re-roll"
+_ROLL_ASKED = re.compile(r"(?<!may )(?<![\w-])(re-)?roll\b", re.IGNORECASE)
+"""A prompt asking for a roll: "Roll piercing", "roll the Demigod dice", "re-roll Monster die 1"; not the
+offer "Assassin may re-roll 1 die or resolve", nor an event's name ("eu-hero-roll")."""
 _CRITICAL = re.compile(r"\bcritical\b", re.IGNORECASE)
+_KILL_WORDS = re.compile(r"\b(slain|dies|defeated)\b", re.IGNORECASE)
+"""How the games' log lines tell a death: Demigods "(slain)", Euthia "dies" / "— defeated" (a Monster),
+Theosis "→ slain" and "every monster is defeated"."""
 
 
 @dataclass(frozen=True)
@@ -210,9 +216,17 @@ def table_status(view: Mapping[str, Any], health: Mapping[str, Mapping[str, Any]
     return "ready"
 
 
+def _new_lines(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[str]:
+    since = before.get("seq") or 0
+    return [line.get("text", "") for line in after.get("log", ()) if line.get("seq", 0) > since]
+
+
 def _killed(before: Mapping[str, Any], after: Mapping[str, Any]) -> bool:
-    """A character in both views turned ``out`` with health 0 (or no health shown): a kill, not a
-    hero merely skipped this round (view-schema ``out``)."""
+    """A character in both views turned ``out`` with health 0 (or no health shown), not a hero merely
+    skipped this round (view-schema ``out``); or a log line the event added tells a death (a Monster
+    off the turn order, a hero who comes back: Euthia)."""
+    if any(_KILL_WORDS.search(text) for text in _new_lines(before, after)):
+        return True
     was = {e.get("id"): e for e in (before.get("view") or {}).get("order", ())}
     for entry in (after.get("view") or {}).get("order", ()):
         old = was.get(entry.get("id"))
@@ -234,8 +248,7 @@ def _critical_rolled(before: Mapping[str, Any], after: Mapping[str, Any]) -> boo
     last = (after.get("tray") or {}).get("last") or {}
     if not seq or last.get("seq") != seq:
         return False
-    since = before.get("seq") or 0
-    return any(_CRITICAL.search(line.get("text", "")) for line in after.get("log", ()) if line.get("seq", 0) > since)
+    return any(_CRITICAL.search(text) for text in _new_lines(before, after))
 
 
 def find_cue(before: Mapping[str, Any] | None, after: Mapping[str, Any], rejected: int | None = None) -> Cue | None:

@@ -31,6 +31,8 @@ def at(path: Path, seq: int) -> dict:
 
 BLITZ = GOLDEN / "theosis" / "golden" / "blitz-2p.txt"
 TACTICS = GOLDEN / "demigods" / "golden" / "tactics.txt"
+FELLOWSHIP = GOLDEN / "euthia" / "golden" / "fellowship-3p.txt"
+SHADOWBEAST = GOLDEN / "euthia" / "golden" / "fire-shadowbeast.txt"
 
 
 # -- seats ---------------------------------------------------------------------------------------------
@@ -51,6 +53,16 @@ def test_demigods_lights_the_activation_order():
     assert seat_lights(at(TACTICS, 16), ["Ann", "Bo"]) == ("blink", "on")
     # event 15: the round has begun and nobody has rolled: Ann's Warlord heads the order
     assert seat_lights(at(TACTICS, 15), ["Ann", "Bo"]) == ("blink", "off")
+
+
+def test_euthia_lights_the_hero_under_attack_or_rolling():
+    """Fellowship: heroes Ael (Ann), Dral (Bo), Maeldur (Cy); the view lists no sides, so the seats
+    are the order's sides as first seen."""
+    seats = seat_names(at(FELLOWSHIP, 6))
+    assert seats == ["Ann", "Bo", "Cy"]
+    assert seat_lights(at(FELLOWSHIP, 6), seats) == ("off", "on", "off")  # the Gecko attacks Dral
+    assert seat_lights(at(FELLOWSHIP, 11), seats) == ("on", "off", "off")  # the Goblin Archer attacks Ael
+    assert seat_lights(at(FELLOWSHIP, 10), seats) == ("off", "off", "off")  # between attacks nobody acts
 
 
 def test_outcome_lights_the_winners_only():
@@ -85,6 +97,13 @@ def test_status_waits_for_a_roll_the_rules_ask_for():
     assert table_status(at(TACTICS, 15)) == "waiting"  # "Roll the Demigod dice: Ann, Bo"
     # "may re-roll 1 die or resolve" is a choice, not a roll asked for; the roll was just taken
     assert table_status(at(TACTICS, 27)) == "accepted"
+
+
+def test_euthia_asks_for_rolls_and_re_rolls():
+    assert table_status(at(FELLOWSHIP, 6)) == "waiting"  # "roll the two Monster dice and the Combat die"
+    assert table_status(at(FELLOWSHIP, 8)) == "waiting"  # "re-roll Monster die 1 (3): ..." (Gaar re-roll)
+    assert table_status(at(FELLOWSHIP, 16)) == "accepted"  # the Hero dice read; "enter the Damage dealt"
+    assert table_status(at(FELLOWSHIP, 17)) == "ready"
 
 
 def test_status_after_a_roll_is_accepted_then_ready():
@@ -135,6 +154,18 @@ def test_theosis_cues_the_last_turn_and_the_kills():
     kills = [s for s, k in found.items() if k == "kill"]
     assert len(kills) == 2  # Rac, then Aer (the game ends with Bo's two heroes out)
     assert "critical" not in found.values()  # Theosis has no Critical
+
+
+def test_euthia_cues_monsters_defeated_and_a_hero_who_dies():
+    found = cues(FELLOWSHIP)
+    assert found == {17: "kill", 27: "kill", 30: "kill"}  # the Gecko, the Goblin Archer; Maeldur dies
+    assert cues(SHADOWBEAST) == {25: "kill"}  # "Shadowbeast: Damage 4 → 8 of 8 — defeated"
+
+
+def test_the_last_fellowship_round_is_cued():
+    before = {"seq": 40, "view": {"round": 19, "round_max": 20}}
+    assert find_cue(before, {"seq": 41, "view": {"round": 20, "round_max": 20}}) == Cue("last-turn", 41)
+    assert find_cue(before, {"seq": 41, "view": {"round": 19, "round_max": 20}}) is None
 
 
 def test_a_refused_move_is_cued_and_nothing_else_is_on_the_first_view():
