@@ -10,7 +10,7 @@ TEST_STAMP := $(VENV)/.installed-test
 IS_PI := $(shell grep -qs "Raspberry Pi" /proc/device-tree/model && echo 1)
 VENV_FLAGS := $(if $(IS_PI),--system-site-packages,)
 
-.PHONY: run test venv clean
+.PHONY: run test venv clean install-pi uninstall-pi
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV_FLAGS) $(VENV)
@@ -36,6 +36,13 @@ test: $(TEST_STAMP)
 	$(BIN)/python -m pytest -m "not perf" $(PYTEST_ARGS)
 	@echo "== timing tests (-m perf): wall-clock budgets and silences, run on their own =="
 	$(BIN)/python -m pytest -m perf tests $(PYTEST_ARGS)
+
+# On a Raspberry Pi: the service, its venv, user, data folder and config (scripts/install-pi.sh).
+install-pi:
+	DESTDIR="$(DESTDIR)" bash scripts/install-pi.sh
+
+uninstall-pi:
+	DESTDIR="$(DESTDIR)" bash scripts/uninstall-pi.sh
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -10,6 +10,8 @@ command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
 # Node.js runs the MicroPython WebAssembly port for the firmware tests (tests/firmware).
 command -v node >/dev/null 2>&1 || need_apt+=(nodejs)
 command -v npm >/dev/null 2>&1 || need_apt+=(npm)
+# systemd-analyze checks the Raspberry Pi service unit (tests/table/test_install_pi.py).
+command -v systemd-analyze >/dev/null 2>&1 || need_apt+=(systemd)
 if [ ${#need_apt[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_apt[@]}" >/dev/null
