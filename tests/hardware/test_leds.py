@@ -33,6 +33,7 @@ BLITZ = GOLDEN / "theosis" / "golden" / "blitz-2p.txt"
 TACTICS = GOLDEN / "demigods" / "golden" / "tactics.txt"
 FELLOWSHIP = GOLDEN / "euthia" / "golden" / "fellowship-3p.txt"
 SHADOWBEAST = GOLDEN / "euthia" / "golden" / "fire-shadowbeast.txt"
+FIRST_BLOOD = GOLDEN / "sword_and_sorcery" / "golden" / "pvp2-first-blood.txt"
 
 
 # -- seats ---------------------------------------------------------------------------------------------
@@ -63,6 +64,18 @@ def test_euthia_lights_the_hero_under_attack_or_rolling():
     assert seat_lights(at(FELLOWSHIP, 6), seats) == ("off", "on", "off")  # the Gecko attacks Dral
     assert seat_lights(at(FELLOWSHIP, 11), seats) == ("on", "off", "off")  # the Goblin Archer attacks Ael
     assert seat_lights(at(FELLOWSHIP, 10), seats) == ("off", "off", "off")  # between attacks nobody acts
+
+
+def test_sword_and_sorcery_lights_the_team_that_activates():
+    """PvP 2 "First Blood": teams purple and red (setup order); the Tiebreaker puts red first."""
+    seats = seat_names(at(FIRST_BLOOD, 15))
+    assert seats == ["purple", "red"]
+    assert seat_lights(at(FIRST_BLOOD, 15), seats) == ("off", "on")  # red activates a Hero
+    assert seat_lights(at(FIRST_BLOOD, 16), seats) == ("off", "on")  # Thorgren's Hero Turn
+    assert seat_lights(at(FIRST_BLOOD, 18), seats) == ("on", "off")  # then purple
+    assert table_status(at(FIRST_BLOOD, 3)) == "waiting"  # "purple, red roll 4 red dice"
+    assert table_status(at(FIRST_BLOOD, 24)) == "waiting"  # "Artemis: roll 2 red and 1 blue dice (HIT)"
+    assert cues(FIRST_BLOOD) == {27: "kill"}  # "Artemis attacks Shae: Shae 3 → 0 (Ghost Soul)"
 
 
 def test_outcome_lights_the_winners_only():
