@@ -8,8 +8,11 @@ the photos the fold left out with the whole reader (``arena-table dice eval``'s
 * ``--loso``: leave one setup out. For each of the shared sets (``byler_d6``, ``matteo_d6``,
   ``rune55_d6``: the last is the Rune55 dataset, CC BY 4.0), train on the other two and score it:
   how the reader does at a table, camera and dice it never saw.
-* ``--kfold K``: fold k trains on every set less its images whose index (sorted by name) is k
-  modulo K, and scores those; each set's figures are pooled over the K folds.
+* ``--kfold K``: fold k trains on every set less the photos of fold k and scores those; each
+  set's figures are pooled over the K folds. A photo's fold follows its *source photo*
+  (:func:`source_photo`): rune55_d6 holds up to a dozen Roboflow-augmented copies of one shot
+  (``train_X_jpg.rf.HASH.jpg``, ``valid_X_jpg.rf.HASH.jpg``), which must not be split between
+  training and scoring.
 
 It prints one row per held-out set (accuracy / precision / abstention, dice, the share of ``ok``
 reads that are wrong) and the pooled reliability table (``evaluate.calibration``); each fold
@@ -27,6 +30,7 @@ import argparse
 import json
 import sys
 import time
+import zlib
 from pathlib import Path
 
 import numpy as np
@@ -45,6 +49,28 @@ RECIPE = dict(det_iters=1500, face_iters=1500, rendered=800, render_share=0.3, p
               face_lr=4e-3, face_batch=96, face_mild=0.3, face_interior=0.3, jpeg=0.3, glare_streak=0.5,
               texture_max=36.0, texture_cells=(4.0, 48.0))
 """The fold recipe's options (the names of ``tools/train_dice.py``'s flags)."""
+
+
+def source_photo(name: str) -> str:
+    """The shot an image file was made from: a Roboflow export's split prefix and ``_jpg.rf.HASH``
+    tail removed, else the file's stem.
+
+    >>> source_photo("valid_6UDybdeCCRugB4ITWjSa_jpg.rf.0223530653.jpg"), source_photo("IMG_1.jpg")
+    ('6UDybdeCCRugB4ITWjSa', 'IMG_1')
+    """
+    stem = Path(name).stem
+    if ".rf." not in stem:
+        return stem
+    head = stem.split(".rf.")[0].removesuffix("_jpg")
+    for split in ("train_", "valid_", "test_"):
+        head = head.removeprefix(split)
+    return head
+
+
+def kfold_of(sets, k: int) -> dict[tuple[str, int], int]:
+    """(set name, image index) -> fold 0..k-1, by a stable hash of the image's source photo."""
+    return {(name, it.index): zlib.crc32(source_photo(it.path.name).encode()) % k
+            for name in sets for it in load_set(dice_set_dir(name))}
 
 
 def _set_weights(items, share: float) -> np.ndarray:
@@ -147,6 +173,8 @@ def main(argv=None):
     ap.add_argument("--recipe-only", action="store_true", help="train one model on every photo (to ship)")
     ap.add_argument("--sets", nargs="+", default=list(SETS))
     ap.add_argument("--only", nargs="+", metavar="FOLD", help="run only these folds (loso-SET, kfold-K)")
+    ap.add_argument("--score-every", nargs=2, action="append", default=[], metavar=("SET", "N"),
+                    help="score only every N-th held-out image of SET (by name; a sample, to save time)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--threads", type=int, default=2)
     for k, v in RECIPE.items():
@@ -178,8 +206,9 @@ def main(argv=None):
         for name in a.sets:
             others = [s for s in a.sets if s != name]
             folds.append((f"loso-{name}", others, lambda s, i: False, [name]))
+    fold_of = kfold_of(a.sets, a.kfold) if a.kfold else {}
     for k in range(a.kfold):
-        folds.append((f"kfold-{k}", a.sets, lambda s, i, k=k: i % a.kfold == k, a.sets))
+        folds.append((f"kfold-{k}", a.sets, lambda s, i, k=k: fold_of[(s, i)] == k, a.sets))
     if a.recipe_only:
         folds.append(("all", a.sets, lambda s, i: False, []))
     if a.only:
@@ -189,12 +218,14 @@ def main(argv=None):
         log(f"{fold}: training on {len(train)} photos of {', '.join(sets)}")
         models = train_fold(train, rendered, out / fold, a.seed, recipe, log)
         scores = {}
+        every = {name: int(n) for name, n in a.score_every}
         for name in scored:
             held = (lambda i: True) if fold.startswith("loso") else (lambda i, s=name: held_out(s, i))
-            m = score_held_out(models, name, held)
-            scores[name] = {k: m[k] for k in ("images", "dice_true", "dice_read", "matched", "per_die_accuracy",
-                                              "precision", "abstention_rate", "calibration", "ms_per_image",
-                                              "misreads")}
+            step = every.get(name, 1)
+            m = score_held_out(models, name, lambda i, held=held, step=step: held(i) and i % step == 0)
+            keys = ("images", "dice_true", "dice_read", "matched", "per_die_accuracy", "precision",
+                    "abstention_rate", "calibration", "ms_per_image", "misreads")
+            scores[name] = {"score_every": step, **{k: m[k] for k in keys}}
             log(f"{fold} {name}: acc {m['per_die_accuracy']:.3f} prec {m['precision']:.3f} "
                 f"abst {m['abstention_rate']:.3f}")
         (out / fold / "metrics.json").write_text(json.dumps(scores, indent=1) + "\n")
