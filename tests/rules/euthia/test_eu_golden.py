@@ -60,7 +60,7 @@ def test_playing_with_fire_story():
     s = replay(events).state
     assert s.heroes["ael"].injuries == 6  # second attack: 4 + 4 = 8, range 2
     assert s.silver == 3  # the Combat die's Silver card joined the cache after the attack
-    assert s.combat.over == "won" and s.heroes["ael"].reputation == 2 and s.heroes["ael"].purse == {"gold": 3}
+    assert s.combat.over == "won" and s.heroes["ael"].reputation == 2 and s.heroes["ael"].purse == {"gold": 3, "trophies": 1}
 
 
 def test_fellowship_story():
@@ -72,7 +72,7 @@ def test_fellowship_story():
     events, _ = load(HERE / "golden" / "fellowship-3p.txt")
     s = replay(events).state
     assert s.heroes["dral"].injuries == 5 + 2 and s.heroes["ael"].injuries == 3
-    assert s.heroes["ael"].purse == {"gold": 2} and s.heroes["dral"].purse == {"gold": 3}
+    assert s.heroes["ael"].purse == {"gold": 2, "trophies": 1} and s.heroes["dral"].purse == {"gold": 3, "trophies": 1}
     assert s.heroes["ael"].reputation == 1 and s.heroes["dral"].reputation == 1
     assert s.round.number == 2 and s.round.leader == "dral" and s.round.gave == () and s.round.move_tokens == 1
     assert s.heroes["maeldur"].deaths == 1 and s.heroes["ael"].quests == ("starting",)

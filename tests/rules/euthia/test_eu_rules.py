@@ -171,7 +171,7 @@ def test_a_hero_dying_in_combat_loses_1_reputation_and_a_combat_with_no_hero_lef
 def test_minion_reward_follows_the_heros_reputation():
     """Minions (l.165): the reward whose Reputation range holds the Hero's Reputation."""
     skull = {"gaar": 0, "chaos": 0, "health": 1}
-    for rep, purse, gained in ((3, {"gold": 2}, 0), (7, {}, 1)):
+    for rep, purse, gained in ((3, {"gold": 2, "trophies": 1}, 0), (7, {"trophies": 1}, 1)):
         t = Table(start(heroes={"ael": {"reputation": rep}}, monsters={"flying-skull": skull}),
                   'eu-combat enemies=["flying-skull"] heroes=["ael"]', "eu-damage hero=ael amount=1")
         assert t.s.combat.over == "won" and t.s.heroes["ael"].purse == purse
@@ -217,3 +217,35 @@ def test_the_view_names_the_die_to_reroll_and_why():
     assert att["reroll"]["why"] == "Combat Value 8 is below 10, the highest range; the die shows 2 (1-3); 2 Gaar: one spent (+2); the lower die"
     assert v["prompt"] == "re-roll Monster die 2 (it shows 2)"
     assert v["extra"]["combat"]["gaar"] == 1 and att["gaar_spent"] == 1
+
+
+def test_eltreas_familiar_summoned_by_reputation_moves_within_its_move_points():
+    """Familiars (l.190-216): the top slot costs 2 Gold; Summon needs the Reputation on the board;
+    a slot once a turn; Move points from the card (entered here: Hawk Spirit 4 Move, 5 Reputation)."""
+    t = Table(start(heroes={"eltrea": {"reputation": 4, "gold": 3}}, familiars={"hawk-spirit": {"move": 4, "reputation": 5}}))
+    assert t.s.familiar.active == "will-o-wisp" and "euthia:familiar:hawk-spirit" not in t.v["extra"]["to_enter"]
+    with pytest.raises(IllegalEvent, match="needs 5 Reputation; Eltrea has 4"):
+        t.play("eu-familiar action=summon familiar=hawk-spirit slot=top")
+    t = Table(start(heroes={"eltrea": {"reputation": 5, "gold": 3}}, familiars={"hawk-spirit": {"move": 4, "reputation": 5}}),
+              "eu-familiar action=summon familiar=hawk-spirit slot=top", "eu-familiar action=move steps=3")
+    assert t.s.familiar.active == "hawk-spirit" and t.s.familiar.moved == 3 and t.s.heroes["eltrea"].purse["gold"] == 1
+    with pytest.raises(IllegalEvent, match="the lower slot holds a Hero token already this turn"):
+        t.play("eu-familiar action=move steps=1")
+    t.play("eu-familiar action=turn")
+    with pytest.raises(IllegalEvent, match="the top slot costs 2 Gold; Eltrea has 1"):
+        t.play("eu-familiar action=move steps=1 slot=top")
+    with pytest.raises(IllegalEvent, match="Hawk Spirit has 4 Move points left this turn"):
+        t.play("eu-familiar action=move steps=5")
+    t.play("eu-familiar action=move steps=4")
+    with pytest.raises(IllegalEvent, match="only Eltrea has Familiars"):
+        Table(start(), "eu-familiar hero=ael action=turn")
+
+
+def test_joint_combat_rewards_when_a_hero_died():
+    """Joint Combat Rewards, Hero Death (l.968-970): one died: only Reputation is divided; both died: the
+    defeated Monsters' rewards are divided and the Trophies lost."""
+    from arena_table.rules.games.euthia.fellowship import split_rewards
+    assert split_rewards({"gold": 4, "reputation": 2, "trophies": 1}, ("ael", "dral"), ("ael",), {}) == {
+        "ael": {"gold": 4, "reputation": 1, "trophies": 1}, "dral": {"reputation": 1}}
+    assert split_rewards({"gold": 5, "reputation": 1, "trophies": 1}, ("ael", "dral"), (), {"gold": "dral"}) == {
+        "ael": {"gold": 2, "reputation": 1}, "dral": {"gold": 3, "reputation": 0}}

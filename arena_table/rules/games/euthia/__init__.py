@@ -36,7 +36,7 @@ from typing import Any, Mapping
 from arena_table.rules.kernel.events import DiceRolled, DieCorrected, Event, TagPlaced
 from arena_table.rules.kernel.game import Game, Outcome
 
-from . import catalog, combat, fellowship, monster_attack as ma, rolls, tiles
+from . import catalog, combat, familiars, fellowship, monster_attack as ma, rolls, tiles
 from . import events as ev
 from .flow import FLOW
 from .setup import new_game
@@ -191,6 +191,7 @@ HANDLERS = {
     ev.TakeMoveToken: lambda s, e: fellowship.take_move_token(s, e.hero),
     ev.Quest: lambda s, e: fellowship.quest(s, e.hero),
     ev.Draw: lambda s, e: combat.draw(s, s.hero(e.hero).id, _count(e.silver), _count(e.gold), e.cache),
+    ev.FamiliarAction: lambda s, e: familiars.act(s, e.hero, e.action, e.familiar, e.steps, e.slot),
     ev.PlaceObject: _object, ev.Beast: _beast, ev.OddRewards: _odd, ev.EndGame: end_game,
 }
 """Event type -> handler (the kernel's ``tag-off`` and ``note`` change nothing here)."""

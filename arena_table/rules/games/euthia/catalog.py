@@ -64,6 +64,11 @@ def tiles() -> dict[str, dict[str, Any]]:
     return copy.deepcopy(_load("tiles")["tiles"])
 
 
+def familiars() -> dict[str, dict[str, Any]]:
+    """Eltrea's Familiars by id, in the Familiar board's order (``data/familiars.json``)."""
+    return {f["id"]: copy.deepcopy(f) for f in _load("familiars")["familiars"]}
+
+
 def merged(entries: Mapping[str, Mapping[str, Any]], overrides: Mapping[str, Any], what: str) -> dict[str, dict]:
     """``entries`` with each override's fields laid over (an unknown id is a new entry, which
     must then give every field); an entered field is no longer ``to_enter``.
@@ -83,7 +88,8 @@ def merged(entries: Mapping[str, Mapping[str, Any]], overrides: Mapping[str, Any
 
 
 def unentered(monster_cards: Mapping[str, Mapping[str, Any]], card_types: Mapping[str, Mapping[str, Any]],
-              base_given: Mapping[str, Any]) -> dict[str, list[str]]:
+              base_given: Mapping[str, Any], familiar_cards: Mapping[str, Mapping[str, Any]] | None = None,
+              ) -> dict[str, list[str]]:
     """Object -> fields still holding placeholders (``euthia:monster:gecko`` -> ``["health", ...]``),
     for the control page's list of values to enter."""
     out: dict[str, list[str]] = {}
@@ -97,4 +103,7 @@ def unentered(monster_cards: Mapping[str, Mapping[str, Any]], card_types: Mappin
         for kind, c in types.items():
             if c.get("to_enter"):
                 out[f"euthia:{cache}:{kind}"] = list(c["to_enter"])
+    for fid, f in (familiars() if familiar_cards is None else familiar_cards).items():
+        if f.get("to_enter"):
+            out[f"euthia:familiar:{fid}"] = list(f["to_enter"])
     return out

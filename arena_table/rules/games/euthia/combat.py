@@ -241,9 +241,18 @@ def end(state: EuState, how: str) -> EuState:
         state = put_hero(state, dataclasses.replace(h, reputation=h.reputation + share.get("reputation", 0),
                                                     purse=purse))
         state = draw(state, hid, share.get("silver", 0), share.get("gold_cards", 0))
-    words = "; ".join(f"{state.hero(h).name}: " + ", ".join(f"{v} {k}" for k, v in s.items() if v)
+    words = "; ".join(f"{state.hero(h).name}: " + ", ".join(_amount(k, v) for k, v in s.items() if v)
                       for h, s in shares.items() if any(s.values()))
     return notice(state, f"Combat {how}" + (f" — rewards {words}" if words else ""))
+
+
+def _amount(key: str, n: int) -> str:
+    """``"1 Trophy"``, ``"2 Gold cards"``, ``"3 Gold"``: a reward in words."""
+    word = {"gold": "Gold", "reputation": "Reputation", "silver": "Silver card", "gold_cards": "Gold card",
+            "potions": "Healing Potion", "gems": "Gem", "essences": "Essence", "trophies": "Trophy"}.get(key, key)
+    if n != 1 and key not in ("gold", "reputation"):
+        word = word[:-1] + "ies" if word.endswith("y") else word + "s"
+    return f"{n} {word}"
 
 
 def draw(state: EuState, hid: str, silver: int = 0, gold: int = 0, cache: bool = True) -> EuState:

@@ -192,6 +192,18 @@ class Draw(Event):
     cache: bool = True
 
 
+@event("eu-familiar")
+class FamiliarAction(Event):
+    """Eltrea's Familiar: ``summon`` (``familiar``), ``move`` (``steps`` hexes), ``recall``, or ``turn``
+    (her turn begins: the Familiar board's Hero tokens come back, its Move points refill)."""
+
+    hero: str = "eltrea"
+    action: str = "move"
+    familiar: str = ""
+    steps: int = 0
+    slot: str = "lower"
+
+
 @event("eu-odd")
 class OddRewards(Event):
     """Joint Combat: the players' choice of the Hero taking each odd reward value (l.967)."""

@@ -32,8 +32,9 @@ CARD_KEYS = ("tier", "name", "silver", "gold", "chaos", "gaar", "exchange", "hea
 the boxes (health, injuries, chaos_action, enemy: "" / a Level "1"-"3" / "area", reward)."""
 MOVE_TOKENS = {3: 1, 4: 2}
 """Move tokens of 2 Move points beside each new Fellowship card (l.884-887)."""
-REWARD_KEYS = ("gold", "reputation", "silver", "gold_cards", "potions", "gems", "essences")
-"""The values halved between the two Heroes of a joint Combat (l.966)."""
+REWARD_KEYS = ("gold", "reputation", "silver", "gold_cards", "potions", "gems", "essences", "trophies")
+"""The values halved between the two Heroes of a joint Combat (l.966); a single Trophy goes to the
+Hero the players choose (the Leader if they disagree, ambiguities.md)."""
 
 
 def tier(number: int) -> str:
@@ -160,6 +161,7 @@ def combat_rewards(state: EuState) -> dict[str, int]:
             if r.get("reputation_min", 0) <= first.reputation <= r.get("reputation_max", 10**6):
                 reward = {**reward, **r["reward"]}
                 break
+        reward["trophies"] = reward.get("trophies", 0) + 1  # the Monster card, kept as a Trophy
         for k, v in reward.items():
             total[k] = total.get(k, 0) + v
     if state.round and all(e.defeated for e in c.enemies):
@@ -174,12 +176,19 @@ def split_rewards(reward: Mapping[str, int], heroes: tuple[str, ...], survivors:
 
     One Hero takes everything. Two: each takes half of every value, the odd one to the Hero
     ``odd`` names for it; if one died, only Reputation is divided and the rest goes to the
-    survivor; if both died, the defeated Monsters' rewards are divided (the Loot is lost).
+    survivor; if both died, the defeated Monsters' rewards are divided and the Trophies are lost.
+
+    >>> split_rewards({"gold": 3, "reputation": 3, "trophies": 1}, ("ael", "dral"), ("dral",), {})
+    {'ael': {'reputation': 2}, 'dral': {'gold': 3, 'reputation': 1, 'trophies': 1}}
+    >>> split_rewards({"gold": 3, "trophies": 2}, ("ael", "dral"), (), {"gold": "dral"})
+    {'ael': {'gold': 1}, 'dral': {'gold': 2}}
     """
     if len(heroes) == 1:
         return {heroes[0]: dict(reward)}
     out: dict[str, dict[str, int]] = {h: {} for h in heroes}
     for k, v in reward.items():
+        if not survivors and k == "trophies":
+            continue  # both Heroes died: the Loot and Trophies are lost (l.970)
         if len(survivors) == 1 and k != "reputation":
             out[survivors[0]][k] = v
             continue

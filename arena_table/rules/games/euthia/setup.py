@@ -3,13 +3,14 @@
 Options (all optional but ``heroes``)::
 
     mode          "fire" (Playing with Fire, solo) or "fellowship" (co-op, 1-4 players)
-    heroes        ["ael", "dral"] or {"ael": {"name": "Áel", "player": "Ann", "health": 14, "reputation": 3}}
+    heroes        ["ael", "dral"] or {"ael": {"name": "Áel", "player": "Ann", "health": 14, "reputation": 3, "gold": 5}}
     difficulty    "normal" | "hard" | "heroic" (Monster Cards, Setup)
     monsters      card id -> card fields laid over data/monsters.json (values to enter)
     cards         {"silver": {type: fields}, "gold": {...}} laid over data/cards.json
     silver_cards / gold_cards   the 3 types of each in play (Silver and Gold Cards, Setup, l.572)
     combat_die, hero_health, die_of_hope_start, die_of_hope_max   base-game values to enter
     silver, gold  cards already in the caches
+    familiars, alignment   Eltrea's Familiar cards (Move points, Reputation to Summon; to enter) and Leaf/Moon
     leader        Fellowship: the Leader of round 1 (chosen at random, l.856)
     earth, shii, air_single, gaar_tests, creature_now, silver_bottom, silver_magic_any,
     convert_repeat, own_heal_token, split_exchange   readings of ambiguities.md (see state.Config)
@@ -26,7 +27,7 @@ from typing import Any, Mapping
 from arena_table.rules.kernel.mechanics import options as opt
 
 from . import caches, catalog
-from .state import Config, EuState, Hero
+from .state import Config, EuState, Familiar, Hero
 
 HEROES = {"ael": "Áel", "dral": "Dral", "keleia": "Keleia", "maeldur": "Maeldur", "skoldur": "Skoldur",
           "taesiri": "Taesiri", "eltrea": "Eltrea"}
@@ -34,7 +35,7 @@ HEROES = {"ael": "Áel", "dral": "Dral", "keleia": "Keleia", "maeldur": "Maeldur
 KEYS = ("mode", "heroes", "difficulty", "monsters", "cards", "silver_cards", "gold_cards", "combat_die",
         "hero_health", "die_of_hope_start", "die_of_hope_max", "silver", "gold", "leader", "earth", "shii",
         "air_single", "gaar_tests", "creature_now", "silver_bottom", "silver_magic_any", "convert_repeat",
-        "own_heal_token", "split_exchange")
+        "own_heal_token", "split_exchange", "familiars", "alignment")
 CHOICES = {"earth": ("monster", "hero"), "shii": ("end", "first"), "gaar_tests": ("every", "entry"),
            "silver_bottom": ("silver", "gold")}
 FLAGS = ("air_single", "creature_now", "silver_magic_any", "convert_repeat", "own_heal_token", "split_exchange")
@@ -93,12 +94,13 @@ def _heroes(options: Mapping[str, Any], health: int) -> dict[str, Hero]:
     out = {}
     for hid, fields in items:
         fields = opt.obj({"h": fields}, "h")
-        opt.only_keys(f"heroes.{hid}", fields, ("name", "player", "health", "reputation", "gaar"))
+        opt.only_keys(f"heroes.{hid}", fields, ("name", "player", "health", "reputation", "gaar", "gold"))
         out[hid] = Hero(id=hid, name=fields.get("name", HEROES.get(hid, hid.title())),
                         player=fields.get("player", HEROES.get(hid, hid.title())),
                         health=opt.whole(f"heroes.{hid}.health", fields.get("health", health), 1),
                         reputation=opt.whole(f"heroes.{hid}.reputation", fields.get("reputation", 0), 0),
-                        gaar=opt.whole(f"heroes.{hid}.gaar", fields.get("gaar", 0), 0))
+                        gaar=opt.whole(f"heroes.{hid}.gaar", fields.get("gaar", 0), 0),
+                        purse={"gold": opt.whole(f"heroes.{hid}.gold", fields["gold"], 0)} if "gold" in fields else {})
     return out
 
 
@@ -125,7 +127,9 @@ def new_game(options: Mapping[str, Any]) -> EuState:
                                                   ("normal", "hard", "heroic")),
                  monsters=_monsters(options), cards=_cards(options),
                  combat_die=tuple(tuple(f) for f in die), **values,
-                 entered=tuple(k for k in base["to_enter"] if k in options), **readings)
+                 entered=tuple(k for k in base["to_enter"] if k in options),
+                 familiars=catalog.merged(catalog.familiars(), opt.obj(options, "familiars"), "familiars"),
+                 alignment=opt.choice("alignment", options.get("alignment", "leaf"), ("leaf", "moon")), **readings)
     heroes = _heroes(options, cfg.hero_health)
     if mode == "fire" and len(heroes) != 1:
         raise ValueError("heroes: Playing with Fire is a solo game (one Hero)")
@@ -136,10 +140,12 @@ def new_game(options: Mapping[str, Any]) -> EuState:
     leader = options.get("leader", "")
     if leader and leader not in heroes:
         raise ValueError(f"leader: {leader!r} is not one of the Heroes")
-    return EuState(config=cfg, heroes=heroes, order=tuple(heroes), silver=silver, gold=gold, first_leader=leader)
+    return EuState(config=cfg, heroes=heroes, order=tuple(heroes), silver=silver, gold=gold, first_leader=leader,
+                   familiar=Familiar() if "eltrea" in heroes else None)
 
 
 def unentered(state: EuState) -> dict[str, list[str]]:
     """What is still to enter from the components (shown by the control page)."""
-    return catalog.unentered(state.config.monsters, state.config.cards, {k: 1 for k in state.config.entered})
+    return catalog.unentered(state.config.monsters, state.config.cards, {k: 1 for k in state.config.entered},
+                             state.config.familiars if "eltrea" in state.heroes else {})
 

@@ -15,7 +15,7 @@ from typing import Any
 from arena_table.rules.kernel.errors import Refused
 
 __all__ = ["Refused", "Config", "Hero", "Enemy", "Creature", "ChaosRun", "Attack", "HeroRoll", "Combat", "Round",
-           "EuState", "put_hero", "put_enemy", "notice"]
+           "EuState", "Familiar", "put_hero", "put_enemy", "notice"]
 
 
 @dataclass(frozen=True)
@@ -59,6 +59,10 @@ class Config:
     """Silver cache conversion repeats while 4 or more (default) or converts once per addition."""
     own_heal_token: bool = False
     """A Monster's own 'healed by the value shown' leaves a Monster Healing token (default: excess lost)."""
+    familiars: dict[str, Any] = field(default_factory=dict)
+    """Eltrea's Familiar cards (``data/familiars.json`` with the ``familiars`` option laid over)."""
+    alignment: str = "leaf"
+    """Eltrea's Familiar Alignment, ``leaf`` or ``moon`` (Setup, l.180)."""
     split_exchange: bool = True
     """One exchange a round may give to several Heroes on the hex (l.894-897)."""
 
@@ -216,6 +220,17 @@ class Combat:
 
 
 @dataclass(frozen=True)
+class Familiar:
+    """Eltrea's active Familiar and her Familiar board's slots this turn (Familiars, l.190-216)."""
+
+    active: str = "will-o-wisp"
+    slots: tuple[str, ...] = ()
+    """Familiar-board slots holding a Hero token this turn (``top``, ``lower``)."""
+    moved: int = 0
+    """Move points the Familiar spent this turn."""
+
+
+@dataclass(frozen=True)
 class Round:
     """A Fellowship round (Fellowship cards, l.872-887)."""
 
@@ -243,6 +258,8 @@ class EuState:
     combat: Combat | None = None
     round: Round | None = None
     first_leader: str = ""
+    familiar: Familiar | None = None
+    """Eltrea's Familiar, when Eltrea plays."""
     last: dict[str, Any] = field(default_factory=dict)
     """The last Monster Attack or Hero Roll spelled out (view ``last_action``)."""
     notices: tuple[str, ...] = ()
