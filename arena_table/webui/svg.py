@@ -179,18 +179,23 @@ def _square_board(board: Mapping[str, Any], figures: list, colours: dict[str, st
 
 
 def _area_board(board: Mapping[str, Any], figures: list, colours: dict[str, str], title: str) -> str:
+    """Areas as cards, ``columns`` a row (default up to 4), each with its figures and an optional
+    ``labels[area]`` (who controls or dominates it)."""
     areas = [str(a) for a in board.get("cells") or board.get("areas") or []]
     for fig in figures:
         if str(fig.get("cell")) not in areas:
             areas.append(str(fig.get("cell")))
-    per_row = max(1, min(4, len(areas)))
+    per_row = int(board.get("columns") or max(1, min(4, len(areas))))
+    labels = {str(k): str(v) for k, v in (board.get("labels") or {}).items()}
     w, h = 220.0, 150.0
     body = []
     for i, area in enumerate(areas):
         x, y = (i % per_row) * w, (i // per_row) * h
+        note = labels.get(area, "")
         body.append(f'<rect x="{_num(x + 4)}" y="{_num(y + 4)}" width="{_num(w - 8)}" height="{_num(h - 8)}" rx="10" '
                     f'fill="#f4f1e8" stroke="#6b6b6b" stroke-width="2"/>'
-                    f'<text x="{_num(x + 14)}" y="{_num(y + 30)}" font-size="20" fill="#222">{escape(area)}</text>')
+                    f'<text x="{_num(x + 14)}" y="{_num(y + 30)}" font-size="20" fill="#222">{escape(area)}'
+                    + (f'<tspan font-size="16" fill="#444"> {escape(note)}</tspan>' if note else "") + "</text>")
         here = [f for f in figures if str(f.get("cell")) == area]
         for j, fig in enumerate(here):
             body.append(_figure(x + 40 + (j % 4) * 48, y + 70 + (j // 4) * 44, 36, fig,

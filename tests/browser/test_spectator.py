@@ -30,8 +30,8 @@ def die_image(value: int, size: int = 64) -> np.ndarray:
 
 def transcript(game: str) -> list[str]:
     """Events in notation that play ``game`` to its end: the first golden transcript of the
-    game's rules tests (``tests/rules/<game>/golden``)."""
-    folder = ROOT / "tests" / "rules" / game / "golden"
+    game's rules tests (``tests/rules/<game>/golden``, ``-`` written ``_``)."""
+    folder = ROOT / "tests" / "rules" / game.replace("-", "_") / "golden"  # a test folder is a package name
     files = sorted(folder.glob("*.txt")) if folder.is_dir() else []
     if not files:
         pytest.fail(f"{game}: no golden transcript under {folder.relative_to(ROOT)} to show its view")

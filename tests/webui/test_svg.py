@@ -133,3 +133,12 @@ def test_initials():
     assert [svg.initials(n) for n in ("Rochon", "Blood Hunter", "pan-dora", "")] == ["RO", "BH", "PD", "?"]
     assert math.isclose(svg.hex_center(0, 1, 10)[0], 10 * math.sqrt(3) / 2)
     assert re.fullmatch(r"#[0-9A-F]{6}", svg.PALETTE[0])
+
+
+def test_an_area_board_lays_out_its_columns_and_labels_each_area():
+    board = {"kind": "areas", "cells": [f"{r}{c}" for r in "ab" for c in "123"], "columns": 3,
+             "labels": {"b2": "red dominates"},
+             "figures": [{"id": "shae", "name": "Shae", "side": "purple", "cell": "b2"}]}
+    out = svg.board_svg(board)
+    assert 'viewBox="0 0 660 300"' in out  # 3 cards of 220 a row, 2 rows of 150
+    assert ">b2<tspan font-size=\"16\" fill=\"#444\"> red dominates</tspan>" in out and out.count("<rect") == 6

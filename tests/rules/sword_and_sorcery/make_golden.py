@@ -44,7 +44,7 @@ PVP1 = [
     "sns-place hero=artemis area=a3", "sns-place hero=shae area=b1",
     # Round 1, Time Phase: a Pitfall on each Location A-D; Ice on b2 Slows Shae in b1 (AoE 1)
     "sns-pitfall number=I location=A", "sns-pitfall number=V location=B", "sns-pitfall number=IV location=C",
-    "sns-pitfall number=II location=D", "sns-token kind=trap area=a2",
+    "sns-pitfall number=II location=D", "sns-token token=trap area=a2",
     "sns-battle", tb("purple", 2), tb("red", 1),
     "sns-activate hero=shae", "sns-action hero=shae name=focus", "sns-end-turn",   # Slowed: one Activity
     "sns-activate hero=artemis", "sns-attack who=artemis target=shae weapon=bow",  # ranged, not engaged
@@ -90,7 +90,7 @@ PVP3 = [
     start(quest="pvp3", soulrank=3, kills_to_win=2, heroes={"purple": [dict(SHAE, hp=4)], "red": [dict(ARTEMIS, hp=8)]}),
     "sns-ready", 'sns-claim claims={"purple":"a1","red":"a5"}', tb("purple", 1), tb("red", 3),
     "sns-place hero=artemis area=a3", "sns-place hero=shae area=b1",
-    "sns-token kind=lava area=c1", "sns-pitfall number=VIII location=E",
+    "sns-token token=lava area=c1", "sns-pitfall number=VIII location=E",
     "sns-battle", tb("purple", 3), tb("red", 0),
     "sns-activate hero=shae", "sns-move hero=shae to=c1", "sns-end-turn",          # Lava: Fire I (ACT I)
     "sns-activate hero=artemis", 'sns-teleport hero=artemis face="spawn+gate4"',  # to c1: Shae suffers 3 HP
@@ -116,7 +116,7 @@ EXAMPLE = [
     "sns-battle", tb("purple", 2), tb("red", 1),
     "sns-activate hero=thorgar", "sns-move hero=thorgar to=p-step", "sns-move hero=thorgar to=mid",
     'sns-simultaneous teams=["purple","red"] what="Guard vs Protection Sphere"', tb("purple", 3), tb("red", 2),
-    'sns-attack who=artemis target=thorgar weapon=bow kind=power power=Guard reduce={"Protection Sphere":1}',
+    'sns-attack who=artemis target=thorgar weapon=bow mode=power power=Guard reduce={"Protection Sphere":1}',
     'sns-roll red=["hit","hit"] blue=["hit"]', "sns-resolve",
     "sns-attack who=thorgar target=artemis weapon=hammer", 'sns-roll red=["hit+hit","hit"]',
     'sns-roll blue=["shield","blank"]', "sns-resolve", "sns-end-turn",

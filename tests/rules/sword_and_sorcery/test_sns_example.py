@@ -53,7 +53,7 @@ def test_battle_phase_example_round_1():
          f"sns-roll team=purple red={RED4[3]}", f"sns-roll team=red red={RED4[2]}")
     assert t.st.tiebreaks[-1].groups == (("purple",), ("red",))  # Protection Sphere applies first
     # Artemis' Guard: 3 hits - 1 Protection Sphere - 2 Armor = 0: no DEF dice, no damage.
-    t.do('sns-attack who=artemis target=thorgar weapon=bow kind=power power=Guard reduce={"Protection Sphere":1}',
+    t.do('sns-attack who=artemis target=thorgar weapon=bow mode=power power=Guard reduce={"Protection Sphere":1}',
          'sns-roll red=["hit","hit"] blue=["hit"]', "sns-resolve")
     assert t.hp("thorgar") == 8
     # Thorgar resumes his Turn and attacks Artemis: 1 vs 1 in the area, no Domination bonus.

@@ -84,17 +84,17 @@ def test_evade_with_two_opponents_of_two_teams():
     assert t.st.evade.reactors == ("thorgar", "artemis") and t.st.hero("shae").area == "a2"
     assert t.st.tiebreak.purpose == "evade"
     with pytest.raises(IllegalEvent, match="Tiebreaker Procedure"):
-        t.do("sns-attack who=artemis target=shae weapon=bow kind=reaction")
+        t.do("sns-attack who=artemis target=shae weapon=bow mode=reaction")
     t.do(f"sns-roll team=red red={RED4[1]}", f"sns-roll team=blue red={RED4[2]}")  # blue reacts first
     with pytest.raises(IllegalEvent, match="Team blue makes its Reaction Attacks first"):
-        t.do("sns-attack who=artemis target=shae weapon=bow kind=reaction")
+        t.do("sns-attack who=artemis target=shae weapon=bow mode=reaction")
     with pytest.raises(IllegalEvent, match="equipped weapon only"):
-        t.do('sns-attack who=thorgar target=shae weapon=axe kind=reaction bonus={"Focus":1}')
+        t.do('sns-attack who=thorgar target=shae weapon=axe mode=reaction bonus={"Focus":1}')
     # 2 hits, no Armor, 2 DEF dice with 1 shield: 1 HP; then Artemis: 1 hit, 1 die, no shield: 1 HP.
-    t.do("sns-attack who=thorgar target=shae weapon=axe kind=reaction", 'sns-roll red=["hit+hit"]',
+    t.do("sns-attack who=thorgar target=shae weapon=axe mode=reaction", 'sns-roll red=["hit+hit"]',
          'sns-roll blue=["shield","blank"]', "sns-resolve")
     assert t.st.hero("shae").area == "a2" and t.st.evade.reactors == ("artemis",)
-    t.do("sns-attack who=artemis target=shae weapon=bow kind=reaction", 'sns-roll red=["hit"]',
+    t.do("sns-attack who=artemis target=shae weapon=bow mode=reaction", 'sns-roll red=["hit"]',
          'sns-roll blue=["blank"]', "sns-resolve")
     assert t.st.evade is None and t.st.hero("shae").area == "a3" and t.hp("shae") == 8
     # leaving a3 with nobody there: no Evade

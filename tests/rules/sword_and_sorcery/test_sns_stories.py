@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from arena_table.cli import main
-from arena_table.rules import IllegalEvent, Undone, apply, digest, find_game, new_table, parse, replay, table_view
+from arena_table.rules import (IllegalEvent, Undone, apply, digest, find_game, from_json, new_table, parse, replay,
+                               table_view, to_json)
 
 HERE = Path(__file__).parent
 EXAMPLE = HERE.parents[2] / "examples" / "sword-and-sorcery-pvp1.txt"
@@ -48,7 +49,7 @@ def test_live_application_equals_replay_and_notation_round_trips(path):
     events, _ = load(path)
     ts = new_table()
     for seq, ev in enumerate(events, 1):
-        assert parse(str(ev)) == ev
+        assert parse(str(ev)) == ev and from_json(to_json(ev)) == ev  # the log stores the JSON form
         ts = apply(ts, ev, seq)
     assert digest(ts) == digest(replay(events))
 

@@ -173,7 +173,7 @@ class Summon(Event):
 class Attack(Event):
     """``who`` attacks ``target`` (Combat System).
 
-    ``kind``: ``attack`` (a Combat Activity of the active Hero), ``reaction`` (an Evade's Reaction
+    ``mode``: ``attack`` (a Combat Activity of the active Hero), ``reaction`` (an Evade's Reaction
     Attack, equipped weapon only), ``power`` (an out-of-turn power or item, e.g. Guard).
     ``bonus``/``reduce``: extra hits / hits cut by source; ``effects``: conditions the attack
     inflicts; ``aoe``: AoE x; ``bash``: the areas the defender is pushed through (the attacker
@@ -182,7 +182,7 @@ class Attack(Event):
     who: str
     target: str
     weapon: str = ""
-    kind: str = "attack"
+    mode: str = "attack"
     power: str = ""
     bonus: Mapping[str, int] = None  # type: ignore[assignment]
     reduce: Mapping[str, int] = None  # type: ignore[assignment]
@@ -238,7 +238,7 @@ class FlipPitfall(Event):
 class Token(Event):
     """A ``trap``, ``lava`` or ``flame`` token placed on ``area``."""
 
-    kind: str
+    token: str
     area: str
 
 

@@ -185,8 +185,8 @@ def attack(state: SnsState, e) -> SnsState:
     if state.combat is not None:
         raise Refused("an attack is under way: finish it first (sns-roll, sns-resolve)")
     a, d = state.hero(e.who), state.hero(e.target)
-    if e.kind not in ("attack", "reaction", "power"):
-        raise Refused(f"kind is attack, reaction or power, not {e.kind!r}")
+    if e.mode not in ("attack", "reaction", "power"):
+        raise Refused(f"mode is attack, reaction or power, not {e.mode!r}")
     if a.ghost or a.area is None:
         raise Refused(f"{a.name} is not on the map as a living Hero")
     if a.ko:
@@ -202,7 +202,7 @@ def attack(state: SnsState, e) -> SnsState:
     except KeyError as exc:
         raise Refused(str(exc.args[0])) from None
     bonus = dict(e.bonus or {})
-    if e.kind == "attack":
+    if e.mode == "attack":
         h = _turn_hero(state, e.who)
         if state.evade is not None:
             raise Refused("an Evade is under way")
@@ -214,7 +214,7 @@ def attack(state: SnsState, e) -> SnsState:
             bonus.setdefault("Focus", 1)
         if wasted or state.hero(e.who).ghost:
             return state
-    elif e.kind == "reaction":
+    elif e.mode == "reaction":
         reactor_turn(state, e.who)
         if e.target != state.evade.hero:
             raise Refused(f"a Reaction Attack targets the evading {state.hero(state.evade.hero).name}")
@@ -236,7 +236,7 @@ def attack(state: SnsState, e) -> SnsState:
             raise Refused(f"bash: no area {step!r}")
     if any(k.strip().lower() == "domination" for k in bonus):
         raise Refused("the Domination bonus is computed from the figures in the area, not given by hand")
-    c = Combat(attacker=a.id, targets=targets, weapon=e.weapon, kind=e.kind, bonus=tuple(bonus.items()),
+    c = Combat(attacker=a.id, targets=targets, weapon=e.weapon, kind=e.mode, bonus=tuple(bonus.items()),
                reduce=tuple(dict(e.reduce or {}).items()), effects=tuple(e.effects), bash=tuple(e.bash),
                breaks=e.breaks, drain=e.drain, lethal=e.lethal)
     return dataclasses.replace(state, combat=c)

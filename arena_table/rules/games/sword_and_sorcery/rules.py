@@ -183,7 +183,7 @@ def _board_or_hand(state: SnsState, e: Event) -> SnsState:
             pits = tuple(dataclasses.replace(q, open=e.open) if q is p else q for q in state.board.pitfalls)
             return dataclasses.replace(state, board=dataclasses.replace(state.board, pitfalls=pits))
         if isinstance(e, ev.Token):
-            return hazards.place_token(state, e.kind, e.area)
+            return hazards.place_token(state, e.token, e.area)
     except ValueError as exc:
         raise Refused(str(exc)) from None
     h = state.hero(e.hero)

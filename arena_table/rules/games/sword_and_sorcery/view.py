@@ -132,9 +132,7 @@ def view(state: SnsState, viewer: str = "spectator") -> dict[str, Any]:
         + [{"side": t["name"], "label": "Kill Coins", "value": t["kill_coins"],
             **({"max": state.quest.kills_to_win} if state.quest.kills_to_win else {})} for t in teams],
         "last_action": {"title": last.title, "lines": list(last.lines), "result": last.result} if last else None,
-        "board": {"kind": "areas", "cells": [a for a, _ in state.board.adjacent],
-                  "figures": [{"id": h.id, "name": h.name, "side": h.team, "cell": h.area}
-                              for _, h in state.heroes if h.area is not None]},
+        "board": _board(state),
         "prompt": prompt(state),
         "extra": {
             "quest": state.quest.sheet.title, "act": ROMAN[state.quest.act], "teams": teams,
@@ -146,9 +144,25 @@ def view(state: SnsState, viewer: str = "spectator") -> dict[str, Any]:
                           "blade": hazards.blade_area(state, p) if p.number in hazards.BLADES else None}
                          for p in state.board.pitfalls],
             "day_night": ("Day" if state.day else "Night") if state.quest.day_night else None,
-            "board_rows": _grid(state),
         },
     }
+
+
+def _board(state: SnsState) -> dict[str, Any]:
+    """The areas for the board picture, each labelled with who dominates or controls it."""
+    rows = _grid(state)
+    cells = [a for row in rows for a in row] if rows else [a for a, _ in state.board.adjacent]
+    labels = {}
+    for r in area_rows(state):
+        if r["domination"]:
+            labels[r["area"]] = f"{r['domination']} dominates"
+        elif r["control"]:
+            labels[r["area"]] = f"{r['control']} controls"
+    return {"kind": "areas", "cells": cells, **({"columns": len(rows[0])} if rows else {}), "labels": labels,
+            "figures": [{"id": h.id, "name": h.name, "side": h.team, "cell": h.area}
+                        for _, h in state.heroes if h.area is not None and not h.ghost]
+            + [{"id": h.id, "name": h.name + " (Ghost Soul)", "side": h.team, "cell": h.area}
+               for _, h in state.heroes if h.area is not None and h.ghost]}
 
 
 def _grid(state: SnsState) -> list[list[str]] | None:
