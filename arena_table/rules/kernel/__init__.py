@@ -6,6 +6,7 @@ from .events import (DiceRolled, DieCorrected, Event, GameStarted, Note, TagPlac
                      event, event_types, from_json, parse, to_json, to_notation)
 from .game import Flow, Game, Outcome, Phase
 from .registry import event_game, fallback_game, find_game, register_game, registered_games
+from .view import View
 from .table import (LogLine, Record, TableState, apply, digest, in_progress, is_legal, new_table, replay,
                     summarize, table_view, to_jsonable, undo_target, undone_seqs)
 
@@ -13,7 +14,7 @@ __all__ = [
     "NotationError", "NothingToUndo", "Refused", "RulesError", "UndoTargetMoved", "UnknownGame",
     "DiceRolled", "DieCorrected", "Event", "GameStarted", "Note", "TagPlaced", "TagRemoved", "Undone",
     "event", "event_types", "from_json", "parse", "to_json", "to_notation",
-    "Flow", "Game", "Outcome", "Phase",
+    "Flow", "Game", "Outcome", "Phase", "View",
     "event_game", "fallback_game", "find_game", "register_game", "registered_games",
     "LogLine", "Record", "TableState", "apply", "digest", "in_progress", "is_legal", "new_table", "replay",
     "summarize", "table_view", "to_jsonable", "undo_target", "undone_seqs",

@@ -22,6 +22,7 @@ from typing import Any, Callable, Mapping
 
 from .errors import Refused
 from .events import Event
+from .view import View
 
 Handler = Callable[[Any, Event], Any]
 """``handler(state, event) -> state``: pure; raises :class:`Refused`."""
@@ -122,8 +123,8 @@ def _no_describe(state: Any, event: Event) -> str:
     return ""
 
 
-def _no_view(state: Any, viewer: str = "spectator") -> dict[str, Any]:
-    return {}
+def _no_view(state: Any, viewer: str = "spectator") -> View:
+    return View()
 
 
 def _no_objects() -> list[str]:
@@ -158,8 +159,9 @@ class Game:
     outcome: Callable[[Any], Outcome | None] = _no_outcome
     """The result once the game is over, else ``None``."""
     view: Callable[..., Any] = _no_view
-    """``view(state, viewer="spectator")``: what the screens show (``docs/view-schema.md``;
-    :class:`arena_table.rules.kernel.view.View` or its JSON form); ``spectator`` hides secrets."""
+    """``view(state, viewer="spectator") -> View``: what the screens show (``docs/view-schema.md``,
+    :class:`arena_table.rules.kernel.view.View`; a plain JSON object is taken as its JSON form);
+    the ``spectator`` viewer hides face-down information."""
     describe: Callable[[Any, Event], str] = _no_describe
     """One line of plain words for the log (``state`` is the one *before* the event), or ""."""
     objects: Callable[[], list[str]] = _no_objects

@@ -24,6 +24,7 @@ from .errors import NothingToUndo, Refused
 from .events import DiceRolled, DieCorrected, Event, GameStarted, Note, TagPlaced, TagRemoved, Undone
 from .mechanics import dice as tray_record
 from .registry import event_game, fallback_game, find_game
+from .view import View
 
 
 # --- table state ------------------------------------------------------------------------
@@ -292,12 +293,13 @@ def table_view(ts: TableState, viewer: str = "spectator") -> dict[str, Any]:
     """The whole table as the spectator screen shows it (JSON-ready)."""
     game = find_game(ts.game)
     outcome = game.outcome(ts.state)
+    view = game.view(ts.state, viewer)
     return {
         "game": game.name,
         "title": game.title,
         "seq": ts.seq,
         "started": ts.started_seq,  # the running game's start event (0: the default game)
-        "view": game.view(ts.state, viewer),
+        "view": view.to_json() if isinstance(view, View) else view,
         "tray": tray_record.tray_view(ts.tray),
         "outcome": to_jsonable(outcome) if outcome else None,
         "log": [to_jsonable(line) for line in ts.log if line.seq >= ts.started_seq],  # this game's, from "New game"

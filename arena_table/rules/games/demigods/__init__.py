@@ -22,6 +22,7 @@ from typing import Any, Mapping
 from arena_table.rules.kernel.errors import Refused
 from arena_table.rules.kernel.events import DiceRolled, DieCorrected, Event, TagPlaced
 from arena_table.rules.kernel.game import Game, Outcome
+from arena_table.rules.kernel.view import View
 
 from . import combat, data, divine, form, moves, rounds, setup, use, victory
 from . import events as ev
@@ -295,6 +296,11 @@ def outcome(state: DemigodsState) -> Outcome | None:
     return Outcome(winners=tuple(winners), reason=reason, draw=not winners)
 
 
+def view_of(state: DemigodsState, viewer: str = "spectator") -> View:
+    """What the screens show (:func:`.view.view`)."""
+    return View.from_json(_view(state, viewer))
+
+
 def explain(exc: Exception) -> str:
     """An id naming nothing, or a value out of its range, refused in the error's own words."""
     return str(exc.args[0] if exc.args else exc)
@@ -327,6 +333,6 @@ def summary(state: DemigodsState) -> str:
 
 GAME = Game(
     name="demigods", title="Demigods Evolution", aliases=("demigods-evolution", "demigods evolution", "dg"),
-    setup=new_game, handlers=HANDLERS, flow=FLOW, guard=guard, explain=explain, outcome=outcome, view=_view,
+    setup=new_game, handlers=HANDLERS, flow=FLOW, guard=guard, explain=explain, outcome=outcome, view=view_of,
     describe=describe, objects=objects, dice=dice, setup_form=form.setup_form, summary=summary,
 )

@@ -41,6 +41,7 @@ from typing import Any, Mapping
 from arena_table.rules.kernel.errors import Refused
 from arena_table.rules.kernel.events import DiceRolled, Event, TagPlaced
 from arena_table.rules.kernel.game import Game, Outcome
+from arena_table.rules.kernel.view import View
 
 from . import arena, catalog, fight, form, monsters, preparation, ranking
 from .describe import describe as _describe
@@ -50,7 +51,7 @@ from .flow import FLOW
 from .mats import add_gems, damage, heal, name, remove_gems, skills_of
 from .setup import setup as _setup
 from .state import MAX_HEALTH, ThState, replace_hero, replace_monster, replace_player
-from .view import final_line, view
+from .view import final_line, view as _view
 
 SKULL_DICE = ("skull", "skullduggery", "d6")
 """Die kinds accepted for the skullduggery die (faces 1-6 = dash, two pips, four pips, sword, lightning, spade)."""
@@ -82,6 +83,11 @@ def outcome(state: ThState) -> Outcome | None:
         return None
     winners, reason, draw = state.result
     return Outcome(winners=tuple(winners), reason=reason, draw=draw)
+
+
+def view_of(state: ThState, viewer: str = "spectator") -> View:
+    """What the screens show (:func:`.view.view`); the spectator sees no sealed bid or hand."""
+    return View.from_json(_view(state, viewer))
 
 
 def guard(state: ThState, ev: Event) -> None:
@@ -205,7 +211,7 @@ HANDLERS = {
 
 GAME = Game(
     name="theosis", title="Theosis", aliases=("th", "theosis-arena"), setup=setup, handlers=HANDLERS,
-    flow=FLOW, guard=guard, explain=explain, outcome=outcome, view=view, describe=describe,
+    flow=FLOW, guard=guard, explain=explain, outcome=outcome, view=view_of, describe=describe,
     objects=catalog.object_ids, dice=dice, setup_form=form.setup_form, summary=ThState.summary,
 )
 
