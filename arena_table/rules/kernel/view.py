@@ -128,8 +128,9 @@ class Entry:
 class Score:
     side: str
     label: str
-    value: int
-    max: int = UNSET
+    value: int | str
+    """A number, or its display text where the number has none (``∞``)."""
+    max: int | str = UNSET
 
 
 @dataclass(frozen=True)
@@ -218,7 +219,7 @@ _TYPES: dict[type, dict[str, Any]] = {
     Entry: {"id": (_S, False), "name": (_S, False), "side": (_S, True), "rank": (_I, True), "acting": (_B, False),
             "next": (_B, False), "out": (_B, False), "health": (_I, True), "health_max": (_I, True),
             "resources": (_D, False), "conditions": "list"},
-    Score: {"side": (_S, False), "label": (_S, False), "value": (_I, False), "max": (_I, True)},
+    Score: {"side": (_S, False), "label": (_S, False), "value": ((int, str), False), "max": ((int, str), True)},
     LastAction: {"title": (_S, False), "lines": (_L, False), "result": (_S, False)},
     Board: {"kind": (_S, False), "cells": (_L, False), "radius": (_I, False), "figures": (_L, False)},
     View: {"phase": (_S, False), "round": (_I, True), "round_max": (_I, True), "order_title": (_S, False),
