@@ -159,14 +159,15 @@ def game_from_flags(engine, game: str | None, options: dict | None, new_game: bo
 def _busy_table(db: Path, data_dir: Path) -> str:
     """Why a table already runs on log ``db`` or data folder ``data_dir``, in words, or ``""``; read
     only (no lock taken, no file made): ``Table`` takes the locks for good later."""
-    from arena_table.table.app import FOLDER_LOCK, busy_folder_message
-    from arena_table.table.log import busy_log_message, lock_holder, writer_lock_path
+    from arena_table.table.app import busy_folder_message
+    from arena_table.table.data_dir import DataDir, lock_holder
+    from arena_table.table.log import busy_log_message, writer_lock_path
 
     if str(db) == ":memory:":
         return ""
     if holder := lock_holder(writer_lock_path(db)):
         return busy_log_message(db, holder)
-    if holder := lock_holder(data_dir / FOLDER_LOCK):
+    if holder := DataDir(data_dir).holder():
         return busy_folder_message(data_dir, holder)
     return ""
 
@@ -357,8 +358,9 @@ def _cpu_flags() -> set[str]:
 
 
 def _int8_numerics(machine: str, flags: set[str]) -> str:
-    """How ONNX Runtime runs the dice classifier's 8-bit model on this CPU (docs/vision.md, session 12:
-    ONNX Runtime's u8 x s8 kernels on x86 without VNNI use VPMADDUBSW, whose 16-bit sums can saturate).
+    """How ONNX Runtime runs the dice classifier's 8-bit model on this CPU (docs/vision.md, "Figures
+    and known limits": its u8 x s8 kernels on x86 without VNNI use VPMADDUBSW, whose 16-bit sums can
+    saturate).
 
     >>> _int8_numerics("x86_64", {"avx2", "avx512_vnni"}), _int8_numerics("aarch64", set())
     ('exact integer dot products (VNNI)', 'exact integer dot products (ARM)')
@@ -402,7 +404,8 @@ def cmd_doctor(args: argparse.Namespace) -> int:
         failed.append("a secret file is one `arena-table run` refuses")
     if db.exists():
         try:
-            from arena_table.table.log import EventLog, lock_holder, writer_lock_path
+            from arena_table.table.data_dir import lock_holder
+            from arena_table.table.log import EventLog, writer_lock_path
 
             with EventLog(db, readonly=True) as elog:
                 rows = elog.rows()

@@ -19,8 +19,8 @@ from typing import Any, Callable, Protocol
 from arena_table.rules import Event, GameStarted, TableState, find_game
 
 from .engine import Change, Clock, Engine
-from .log import (DEFAULT_DB, EventLog, LogError, LogRow, busy_log_message, check_log_file, lock_holder, take_lock,
-                  writer_lock_path)
+from .data_dir import DataDir, LockBusy, lock_holder
+from .log import DEFAULT_DB, EventLog, LogError, LogRow, busy_log_message, check_log_file, writer_lock_path
 from .media import MediaStore
 
 log = logging.getLogger(__name__)
@@ -32,11 +32,6 @@ class Device(Protocol):
     def start(self) -> Any: ...
 
     def close(self) -> None: ...
-
-
-FOLDER_LOCK = ".arena-table.lock"
-"""File in a table's data folder that its running process holds locked (``flock``): two tables with
-one data folder would rewrite each other's PIN and login key."""
 
 
 def busy_folder_message(data_dir: Path, pid: str) -> str:
@@ -161,15 +156,15 @@ class Table:
 
     @staticmethod
     def _take_folder(config: TableConfig):
-        """The data folder's lock (:data:`FOLDER_LOCK`), taken before the log so that a refused second
-        table makes no log beside the first's. Raises LogError naming the running table's pid."""
-        config.data_dir.mkdir(parents=True, exist_ok=True)
+        """The data folder's lock (:meth:`DataDir.lock`: two tables with one data folder would rewrite
+        each other's PIN and login key), taken before the log so that a refused second table makes
+        no log beside the first's. Raises LogError naming the running table's pid."""
         try:
-            return take_lock(config.data_dir / FOLDER_LOCK, busy_folder_message(config.data_dir, "{pid}"))
-        except LogError:
+            return DataDir(config.data_dir).lock(busy_folder_message(config.data_dir, "{pid}"))
+        except LockBusy as exc:
             if holder := lock_holder(writer_lock_path(config.db)):  # the same log: say so, as EventLog does
                 raise LogError(busy_log_message(config.db, holder)) from None
-            raise
+            raise LogError(str(exc)) from None
 
     def _release_folder(self) -> None:
         if self._folder_lock is not None:

@@ -8,7 +8,6 @@ stored too (``status='rejected'`` with the reason) and skipped by replay.
 
 from __future__ import annotations
 
-import fcntl
 import json
 import os
 import re
@@ -21,6 +20,7 @@ from pathlib import Path
 from typing import IO, Iterator
 
 from arena_table.rules import Event, NotationError, Record, from_json, to_json, to_notation
+from arena_table.table.data_dir import LockBusy, take_lock
 
 DEFAULT_DB = Path("var/arena-table.db")
 """The event log every command reads or writes when not given ``--db`` (relative to the working folder)."""
@@ -112,29 +112,6 @@ def _check_tables(db: sqlite3.Connection, path: str) -> None:
                            f"{', '.join(sorted(columns))})")
 
 
-def take_lock(path: Path, busy: str) -> IO[str]:
-    """Take an exclusive ``flock`` on ``path`` (created if missing) and write this process's pid in
-    it; the lock lasts until the returned file is closed (or the process ends).
-
-    Raises:
-        LogError: another process holds it: ``busy`` with ``{pid}`` replaced by the holder's pid.
-        OSError: the file cannot be made (a missing folder, a file in a folder's place).
-    """
-    fp = open(path, "a+")
-    try:
-        fcntl.flock(fp, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        fp.seek(0)
-        holder = fp.read().strip() or "?"
-        fp.close()
-        raise LogError(busy.format(pid=holder)) from None
-    fp.seek(0)
-    fp.truncate()
-    fp.write(str(os.getpid()))
-    fp.flush()
-    return fp
-
-
 def writer_lock_path(path: str | Path) -> Path:
     """The lock file an :class:`EventLog` writer holds: beside the real file, so a symlink to a log
     in use (or a path through a linked folder) meets the same lock."""
@@ -152,22 +129,6 @@ def check_log_file(path: str | Path) -> None:
     Raises :class:`LogError`."""
     _refuse_a_second_writer_here(str(path))
     _check_header(str(path))
-
-
-def lock_holder(path: Path) -> str | None:
-    """The pid (as written) of the process that holds the :func:`take_lock` lock ``path``, or
-    ``None`` when nobody holds it (or there is no such file). Takes no lock and makes no file."""
-    try:
-        fp = open(path)
-    except OSError:
-        return None
-    with fp:
-        try:
-            fcntl.flock(fp, fcntl.LOCK_SH | fcntl.LOCK_NB)
-        except BlockingIOError:
-            return fp.read().strip() or "?"
-        fcntl.flock(fp, fcntl.LOCK_UN)
-    return None
 
 
 _WRITERS: set[tuple[int, int]] = set()
@@ -195,59 +156,9 @@ def _refuse_a_second_writer_here(path: str) -> None:
             raise LogError(f"{path}: already open for writing in this process; one table writes one log")
 
 
-def _lock_the_file_itself(path: str) -> tuple[int, tuple[int, int]]:
-    """Take an exclusive ``flock`` on the log file itself (made empty if missing, which SQLite reads
-    as an empty database), note it among this process's writers, and return its descriptor and
-    ``(st_dev, st_ino)``. ``<path>.lock`` is named after one path, so a log moved (or linked) while
-    a table writes it would get past it; this lock is on the file's inode, which follows it under
-    any name. On Linux's local file systems ``flock`` locks are kept apart from the POSIX locks
-    SQLite takes (on NFS they are not: keep the log on a local disk). The descriptor must be closed
-    only after SQLite's own, as :meth:`EventLog._release` does.
-
-    Raises:
-        LogError: another process writes the same file under another name.
-        OSError: the file cannot be made or locked (nothing is left open).
-    """
-    fd = os.open(path, os.O_RDONLY | os.O_CREAT | os.O_CLOEXEC, 0o644)  # SQLite's own mode
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        st = os.fstat(fd)
-        key = (st.st_dev, st.st_ino)
-        with _WRITERS_LOCK:
-            if key in _WRITERS:  # another thread of this process opened it in the meantime
-                raise LogError(f"{path}: already open for writing in this process; one table writes one log")
-            _WRITERS.add(key)
-    except BlockingIOError:
-        os.close(fd)
-        raise LogError(f"{path}: already in use by another arena-table process under another name "
-                       "(moved or linked while it runs); one table writes one log") from None
-    except BaseException:
-        os.close(fd)
-        raise
-    return fd, key
-
-
-def _let_go_of_the_file(fd: int, key: tuple[int, int]) -> None:
+def _forget_writer(key: tuple[int, int]) -> None:
     with _WRITERS_LOCK:
         _WRITERS.discard(key)
-    os.close(fd)
-
-
-def written_under_another_name(path: str | Path) -> bool:
-    """Whether a table writes the log file ``path`` under another name (the file was moved or
-    linked while it runs): its file lock is held while its ``<path>.lock`` is free. Takes no lock
-    but for an instant's shared one, and makes no file."""
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
-    except OSError:
-        return False
-    try:
-        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
-    except BlockingIOError:
-        return lock_holder(writer_lock_path(path)) is None
-    finally:
-        os.close(fd)  # a reader's: this process holds no SQLite lock on the file
-    return False
 
 
 class LogError(Exception):
@@ -281,39 +192,30 @@ class EventLog:
         path: the SQLite file (created if missing) or ``:memory:``.
         readonly: open for reading only (``log export`` beside a running table); otherwise
             this process becomes the log's one writer, held by an exclusive ``flock`` on
-            ``<path>.lock`` and one on the file itself for as long as the log is open.
+            ``<path>.lock`` (:func:`~arena_table.table.data_dir.take_lock`) for as long as the
+            log is open.
 
     Raises:
         LogError: on open, if ``path`` is not an arena-table log, was written by a newer
-            version, has two names (hard links), is written by a table under another name, or
-            (as a writer) is already open for writing by another process or this one.
+            version, has two names (hard links), or (as a writer) is already open for writing
+            by another process or this one.
     """
 
     def __init__(self, path: str | Path, readonly: bool = False) -> None:
         self.path = str(path)
         self._lockfile = None
-        self._filelock: weakref.finalize | None = None
+        self._writer: weakref.finalize | None = None
         if self.path != ":memory:" and not readonly:  # a reader makes nothing, not even the folder
             _refuse_a_second_writer_here(self.path)
             _check_header(self.path)  # a file that is no SQLite database is refused with nothing made
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
             self._lockfile = self._take_writer_lock()
-            try:
-                # let go of by close(), or when this object is collected unclosed
-                self._filelock = weakref.finalize(self, _let_go_of_the_file, *_lock_the_file_itself(self.path))
-            except BaseException:
-                self._release()
-                raise
         self._lock = threading.RLock()
         try:
             if readonly:
                 if self.path != ":memory:" and not Path(self.path).is_file():
                     raise LogError(f"{self.path}: no such event log")
                 _check_one_name(self.path)
-                if self.path != ":memory:" and written_under_another_name(self.path):
-                    raise LogError(f"{self.path}: a table writes this log under another name (it was moved or "
-                                   "linked while it runs), and its newest events are in a journal beside that "
-                                   "name; stop that table, then move the log back to its old name")
                 uri = f"file:{Path(self.path).resolve()}?mode=ro" if self.path != ":memory:" else ":memory:"
                 self._db = sqlite3.connect(uri, uri=True, check_same_thread=False, isolation_level=None)
                 _check_tables(self._db, self.path)
@@ -326,6 +228,10 @@ class EventLog:
                 self._db.execute("PRAGMA journal_mode=WAL")
                 self._db.execute("PRAGMA synchronous=FULL")
                 self._db.executescript(_SCHEMA)
+                if (key := _file_key(self.path)) is not None:  # this process's writer of that file, until
+                    with _WRITERS_LOCK:                         # closed or collected unclosed
+                        _WRITERS.add(key)
+                    self._writer = weakref.finalize(self, _forget_writer, key)
             row = self._db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
             if row is None and not readonly:
                 self._db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
@@ -341,7 +247,10 @@ class EventLog:
     def _take_writer_lock(self):
         # beside the real file: a symlink to a log in use (or a path through a linked folder) must
         # meet the same lock
-        return take_lock(writer_lock_path(self.path), busy_log_message(self.path, "{pid}"))
+        try:
+            return take_lock(writer_lock_path(self.path), busy_log_message(self.path, "{pid}"))
+        except LockBusy as exc:
+            raise LogError(str(exc)) from None
 
     def __enter__(self) -> "EventLog":
         return self
@@ -359,9 +268,9 @@ class EventLog:
             self._db.close()
 
     def _release(self) -> None:
-        if self._filelock is not None:
-            self._filelock()  # after the database's own handle: see _lock_the_file_itself
-            self._filelock = None
+        if self._writer is not None:
+            self._writer()
+            self._writer = None
         if self._lockfile is not None:
             self._lockfile.close()  # releases the flock
             self._lockfile = None

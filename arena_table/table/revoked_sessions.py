@@ -4,7 +4,7 @@ A logout revokes its session id on the server (:class:`arena_table.webui.auth.Se
 the table's session key survives a restart (``secrets_store``), so the revoked ids must too, or a
 copy of a logged-out cookie would log in again after the next restart. The file
 (:data:`REVOKED_FILE`, mode 0600) holds one ``<sid> <unix time of the logout>`` per line, is
-rewritten whole at each logout (``secrets_store._write_private``: all or nothing) and forgets an id
+rewritten whole at each logout (:meth:`DataDir.write`: all or nothing) and forgets an id
 :attr:`SessionRevocations.keep_s` after its logout, when every copy of its cookie has expired.
 """
 
@@ -17,8 +17,8 @@ import time
 from pathlib import Path
 from typing import Callable
 
-from arena_table.table.secrets_store import (REVOKED_FILE, SecretFileError, _existing_mode, _make_private,
-                                            _write_private, read_no_link, sweep_leftovers)
+from arena_table.table.data_dir import DataDir, SecretFileError
+from arena_table.table.secrets_store import REVOKED_FILE
 from arena_table.webui.auth import SessionRevocations
 
 log = logging.getLogger(__name__)
@@ -31,8 +31,8 @@ class StoredSessionRevocations(SessionRevocations):
     """:class:`SessionRevocations` loaded from and written to ``data_dir/revoked-sessions``.
 
     Raises:
-        SecretFileError: on load, the file is not a regular file, cannot be read (another user's),
-            or is open to others and not ours to change.
+        SecretFileError: on load, a folder is in the file's place, it cannot be read (another user's),
+            or it is open to others and not ours to change.
 
     A line that is not ``<sid> <time>`` is skipped with a warning (the rest are kept). A logout
     whose file cannot be written is still revoked until the table stops, and a warning says so.
@@ -40,14 +40,11 @@ class StoredSessionRevocations(SessionRevocations):
 
     def __init__(self, data_dir: str | Path, clock: Callable[[], float] = time.time) -> None:
         super().__init__(clock)
-        self.path = Path(data_dir) / REVOKED_FILE
-        sweep_leftovers(self.path)
-        mode = _existing_mode(self.path, "revoked sessions")
+        self._data = DataDir(data_dir)
+        self.path = self._data.path / REVOKED_FILE
         try:
-            data = read_no_link(self.path)
-        except FileNotFoundError:
-            data = b""
-        except SecretFileError:  # a link or a FIFO swapped in since _existing_mode looked: said as such
+            data = self._data.read(REVOKED_FILE, "revoked sessions") or b""
+        except SecretFileError:  # a folder in its place, or open to others and not ours: said as such
             raise
         except OSError as exc:  # refused, not read as empty: that would let logged-out cookies in again
             raise SecretFileError(f"{self.path} cannot be read ({exc.strerror or exc}): the control page's "
@@ -68,12 +65,11 @@ class StoredSessionRevocations(SessionRevocations):
             self._ids[sid] = at
         if bad:
             log.warning("%s: %d line(s) not '<session id> <time>' skipped", self.path, bad)
-        _make_private(self.path, mode, "revoked sessions")
         self._prune()
 
     def _store(self, ids: dict[str, float]) -> None:
         text = "".join(f"{sid} {at:.0f}\n" for sid, at in ids.items())
         try:
-            _write_private(self.path, text)
+            self._data.write(REVOKED_FILE, text)
         except OSError as exc:
             log.warning("%s; the logged-out session stays refused until the table stops", exc)
