@@ -124,8 +124,8 @@ def det_sample(rec, rng, out=192, paste_prob=0.5):
         cx, cy = rng.uniform(0, img.shape[1]), rng.uniform(0, img.shape[0])
     m = affine(cx, cy, scale, rng.uniform(0, 360), rng.random() < 0.5, out / 2, out / 2)
     fill = tuple(float(v) for v in rng.integers(0, 256, 3))
-    # bilinear also when shrinking: warpAffine treats INTER_AREA (asked for here until session 13) as
-    # INTER_LINEAR, so the shipped detector was trained on exactly these pixels
+    # bilinear also when shrinking: warpAffine treats INTER_AREA as INTER_LINEAR, so asking for
+    # INTER_LINEAR says what the shipped detector was trained on
     warped = cv2.warpAffine(img, m, (out, out), flags=cv2.INTER_LINEAR,
                             borderMode=cv2.BORDER_CONSTANT, borderValue=fill)
     x = standardise_frame(colour_aug(warped, rng, invert_p=0.15).astype(np.uint8))

@@ -183,8 +183,7 @@ def crop_die(frame: np.ndarray, cx: float, cy: float, side: float, size: int, sp
     """Axis-aligned ``size``x``size`` crop centred on (cx, cy), ``span`` die sides wide.
 
     Bilinear, also when shrinking: ``cv2.warpAffine`` has no area filter (it treats ``INTER_AREA``
-    as ``INTER_LINEAR``, which this code asked for until session 13, with the same pixels), and the
-    classifier learned crops made this way. Crops low-passed first (a Gaussian of sigma 0.35 or
+    as ``INTER_LINEAR``), and the classifier learned crops made this way. Crops low-passed first (a Gaussian of sigma 0.35 or
     0.5 x (1/scale - 1), against aliasing) read byler a little worse (0.985 and 0.985 against
     0.986 accuracy) and JPEG-damaged photos no better (``arena_table/bench/dice_camera_faults.py``).
     """

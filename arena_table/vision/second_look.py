@@ -10,7 +10,7 @@ estimation (Ayhan & Berens, "Test-time data augmentation for estimation of heter
 aleatoric uncertainty in deep neural networks", MIDL 2018). ``DiceConfig.second_look_votes``
 (default 3) makes a die whose averaged best face won fewer of the four votes ``unreadable``.
 
-Measured 2026-11-30 on the shared photos: with the shipped classifier, the two dice among 1901
+On the shared photos, with the shipped classifier, the two dice among 1901
 that fail the test were both wrong reads (a pink 2 with a glare streak read 3 at 0.51, a dark
 marbled 4 read 6 at 0.54), and no right read fails it. With the classifier's twin on the photos
 it never saw (every 5th), the two dice that fail it were right reads (at 0.51 and 0.56), and on
@@ -18,9 +18,8 @@ the rendered stress sets of ``bench dice`` one right read of 160 glare dice fail
 all, three right: such a die is close to a coin toss, and the issue's bar (precision 0.995 against
 accuracy 0.985: a wrong read costs several re-rolls) says to refuse what is right only 60 % of the time.
 
-The threshold went from 0.75 to 0.85 in session 13 (``DiceConfig.second_look``). On the 1901 dice
-the reader keeps on the shared photos, the dice first read between 0.75 and 0.85 gave one
-wrong read (a motion-blurred smoky 6 read 4 at 0.82, whose turned readings average 4 at 0.47, so
+Why the threshold (``DiceConfig.second_look``) is 0.85 and not 0.75: on the 1901 dice the reader
+keeps on the shared photos, the dice first read between 0.75 and 0.85 gave one wrong read (a motion-blurred smoky 6 read 4 at 0.82, whose turned readings average 4 at 0.47, so
 it is refused) and no right read that the second look loses; 4.7 % of the dice take it instead of
 2.7 %. From 0.88 on it starts to refuse right reads (one at 0.88), and reading the crop mirrored
 too (eight readings) refused 3-4 right reads at 0.85-0.9. On ``bench dice``'s rendered stress sets
