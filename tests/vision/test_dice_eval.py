@@ -55,7 +55,7 @@ def test_boxes_that_are_not_the_labelled_dice_are_left_out_of_the_confusion():
 
 def test_the_summary_line_never_rounds_a_figure_across_its_target():
     """1468 right of 1476 read is a precision of 0.99458; printed to three decimals the usual way
-    it read "0.995", the issue-5 target it misses (byler_d6 read so for a while in session 14)."""
+    it would read "0.995", the issue-5 target it misses."""
     from arena_table.vision.evaluate import format_metrics
 
     m = {"images": 200, "dice_true": 1489, "per_die_accuracy": 0.98497, "precision": 1468 / 1476,
