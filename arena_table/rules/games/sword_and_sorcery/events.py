@@ -268,6 +268,15 @@ class Hp(Event):
     by: str = ""
 
 
+@event("sns-soul-points")
+class SoulPoints(Event):
+    """A power or effect that gains (``points`` > 0) or spends (< 0) Soul Points: in Clash of the
+    Heroes it is HP gained or lost by the owner instead (6.5)."""
+
+    hero: str
+    points: int
+
+
 @event("sns-magic-shield")
 class MagicShield(Event):
     """``hero`` gains ``count`` Magic Shield tokens."""

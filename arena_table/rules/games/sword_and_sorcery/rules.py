@@ -64,7 +64,7 @@ def _kernel_roll(state: SnsState, e: DiceRolled) -> SnsState:
 NEEDS = {ev.Visit: "preparation", ev.Ready: "preparation", ev.Claim: "claim", ev.Place: "deploy"}
 """The phase an event belongs to; every other ``sns-`` event needs a Round under way."""
 FREE = (ev.Roll, ev.Save, ev.Holy, ev.Reroll, ev.Resolve, ev.PlacePitfall, ev.ActivatePitfall, ev.FlipPitfall,
-        ev.Token, ev.Condition, ev.Clear, ev.Hp, ev.MagicShield, DiceRolled)
+        ev.Token, ev.Condition, ev.Clear, ev.Hp, ev.MagicShield, ev.SoulPoints, DiceRolled)
 """Events taken while a Tiebreaker roll or a Save is awaited (the others wait for it)."""
 QUIET = (ev.Battle, ev.Resurrect, ev.Activate, ev.EndTurn, ev.Move, ev.Recall, ev.Stand, ev.Action, ev.Summon,
          ev.Teleport)
@@ -161,7 +161,7 @@ HANDLERS = {
     ev.Summon: lambda s, e: play.summon(s, e.hero, e.id.strip().lower(), e.area, e.name, e.hp),
     ev.Teleport: lambda s, e: play.teleport(s, e.hero, _faces((e.face,))[0]),
     **{k: lambda s, e: _board_or_hand(s, e) for k in (ev.PlacePitfall, ev.ActivatePitfall, ev.FlipPitfall, ev.Token,
-                                                    ev.Condition, ev.Clear, ev.Hp, ev.MagicShield)},
+                                                    ev.Condition, ev.Clear, ev.Hp, ev.MagicShield, ev.SoulPoints)},
 }
 """Event type -> ``handler(state, event) -> state`` (the kernel ``Game.handlers``)."""
 
@@ -211,6 +211,9 @@ def _board_or_hand(state: SnsState, e: Event) -> SnsState:
         if e.amount >= 0:
             return harm.hurt(state, h.id, e.amount, by=e.by)
         return harm.heal(state, h.id, -e.amount)
+    if isinstance(e, ev.SoulPoints):  # 6.5: "translated to losing/gaining HP by the owner"
+        hp = abs(e.points) * state.options.soul_point_hp
+        return harm.heal(state, h.id, hp) if e.points > 0 else harm.hurt(state, h.id, hp)
     if isinstance(e, ev.MagicShield):
         if h.magic_shields + e.count < 0:
             raise Refused(f"{h.name} has {h.magic_shields} Magic Shields")
