@@ -249,3 +249,19 @@ def test_joint_combat_rewards_when_a_hero_died():
         "ael": {"gold": 4, "reputation": 1, "trophies": 1}, "dral": {"reputation": 1}}
     assert split_rewards({"gold": 5, "reputation": 1, "trophies": 1}, ("ael", "dral"), (), {"gold": "dral"}) == {
         "ael": {"gold": 2, "reputation": 1}, "dral": {"gold": 3, "reputation": 0}}
+
+
+@pytest.mark.parametrize("dice, injuries, silver, rep, over", [((2, 3), 0, 0, 0, ""), ((3, 3), 2, 2, 0, "charmed"),
+                                                               ((5, 6), 0, 0, 1, "charmed")])
+def test_charm_three_bands(dice, injuries, silver, rep, over):
+    """Charm (l.228-238): 5 or less fails; 6-10: 2 Injuries and 2 Silver cards (not to the cache);
+    11 or more: 1 Reputation; no Reward for a Monster not fought."""
+    t = Table(start(heroes=["eltrea"], monsters={"gecko": {**GECKO, "level": 1}}),
+              'eu-combat enemies=["gecko"] heroes=["eltrea"]', "eu-hero-roll hero=eltrea purpose=charm",
+              f"roll die=eu-hero faces=[{dice[0]},{dice[1]}]", "eu-done")
+    h = t.s.heroes["eltrea"]
+    assert (h.injuries, h.purse.get("silver", 0), h.reputation, t.s.combat.over) == (injuries, silver, rep, over)
+    assert t.s.silver == 0 and "trophies" not in h.purse
+    with pytest.raises(IllegalEvent, match="one Level 1 Monster"):
+        Table(start(heroes=["eltrea"], monsters={"gecko": {**GECKO, "level": 2}}),
+              'eu-combat enemies=["gecko"] heroes=["eltrea"]', "eu-hero-roll hero=eltrea purpose=charm")

@@ -116,6 +116,9 @@ def begin(state: EuState, hero: str, purpose: str, target: str, weapon: str,
             raise Refused(f"{h.name} is not fighting a Combat")
         if hero in c.struck:
             raise Refused(f"{h.name} attacked already this Combat Round")
+    if purpose == "charm" and (not in_combat or c.attacks or len(c.enemies) != 1
+                               or state.config.monsters[c.enemies[0].card].get("level") != 1):
+        raise Refused("Charm is tried at the Combat Setup against one Level 1 Monster (l.228)")
     ranges = bands(WEAPONS.get(weapon, weapon)) if weapon else ()
     mods: list[tuple[int, str]] = []
     if in_combat and hero in c.heroes:
@@ -130,7 +133,9 @@ def begin(state: EuState, hero: str, purpose: str, target: str, weapon: str,
         if purpose == "attack":
             mods += list(c.hero_cv_next.get(hero, ()))
             if not target.startswith("rotting-"):
-                pen = state.config.monsters[c.enemies[0].card].get("penalty", 0)
+                living = [e for e in c.enemies if not e.defeated]
+                foe = c.enemies[int(target)] if target.isdigit() and int(target) < len(c.enemies) else living[0]
+                pen = state.config.monsters[foe.card].get("penalty", 0)
                 if pen:
                     mods.append((-pen, "Hero Roll Penalty"))
     roll = HeroRoll(hero=hero, purpose=purpose, target=target, bands=ranges, mods=tuple(mods), revealed=revealed)
