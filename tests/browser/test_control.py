@@ -38,6 +38,7 @@ def test_post_without_csrf_token_is_refused_in_the_browser(live, page):
     assert [r.faces for r in live.table.state.tray.rolls] == [(6,)]
 
 
+@pytest.mark.perf
 def test_spectator_follows_an_event_from_the_control_page_within_500_ms(browser, live, page):
     login(page, live.url)
     ctx = browser.new_context(viewport={"width": 1920, "height": 1080})  # its own window: never a background tab
