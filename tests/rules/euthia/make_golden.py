@@ -104,4 +104,5 @@ if __name__ == "__main__":
         print(name)
         text = play(lines)
         (HERE / "golden" / f"{name}.txt").write_text(text, encoding="utf-8")
-    (ROOT / "examples" / "euthia-fire-shadowbeast.txt").write_text(play(FIRE), encoding="utf-8")
+    for name, lines in STORIES.items():
+        (ROOT / "examples" / f"euthia-{name}.txt").write_text(play(lines), encoding="utf-8")

@@ -14,6 +14,7 @@ from arena_table.rules import apply, digest, find_game, new_table, parse, replay
 
 HERE = Path(__file__).parent
 FILES = sorted((HERE / "golden").glob("*.txt"))
+EXAMPLES = sorted((HERE.parents[2] / "examples").glob("euthia-*.txt"))
 EXAMPLE = HERE.parents[2] / "examples" / "euthia-fire-shadowbeast.txt"
 
 
@@ -28,7 +29,7 @@ def load(path: Path):
     return events, meta
 
 
-@pytest.mark.parametrize("path", FILES + [EXAMPLE], ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", FILES + EXAMPLES, ids=lambda p: p.parent.name + "/" + p.stem)
 def test_transcript_replays_to_its_digest_and_outcome(path):
     events, meta = load(path)
     ts = replay(events)
@@ -79,6 +80,12 @@ def test_fellowship_story():
     mid = replay(events[:5]).state
     assert mid.round.gave == ("dral",) and mid.round.move_tokens == 0
     assert [e.health for e in mid.combat.enemies] == [6, 5] and mid.combat.gaar == 2
+
+
+def test_examples_are_the_golden_stories():
+    assert [p.name for p in EXAMPLES] == ["euthia-fellowship-3p.txt", "euthia-fire-shadowbeast.txt"]
+    for p in EXAMPLES:
+        assert p.read_text(encoding="utf-8") == (HERE / "golden" / p.name.removeprefix("euthia-")).read_text(encoding="utf-8")
 
 
 def test_arena_table_replay_prints_the_outcome(capsys):

@@ -265,3 +265,14 @@ def test_charm_three_bands(dice, injuries, silver, rep, over):
     with pytest.raises(IllegalEvent, match="one Level 1 Monster"):
         Table(start(heroes=["eltrea"], monsters={"gecko": {**GECKO, "level": 2}}),
               'eu-combat enemies=["gecko"] heroes=["eltrea"]', "eu-hero-roll hero=eltrea purpose=charm")
+
+
+def test_heroes_attack_after_the_enemies_except_the_first_strike():
+    """Combat Rounds (l.937-942): Enemy Attack Phases until every Enemy has attacked, then the Heroes."""
+    t = Table(start(mode="fellowship", heroes=["ael", "dral"], monsters={"gecko": {**GECKO, "health": 9}}),
+              'eu-round card={"enemy":"1"}', 'eu-combat enemies=["gecko","goblin-archer"] heroes=["ael","dral"]',
+              "eu-hero-roll hero=ael", "roll die=eu-hero faces=[3,3]", "eu-damage hero=ael amount=1",  # First Strike
+              "eu-monster-attack enemy=0 target=ael", "roll die=eu-attack faces=[6,6,1]", "eu-done")
+    with pytest.raises(IllegalEvent, match="the Enemies attack first this Combat Round: Goblin Archer still to attack"):
+        t.play("eu-hero-roll hero=dral")
+    assert t.s.combat.struck == ()

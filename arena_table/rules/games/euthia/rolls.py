@@ -116,6 +116,9 @@ def begin(state: EuState, hero: str, purpose: str, target: str, weapon: str,
             raise Refused(f"{h.name} is not fighting a Combat")
         if hero in c.struck:
             raise Refused(f"{h.name} attacked already this Combat Round")
+        waiting = [e.name for i, e in enumerate(c.enemies) if not e.defeated and i not in c.attacked]
+        if c.attacks and waiting:  # after the First Strike, the Enemies attack before the Heroes (l.937-942)
+            raise Refused(f"the Enemies attack first this Combat Round: {', '.join(waiting)} still to attack")
     if purpose == "charm" and (not in_combat or c.attacks or len(c.enemies) != 1
                                or state.config.monsters[c.enemies[0].card].get("level") != 1):
         raise Refused("Charm is tried at the Combat Setup against one Level 1 Monster (l.228)")
