@@ -73,3 +73,10 @@ class Table:
 def lineup_options(**extra) -> dict:
     return {"mode": "slayer", "players": ["Ann", "Bo"], "heroes": 4, "lineup": LINEUP, "hero_stats": HERO_STATS,
             **extra}
+
+
+def at(who: str, **extra) -> Table:
+    """The lineup game with every figure placed, run until ``who`` acts."""
+    t = Table(lineup_options(**extra)).until(who)
+    return t.do(*(f"dg-place who={w}" for w in ("knight", "assassin", "black-wolf", "weaponsmith", "pegasus-knight",
+                                                   "trapper", "blacksmith", "gunner")))

@@ -5,13 +5,7 @@ import pytest
 
 from arena_table.rules import Refused
 
-from dg_helpers import Table, lineup_options
-
-
-def at(who: str, **extra) -> Table:
-    t = Table(lineup_options(**extra)).until(who)
-    return t.do(*(f"dg-place who={w}" for w in ("knight", "assassin", "black-wolf", "weaponsmith", "pegasus-knight",
-                                                   "trapper", "blacksmith", "gunner")))
+from dg_helpers import Table, at, lineup_options
 
 
 def test_hero_tokens_flip_then_go_at_the_end_of_the_bearers_turns():

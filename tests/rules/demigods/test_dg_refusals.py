@@ -6,8 +6,7 @@ import pytest
 
 from arena_table.rules import Refused
 
-from dg_helpers import Table, lineup_options
-from test_dg_combat import at
+from dg_helpers import Table, at, lineup_options
 
 
 def reason(t: Table, line: str) -> str:
