@@ -211,3 +211,15 @@ def test_pitfall_x_turns_counter_clockwise_and_bleeds():
     battle(t, ["purple", "red"])
     t.do("sns-activate hero=shae", "sns-end-turn")  # counter-clockwise: c4 -> d3
     assert hazards.blade_area(t.st, t.st.board.pitfalls[0]) == "d3"
+
+
+def test_a_resistance_ignores_its_conditions_from_an_attack():
+    heroes = {"purple": [{"id": "shae", "hp": 10, "armor": 0, "defense": 1, "resist": ["fire"]}],
+              "red": [{"id": "artemis", "weapons": {"torch": {"red": 1}}}]}
+    t = deployed({"quest": "pvp1", "heroes": heroes}, {"shae": "a2", "artemis": "a4"})
+    t.ts = dataclasses.replace(t.ts, state=put(t.st, dataclasses.replace(t.st.hero("artemis"), area="a2")))
+    battle(t, ["red", "purple"])
+    t.do("sns-activate hero=artemis", 'sns-attack who=artemis target=shae weapon=torch effects=["fire2","bleed1"]',
+         'sns-roll red=["hit"]', 'sns-roll blue=["blank"]', "sns-resolve")
+    shae = t.st.hero("shae")
+    assert shae.fire == () and shae.bleed == 1 and shae.hp == 9  # 1 hit; Fire resisted, Bleed taken

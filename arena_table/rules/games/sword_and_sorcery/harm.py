@@ -51,5 +51,7 @@ def inflict(state: SnsState, hid: str, name: str, by: str = "") -> SnsState:
     if h.ghost or h.area is None:
         return state
     name = conditions.canonical(name, state.quest.act)
+    if name.rstrip("12") in h.resist:
+        return state
     h, lost = conditions.inflict(h, name, turn=state.turns)
     return hurt(put(state, h), hid, lost, by)

@@ -65,8 +65,6 @@ def _activity(state: SnsState, h: Hero, blind_save: bool | None, what: str) -> t
 def move(state: SnsState, hid: str, to: str, blind_save: bool | None = None) -> SnsState:
     """The active Hero moves one area (Evade first when due)."""
     h = _turn_hero(state, hid)
-    if h.ghost:
-        raise Refused(f"{h.name} is a Ghost Soul: it moves with Recall (sns-recall)")
     if h.ko:
         raise Refused(f"{h.name} is K.O.: stand up first (sns-stand: a Dash or 1 point of movement)")
     if to not in state.board.neighbours(h.area):
@@ -74,6 +72,11 @@ def move(state: SnsState, hid: str, to: str, blind_save: bool | None = None) -> 
     t = state.turn
     if t.moved and t.fought_since_move:
         raise Refused("the Movement Activity cannot be intermingled with Combat: it ended with the attack")
+    if h.ghost:  # a Ghost Soul moves as in the base game: it forces no Evade and suffers no hazard
+        if not t.moving:
+            state = dataclasses.replace(state, turn=dataclasses.replace(t, activities=t.activities + 1, moving=True,
+                                                                        moved=True))
+        return put(state, dataclasses.replace(h, area=to))
     if not t.moving:
         state, wasted = _activity(state, h, blind_save, "movement")
         state = dataclasses.replace(state, turn=dataclasses.replace(state.turn, moving=True, moved=True))

@@ -3,7 +3,7 @@
 Options: the quest fields of :func:`.quests.check`; ``heroes``, Team name -> its Heroes (Teams are
 listed by name, alphabetically: a JSON object's key order does not survive the notation; Heroes as names, or
 objects with ``id``, ``name``, ``hp``, ``armor``, ``defense``, ``weapons`` {name: {red, blue,
-ranged, lethal, critical}}, ``flying``, ``items``); ``alliances`` (PvP I with four Teams: pairs of
+ranged, lethal, critical}}, ``flying``, ``resist``, ``items``); ``alliances`` (PvP I with four Teams: pairs of
 Teams); ``board`` (:func:`.areas.board_from`); ``readings`` (:mod:`.readings`); ``pitfall_effects``
 (number -> effects, for the Pitfalls this book does not print).
 
@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from typing import Any, Mapping
 
-from . import hazards, quests
+from . import conditions, hazards, quests
 from .areas import board_from
 from .quests import INFINITE
 from .readings import read
@@ -63,6 +63,7 @@ def _hero(team: str, spec: Any, soulrank: int) -> Hero:
     return Hero(id=hid, name=str(spec.get("name") or hid.replace("-", " ").title()), team=team,
                 hp_max=stats["hp"], hp=stats["hp"], armor=stats["armor"], defense=stats["defense"],
                 soulrank=soulrank, weapons=weapons, flying=bool(spec.get("flying", False)),
+                resist=tuple(conditions.canonical(r).rstrip("12") for r in spec.get("resist", ())),
                 items=tuple(str(i) for i in spec.get("items", ())))
 
 

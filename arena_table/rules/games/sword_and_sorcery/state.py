@@ -59,6 +59,11 @@ class Hero:
     """Break tokens: each reduces the Armor value by 1 for good."""
     magic_shields: int = 0
     flying: bool = False
+    resist: tuple[str, ...] = ()
+    """Condition families the Character resists (``fire``, ``bleed``, ``poison``, ``slowed``...): DEF
+    stage step 1 "Check for Resistances & Weaknesses"; the base game's card texts are not in this
+    book (*to enter*), so a Resistance here ignores Conditions of its family and Weaknesses are
+    left to the table (``bonus``/``reduce`` of the attack)."""
     companion_of: str = ""
     """The Hero a Companion belongs to ("" for a Hero)."""
     kill_coins: int = 0
