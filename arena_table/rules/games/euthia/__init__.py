@@ -35,6 +35,7 @@ from typing import Any, Mapping
 
 from arena_table.rules.kernel.events import DiceRolled, DieCorrected, Event, TagPlaced
 from arena_table.rules.kernel.game import Game, Outcome
+from arena_table.rules.kernel.view import View
 
 from . import catalog, combat, familiars, fellowship, monster_attack as ma, rolls, tiles
 from . import events as ev
@@ -226,6 +227,11 @@ def outcome(state: EuState) -> Outcome | None:
     return Outcome(winners=tuple(winners), reason=reason)
 
 
+def view_of(state: EuState, viewer: str = "spectator") -> View:
+    """The view of docs/view-schema.md, typed (:mod:`.view` builds its JSON form)."""
+    return View.from_json(_view(state, viewer))
+
+
 def describe(state: EuState, event: Event) -> str:
     """One log line for ``event`` (``state`` is the one before it)."""
     try:
@@ -246,5 +252,5 @@ def objects() -> list[str]:
 
 GAME = Game(
     name="euthia", title="Euthia: Fierce Powers", aliases=("euthia-fierce-powers", "fierce-powers", "eu"),
-    setup=_setup, handlers=HANDLERS, flow=FLOW, guard=guard, outcome=outcome, view=_view, describe=describe,
+    setup=_setup, handlers=HANDLERS, flow=FLOW, guard=guard, outcome=outcome, view=view_of, describe=describe,
     objects=objects, dice=lambda state: dict(DICE), setup_form=_setup_form, summary=lambda state: state.summary())
