@@ -276,3 +276,15 @@ def test_heroes_attack_after_the_enemies_except_the_first_strike():
     with pytest.raises(IllegalEvent, match="the Enemies attack first this Combat Round: Goblin Archer still to attack"):
         t.play("eu-hero-roll hero=dral")
     assert t.s.combat.struck == ()
+
+
+def test_the_prompt_says_what_the_table_waits_for():
+    t = Table(start(mode="fellowship", heroes=["ael"]))
+    assert t.v["prompt"] == "reveal round 1's Fellowship card (eu-round)"
+    t.play("eu-round")
+    assert t.v["prompt"] == "a Combat (eu-combat), an exchange (eu-exchange) or the next round's Fellowship card (eu-round)"
+    t.play('eu-combat enemies=["gecko"] heroes=["ael"]')
+    assert t.v["prompt"] == "Gecko's Monster Attack (eu-monster-attack), or a First Strike / tile"
+    t.play("eu-monster-attack target=ael")
+    assert t.v["prompt"] == "roll the two Monster dice and the Combat die"
+    assert Table(start()).v["prompt"] == "set up a Combat (eu-combat): the Monster card and the Hero"

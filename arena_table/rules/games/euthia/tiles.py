@@ -57,7 +57,7 @@ def use(state: EuState, hero: str, tile: str, choice: str, value: int, die: int)
     if fx.get("hero_roll"):
         state = rolls.add_to_roll(state, fx["hero_roll"], why)
     if not fighting:
-        if set(fx) - {"hero_roll", "hope"}:
+        if set(fx) - {"hero_roll"}:
             raise Refused(f"{why} acts in a Combat {h.name} fights")
         return state
     if fx.get("damage"):

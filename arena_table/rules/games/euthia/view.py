@@ -28,10 +28,12 @@ def prompt(state: EuState) -> str:
             f"{who}: enter the Damage dealt (eu-damage)" if roll.purpose == "attack" else
             f"{who}: add to the roll or confirm it (eu-done)")
     if c is None or c.over:
-        if state.round and state.round.number < 20 or state.config.mode == "fellowship" and not state.round:
-            return "reveal the round's Fellowship card (eu-round)" if not state.round or c is not None else \
-                "a Combat (eu-combat), an exchange, or the next round's Fellowship card"
-        return "set up a Combat (eu-combat): the Monster card and the Hero"
+        if state.config.mode != "fellowship":
+            return "set up a Combat (eu-combat): the Monster card and the Hero"
+        if state.round is None:
+            return "reveal round 1's Fellowship card (eu-round)"
+        after = "the next round's Fellowship card (eu-round)" if state.round.number < 20 else "the end (eu-end)"
+        return f"a Combat (eu-combat), an exchange (eu-exchange) or {after}"
     a = c.attack
     if a is None:
         waiting = [i for i, e in enumerate(c.enemies) if not e.defeated and i not in c.attacked]
