@@ -1,4 +1,4 @@
-"""``arena-table run`` (the table service with its dashboard) and ``arena-table doctor``.
+"""``arena-table run``: the table service with its dashboard.
 
 ``run`` builds a :class:`~arena_table.table.app.TableConfig`, starts the
 :class:`~arena_table.table.app.Table`, serves the web app (``arena_table.webui``) until
@@ -12,15 +12,14 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
-import platform
 import signal
 import sys
 from pathlib import Path
 from typing import Any, Sequence
 
 from .common import DEFAULT_DB
-from arena_table.table.secrets_store import (PIN_FILE, load_or_create_pin, load_or_create_session_secret, pin_problem, read_pin,
-                            secrets_problem, valid_pin)
+from arena_table.table.secrets_store import (load_or_create_pin, load_or_create_session_secret, secrets_problem,
+                                             valid_pin)
 
 
 # --- devices ----------------------------------------------------------------------------------
@@ -337,108 +336,6 @@ def _shown_host(host: str) -> str:
     return f"[{host}]" if ":" in host else host
 
 
-def _version(module: str) -> str:
-    try:
-        from importlib.metadata import version
-
-        return version(module)
-    except Exception:
-        return "not installed"
-
-
-def _cpu_flags() -> set[str]:
-    """The CPU's feature flags from /proc/cpuinfo (Linux), or an empty set."""
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith(("flags", "Features")):
-                return set(line.split(":", 1)[1].split())
-    except OSError:
-        pass
-    return set()
-
-
-def _int8_numerics(machine: str, flags: set[str]) -> str:
-    """How ONNX Runtime runs the dice classifier's 8-bit model on this CPU (docs/vision.md, "Figures
-    and known limits": its u8 x s8 kernels on x86 without VNNI use VPMADDUBSW, whose 16-bit sums can
-    saturate).
-
-    >>> _int8_numerics("x86_64", {"avx2", "avx512_vnni"}), _int8_numerics("aarch64", set())
-    ('exact integer dot products (VNNI)', 'exact integer dot products (ARM)')
-    >>> _int8_numerics("x86_64", {"avx2"})
-    'no VNNI: 16-bit sums may saturate, a few dice may read differently (docs/vision.md)'
-    """
-    if machine.lower() in ("aarch64", "arm64") or machine.lower().startswith("arm"):
-        return "exact integer dot products (ARM)"
-    if flags & {"avx512_vnni", "avx_vnni"}:
-        return "exact integer dot products (VNNI)"
-    return "no VNNI: 16-bit sums may saturate, a few dice may read differently (docs/vision.md)"
-
-
-def cmd_doctor(args: argparse.Namespace) -> int:
-    """Print what the table would run with; 1 when the event log it was pointed at is unreadable
-    (a log not created yet is fine) or its PIN file or another secret file is one ``run`` refuses
-    (``secrets_store.secrets_problem``), else 0."""
-    failed: list[str] = []  # what makes doctor exit 1
-    db = Path(args.db)
-    data_dir = Path(args.data_dir) if args.data_dir else db.parent  # as in cmd_run
-    pin, pin_path = read_pin(data_dir), data_dir.resolve() / PIN_FILE
-    print(f"table data     {data_dir.resolve()}")
-    if not data_dir.is_dir():
-        what = "is not a folder" if data_dir.exists() else "does not exist"
-        given = "--data-dir" if args.data_dir else "the folder of --db"
-        print(f"control PIN    {data_dir.resolve()} ({given}) {what}, so no {PIN_FILE} there "
-              "(`arena-table run` makes the folder and a PIN)")
-    elif pin:
-        print(f"control PIN    {pin}")
-    elif problem := pin_problem(data_dir.resolve()):
-        print(f"control PIN    {problem} (`arena-table run` refuses it)")
-        failed.append(f"{PIN_FILE} is one `arena-table run` refuses")
-    elif pin_path.exists():
-        print(f"control PIN    {pin_path} holds no PIN (`arena-table run` makes a new one)")
-    else:
-        print(f"control PIN    no {PIN_FILE} in {pin_path.parent} (`arena-table run` makes one; "
-              "give --data-dir if the table runs with one)")
-    shown = pin_problem(data_dir.resolve()) if data_dir.is_dir() and not pin else ""  # on the PIN line
-    if data_dir.is_dir() and (problem := secrets_problem(data_dir.resolve())) and problem != shown:
-        print(f"secret files   {problem} (`arena-table run` refuses it)")
-        failed.append("a secret file is one `arena-table run` refuses")
-    if db.exists():
-        try:
-            from arena_table.table.data_dir import lock_holder
-            from arena_table.table.log import EventLog, writer_lock_path
-
-            with EventLog(db, readonly=True) as elog:
-                rows = elog.rows()
-            rejected = sum(1 for r in rows if r.status == "rejected")
-            print(f"event log      {db}: {len(rows)} events ({rejected} rejected)")
-            holder = lock_holder(writer_lock_path(db))
-            running = f"a table runs on this log (pid {holder})" if holder else "no table runs on this log"
-            print(f"running        {running}")
-        except Exception as exc:
-            print(f"event log      {db}: UNREADABLE: {exc}")
-            failed.append(f"{db} is not a readable event log")
-    else:
-        print(f"event log      {db}: not created yet")
-    videos = sorted(str(p) for p in Path("/dev").glob("video*"))
-    print(f"cameras        {', '.join(videos) if videos else 'no /dev/video* device'}; "
-          f"picamera2 {'available' if picamera2_available() else 'not available'}; "
-          f"default --camera {default_camera()}")
-    try:
-        from serial.tools import list_ports
-
-        ports = [f"{p.device} ({p.description}" + (f", {p.vid:04X}:{p.pid:04X}" if p.vid else "") + ")"
-                 for p in list_ports.comports()]
-    except Exception as exc:
-        ports = [f"cannot list serial ports: {exc}"]
-    print(f"token readers  {'; '.join(ports) if ports else 'no serial port found'}")
-    print(f"python         {platform.python_version()} on {platform.platform()}")
-    print(f"8-bit model    {_int8_numerics(platform.machine(), _cpu_flags())}")
-    for dist in ("arena-table", "flask", "waitress", "numpy", "opencv-python-headless", "onnxruntime", "segno",
-                 "pyserial", "gpiozero"):
-        print(f"{dist:<14} {_version(dist)}")
-    if failed:
-        print(f"arena-table doctor: {'; '.join(failed)} (see above)", file=sys.stderr)
-    return 1 if failed else 0
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -472,9 +369,3 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--pin", help="the control page's PIN (default: the stored one, else a new random one)")
     p.add_argument("--max-clients", type=int, default=200, help="spectator streams served at once")
     p.set_defaults(func=cmd_run)
-
-    p = sub.add_parser("doctor", help="print the table's PIN, cameras, token readers and versions")
-    p.add_argument("--db", default=str(DEFAULT_DB), help=f"the event log (default: {DEFAULT_DB})")
-    p.add_argument("--data-dir", help="the table's media and PIN folder, as given to run (default: the folder "
-                   "of --db)")
-    p.set_defaults(func=cmd_doctor)

@@ -12,8 +12,8 @@ def test_doctor_exits_1_when_the_log_it_was_pointed_at_is_not_an_event_log(tmp_p
     bogus.write_text("not a database\n" * 100)
     assert main(["doctor", "--db", str(bogus)]) == 1
     captured = capsys.readouterr()
-    assert f"event log      {bogus}: UNREADABLE" in captured.out
-    assert "not a readable event log" in captured.err
+    assert f"fail  log           {bogus}: UNREADABLE" in captured.out
+    assert captured.err == "arena-table doctor: 1 failed (log): see above\n"
     (tmp_path / "dir.db").mkdir()
     assert main(["doctor", "--db", str(tmp_path / "dir.db")]) == 1
 
@@ -31,7 +31,7 @@ def test_doctor_says_a_missing_data_folder_does_not_exist(tmp_path, capsys):
     missing = tmp_path / "no-such-folder"
     assert main(["doctor", "--db", str(tmp_path / "t.db"), "--data-dir", str(missing)]) == 0
     out = capsys.readouterr().out
-    assert f"control PIN    {missing.resolve()} (--data-dir) does not exist" in out
+    assert f"warn  control PIN   {missing.resolve()} (--data-dir) does not exist" in out
     assert "no pin.txt in" not in out
     assert main(["doctor", "--db", str(missing / "t.db")]) == 0  # the default: the log's folder
     assert f"{missing.resolve()} (the folder of --db) does not exist" in capsys.readouterr().out
@@ -47,9 +47,9 @@ def test_doctor_says_whether_a_table_runs_on_the_log(tmp_path, capsys):
     db = tmp_path / "t.db"
     with EventLog(db):  # holds the writer lock, as a running table does
         assert main(["doctor", "--db", str(db)]) == 0
-        assert f"running        a table runs on this log (pid {os.getpid()})" in capsys.readouterr().out
+        assert f"; a table runs on this log (pid {os.getpid()})" in capsys.readouterr().out
     assert main(["doctor", "--db", str(db)]) == 0
-    assert "running        no table runs on this log" in capsys.readouterr().out
+    assert "; no table runs on this log" in capsys.readouterr().out
     assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".lock")] == ["t.db.lock"]  # doctor locks nothing
 
 
@@ -64,5 +64,4 @@ def test_doctor_exits_1_for_a_pin_file_of_another_user_open_to_others(tmp_path, 
     monkeypatch.setattr(os, "geteuid", lambda: 4321)  # the file is another user's now
     assert main(["doctor", "--db", str(tmp_path / "t.db")]) == 1
     out = capsys.readouterr().out
-    assert "control PIN    123456" in out
-    assert "secret files   " in out and f"owned by uid {owner}, not this user (4321)" in out
+    assert "fail  control PIN   123456; " in out and f"owned by uid {owner}, not this user (4321)" in out

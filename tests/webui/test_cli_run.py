@@ -49,7 +49,7 @@ def test_doctor_prints_the_pin(tmp_path, capsys):
     secrets_store.load_or_create_pin(tmp_path, "97531")
     assert main(["doctor", "--db", str(tmp_path / "t.db")]) == 0
     out = capsys.readouterr().out
-    assert "control PIN    97531" in out
+    assert "pass  control PIN   97531" in out
     assert "not created yet" in out and "flask" in out and "waitress" in out
 
 
@@ -58,10 +58,10 @@ def test_doctor_reads_the_pin_in_data_dir_and_says_where_it_looked(tmp_path, cap
     secrets_store.load_or_create_pin(tmp_path / "data", "97531")
     assert main(["doctor", "--db", str(tmp_path / "t.db"), "--data-dir", str(tmp_path / "data")]) == 0
     out = capsys.readouterr().out
-    assert "control PIN    97531" in out and f"table data     {(tmp_path / 'data').resolve()}" in out
+    assert "pass  control PIN   97531" in out and f"data folder {(tmp_path / 'data').resolve()}," in out
     assert main(["doctor", "--db", str(tmp_path / "t.db")]) == 0  # the default: the log's folder, no PIN there
     out = capsys.readouterr().out
-    assert f"control PIN    no pin.txt in {tmp_path.resolve()} (" in out and "--data-dir" in out
+    assert f"warn  control PIN   no pin.txt in {tmp_path.resolve()} — " in out and "--data-dir" in out
     assert "none yet" not in out
     (tmp_path / "pin.txt").mkdir()
     assert main(["doctor", "--db", str(tmp_path / "t.db")]) == 1  # run refuses it, so doctor fails too

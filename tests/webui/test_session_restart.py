@@ -172,7 +172,8 @@ def test_doctor_says_what_run_would_refuse_in_the_pin_file(tmp_path, capsys, con
     assert main(["doctor", "--db", str(tmp_path / "t.db")]) == 1
     captured = capsys.readouterr()
     assert said in captured.out and "(`arena-table run` refuses it)" in captured.out
-    assert captured.err == "arena-table doctor: pin.txt is one `arena-table run` refuses (see above)\n"
+    assert captured.err == "arena-table doctor: 1 failed (control PIN): see above\n"
+    assert "fail  control PIN   " in captured.out
     with pytest.raises(secrets_store.SecretFileError, match=said):
         secrets_store.load_or_create_pin(tmp_path)
 
