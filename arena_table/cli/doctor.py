@@ -40,8 +40,9 @@ def _cpu_flags() -> set[str]:
 
 
 def _int8_numerics(machine: str, flags: set[str]) -> str:
-    """How ONNX Runtime runs the dice classifier's 8-bit model on this CPU (docs/vision.md: its u8 x s8
-    kernels on x86 without VNNI use VPMADDUBSW, whose 16-bit sums can saturate).
+    """How ONNX Runtime runs the dice classifier's 8-bit model on this CPU (docs/vision.md, "Figures
+    and known limits": its u8 x s8 kernels on x86 without VNNI use VPMADDUBSW, whose 16-bit sums can
+    saturate).
 
     >>> _int8_numerics("x86_64", {"avx2", "avx512_vnni"}), _int8_numerics("aarch64", set())
     ('exact integer dot products (VNNI)', 'exact integer dot products (ARM)')
