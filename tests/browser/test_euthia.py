@@ -1,6 +1,6 @@
 """Euthia on the table's pages: the control page sets up a Playing with Fire Combat and a Fellowship
 round and plays them (start form, then events typed as a player would); the spectator page shows
-which Monster die to re-roll, and why, as the camera's dice events arrive (the time is printed). Screenshots at
+which Monster die to re-roll, and why, as the camera's dice events arrive, within 200 ms (``perf``). Screenshots at
 1920x1080 and 390x844 in ``artifacts/screenshots/euthia-*.png``."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import json
 import time
 
 import pytest
-from browserkit import browser, live, login, page, phone, screenshots  # noqa: F401 (fixtures)
+from browserkit import login
 
 from arena_table.rules import parse
 
@@ -29,6 +29,13 @@ def send(page, line: str) -> None:
     page.click("#event-form button[type=submit]")
     page.wait_for_function("b => window.control.lastSubmitAt !== b", arg=before, timeout=5000)
     page.wait_for_timeout(60)
+
+
+CAMERA = (("roll die=eu-monster faces=[1,1] source=camera:0", "Monster dice: 1 · 1"),
+          ("roll die=eu-combat faces=[1] source=camera:0", "Combat Value 2 is below"),
+          ("roll die=eu-monster faces=[3] source=camera:0", "Combat Value 6 is below"),
+          ("roll die=eu-monster faces=[4] source=camera:0", "Combat Value 11"))
+"""The camera's dice events of one Monster Attack and what the spectator panel shows after each."""
 
 
 def start_from_form(page, mode: str, heroes: str, entered: dict, leader: str = "") -> None:
@@ -62,18 +69,11 @@ def test_playing_with_fire_from_the_control_page_and_the_reroll_on_the_spectator
     send(page, 'eu-combat enemies=["shadowbeast"] heroes=["eltrea"] power=air')
     send(page, "eu-monster-attack target=eltrea")
     ctx, spect = spectator(browser, live, 1920, 1080)
-    figures = []
     # the camera's readings: the Monster dice, the Combat die (the engine spends a Gaar token on a 1), the re-roll
     # (6 is still below 10 and a die shows 1: the second Gaar), and the last re-roll (3 + 4 + 4 Gaar = 11)
-    for line, shown in (("roll die=eu-monster faces=[1,1] source=camera:0", "Monster dice: 1 · 1"),
-                        ("roll die=eu-combat faces=[1] source=camera:0", "Combat Value 2 is below"),
-                        ("roll die=eu-monster faces=[3] source=camera:0", "Combat Value 6 is below"),
-                        ("roll die=eu-monster faces=[4] source=camera:0", "Combat Value 11")):
-        sent = time.time() * 1000
+    for line, shown in CAMERA:
         live.table.submit(parse(line))
-        spect.wait_for_function("t => document.querySelector('#extra').innerText.includes(t)", arg=shown,
-                                timeout=5000, polling="raf")
-        figures.append(time.time() * 1000 - sent)
+        spect.wait_for_function("t => document.querySelector('#extra').innerText.includes(t)", arg=shown, timeout=5000)
         if "Value 2 is" in shown:
             assert spect.locator("#extra .eu-reroll").inner_text() == "Re-roll Monster die 1 (1)"
             assert spect.locator("#extra .eu-why li").all_inner_texts() == [
@@ -84,11 +84,6 @@ def test_playing_with_fire_from_the_control_page_and_the_reroll_on_the_spectator
             pspect.wait_for_selector("#extra .eu-reroll")
             pspect.screenshot(path=str(screenshots / "euthia-fire-reroll-390x844.png"), full_page=True)
             pctx.close()
-    figures.sort()
-    print(f"\ncamera roll -> spectator shows it: {[round(f) for f in figures]} ms")
-    # the issue's target is 200 ms; on a machine shared by many processes (load 12-14 on 2 cores) the median of
-    # four was 98-292 ms, so the assertion is the table's own 500 ms spectator bound and the figures are printed
-    assert (figures[1] + figures[2]) / 2 <= 500, figures
     assert live.table.state.state.combat.attack.dice == (3, 4)
     send(page, "eu-done")
     s = live.table.state.state
@@ -137,3 +132,30 @@ def test_a_fellowship_round_with_a_joint_combat_from_the_control_page(browser, l
     phone.screenshot(path=str(screenshots / "euthia-fellowship-control-390x844.png"), full_page=True)
     ctx.close()
     pctx.close()
+
+
+@pytest.mark.perf
+def test_the_die_to_reroll_reaches_the_spectator_within_200_ms_of_the_camera(browser, live):
+    """From a camera dice event submitted to the table to the spectator page showing its result, over
+    two Monster Attacks (8 readings): the median within the issue's 200 ms."""
+    start = {"heroes": ["eltrea"], "combat_die": DIE, "difficulty": "hard", "monsters": {"shadowbeast": {
+        **SHADOWBEAST, "gaar": 4, "health": 30}}}
+    for line in ("start game=euthia options=" + json.dumps(start), 'eu-combat enemies=["shadowbeast"] heroes=["eltrea"]',
+                 "eu-monster-attack target=eltrea"):
+        live.table.submit(parse(line))
+    ctx, spect = spectator(browser, live, 1920, 1080)
+    figures = []
+    for attack in range(2):
+        for line, shown in CAMERA:
+            sent = time.time() * 1000
+            live.table.submit(parse(line))
+            spect.wait_for_function("t => document.querySelector('#extra').innerText.includes(t)", arg=shown,
+                                    timeout=5000, polling="raf")
+            figures.append(time.time() * 1000 - sent)
+        for line in ("eu-done", "eu-hero-roll hero=eltrea", "roll die=eu-hero faces=[1,1]", "eu-damage hero=eltrea amount=0",
+                     "eu-monster-attack target=eltrea"):
+            live.table.submit(parse(line))
+    ctx.close()
+    figures.sort()
+    print(f"\ncamera roll -> spectator shows it: {[round(f) for f in figures]} ms")
+    assert (figures[3] + figures[4]) / 2 <= 200, figures
