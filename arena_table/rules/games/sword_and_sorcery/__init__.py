@@ -27,6 +27,7 @@ from typing import Any, Mapping
 
 from arena_table.rules.kernel.events import Event
 from arena_table.rules.kernel.game import Game, Outcome
+from arena_table.rules.kernel.view import View
 
 from . import dice, form, setup
 from . import events as _events  # noqa: F401 - registers the sns-* event kinds
@@ -64,6 +65,11 @@ def describe(state: SnsState, event: Event) -> str:
     return _describe(state, after, event)
 
 
+def view(state: SnsState, viewer: str = "spectator") -> View:
+    """What the screens show (:func:`.view.view`, typed after ``docs/view-schema.md``)."""
+    return View.from_json(_view(state, viewer))
+
+
 def dice_kinds(state: SnsState) -> dict[str, int]:
     """The red and blue dice, read by face index through the die kinds (:mod:`.dice`)."""
     return {k: len(v["faces"]) for k, v in dice.DIE_KINDS.items()}
@@ -72,7 +78,7 @@ def dice_kinds(state: SnsState) -> dict[str, int]:
 GAME = Game(
     name="sword-and-sorcery", title="Sword & Sorcery: Myths of the Arena",
     aliases=("sns", "sword & sorcery", "myths-of-the-arena"),
-    setup=_setup, handlers=HANDLERS, flow=FLOW, guard=guard, explain=explain, outcome=outcome, view=_view,
+    setup=_setup, handlers=HANDLERS, flow=FLOW, guard=guard, explain=explain, outcome=outcome, view=view,
     describe=describe, dice=dice_kinds, setup_form=form.setup_form,
     summary=lambda state: f"sword-and-sorcery {phase_line(state)}",
 )
