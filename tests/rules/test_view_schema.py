@@ -9,9 +9,10 @@ import pytest
 from arena_table.rules import View, apply, find_game, new_table, parse
 from arena_table.rules.games.demigods.view import view as demigods_view
 from arena_table.rules.games.euthia.view import view as euthia_view
+from arena_table.rules.games.sword_and_sorcery.view import view as sns_view
 from arena_table.rules.games.theosis.view import view as theosis_view
 
-RAW = {"theosis": theosis_view, "demigods": demigods_view, "euthia": euthia_view}
+RAW = {"theosis": theosis_view, "demigods": demigods_view, "euthia": euthia_view, "sword-and-sorcery": sns_view}
 """The games' view code, as it builds the JSON form their GAME.view reads into a View."""
 FILES = sorted(Path(__file__).parent.glob("*/golden/*.txt"))
 
