@@ -179,6 +179,33 @@ def size_range(cfg: DiceConfig, height: int, width: int) -> tuple[float, float]:
     return cfg.auto_size_fraction[0] * long_side, cfg.auto_size_fraction[1] * long_side
 
 
+MAX_WORK_SIDE = 1920
+"""Longest side (px) of the frame the reader works on: a larger frame is first shrunk (area
+average) to it, or only as far as keeps the smallest die looked for at ``MIN_CROP_DIE_PX``, and the
+reading mapped back to the frame's pixels. A 10000x10000 photo would otherwise be scaled, blurred and
+cropped at full size (hundreds of MB), with nothing more to see than at a fifth of it: the classifier
+reads 40 px crops and the detector dice of ``nets.WORK_DIE`` px."""
+MIN_CROP_DIE_PX = nets.CROP / nets.CROP_SPAN
+"""Die side (px) at which the classifier's crop (``nets.CROP`` px, ``nets.CROP_SPAN`` sides wide)
+takes the frame's pixels one for one: shrinking a frame further would lose detail the crop uses."""
+
+
+def work_scale(lo: float, height: int, width: int) -> float:
+    """Factor (<= 1) by which :func:`read_dice` shrinks a ``width`` x ``height`` frame whose smallest
+    die looked for is ``lo`` px: ``MAX_WORK_SIDE`` over the long side, but never below what keeps that
+    die at ``MIN_CROP_DIE_PX``.
+
+    >>> work_scale(300.0, 10000, 10000), work_scale(38.4, 720, 1280)
+    (0.192, 1.0)
+    >>> round(work_scale(40.0, 8000, 8000), 3)  # a calibrated camera's small dice keep their pixels
+    0.714
+    """
+    long_side = max(height, width)
+    if long_side <= MAX_WORK_SIDE:
+        return 1.0
+    return min(1.0, max(MAX_WORK_SIDE / long_side, MIN_CROP_DIE_PX / lo))
+
+
 def crop_die(frame: np.ndarray, cx: float, cy: float, side: float, size: int, span: float) -> np.ndarray:
     """Axis-aligned ``size``x``size`` crop centred on (cx, cy), ``span`` die sides wide.
 
@@ -227,12 +254,15 @@ def _size_check(cfg: DiceConfig, frame: np.ndarray, kept: list) -> tuple[list, s
     return out, refused
 
 
-def _is_partial(cfg: DiceConfig, cx: float, cy: float, side: float, w: int, h: int) -> bool:
+def is_partial(cfg: DiceConfig, cx: float, cy: float, side: float, w: int, h: int) -> bool:
+    """Whether a die of ``side`` px centred at (cx, cy) is cut by the border of a ``w`` x ``h`` frame
+    (``DiceConfig.border_tolerance``)."""
     half = side * (0.5 + cfg.border_tolerance)
     return cx - half < 0 or cy - half < 0 or cx + half > w or cy + half > h
 
 
-def _box(cx: float, cy: float, side: float, w: int, h: int) -> tuple[int, int, int, int]:
+def die_box(cx: float, cy: float, side: float, w: int, h: int) -> tuple[int, int, int, int]:
+    """The (x, y, w, h) px box of a die of ``side`` px centred at (cx, cy), clipped to the frame."""
     x0, y0 = max(0, int(round(cx - side / 2))), max(0, int(round(cy - side / 2)))
     x1, y1 = min(w, int(round(cx + side / 2))), min(h, int(round(cy + side / 2)))
     return x0, y0, max(0, x1 - x0), max(0, y1 - y0)
@@ -260,25 +290,43 @@ def _decide(cfg: DiceConfig, p: np.ndarray, face: FaceCheck | None, skew: float 
     return DieReading(best, "ok", "", **common)
 
 
+def _scaled(die: DieReading, sx: float, sy: float, w: int, h: int) -> DieReading:
+    """``die`` read in a frame shrunk by (sx, sy), in the pixels of the ``w`` x ``h`` frame."""
+    x, y, bw, bh = die.box
+    x0, y0 = max(0, int(round(x / sx))), max(0, int(round(y / sy)))
+    x1, y1 = min(w, int(round((x + bw) / sx))), min(h, int(round((y + bh) / sy)))
+    return replace(die, center=(die.center[0] / sx, die.center[1] / sy), box=(x0, y0, x1 - x0, y1 - y0))
+
+
 def read_dice(cfg: DiceConfig, frame: np.ndarray) -> DiceReading:
     """Read every d6 in a camera frame.
 
     Args:
         cfg: thresholds, see :class:`DiceConfig`.
-        frame: HxWx3 uint8 BGR image (any size; dice seen roughly top-down).
+        frame: HxWx3 uint8 BGR image (any size; dice seen roughly top-down). A frame longer than
+            ``MAX_WORK_SIDE`` is read shrunk (:func:`work_scale`), the reading in its own pixels.
 
     Returns:
         A :class:`DiceReading`; refused dice carry ``value=None`` and a reason.
 
     Raises:
-        BadFrame: ``frame`` is not an HxWx3 uint8 array.
+        BadFrame: ``frame`` is not an HxWx3 uint8 array (one with an alpha channel is named as such).
         BadConfig: ``cfg.die_size_px`` is not (min, max) px with ``MIN_DIE_SIDE_PX`` <= min < max.
         ModelMissing: the shipped CNN weights are missing.
     """
+    if isinstance(frame, np.ndarray) and frame.ndim == 3 and frame.shape[2] == 4:
+        raise BadFrame(f"frame has an alpha channel ({frame.shape}): composite it over its background, or "
+                       "drop the channel if it is opaque, before reading (the reader cannot see through it)")
     if not isinstance(frame, np.ndarray) or frame.dtype != np.uint8 or frame.ndim != 3 or frame.shape[2] != 3:
         raise BadFrame(f"frame must be an HxWx3 uint8 BGR array, got {getattr(frame, 'shape', type(frame))}")
     h, w = frame.shape[:2]
     lo, hi = size_range(cfg, h, w)
+    scale = work_scale(lo, h, w)
+    if scale < 1.0:
+        small = cv2.resize(frame, (max(1, round(w * scale)), max(1, round(h * scale))), interpolation=cv2.INTER_AREA)
+        sx, sy = small.shape[1] / w, small.shape[0] / h
+        reading = read_dice(replace(cfg, die_size_px=(lo * sx, hi * sx)), small)
+        return DiceReading(tuple(_scaled(d, sx, sy, w, h) for d in reading.dice), w, h)
     found = find_candidates(cfg, frame, lo, hi)
     cands = [c for c in found if c is not None]
     crops = _crops(frame, cands)
@@ -305,7 +353,7 @@ def read_dice(cfg: DiceConfig, frame: np.ndarray) -> DiceReading:
     to_check: dict[int, tuple[float, float, float, int]] = {}  # die index -> what its pip check is asked
     for (_, cx, cy, side), p in kept:
         best, conf, odd = face_probs(p)
-        if _is_partial(cfg, cx, cy, side, w, h):
+        if is_partial(cfg, cx, cy, side, w, h):
             checks.append(None)
             continue
         if best >= 4 or conf < cfg.trust_confidence or odd > conf:
@@ -317,7 +365,7 @@ def read_dice(cfg: DiceConfig, frame: np.ndarray) -> DiceReading:
         checks[k] = check
     skews = cocked(cfg.pips, [c.shape if c is not None and c.status == "ok" else None for c in checks],
                    [c is not None and c.grid for c in checks])
-    dice = [_decide(cfg, p, face, sk, dict(center=(cx, cy), box=_box(cx, cy, side, w, h)))
+    dice = [_decide(cfg, p, face, sk, dict(center=(cx, cy), box=die_box(cx, cy, side, w, h)))
             for ((_, cx, cy, side), p), face, sk in zip(kept, checks, skews)]
     for k, turned in unstable(votes, looked, cfg.second_look_votes).items():
         if dice[k].status == "ok":

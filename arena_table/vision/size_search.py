@@ -44,9 +44,10 @@ import time
 from dataclasses import dataclass, replace
 from typing import Callable
 
+import cv2
 import numpy as np
 
-from .dice import MIN_DIE_SIDE_PX, DiceConfig, DiceReading, read_dice, size_range
+from .dice import MIN_DIE_SIDE_PX, DiceConfig, DiceReading, die_box, is_partial, read_dice, size_range
 from .errors import DiceNotFound
 
 log = logging.getLogger(__name__)
@@ -159,6 +160,104 @@ def needs_search(cfg: DiceConfig, reading: DiceReading) -> bool:
     return not lo * EDGE_FACTOR <= mid <= hi / EDGE_FACTOR
 
 
+CLOSE_UP_FRACTION = 1.0
+"""Largest die side read without a calibration, as a fraction of the frame's long side: a close-up,
+one die filling most of the photo (the reader's side counts the visible sides and shadow, so a die
+whose top face fills 70 % of the frame measures 0.8-0.9; with 0.75 the top pass missed half of them)."""
+CLOSE_UP_SIDE = 256
+"""Long side (px) the frame is scaled to for :func:`read_close_up`: its dice are then at least
+``CLOSE_UP_SIDE * hi / EDGE_FACTOR`` (about 39) px, more than the classifier's crop needs."""
+CLOSE_UP_PAD = 2.0
+"""Plain border added on each side by :func:`read_close_up`, in frame sides: the detector learned dice
+with a table around them, and a die filling the frame has none."""
+
+
+def read_close_up(cfg: DiceConfig, frame: np.ndarray) -> DiceReading:
+    """Read dice larger than the automatic range: from its top end (over ``EDGE_FACTOR``) to
+    ``CLOSE_UP_FRACTION`` of the long side.
+
+    The frame is scaled to ``CLOSE_UP_SIDE`` px and set in a plain border of its own edge colour
+    (median) ``CLOSE_UP_PAD`` frame sides wide, so a close-up die looks like a die on a table; the
+    reading is mapped back to the frame's pixels, and a die whose box leaves the frame is
+    ``partial`` (``DiceConfig.border_tolerance``), whatever the border made it look like.
+
+    Args:
+        cfg: thresholds (its ``die_size_px`` is not used).
+        frame: HxWx3 uint8 BGR image.
+
+    Returns:
+        A :class:`~arena_table.vision.dice.DiceReading` in the frame's pixels.
+
+    Raises:
+        BadFrame, ModelMissing: as :func:`~arena_table.vision.dice.read_dice`.
+    """
+    if not isinstance(frame, np.ndarray) or frame.ndim != 3 or min(frame.shape[:2]) < 1:
+        return read_dice(cfg, frame)  # raises BadFrame, naming what is wrong
+    h, w = frame.shape[:2]
+    auto = replace(cfg, die_size_px=None)
+    lo, hi = size_range(auto, h, w)[1] / EDGE_FACTOR, CLOSE_UP_FRACTION * max(h, w)
+    scale = CLOSE_UP_SIDE / max(h, w)
+    small = cv2.resize(frame, (max(1, round(w * scale)), max(1, round(h * scale))),
+                       interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
+    sx, sy = small.shape[1] / w, small.shape[0] / h
+    edge = np.concatenate([small[0], small[-1], small[:, 0], small[:, -1]])
+    pad = int(round(CLOSE_UP_PAD * CLOSE_UP_SIDE))
+    framed = cv2.copyMakeBorder(small, pad, pad, pad, pad, cv2.BORDER_CONSTANT,
+                                value=tuple(float(c) for c in np.median(edge, axis=0)))
+    reading = read_dice(replace(cfg, die_size_px=(lo * sx, hi * sx)), framed)
+    dice = []
+    for d in reading.dice:
+        cx, cy = (d.center[0] - pad) / sx, (d.center[1] - pad) / sy
+        if not (0 <= cx < w and 0 <= cy < h):
+            continue  # a "die" in the border
+        side = die_side(d) / sx
+        d = replace(d, center=(cx, cy), box=die_box(cx, cy, side, w, h))
+        if d.status != "partial" and is_partial(cfg, cx, cy, side, w, h):
+            d = replace(d, value=None, status="partial", reason="die cut by the frame border")
+        dice.append(d)
+    return DiceReading(tuple(dice), w, h)
+
+
+def read_beside_range(cfg: DiceConfig, frame: np.ndarray, first: DiceReading) -> DiceReading | None:
+    """``first`` (the automatic range's reading, ``needs_search`` true) merged with the readings of
+    the size bands just beside the automatic range that its sure dice point to, or ``None`` when
+    those bands read no die surely either.
+
+    Above the range: :func:`read_close_up`, always (it is cheap: the frame at ``CLOSE_UP_SIDE`` px).
+    Below it, when the close-up reads no die surely: with sure dice within ``EDGE_FACTOR`` of the
+    range's lower end (the largest of dice that the range cuts), one pass around their median side
+    over ``EDGE_FACTOR`` (``sized_config``); with no sure die, one detector pass from
+    ``lo * EDGE_FACTOR / pass_ratio`` to ``lo * EDGE_FACTOR`` (17-50 px at 1280x720), and, when a sure
+    die it reads lies at its top (the seam with the automatic range, which both cut), a second pass
+    around their median side. The close-up goes first: in the small band the pips of a large die
+    are the size of small dice.
+    Each costs about one automatic read, against a size search's three to six
+    (:func:`search_die_side`), so dice of 16-28 px at 1280x720, and close-ups, are read at camera
+    speed.
+    """
+    h, w = frame.shape[:2]
+    lo, hi = size_range(cfg, h, w)
+    sides = sure_sides(first)
+    mid = float(np.median(sides)) if len(sides) else None
+    close = read_close_up(cfg, frame)
+    if len(sure_sides(close)):
+        return merge_readings(cfg, close, first)
+    edge = lo * EDGE_FACTOR
+    if mid is not None and mid < edge and mid / EDGE_FACTOR / HINT_SPREAD >= MIN_DIE_SIDE_PX:
+        # sure dice at the lower end: they are the largest of dice that the range cuts
+        small = read_dice(sized_config(mid / EDGE_FACTOR, cfg), frame)
+    elif mid is None and edge / cfg.pass_ratio >= MIN_DIE_SIDE_PX:
+        small = read_dice(replace(cfg, die_size_px=(edge / cfg.pass_ratio, edge)), frame)
+        sides = sure_sides(small)
+        if len(sides) and float(sides.max()) > edge / EDGE_FACTOR:
+            # dice at the seam of the band and the automatic range, which each cut: read
+            # again in one pass around their side, as a size search ends
+            small = read_dice(sized_config(float(np.median(sides)), cfg), frame)
+    else:
+        return None
+    return merge_readings(cfg, small, first) if len(sure_sides(small)) else None
+
+
 def read_dice_any_size(cfg: DiceConfig, frame: np.ndarray) -> DiceReading:
     """Read every d6 in ``frame``, searching every die size when the automatic range may miss them.
 
@@ -178,6 +277,9 @@ def read_dice_any_size(cfg: DiceConfig, frame: np.ndarray) -> DiceReading:
     first = read_dice(cfg, frame)
     if not needs_search(cfg, first):
         return first
+    beside = read_beside_range(cfg, frame, first)
+    if beside is not None:
+        return beside
     try:
         _size, sized = search_die_side(frame, cfg)
     except DiceNotFound:
