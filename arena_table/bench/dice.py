@@ -26,7 +26,7 @@ import numpy as np
 
 from arena_table.vision.calibrate import measure_die_side
 from arena_table.vision.dice import DiceConfig
-from arena_table.vision.evaluate import evaluate_set, score_samples
+from arena_table.vision.evaluate import evaluate_set, pool_metrics, score_samples
 from arena_table.vision.labels import LabelledBox, dice_set_dir
 from arena_table.vision.nets import MODEL_NAMES, loaded_path
 from arena_table.vision.render import random_table, render_table
@@ -96,16 +96,25 @@ def reference_ms() -> float:
     return (time.perf_counter() - t0) * 1000.0
 
 
-def timing_frames(seed: int = 1):
+SMALL_DICE = (16.0, 28.0)
+"""Die sides (px, drawn per frame) of the second timed set (``small_dice``): a camera that sees the
+whole of a table, its dice below the automatic size range (38 px at 1280x720)."""
+
+
+def timing_frames(seed: int = 1, small: bool = False):
     """The frames :func:`time_frames` times, rendered one at a time: 1280x720 tables of 10 dice with
-    a touching pair (an endless generator)."""
+    a touching pair (an endless generator); ``small``: dice of ``SMALL_DICE`` px, else 64 px."""
     rng = np.random.default_rng(seed)
     while True:
-        yield render_table(random_table(rng, *FRAME_SIZE, n_dice=DICE_PER_FRAME, touching_pairs=1), rng)[0]
+        size = float(rng.uniform(*SMALL_DICE)) if small else 64.0
+        yield render_table(random_table(rng, *FRAME_SIZE, n_dice=DICE_PER_FRAME, size=size, touching_pairs=1), rng)[0]
 
 
-def time_frames(cfg: DiceConfig, frames: int = 40, seed: int = 1, calibrated: bool = False) -> dict:
+def time_frames(cfg: DiceConfig, frames: int = 40, seed: int = 1, calibrated: bool = False,
+                small: bool = False) -> dict:
     """Median and p95 wall and CPU ms of the reader on 1280x720 frames with 10 dice, one thread.
+
+    ``small``: frames of dice of ``SMALL_DICE`` px (:func:`timing_frames`).
 
     ``calibrated``: first measure the die side on one frame (``calibrate.measure_die_side``, as
     ``arena-table dice calibrate`` does for a mounted camera) and time the reader sized to it; the
@@ -116,7 +125,7 @@ def time_frames(cfg: DiceConfig, frames: int = 40, seed: int = 1, calibrated: bo
     about the same when the machine itself runs faster or slower, so runs made at different times
     and on different machines can be compared.
     """
-    scenes = timing_frames(seed)  # one frame at a time: 40 frames held at once would be 110 MB of RSS
+    scenes = timing_frames(seed, small)  # one frame at a time: 40 frames held at once would be 110 MB of RSS
     first = next(scenes)
     side = None
     if calibrated:
@@ -159,8 +168,12 @@ def run_bench(cfg: DiceConfig | None = None, stress_frames: int = 20, timing_fra
         "p95_ratio", "rss_mb",
         "frame": [w, h], "dice_per_frame", "sets": {set name: eval metrics}, "skipped": [reasons],
         "calibrated": {"median_ms", "p95_ms", "reference_ms", "median_ratio", "die_side_px", ...},
+        "small_dice": {the same keys, "die_side_px": [16, 28]}, "calibration": [bins],
         "models": {model name: file run}}``: the top-level times are the reader's automatic
         die-size range (no calibration), ``calibrated`` the same frames read at a measured die side;
+        ``small_dice`` frames of 16-28 px dice (``SMALL_DICE``), read without calibration;
+        ``calibration`` the reliability table (``evaluate.calibration``) of the shared sets pooled:
+        the shipped models trained on those photos, so it is no held-out figure;
         ``reference_ms`` the machine's speed during each (see :func:`time_frames`); ``models``
         names an ``*.int8.onnx`` when that is what runs.
     """
@@ -176,6 +189,9 @@ def run_bench(cfg: DiceConfig | None = None, stress_frames: int = 20, timing_fra
         sets[name] = score_samples(stress_samples(name, stress_frames), cfg)
     out = time_frames(cfg, timing_frames)
     out["calibrated"] = time_frames(cfg, timing_frames, calibrated=True)
+    out["small_dice"] = dict(time_frames(cfg, timing_frames, small=True), die_side_px=list(SMALL_DICE))
+    real = [sets[name] for name in REAL_SETS if name in sets]
+    out["calibration"] = pool_metrics(real)["calibration"] if real else []
     out.update(rss_mb=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0,
                frame=list(FRAME_SIZE), dice_per_frame=DICE_PER_FRAME, sets=sets, skipped=skipped,
                models={name: str(loaded_path(name)) for name in MODEL_NAMES})

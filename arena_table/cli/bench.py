@@ -48,7 +48,7 @@ def _cmd_dice(args: argparse.Namespace) -> int:
     """Run the dice benchmark."""
     from arena_table.bench.dice import run_bench
     from arena_table.vision.errors import VisionError
-    from arena_table.vision.evaluate import format_metrics
+    from arena_table.vision.evaluate import format_calibration, format_metrics
 
     from .dice import _quiet_opencv, _use_models
 
@@ -77,6 +77,11 @@ def _cmd_dice(args: argparse.Namespace) -> int:
     print(f"speed ratio: median_ratio {out['median_ratio']:.2f} (the reader's median over the yardstick, "
           f"GaussianBlur + Canny on a 1280x720 frame, {out['reference_ms']:.2f} ms in this run); "
           f"calibrated {cal['median_ratio']:.2f}")
+    small = out["small_dice"]
+    print(f"small dice ({small['die_side_px'][0]:.0f}-{small['die_side_px'][1]:.0f} px, no calibration): median "
+          f"{small['median_ms']:.1f} ms, median_ratio {small['median_ratio']:.2f}")
+    if out["calibration"]:
+        print(f"shared sets (trained on: not held out): {format_calibration(out['calibration'])}")
     return 0
 
 

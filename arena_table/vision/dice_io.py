@@ -89,12 +89,13 @@ def load_image(path: str | Path) -> np.ndarray:
         path: image file (JPEG, PNG, BMP, WebP, TIFF... anything OpenCV decodes).
 
     Returns:
-        HxWx3 uint8 BGR array (grey and alpha images are converted).
+        HxWx3 uint8 BGR array (grey images are converted; an alpha channel is dropped when every
+        pixel is opaque).
 
     Raises:
         UnreadableImage: one line naming the file and the problem: missing,
             a directory or device, empty, too large (``MAX_BYTES``, ``MAX_PIXELS``), not an image,
-            or truncated/corrupt.
+            truncated/corrupt, or with transparent pixels (an alpha channel not fully opaque).
     """
     p = Path(path)
     if not p.exists():
@@ -126,4 +127,24 @@ def load_image(path: str | Path) -> np.ndarray:
         raise UnreadableImage(f"{path}: corrupt or truncated {kind} (cannot decode)")
     if _truncated(kind, data):
         raise UnreadableImage(f"{path}: truncated {kind} (no end-of-image marker)")
+    if kind in ALPHA_KINDS:
+        _refuse_transparency(path, cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_UNCHANGED))
     return img
+
+
+ALPHA_KINDS = ("png", "webp", "tiff", "gif")
+"""Image kinds that may carry an alpha channel, which ``IMREAD_COLOR`` drops without a word."""
+
+
+def _refuse_transparency(path: str | Path, unchanged: np.ndarray | None) -> None:
+    """Raise :class:`UnreadableImage` when ``unchanged`` (the file decoded as stored) has an alpha
+    channel that is not fully opaque: what lies under a transparent pixel is not in the file, and
+    reading the colour stored there (often black or white) could show or hide a die."""
+    if unchanged is None or unchanged.ndim != 3 or unchanged.shape[2] != 4:
+        return
+    alpha = unchanged[..., 3]
+    opaque = np.iinfo(alpha.dtype).max if alpha.dtype.kind in "ui" else 1.0
+    clear = float(np.mean(alpha < opaque))
+    if clear > 0:
+        raise UnreadableImage(f"{path}: has transparent pixels ({clear:.1%} of the image): flatten it over the "
+                              f"table's background (or save it without alpha) before reading the dice")

@@ -212,6 +212,12 @@ def test_bench_dice_json_has_the_issue_keys(capsys):
     # speeds are ratios to the yardstick timed in the same run (no timing is asserted: the bench prints them)
     assert out["reference_ms"] > 0 and out["median_ratio"] == out["median_ms"] / out["reference_ms"]
     assert cal["reference_ms"] > 0 and cal["median_ratio"] == cal["median_ms"] / cal["reference_ms"]
+    small = out["small_dice"]  # the second timed set: 16-28 px dice, read without calibration
+    assert small["die_side_px"] == [16.0, 28.0] and small["frames"] == 3
+    assert small["reference_ms"] > 0 and small["median_ratio"] == small["median_ms"] / small["reference_ms"]
+    if "byler_d6" in out["sets"]:  # the shared sets' reliability table, pooled
+        assert sum(b["read_ok"] for b in out["calibration"]) == sum(
+            b["read_ok"] for name in ("byler_d6", "matteo_d6") for b in out["sets"][name]["calibration"])
 
 
 def test_eval_of_a_missing_folder_or_a_file_says_so(tmp_path, capsys):
