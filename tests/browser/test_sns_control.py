@@ -9,7 +9,7 @@ from __future__ import annotations
 import time
 
 import pytest
-from browserkit import browser, live, login, page, phone, screenshots  # noqa: F401 (fixtures)
+from browserkit import login
 
 pytestmark = pytest.mark.browser
 
