@@ -7,6 +7,7 @@ The book prints no Monster card's values, so each test enters the values its exa
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from arena_table.rules import apply, new_table, parse, table_view
 
@@ -54,3 +55,15 @@ class Table:
     @property
     def attack(self):
         return self.s.combat.attack
+
+
+def load(path: Path):
+    """The events of a transcript and its ``# key: value`` lines."""
+    events, meta = [], {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.startswith("# "):
+            key, _, value = line[2:].partition(": ")
+            meta[key] = value
+        elif line.strip():
+            events.append(parse(line))
+    return events, meta

@@ -1,51 +1,20 @@
-"""Golden transcripts (perft-style) and the two story tests: a Playing with Fire Combat and a
-Fellowship round with a joint Combat, played through events only (``make_golden.py`` wrote them).
-The figures asserted are worked out by hand from the entered cards (``make_golden.CARDS``)."""
+"""The two story tests: a Playing with Fire Combat and a Fellowship round with a joint Combat, played
+through events only (``make_golden.py`` wrote them; tests/rules/test_golden_transcripts.py replays
+every golden file to its digest). The figures asserted are worked out by hand from the entered
+cards (``make_golden.CARDS``)."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
-import pytest
-
 from arena_table.cli import main
-from arena_table.rules import apply, digest, find_game, new_table, parse, replay
+from arena_table.rules import replay
+
+from .eu_helpers import load
 
 HERE = Path(__file__).parent
-FILES = sorted((HERE / "golden").glob("*.txt"))
 EXAMPLES = sorted((HERE.parents[2] / "examples").glob("euthia-*.txt"))
 EXAMPLE = HERE.parents[2] / "examples" / "euthia-fire-shadowbeast.txt"
-
-
-def load(path: Path):
-    events, meta = [], {}
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if line.startswith("# "):
-            key, _, value = line[2:].partition(": ")
-            meta[key] = value
-        elif line.strip():
-            events.append(parse(line))
-    return events, meta
-
-
-@pytest.mark.parametrize("path", FILES + EXAMPLES, ids=lambda p: p.parent.name + "/" + p.stem)
-def test_transcript_replays_to_its_digest_and_outcome(path):
-    events, meta = load(path)
-    ts = replay(events)
-    assert digest(ts) == meta["digest"]
-    o = find_game("euthia").outcome(ts.state)
-    assert {"winners": list(o.winners), "reason": o.reason, "draw": o.draw} == json.loads(meta["outcome"])
-
-
-@pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
-def test_live_application_equals_replay_and_notation_round_trips(path):
-    events, _ = load(path)
-    ts = new_table()
-    for seq, ev in enumerate(events, 1):
-        assert parse(str(ev)) == ev
-        ts = apply(ts, ev, seq)
-    assert digest(ts) == digest(replay(events))
 
 
 def test_playing_with_fire_story():
