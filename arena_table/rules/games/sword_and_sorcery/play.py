@@ -153,7 +153,7 @@ def action(state: SnsState, hid: str, name: str, blind_save: bool | None) -> Sns
     h = _turn_hero(state, hid)
     name = name.strip().lower()
     t = state.turn
-    if name in ("dash", "focus") and getattr(t, "dashed" if name == "dash" else "focus"):
+    if name in ("dash", "focus") and getattr(t, "dashed" if name == "dash" else "focused"):
         raise Refused(f"{name.title()} is once per Round")
     state, wasted = _activity(state, h, blind_save, name)
     if wasted:
@@ -163,7 +163,7 @@ def action(state: SnsState, hid: str, name: str, blind_save: bool | None) -> Sns
         state = put(state, dataclasses.replace(h, ko=False)) if h.ko else state
         return dataclasses.replace(state, turn=dataclasses.replace(state.turn, dashed=True))
     if name == "focus":
-        return dataclasses.replace(state, turn=dataclasses.replace(state.turn, focus=True))
+        return dataclasses.replace(state, turn=dataclasses.replace(state.turn, focus=True, focused=True))
     return state
 
 
@@ -234,9 +234,11 @@ def attack(state: SnsState, e) -> SnsState:
         near = areas.within(state.board, d.area, e.aoe)
         targets += tuple(o.id for _, o in state.heroes if o.area in near and o.id != d.id and not o.ghost
                          and o.team != a.team and o.team not in state.team(a.team).allies)
-    for step in e.bash:
-        if not state.board.has(step):
-            raise Refused(f"bash: no area {step!r}")
+    at = d.area
+    for step in e.bash:  # the attacker chooses where the defender goes, one adjacent area a Bash
+        if step not in state.board.neighbours(at):
+            raise Refused(f"bash: {step} is not adjacent to {at}")
+        at = step
     if any(k.strip().lower() == "domination" for k in bonus):
         raise Refused("the Domination bonus is computed from the figures in the area, not given by hand")
     c = Combat(attacker=a.id, targets=targets, weapon=e.weapon, kind=e.mode, bonus=tuple(bonus.items()),

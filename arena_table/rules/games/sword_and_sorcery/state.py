@@ -200,7 +200,10 @@ class Turn:
     moved: bool = False
     fought_since_move: bool = False
     dashed: bool = False
+    focused: bool = False
+    """Focus was used this Hero Turn (once per Round)."""
     focus: bool = False
+    """A Focus waits to add +1 to the next attack."""
 
 
 @dataclass(frozen=True)
