@@ -8,6 +8,7 @@
 #   data           /var/lib/arena-table: the event log, PIN, login key, media, taught dice
 #   configuration  /etc/arena-table/config.toml (made once, yours to edit) and config.example.toml
 #   service        /etc/systemd/system/arena-table.service, enabled and started
+#   command        /usr/local/bin/arena-table (`sudo arena-table doctor`)
 #
 # Run again to upgrade (`git pull && sudo make install-pi`): the program and the service are
 # replaced; the data folder and config.toml are never touched (an upgrade keeps the log, the PIN
@@ -58,6 +59,9 @@ mv "$DESTDIR$PREFIX/src.new" "$DESTDIR$PREFIX/src"
 "$DESTDIR$PREFIX/venv/bin/python" -m pip install --quiet --disable-pip-version-check ${ARENA_PIP_ARGS:-} \
     "$DESTDIR$PREFIX/src"
 
+mkdir -p "$DESTDIR/usr/local/bin"
+ln -sfn "$PREFIX/venv/bin/arena-table" "$DESTDIR/usr/local/bin/arena-table"
+
 if live; then
   if ! id "$ACCOUNT" >/dev/null 2>&1; then
     say "system user $ACCOUNT"
@@ -94,5 +98,5 @@ if live && [ -d /run/systemd/system ]; then
   systemctl daemon-reload
   systemctl enable arena-table.service
   systemctl restart arena-table.service
-  say "running: systemctl status arena-table; the log: journalctl -u arena-table; checks: $PREFIX/venv/bin/arena-table doctor"
+  say "running: systemctl status arena-table; the log: journalctl -u arena-table; checks: sudo arena-table doctor"
 fi

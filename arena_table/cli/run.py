@@ -275,6 +275,9 @@ def cmd_run(args: argparse.Namespace) -> int:
                   "or start a new game from the control page)", file=sys.stderr)
         try:
             table.start()
+            from arena_table.table.doctor import Checkup
+
+            table.devices.append(Checkup(table).start())  # doctor's findings on the control page
         except ModuleNotFoundError as exc:
             table.close()
             print(f"error: cannot start the devices: module {exc.name} is missing "

@@ -300,11 +300,17 @@ CHECKS: tuple[Callable[[Setup, Probes], Finding], ...] = (
 """Every check, in the order doctor prints them."""
 
 
-def diagnose(setup: Setup, probes: Probes | None = None) -> list[Finding]:
-    """Every check's finding; a check that raises is a fail naming the error, never a crash."""
+IN_SERVICE = tuple(c for c in CHECKS if c not in (check_pin_factory, check_model))
+"""The checks a running table makes (:class:`Checkup`): its lights hold the GPIO and its camera runs the
+model already, and each reports its own status."""
+
+
+def diagnose(setup: Setup, probes: Probes | None = None,
+             checks: tuple[Callable[[Setup, Probes], Finding], ...] = CHECKS) -> list[Finding]:
+    """Each of ``checks``' finding; a check that raises is a fail naming the error, never a crash."""
     probes = probes or Probes()
     out = []
-    for check in CHECKS:
+    for check in checks:
         try:
             out.append(check(setup, probes))
         except Exception as exc:  # a check's own bug must not hide the other findings
@@ -312,3 +318,46 @@ def diagnose(setup: Setup, probes: Probes | None = None) -> list[Finding]:
             out.append(Finding(name, "fail", f"the check failed: {type(exc).__name__}: {exc}",
                                "report it with this line"))
     return out
+
+
+def summary(findings: list[Finding]) -> dict[str, Any]:
+    """The status board entry for ``findings``: ``state`` ok, warn or fail (the worst), ``detail`` the
+    warnings and failures in a line, ``findings`` each one.
+
+    >>> summary([Finding("clock", "pass", "now"), Finding("camera", "warn", "none", "plug one in")])["detail"]
+    'camera: none — plug one in'
+    """
+    worst = max((LEVELS.index(f.level) for f in findings), default=0)
+    return {"state": ("ok", "warn", "fail")[worst],
+            "detail": "; ".join(f"{f.check}: {f.summary} — {f.advice}" for f in findings if f.level != "pass"),
+            "findings": [f.to_json() for f in findings]}
+
+
+class Checkup:
+    """A device of a running table: doctor's checks (:data:`IN_SERVICE`) once at start, on a thread of
+    their own, reported on the status board as ``checks`` (the control page's status panel lists them).
+
+    Args:
+        table: the table (``config``, ``status_board``).
+        probes: what the checks read (tests replace it).
+    """
+
+    def __init__(self, table: Any, probes: Probes | None = None) -> None:
+        import threading
+
+        self.table = table
+        self.probes = probes or Probes()
+        self._thread = threading.Thread(target=self._run, name="checkup", daemon=True)
+
+    def start(self) -> "Checkup":
+        self._thread.start()
+        return self
+
+    def _run(self) -> None:
+        cfg = self.table.config
+        setup = Setup(db=Path(cfg.db), data_dir=Path(cfg.data_dir), camera=cfg.camera, tokens=cfg.tokens,
+                      leds=cfg.leds)
+        self.table.status_board.set("checks", **summary(diagnose(setup, self.probes, IN_SERVICE)))
+
+    def close(self) -> None:
+        self._thread.join(timeout=5)

@@ -137,3 +137,31 @@ def test_a_warning_without_advice_is_refused():
         Finding("camera", "warn", "none")
     with pytest.raises(ValueError, match="level 'bad'"):
         Finding("camera", "bad", "none", "x")
+
+
+def test_a_running_table_shows_the_findings_on_the_control_page(tmp_path):
+    """The same findings on the control page's status panel (doctor's checks but the pin factory and
+    the model, which the lights and the camera report themselves)."""
+    from arena_table.table.app import Table, TableConfig
+    from arena_table.table.doctor import IN_SERVICE, Checkup
+    from arena_table.webui.app import create_app, shutdown
+
+    with Table(TableConfig(db=tmp_path / "t.db", camera=None, pin="246810")) as table:
+        table.devices.append(Checkup(table, probes()).start())
+        deadline = time.monotonic() + 10
+        while "checks" not in table.status() and time.monotonic() < deadline:
+            time.sleep(0.02)
+        checks = table.status()["checks"]
+        assert checks["state"] == "warn" and len(checks["findings"]) == len(IN_SERVICE)
+        assert checks["detail"].startswith("camera: none (no picamera2")
+        app = create_app(table, {"heartbeat": 0.3})
+        try:
+            client = app.test_client()
+            token = client.get("/api/session").get_json()["csrf"]
+            client.post("/login", json={"pin": "246810"}, headers={"X-CSRF-Token": token})
+            page = client.get("/control").get_data(as_text=True)
+            assert 'checks: <span class="state">warn</span>' in page
+            assert '<li class="warn">warn · readers: none — plug the token reader' in page
+            assert '<li class="pass">pass · disk space: 50.0 GiB free in' in page
+        finally:
+            shutdown(app)

@@ -45,6 +45,7 @@ def test_the_install_lays_out_program_venv_data_and_service(installed):
     venv = destdir / "opt/arena-table/venv"
     assert "include-system-site-packages = true" in (venv / "pyvenv.cfg").read_text()  # picamera2, lgpio from apt
     assert os.access(venv / "bin/arena-table", os.X_OK)
+    assert os.readlink(destdir / "usr/local/bin/arena-table") == "/opt/arena-table/venv/bin/arena-table"
     assert (destdir / "var/lib/arena-table").is_dir()
     unit = (destdir / "etc/systemd/system/arena-table.service").read_text()
     for line in ("User=arena-table", "SupplementaryGroups=gpio video dialout", "After=network-online.target",
@@ -98,5 +99,6 @@ def test_an_upgrade_keeps_the_data_and_the_config_and_uninstall_keeps_only_them(
     out = make("uninstall-pi", tmp_path)
     assert not (tmp_path / "opt/arena-table").exists()
     assert not (tmp_path / "etc/systemd/system/arena-table.service").exists()
+    assert not (tmp_path / "usr/local/bin/arena-table").is_symlink()
     assert {n: (data / n).read_bytes() for n in kept} == kept and config.exists()
     assert "kept /var/lib/arena-table" in out
