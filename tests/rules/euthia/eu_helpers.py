@@ -7,9 +7,9 @@ The book prints no Monster card's values, so each test enters the values its exa
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 from arena_table.rules import apply, new_table, parse, table_view
+from test_golden_transcripts import load  # noqa: F401 - tests/rules' one transcript reader (on the test path)
 
 SHADOWBEAST = {"gaar": 2, "chaos": 0, "health": 8,
                "attacks": [{"min": 2, "injuries": 1}, {"min": 6, "injuries": 2}, {"min": 10, "injuries": 3}]}
@@ -56,14 +56,3 @@ class Table:
     def attack(self):
         return self.s.combat.attack
 
-
-def load(path: Path):
-    """The events of a transcript and its ``# key: value`` lines."""
-    events, meta = [], {}
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if line.startswith("# "):
-            key, _, value = line[2:].partition(": ")
-            meta[key] = value
-        elif line.strip():
-            events.append(parse(line))
-    return events, meta
