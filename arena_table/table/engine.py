@@ -106,26 +106,22 @@ class Engine:
 
         ``fn`` runs on the engine thread: it must not block (hand work to a queue).
         """
-        with self._sub_lock:
-            self._subscribers.append(fn)
-
-        def unsubscribe() -> None:
-            with self._sub_lock:
-                if fn in self._subscribers:
-                    self._subscribers.remove(fn)
-        return unsubscribe
+        return self._listen(self._subscribers, fn)
 
     def on_refused(self, fn: Callable[[int, Event, str], None]) -> Callable[[], None]:
         """Call ``fn(seq, event, reason)`` after the rules refuse an event and it is stored as
         rejected (the table's lights sound it); returns an unsubscribe function. Runs on the
         engine thread: it must not block."""
+        return self._listen(self._refusal_listeners, fn)
+
+    def _listen(self, listeners: list, fn: Callable) -> Callable[[], None]:
         with self._sub_lock:
-            self._refusal_listeners.append(fn)
+            listeners.append(fn)
 
         def unsubscribe() -> None:
             with self._sub_lock:
-                if fn in self._refusal_listeners:
-                    self._refusal_listeners.remove(fn)
+                if fn in listeners:
+                    listeners.remove(fn)
         return unsubscribe
 
     # -- writing -------------------------------------------------------------------------------
