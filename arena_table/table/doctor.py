@@ -355,8 +355,13 @@ class Checkup:
 
     def _run(self) -> None:
         cfg = self.table.config
-        setup = Setup(db=Path(cfg.db), data_dir=Path(cfg.data_dir), camera=cfg.camera, tokens=cfg.tokens,
-                      leds=cfg.leds)
+
+        def device(section: Any) -> str | None:  # a typed section's device(), or the spec itself
+            return section.device() if hasattr(section, "device") else section
+
+        setup = Setup(db=Path(getattr(self.table, "db", None) or cfg.db),
+                      data_dir=Path(getattr(self.table, "data_dir", None) or cfg.data_dir),
+                      camera=device(cfg.camera), tokens=device(cfg.tokens), leds=device(cfg.leds))
         self.table.status_board.set("checks", **summary(diagnose(setup, self.probes, IN_SERVICE)))
 
     def close(self) -> None:
