@@ -175,3 +175,24 @@ def test_power_pile_order_and_values_known_from_text():
     p = catalog.powers()
     assert p["fireball"]["values"] == [3, 1] and p["nova"]["values"] == [3, 1]
     assert p["bloodthirst"]["values"] == [2, 2] and p["confusion"]["values"] == [2, 2]
+
+
+def test_a_single_typed_weapon_deals_its_own_type():
+    """FAQ (../shared/rulebooks/theosis.txt, dual wielding): "each weapon deals the amount and type of
+    damage listed on it". One Ice weapon with Fireball played as a Power (its damage icon is not
+    entered, so Physical): 3 + 2 artifact = 5 vs 1, the remainder 4 is Physical and the weapon's 3
+    is Ice (before: all 7 Physical, a lone weapon's type was ignored)."""
+    items = {"frost-blade": {"name": "Frost blade", "kind": "weapon", "artifact": True, "attack": 2, "damage": 3,
+                             "damage_type": "ice", "hands": 1}}
+    start = BLITZ_FAST.replace('"fast":true,', '"fast":true,"items":' + __import__("json").dumps(items) + ",")
+    ts = play(start, "th-equip hero=rochon item=frost-blade", TO_ARENA,
+              'th-attack hero=rochon target=["rac"] power=fireball defend=["nova"]')
+    assert ts.state.last_action["lines"][:2] == ["3 + 2 artifact = 5 vs 1", "4 + 3 weapon = 4 physical + 3 ice"]
+
+
+def test_a_typed_weapon_beside_a_plain_one_deals_its_own_type_for_its_part():
+    """FAQ, dual wielding: the Fire axe's 2 is Fire; the plain sword's 4 takes the attack's type."""
+    r = resolve(Side("Rochon", 5, rank=1), Side("Rac", 3, rank=2),
+                weapons=((2, "fire"), (4, None)), damage_type="physical", protect={"fire"})
+    assert r.raw == ((6, "physical"), (2, "fire"))
+    assert r.damage == 6  # the Fire part negated by Fire protection

@@ -69,14 +69,17 @@ def split_damage(diff: int, weapons: tuple[tuple[int, str | None], ...], damage_
                  remainder: str | None = None, weapon_factor: int = 1, extra: int = 0) -> list[tuple[int, str]]:
     """Damage parts by type: the Attack-Defense difference plus each weapon (FAQ dual wield).
 
-    A weapon without an element of its own deals the attack's type (Damage and Resistances: all damage is of the
-    Power's or Skill's type); with two weapons of different elements each deals its own type and
-    the attacker picks the remainder's type (default: the attack's type).
+    FAQ (dual wielding): "each weapon deals the amount and type of damage listed on it", and the
+    attacker selects the type of the remainder (default: the attack's type). So a weapon with a
+    type of its own deals that type, alone or beside another; a weapon with none deals the
+    attack's type (Damage and Resistances: all damage is the Power's or Skill's type unless
+    stated otherwise).
 
     >>> split_damage(2, ((2, "fire"), (3, "ice")), "physical", remainder="fire")
     [(4, 'fire'), (3, 'ice')]
+    >>> split_damage(2, ((3, "fire"),), "physical"), split_damage(2, ((3, "fire"), (1, None)), "ice")
+    ([(2, 'physical'), (3, 'fire')], [(3, 'ice'), (3, 'fire')])
     """
-    typed = {t for _, t in weapons if t}
     parts: dict[str, int] = {}
 
     def add(n: int, t: str) -> None:
@@ -84,7 +87,7 @@ def split_damage(diff: int, weapons: tuple[tuple[int, str | None], ...], damage_
 
     add(diff + extra, remainder or damage_type)
     for dmg, t in weapons:
-        add(dmg * weapon_factor, t if (t and len(weapons) > 1 and len(typed) > 1) else damage_type)
+        add(dmg * weapon_factor, t or damage_type)
     return [(n, t) for t, n in parts.items() if n > 0]
 
 
