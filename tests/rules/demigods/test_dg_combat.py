@@ -104,6 +104,31 @@ def test_failure_costs_a_mage_two_mana_or_nullifies_the_attack():
     assert t.ch("black-wolf").divine == 1
 
 
+def test_an_attack_nullified_by_failure_still_changes_the_targets_divine_power():
+    """'Divine Power' p.12: "Whenever a focus hero is attacked, regardless of whether or not they take
+    damage, their focus is reduced by one"; a nullified attack (p.24 Failure) is still an attack.
+    The Trapper (archer, focus 3) keeps its health and drops to focus 2."""
+    t = at("black-wolf")
+    focus = t.ch("trapper").divine
+    t.do("dg-divine who=black-wolf value=1", 'dg-use who=black-wolf targets=["trapper"]', "roll die=dg-fire faces=[2]")
+    assert t.st.last_action.result == "attack nullified" and t.ch("trapper").wounds == 0
+    assert (focus, t.ch("trapper").divine) == (3, 2)
+
+
+def test_a_melee_attack_nullified_by_failure_is_still_retaliated():
+    """'Retaliation' p.13: "After being attacked from melee range, this hero automatically makes a free
+    base attack against their attacker"; 'Divine Power' p.12: rage +1 when attacked, damage or not.
+    The Blacksmith (warrior) gains a rage and retaliates against the Black Wolf."""
+    t = at("black-wolf", board=None)
+    rage = t.ch("blacksmith").divine
+    t.do("dg-divine who=black-wolf value=1", 'dg-use who=black-wolf targets=["blacksmith"] distance=1',
+         "roll die=dg-fire faces=[2]")
+    assert t.st.last_action.result == "attack nullified" and t.ch("blacksmith").wounds == 0
+    assert t.ch("blacksmith").divine == rage + 1
+    assert t.st.pending is not None and t.st.pending.retaliation
+    assert (t.st.pending.attacker, t.st.pending.targets) == ("blacksmith", ("black-wolf",))
+
+
 def test_enrage_heals_or_gives_rage():
     """p.24: Enrage removes two wounds, or for a rage user grants one more rage."""
     t = at("weaponsmith", hero_stats={"assassin": {"race": "elf", "attack_type": "slashing"}})

@@ -111,10 +111,14 @@ def resolve(state: DemigodsState) -> DemigodsState:
     lines = ["Dice: " + ", ".join(f"{str(r).title()} ({t})" for t, r in results)]
     if mana_user and effects.count("failure"):
         need = damage.FAILURE_MANA * effects.count("failure")
-        if att.divine < need:
+        if att.divine < need:  # nullified, yet each target was attacked: divine power and Retaliation (p.12, p.13)
+            follow = []
+            for tid in p.targets:
+                state, owed = _attacked(state, att.id, tid, s, p)
+                follow += owed
             state = dataclasses.replace(state, last_action=LastAction(title, tuple(lines + [
                 f"Failure: {need} mana needed, {att.divine} held"]), "attack nullified"))
-            return _after(state, p)
+            return _after(state, dataclasses.replace(p, follow=tuple(follow) + p.follow))
         state = put(state, divine.pay(att, need))
         lines.append(f"Failure: -{need} mana")
     pure = bool(s.get("pure")) or "pure" in effects
@@ -158,14 +162,30 @@ def resolve(state: DemigodsState) -> DemigodsState:
             state = put(state, divine.attacked(tgt))
         if tgt.alive:
             state = _die_effects(state, att.id, tid, effects, s)
-        tgt = char(state, tid)
+        state, owed = _attacked(state, att.id, tid, s, p, divine_change=False)
+        follow += owed
         att = char(state, att.id)
-        if (melee and opp and tgt.alive and att.alive and "retaliation" in tgt.traits and not p.retaliation
-                and not s.get("no_retaliation") and not buffs.has(state, tgt, "knockdown")):
-            follow.append((tid, att.id))
     state = _attacker_effects(state, att.id, effects, s, p, hit_any_melee)
     state = dataclasses.replace(state, last_action=LastAction(title, tuple(lines), "; ".join(results_text)))
     return _after(state, dataclasses.replace(p, follow=tuple(follow) + p.follow))
+
+
+def _attacked(state: DemigodsState, aid: str, tid: str, s: dict[str, Any], p: Pending, *,
+              divine_change: bool = True) -> tuple[DemigodsState, list[tuple[str, str]]]:
+    """What being attacked does to ``tid``, whatever the damage: an opposing character's divine
+    power changes ('Divine Power' p.12: rage +1, focus -1, "regardless of whether or not they take
+    damage"; ``divine_change=False`` when the caller applied it already), and a melee attack owes
+    ``(tid, aid)`` a Retaliation ('Retaliation' p.13: "after being attacked from melee range").
+    """
+    att, tgt = char(state, aid), char(state, tid)
+    opp = are_opponents(state, att, tgt)
+    if divine_change and opp and tgt.alive:
+        state = put(state, divine.attacked(tgt))
+        tgt = char(state, tid)
+    if (p.distance == 1 and opp and tgt.alive and att.alive and "retaliation" in tgt.traits and not p.retaliation
+            and not s.get("no_retaliation") and not buffs.has(state, tgt, "knockdown")):
+        return state, [(tid, aid)]
+    return state, []
 
 
 def _die_effects(state: DemigodsState, aid: str, tid: str, effects: list[str], s: dict[str, Any]) -> DemigodsState:
