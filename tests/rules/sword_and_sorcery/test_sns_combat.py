@@ -149,3 +149,20 @@ def test_first_blood_needs_a_kill_an_attack_dealt():
     t = table(quest="pvp2")
     t.do("sns-hp hero=shae amount=10")  # a hazard or card death credited to nobody
     assert t.st.hero("shae").ghost and t.st.result is None
+
+
+def test_time_phase_refreshes_flipped_powers_and_turns_cooldowns():
+    """Time Phase: Powers Refresh (a flipped power with the refresh icon comes back), then Powers
+    Cooldown (each rotated power turns 90°: a cooldown of 2 is ready after two Time Phases)."""
+    t = table(artemis="a2")
+    t.do("sns-activate hero=artemis", "sns-power hero=artemis name=Guard", "sns-power hero=artemis name=Volley cooldown=2")
+    with pytest.raises(IllegalEvent, match="Guard is not ready"):
+        t.do("sns-power hero=artemis name=Guard")
+    t.do("sns-end-turn")
+    for hero in ("shae", "thorgren", "thorgar"):
+        t.do(f"sns-activate hero={hero}", "sns-end-turn")
+    assert t.st.round == 2 and t.st.hero("artemis").powers == (("Volley", 1),)
+    battle(t, ["red", "purple"])
+    for hero in ("artemis", "shae", "thorgren", "thorgar"):
+        t.do(f"sns-activate hero={hero}", "sns-end-turn")
+    assert t.st.round == 3 and t.st.hero("artemis").powers == ()

@@ -268,6 +268,18 @@ class Hp(Event):
     by: str = ""
 
 
+@event("sns-power")
+class Power(Event):
+    """``hero`` uses the power ``name``: a power with the refresh icon is flipped (``cooldown=0``) and
+    comes back at the next Time Phase; one with a cooldown is rotated and comes back after
+    ``cooldown`` quarter turns, one each Time Phase (Game Sequence, Time Phase). Cooldowns are
+    printed on the power cards, not in this book (entered here)."""
+
+    hero: str
+    name: str
+    cooldown: int = 0
+
+
 @event("sns-soul-points")
 class SoulPoints(Event):
     """A power or effect that gains (``points`` > 0) or spends (< 0) Soul Points: in Clash of the

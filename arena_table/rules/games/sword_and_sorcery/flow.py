@@ -3,7 +3,7 @@
 Phases (:data:`FLOW`): ``preparation`` -> ``claim`` -> ``deploy`` -> a Round's ``time`` ->
 ``battle`` -> ``event`` -> the next Round's ``time`` ... -> ``over``. A Round (Rules
 Reference, Game Sequence) is a Time Phase (Effects Cleanup, damage first; Powers Refresh and
-Cooldown, kept by the players; Resurrection), a Battle Phase (a Tiebreaker Procedure sets the
+Cooldown; Resurrection), a Battle Phase (a Tiebreaker Procedure sets the
 order of play, then the Teams in that order each play one Hero Turn with a Hero not activated yet,
 round and round until every Hero has been activated; no Enemy Turns) and an Event Phase (only the
 Day/Night alternation when enabled, 6.2). Every change of phase happens in :data:`FLOW`: handlers
@@ -16,10 +16,10 @@ from __future__ import annotations
 import dataclasses
 
 from arena_table.rules.kernel.game import Flow, Phase
+from arena_table.rules.kernel.errors import Refused
 
 from . import conditions, harm, hazards, tiebreak
 from .dice import count
-from arena_table.rules.kernel.errors import Refused
 from .quests import INFINITE
 from .state import SnsState, put, put_team
 
@@ -162,10 +162,9 @@ def active_teams(state: SnsState) -> tuple[str, ...]:
 
 
 def begin_time(state: SnsState) -> SnsState:
-    """A new Round's Time Phase: Effects Cleanup, damage first (Fire, Poison), then the other effects."""
+    """A new Round's Time Phase: Effects Cleanup, damage first (Fire, Poison), then the other effects;
+    Powers Refresh and Cooldown (:class:`.events.Power`); the Hero Bookmarks cleared."""
     state = dataclasses.replace(state, round=state.round + 1, resurrected=(), turn=None, next_team=0)
-    for hid, h in state.heroes:
-        state = put(state, dataclasses.replace(h, activated=False))
     for hid, h in state.heroes:
         if h.ghost or h.area is None:
             continue
@@ -173,6 +172,9 @@ def begin_time(state: SnsState) -> SnsState:
         state = harm.hurt(put(state, h2), hid, lost, by="")
         if state.hero(hid).poison and not state.hero(hid).ghost:
             state = dataclasses.replace(state, saves=state.saves + ((hid, "poison"),))
+    for hid, h in state.heroes:  # Powers Refresh (flipped ones back), then Cooldown (one quarter turn)
+        powers = tuple((n, left - 1) for n, left in h.powers if left > 1)
+        state = put(state, dataclasses.replace(h, activated=False, powers=powers))
     return state
 
 

@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import dataclasses
 
+from arena_table.rules.kernel.errors import Refused
+
 from . import areas, combat, flow, harm, hazards
 from .dice import gate
-from arena_table.rules.kernel.errors import Refused
 from .state import Combat, Evade, Hero, SnsState, Turn, put
 
 

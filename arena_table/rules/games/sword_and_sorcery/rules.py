@@ -10,10 +10,10 @@ from __future__ import annotations
 import dataclasses
 
 from arena_table.rules.kernel.events import DiceRolled, DieCorrected, Event, Note, TagPlaced, TagRemoved
+from arena_table.rules.kernel.errors import Refused
 
 from . import dice, flow, harm, hazards, play
 from . import events as ev
-from arena_table.rules.kernel.errors import Refused
 from .state import SnsState, put
 
 
@@ -64,7 +64,7 @@ def _kernel_roll(state: SnsState, e: DiceRolled) -> SnsState:
 NEEDS = {ev.Visit: "preparation", ev.Ready: "preparation", ev.Claim: "claim", ev.Place: "deploy"}
 """The phase an event belongs to; every other ``sns-`` event needs a Round under way."""
 FREE = (ev.Roll, ev.Save, ev.Holy, ev.Reroll, ev.Resolve, ev.PlacePitfall, ev.ActivatePitfall, ev.FlipPitfall,
-        ev.Token, ev.Condition, ev.Clear, ev.Hp, ev.MagicShield, ev.SoulPoints, DiceRolled)
+        ev.Token, ev.Condition, ev.Clear, ev.Hp, ev.MagicShield, ev.SoulPoints, ev.Power, DiceRolled)
 """Events taken while a Tiebreaker roll or a Save is awaited (the others wait for it)."""
 QUIET = (ev.Battle, ev.Resurrect, ev.Activate, ev.EndTurn, ev.Move, ev.Recall, ev.Stand, ev.Action, ev.Summon,
          ev.Teleport)
@@ -161,7 +161,8 @@ HANDLERS = {
     ev.Summon: lambda s, e: play.summon(s, e.hero, e.id.strip().lower(), e.area, e.name, e.hp),
     ev.Teleport: lambda s, e: play.teleport(s, e.hero, _faces((e.face,))[0]),
     **{k: lambda s, e: _board_or_hand(s, e) for k in (ev.PlacePitfall, ev.ActivatePitfall, ev.FlipPitfall, ev.Token,
-                                                    ev.Condition, ev.Clear, ev.Hp, ev.MagicShield, ev.SoulPoints)},
+                                                    ev.Condition, ev.Clear, ev.Hp, ev.MagicShield, ev.SoulPoints,
+                                                    ev.Power)},
 }
 """Event type -> ``handler(state, event) -> state`` (the kernel ``Game.handlers``)."""
 
@@ -211,6 +212,12 @@ def _board_or_hand(state: SnsState, e: Event) -> SnsState:
         if e.amount >= 0:
             return harm.hurt(state, h.id, e.amount, by=e.by)
         return harm.heal(state, h.id, -e.amount)
+    if isinstance(e, ev.Power):
+        if any(n == e.name for n, _ in h.powers):
+            raise Refused(f"{h.name}'s {e.name} is not ready: it is in cooldown or flipped")
+        if not 0 <= e.cooldown <= 4:
+            raise Refused(f"a cooldown is 0 (refresh) to 4 quarter turns, not {e.cooldown}")
+        return put(state, dataclasses.replace(h, powers=h.powers + ((e.name, e.cooldown or -1),)))
     if isinstance(e, ev.SoulPoints):  # 6.5: "translated to losing/gaining HP by the owner"
         hp = abs(e.points) * state.options.soul_point_hp
         return harm.heal(state, h.id, hp) if e.points > 0 else harm.hurt(state, h.id, hp)

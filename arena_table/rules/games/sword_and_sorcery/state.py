@@ -67,6 +67,9 @@ class Hero:
     companion_of: str = ""
     """The Hero a Companion belongs to ("" for a Hero)."""
     kill_coins: int = 0
+    powers: tuple[tuple[str, int], ...] = ()
+    """Powers used and not ready again: ``(name, quarter turns left)``; ``-1``: flipped, back at
+    the next Time Phase's Powers Refresh (the refresh icon)."""
     items: tuple[str, ...] = ()
     activated: bool = False
     """Bookmark: activated in this Battle Phase."""
@@ -222,7 +225,7 @@ class SnsState:
     quest: Any
     """The checked :class:`.quests.Quest`."""
     options: Any
-    """The checked :class:`.rules_options.Options` (ambiguity readings)."""
+    """The checked :class:`.readings.Readings` (the ambiguities' options)."""
     teams: tuple[Team, ...]
     heroes: tuple[tuple[str, Hero], ...]
     board: Board

@@ -105,7 +105,8 @@ def view(state: SnsState, viewer: str = "spectator") -> dict[str, Any]:
                 "next": state.turn is None and team == acting_team and not h.activated and not h.companion_of,
                 "out": h.ghost or h.area is None, "health": h.hp, "health_max": h.hp_max,
                 "resources": {"Soulrank": ROMAN.get(h.soulrank, str(h.soulrank)), "Armor": h.armor_now,
-                              "Kill Coins": h.kill_coins, **({"Magic Shields": h.magic_shields} if h.magic_shields else {})},
+                              "Kill Coins": h.kill_coins, **({"Magic Shields": h.magic_shields} if h.magic_shields else {}),
+                              **({"Powers resting": len(h.powers)} if h.powers else {})},
                 "conditions": [{"name": LABELS[c], "icon": ICONS[c][0], "kind": "debuff", "text": ICONS[c][1]}
                                for c in names(h)] + ([{"name": "Ghost Soul", "icon": "sparkle", "kind": "debuff",
                                                        "text": "dead: Ghost Soul abilities only"}] if h.ghost else []),
