@@ -159,3 +159,17 @@ def test_the_die_to_reroll_reaches_the_spectator_within_200_ms_of_the_camera(bro
     figures.sort()
     print(f"\ncamera roll -> spectator shows it: {[round(f) for f in figures]} ms")
     assert (figures[3] + figures[4]) / 2 <= 200, figures
+
+
+def test_the_euthia_panel_has_no_critical_accessibility_violation(browser, live):
+    """axe-core on the spectator page while a Monster die waits to be re-rolled."""
+    from test_a11y import critical, run_axe
+
+    start = {"heroes": ["eltrea"], "combat_die": DIE, "difficulty": "hard", "monsters": {"shadowbeast": SHADOWBEAST}}
+    for line in ("start game=euthia options=" + json.dumps(start), 'eu-combat enemies=["shadowbeast"] heroes=["eltrea"]',
+                 "eu-monster-attack target=eltrea", *[line for line, _ in CAMERA[:2]]):
+        live.table.submit(parse(line))
+    ctx, spect = spectator(browser, live, 1920, 1080)
+    spect.wait_for_selector("#extra .eu-reroll")
+    assert critical(run_axe(spect)) == []
+    ctx.close()
