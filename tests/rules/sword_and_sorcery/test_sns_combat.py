@@ -166,3 +166,14 @@ def test_time_phase_refreshes_flipped_powers_and_turns_cooldowns():
     for hero in ("artemis", "shae", "thorgren", "thorgar"):
         t.do(f"sns-activate hero={hero}", "sns-end-turn")
     assert t.st.round == 3 and t.st.hero("artemis").powers == ()
+
+
+def test_grey_lava_burns_nobody_and_flames_burn_on_entry():
+    t = table(artemis="a3")
+    t.do("sns-token token=lava area=a4", "sns-token token=lava-off area=a4", "sns-token token=flame area=a5")
+    assert t.hp("artemis") == 8  # no Fire: she was not in a4 when the Lava came
+    t.do("sns-activate hero=artemis", "sns-move hero=artemis to=a4")
+    assert t.st.hero("artemis").fire == ()  # the grey side produces no effects
+    t.do("sns-move hero=artemis to=a5")
+    assert t.st.hero("artemis").fire == (1,) and t.hp("artemis") == 7  # Infernal Flame: Fire I
+    assert t.st.board.flames == ("a5",)  # the Flame stays

@@ -236,7 +236,8 @@ class FlipPitfall(Event):
 
 @event("sns-token")
 class Token(Event):
-    """A ``trap``, ``lava`` or ``flame`` token placed on ``area``."""
+    """A ``trap``, ``lava`` or ``flame`` token placed on ``area``; ``lava-off``/``lava-on`` turn its Lava
+    token to the inactive grey side or back (4.5)."""
 
     token: str
     area: str

@@ -203,7 +203,8 @@ def trap_save(state: SnsState, hid: str, ok: bool) -> SnsState:
 
 
 def place_token(state: SnsState, kind: str, area: str) -> SnsState:
-    """A Lava, Trap or Infernal Flame token placed on ``area`` (one Lava, one Trap per area).
+    """A Lava, Trap or Infernal Flame token placed on ``area`` (one Lava, one Trap per area), or a
+    Lava token turned to its inactive grey side (``lava-off``) or back (``lava-on``).
 
     Raises:
         ValueError: unknown area or kind.
@@ -213,6 +214,11 @@ def place_token(state: SnsState, kind: str, area: str) -> SnsState:
         raise ValueError(f"no area {area!r} on the board")
     if kind == "trap":
         return state if area in b.traps else dataclasses.replace(state, board=dataclasses.replace(b, traps=b.traps + (area,)))
+    if kind in ("lava-off", "lava-on"):  # the token turned to its grey (inactive) side or back
+        if area not in dict(b.lava):
+            raise ValueError(f"no Lava token on {area}")
+        lava = tuple((a, kind == "lava-on") if a == area else (a, on) for a, on in b.lava)
+        return dataclasses.replace(state, board=dataclasses.replace(b, lava=lava))
     if kind == "lava":
         if area in dict(b.lava):
             return state
@@ -227,4 +233,4 @@ def place_token(state: SnsState, kind: str, area: str) -> SnsState:
             for hid in _everyone_in(state, (area,)):
                 state = harm.inflict(state, hid, "fire1")
         return state
-    raise ValueError(f"token kind is trap, lava or flame, not {kind!r}")
+    raise ValueError(f"token is trap, lava, lava-off, lava-on or flame, not {kind!r}")
