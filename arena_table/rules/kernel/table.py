@@ -247,10 +247,18 @@ def undo_target(records: Sequence[Record]) -> Record:
 
 # --- serialisation --------------------------------------------------------------------------
 
+LATER_OPTION = {"omit_default": True}
+"""``dataclasses.field(metadata=LATER_OPTION)``: a state field added after games were recorded,
+left out of the JSON form (and so of :func:`digest`) while it holds its default, so that every
+recorded game that does not use it keeps its digest."""
+
+
 def to_jsonable(value: Any) -> Any:
-    """Dataclasses, tuples, frozensets and mappings as plain JSON values."""
+    """Dataclasses, tuples, frozensets and mappings as plain JSON values (a :data:`LATER_OPTION`
+    field at its default left out)."""
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: to_jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        return {f.name: to_jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)
+                if not (f.metadata.get("omit_default") and getattr(value, f.name) == f.default)}
     if isinstance(value, Mapping):
         return {str(k): to_jsonable(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):

@@ -145,6 +145,21 @@ def test_spell_boost_and_valor_blessing():
     assert ts.state.turn == 3
 
 
+def test_a_hero_cannot_bless_itself():
+    """Valor (../shared/rulebooks/theosis.txt, Powers): "you target an allied Hero"; FAQ: what targets
+    an "Allied Hero" does not target the hero using it unless it says so."""
+    with pytest.raises(Refused, match="Rac cannot bless itself") as err:
+        play(fast_blitz(ANN, BO), ARENA, "th-bless hero=rac power=valor target=rac")
+    assert "FAQ" in err.value.rule
+
+
+def test_a_table_may_let_a_hero_bless_itself():
+    """The option self_bless: the Team Play reading ("affect all Heroes of a team") as a house rule."""
+    s = play(fast_blitz(ANN, BO, extra_options='"self_bless":true'), ARENA,
+             "th-bless hero=rac power=valor target=rac").state
+    assert s.conditions == {"valor": "rac"} and s.config.self_bless
+
+
 def test_blackout_flips_a_token_and_the_hero_skips_once():
     """Errata p.34: Blackout flips a hero that has not acted; on its turn it flips back and does nothing."""
     start = fast_blitz(ANN, BO, archetypes={"rac": "son-of-erebus"})

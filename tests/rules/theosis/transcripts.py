@@ -147,11 +147,12 @@ def prepare(w: Writer) -> None:
 
 
 def _fits(state, hero, item) -> bool:
-    from arena_table.rules.games.theosis.mats import Rejected, equip
+    from arena_table.rules.games.theosis.mats import equip
+    from arena_table.rules.kernel.errors import Refused
     try:
         equip(state, hero, item)
         return True
-    except Rejected:
+    except Refused:
         return False
 
 
@@ -241,8 +242,10 @@ def fight(w: Writer, *, centre_at_end: bool = True, limit: int = 2000) -> None:
             sorted((x for x, y in s.heroes.items() if y.alive and s.team_of(x) != me.team and not y.stealth),
                    key=lambda x: (s.heroes[x].health, s.rank_of(x)))
         blessing = next((c for c in me.hand if catalog.powers()[c]["type"] == "blessing"), None)
-        if blessing and s.turn % 3 == 0 and blessing not in s.conditions:
-            w.push(Bless(hero=hid, power=blessing, target=hid))
+        allies = [x for x, y in s.heroes.items() if x != hid and y.alive and s.team_of(x) == me.team]
+        ally = hid if s.config.self_bless else (allies[-1] if allies else "")  # never itself (FAQ) by default
+        if blessing and ally and s.turn % 3 == 0 and blessing not in s.conditions:
+            w.push(Bless(hero=hid, power=blessing, target=ally))
             continue
         if not foes or "pacify" in tokens_on(s, hid):
             w.push(Pass(hero=hid, power=card))
@@ -366,6 +369,11 @@ PVP12 = dict(options={"players": ["Ann", "Bo", "Cy", "Di", "Ed", "Flo"], "heroes
                     "gurth": (0, 2), "nimloth": (-1, 3)})
 """Twelve heroes on the hexes two or three steps from the centre, each player's pair side by side and
 off the Ritual tokens' hexes, so that every attack of the first six turns is within five hexes (p.14)."""
+SELF_BLESSING = ("pvp-3p", "blitz-2p", "team-2x2", "light-2p", "heavy-2p", "coop-2p-book")
+"""Stories recorded when the engine let a hero bless itself: they keep that reading (option ``self_bless``)."""
+for _key in SELF_BLESSING:
+    GAMES[_key]["options"]["self_bless"] = True
+PVP12["options"]["self_bless"] = True
 
 
 def main() -> int:

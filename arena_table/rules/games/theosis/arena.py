@@ -125,11 +125,22 @@ def pass_turn(state: ThState, ev: Pass) -> ThState:
 
 
 def bless(state: ThState, ev: Bless) -> ThState:
-    """Action 3: a Blessing face up on an allied Hero; the token leaves its former target (Power Management)."""
+    """Action 3: a Blessing face up on an allied Hero; the token leaves its former target (Power Management).
+
+    Valor, Aegis and Rejuvenation read "target an allied Hero", and the FAQ answers that what
+    targets an "Allied Hero" cannot target the hero using it unless it says so: a hero cannot
+    bless itself, unless the table chose the option ``self_bless`` (:class:`.state.Config`).
+
+    Raises:
+        Refused: not the acting hero's action, not a Blessing, the hero itself, or not an ally.
+    """
     require_actor(state, ev.hero)
     if catalog.powers().get(ev.power, {}).get("type") != "blessing":
         raise Refused(f"{name(state, ev.power)} is not a Blessing")
     alive_hero(state, ev.target)
+    if ev.target == ev.hero and not state.config.self_bless:
+        raise Refused(f"{name(state, ev.hero)} cannot bless itself: a Blessing targets an allied Hero",
+                      rule="Theosis Powers (Valor, Aegis, Rejuvenation) and FAQ (Allied Hero)")
     if state.team_of(ev.target) != state.team_of(ev.hero):
         raise Refused(f"{name(state, ev.target)} is not an allied hero")
     state = play_card(state, state.heroes[ev.hero].player, ev.power)

@@ -24,6 +24,9 @@ Options (JSON values):
 ``arena_radius``
     Hexes from the centre hex to the Arena's edge (default 5, 91 hexes: the rulebook text does not
     print the board's size); moves beyond it are refused and the board view shows every hex.
+``self_bless``
+    ``true``: a hero may bless itself (a table's reading of Team Play; by default a Blessing
+    targets another allied Hero, Powers and FAQ; see :class:`.state.Config`).
 ``speeds``, ``alignments``, ``power_values``, ``damage_types``, ``items``, ``thieves_guild_faces``
     Values printed on components but not in the rulebook text (see the ``ENTER`` markers in ``data/``).
 """
@@ -100,7 +103,7 @@ def _config(options: Mapping[str, Any]) -> Config:
                   damage_types=obj(options, "damage_types"),
                   items={k: {**v, "id": k} for k, v in items.items()},
                   thieves_faces={str(k): v for k, v in obj(options, "thieves_guild_faces").items()},
-                  arena_radius=radius)
+                  arena_radius=radius, self_bless=bool(options.get("self_bless", False)))
 
 
 def setup(options: Mapping[str, Any]) -> ThState:

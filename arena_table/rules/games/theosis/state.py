@@ -12,6 +12,8 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
+from arena_table.rules.kernel.table import LATER_OPTION
+
 MAX_HEALTH = 9
 """p.6 Hero Mats: the Health cube starts on 9."""
 START_GOLD = 3
@@ -53,6 +55,12 @@ class Config:
     thieves_faces: dict[str, str] = field(default_factory=dict)
     arena_radius: int = ARENA_RADIUS
     """Hexes from the centre to the edge of the Arena board (option ``arena_radius``)."""
+    self_bless: bool = field(default=False, metadata=LATER_OPTION)
+    """Option ``self_bless``: a hero may place a Blessing on itself. The book's Blessings (Valor, Aegis,
+    Rejuvenation) "target an allied Hero", and the FAQ answers that what targets an "Allied Hero"
+    does not target the hero using it (asked of Skills); so by default a hero cannot. A table that
+    reads "All Powers and Skills that affect Allied Heroes, affect all Heroes of a team" (Team
+    Play) as including the user sets it; the engine allowed it before this option."""
 
 
 @dataclass(frozen=True)
