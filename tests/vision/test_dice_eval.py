@@ -77,14 +77,14 @@ def test_calibration_counts_the_ok_dice_paired_by_box_per_confidence_bin():
 
     boxes = tuple(LabelledBox(v, (x, 20), (20, 20)) for v, x in ((1, 20), (3, 60), (2, 100), (4, 140)))
     reading = DiceReading((die(1, 20, 0.999), die(5, 60, 0.93), die(None, 100, 0.4, "unreadable"),
-                           die(4, 140, 0.97), die(6, 180, 0.55)), 200, 100)
+                           die(4, 140, 0.96), die(6, 180, 0.55)), 200, 100)
     unboxed = DiceReading((die(2, 20, 0.7),), 200, 100)
     calls = iter([reading, unboxed])
     m = score_samples([("a", frame, (1, 3, 2, 4), boxes), ("b", frame, (2,), None)],
                       reader=lambda cfg, f: next(calls))
     table = {tuple(b["confidence"]): (b["read_ok"], b["right"], b["share_right"]) for b in m["calibration"]}
     assert table[(0.5, 0.6)] == (1, 0, 0.0)  # the phantom 6
-    assert table[(0.9, 0.95)] == (1, 0, 0.0)  # the 3 read as 5
-    assert table[(0.95, 0.99)] == (1, 1, 1.0) and table[(0.99, 1.0)] == (1, 1, 1.0)
+    assert table[(0.93, 0.95)] == (1, 0, 0.0)  # the 3 read as 5
+    assert table[(0.95, 0.97)] == (1, 1, 1.0) and table[(0.97, 1.0)] == (1, 1, 1.0)
     assert table[(0.6, 0.7)] == (0, 0, None) and table[(0.7, 0.8)] == (0, 0, None)  # b has no boxes
     assert sum(r[0] for r in table.values()) == 4
