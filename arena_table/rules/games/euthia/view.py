@@ -139,6 +139,13 @@ def describe(before: EuState, after: EuState | None, event: Any) -> str:
     if after is None:
         return ""
     kind = getattr(event, "KIND", "")
+    roll, was = rolls.open_roll(after), rolls.open_roll(before)
+    if kind == "roll" and roll is not None and roll.dice and (was is None or not was.dice):
+        v = rolls.value(roll)
+        band = rolls.band_of(roll.bands, v) if roll.bands else 0
+        return (f"{after.hero(roll.hero).name}'s Hero Roll: {' + '.join(map(str, roll.dice))}"
+                + "".join(f" {m:+d} {why}" for m, why in roll.mods) + f" = {v}"
+                + (f" (band {band} of {len(roll.bands)})" if roll.bands else ""))
     if kind in ("roll", "eu-reveal", "eu-tile", "eu-modify", "eu-reroll", "eu-done", "eu-monster-attack"):
         c, b = after.combat, before.combat
         if c is not None and c.attack is not None:
