@@ -177,3 +177,14 @@ def test_grey_lava_burns_nobody_and_flames_burn_on_entry():
     t.do("sns-move hero=artemis to=a5")
     assert t.st.hero("artemis").fire == (1,) and t.hp("artemis") == 7  # Infernal Flame: Fire I
     assert t.st.board.flames == ("a5",)  # the Flame stays
+
+
+@pytest.mark.parametrize("reading, coins", [(False, 0), (True, 1)])
+def test_a_fire_tick_kill_scores_only_under_the_hazard_kill_coins_reading(reading, coins):
+    t = deployed({"quest": "pvp1", "heroes": HEROES, "readings": {"hazard_kill_coins": reading}},
+                 {"shae": "a2", "artemis": "a4", "thorgar": "b1", "thorgren": "b5"})
+    battle(t, ["red", "purple"])
+    t.do("sns-condition hero=thorgar name=fire1 by=artemis", "sns-hp hero=thorgar amount=8")  # 1 HP left
+    for hero in ("artemis", "shae", "thorgren", "thorgar"):
+        t.do(f"sns-activate hero={hero}", "sns-end-turn")
+    assert t.st.hero("thorgar").ghost and t.st.hero("artemis").kill_coins == coins

@@ -16,7 +16,8 @@ DEF stage, in the sheet's order:
 
 Golden Rules: "A Character cannot gain the same bonus/penalty from the same effect's source
 twice" (bonuses are keyed by source, so a source counts once; Domination is added here, never by
-hand); "All calculations are rounded up" (:func:`half`).
+hand). "All calculations are rounded up": no step here divides (Domination compares with twice the
+opposing figures), so nothing is left to round.
 
 >>> h = hit_stage(("hit", "hit+critical"), (), {"Focus": 1}, dominating=True)
 >>> h.normal, h.criticals, h.lines[-1]
@@ -32,11 +33,6 @@ from dataclasses import dataclass
 from typing import Mapping
 
 from .dice import count
-
-
-def half(n: int) -> int:
-    """Half of ``n`` rounded up ("All calculations are rounded up")."""
-    return -(-n // 2)
 
 
 @dataclass(frozen=True)

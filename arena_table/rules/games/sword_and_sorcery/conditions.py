@@ -95,4 +95,4 @@ def time_phase(hero: Hero) -> tuple[Hero, int]:
 
 def cleared(hero: Hero) -> Hero:
     """``hero`` without any Body Condition (death: the Ghost Soul carries none)."""
-    return dataclasses.replace(hero, health=0, health_since=0, bleed=0, poison=0, fire=(), ko=False)
+    return dataclasses.replace(hero, health=0, health_since=0, bleed=0, poison=0, fire=(), ko=False, afflicted_by="")

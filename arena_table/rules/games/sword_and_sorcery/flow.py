@@ -169,7 +169,7 @@ def begin_time(state: SnsState) -> SnsState:
         if h.ghost or h.area is None:
             continue
         h2, lost = conditions.time_phase(state.hero(hid))
-        state = harm.hurt(put(state, h2), hid, lost, by="")
+        state = harm.hurt(put(state, h2), hid, lost, by=harm.ticked_by(state, hid))
         if state.hero(hid).poison and not state.hero(hid).ghost:
             state = dataclasses.replace(state, saves=state.saves + ((hid, "poison"),))
     for hid, h in state.heroes:  # Powers Refresh (flipped ones back), then Cooldown (one quarter turn)

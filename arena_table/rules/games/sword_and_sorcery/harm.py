@@ -27,7 +27,7 @@ def hurt(state: SnsState, hid: str, amount: int, by: str = "") -> SnsState:
     if h.companion_of:
         h = dataclasses.replace(conditions.cleared(h), area=None)
     else:
-        h = dataclasses.replace(conditions.cleared(h), ghost=True, magic_shields=0)
+        h = dataclasses.replace(conditions.cleared(h), ghost=True, magic_shields=0, afflicted_by="")
     state = put(state, h)
     if by and by != hid:
         killer = state.hero(by)
@@ -54,4 +54,11 @@ def inflict(state: SnsState, hid: str, name: str, by: str = "") -> SnsState:
     if name.rstrip("12") in h.resist:
         return state
     h, lost = conditions.inflict(h, name, turn=state.turns)
+    if by and name[:-1] in ("fire", "poison", "bleed"):
+        h = dataclasses.replace(h, afflicted_by=by)
     return hurt(put(state, h), hid, lost, by)
+
+
+def ticked_by(state: SnsState, hid: str) -> str:
+    """Who is credited when a Fire, Poison or Bleed tick kills ``hid`` (reading ``hazard_kill_coins``)."""
+    return state.hero(hid).afflicted_by if state.options.hazard_kill_coins else ""

@@ -59,7 +59,7 @@ def _activity(state: SnsState, h: Hero, blind_save: bool | None, what: str) -> t
         raise Refused(f"{h.name} is Blinded: a Save is needed before each Activity (blind_save=true|false)")
     state = dataclasses.replace(state, turn=dataclasses.replace(t, activities=t.activities + 1))
     if h.bleed:
-        state = harm.hurt(state, h.id, 1)
+        state = harm.hurt(state, h.id, 1, by=harm.ticked_by(state, h.id))
     return state, h.health == 2 and blind_save is False
 
 

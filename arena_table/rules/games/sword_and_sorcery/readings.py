@@ -62,8 +62,6 @@ class Readings:
     break_after_damage: bool = True
     """Break tokens of an attack take effect after its damage (true), or before the armor step (false);
     the sheet does not say when."""
-    pitfall_kill_coins: bool = False
-    """Pitfall damage is "never attributed to Heroes" (4.2.1): no Kill Coin for a Pitfall death."""
 
 
 CHOICES = {

@@ -55,6 +55,8 @@ class Hero:
     poison: int = 0
     fire: tuple[int, ...] = ()
     """Fire tokens, each Rank I or II; they stack (Body Conditions, Fire)."""
+    afflicted_by: str = ""
+    """The Hero who last inflicted Fire, Poison or Bleed on this one (reading ``hazard_kill_coins``)."""
     breaks: int = 0
     """Break tokens: each reduces the Armor value by 1 for good."""
     magic_shields: int = 0
