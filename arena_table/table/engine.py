@@ -64,7 +64,12 @@ class Engine:
         self.clock = clock
         self.epoch = uuid.uuid4().hex[:12]
         """Changes on every start, so a client can tell a restart from a gap (SSE snapshots)."""
-        self._state = self._rebuild(log.records())
+        records = log.records()
+        self._last_at = max((ev.at for _, ev in records if ev.at is not None and math.isfinite(ev.at)), default=0.0)
+        """The latest time stamp in the log: the engine stamps no event before it (a Pi without network
+        time boots with the clock it saved last, which can be behind the log's last event)."""
+        self._behind = False
+        self._state = self._rebuild(records)
         self._subscribers: list[Subscriber] = []
         self._refusal_listeners: list[Callable[[int, Event, str], None]] = []
         self._queue: queue.Queue = queue.Queue()
@@ -197,7 +202,7 @@ class Engine:
         from arena_table.rules import apply
 
         if event.at is None:
-            event = dataclasses.replace(event, at=self.clock())
+            event = dataclasses.replace(event, at=self._stamp())
         elif not math.isfinite(event.at):
             raise Refused(f"time stamp {event.at} is not a finite number of seconds", event=event)
         if isinstance(event, Undone):
@@ -212,10 +217,24 @@ class Engine:
                 raise
             raise Refused(str(exc), event=event) from exc
         stored = self.log.append(event)
+        self._last_at = max(self._last_at, event.at)
         assert stored == seq, f"event log numbered {stored}, expected {seq}: a second writer?"
         self._state = new
         self._notify(Change(seq, event, new, self.epoch))
         return seq
+
+    def _stamp(self) -> float:
+        """Now by the clock, or the log's latest time stamp if the clock is behind it: the log never
+        goes back in time (``arena-table doctor`` says when the clock is behind)."""
+        now = self.clock()
+        if now < self._last_at:
+            if not self._behind:
+                self._behind = True
+                log.warning("the clock (%.0f) is behind the event log's last time stamp (%.0f): stamping events "
+                            "with the log's time until it catches up", now, self._last_at)
+            return self._last_at
+        self._behind = False
+        return now
 
     def _rebuild(self, records: list) -> TableState:
         """Replay ``records``; an event the current rules refuse is skipped with a warning
@@ -231,8 +250,9 @@ class Engine:
         target = undo_target(records)
         if expected is not None and target[0] != expected:
             raise UndoTargetMoved(target[0], target[1], expected)
-        ev = Undone(seq=target[0], at=self.clock())
+        ev = Undone(seq=target[0], at=self._stamp())
         seq = self.log.append(ev)
+        self._last_at = max(self._last_at, ev.at)
         self._state = self._rebuild(records + [(seq, ev)])
         self._notify(Change(seq, ev, self._state, self.epoch))
         return target
