@@ -9,8 +9,6 @@ from .kernel import *  # noqa: F403 - this package's API is the kernel's
 from .kernel import __all__ as _kernel_api
 from .games import load as _load_games
 
-IllegalEvent = Refused  # noqa: F405 - the name callers outside rules/ still use (removed when they move)
-
 _load_games()
 
-__all__ = [*_kernel_api, "IllegalEvent"]
+__all__ = list(_kernel_api)

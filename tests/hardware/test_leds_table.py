@@ -7,7 +7,7 @@ import pytest
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from arena_table.hardware.leds import LedConfig
-from arena_table.rules import DiceRolled, GameStarted, IllegalEvent, parse
+from arena_table.rules import DiceRolled, GameStarted, Refused, parse
 from arena_table.table.app import Table, TableConfig
 from arena_table.table.leds import LedOutput
 
@@ -49,7 +49,7 @@ def test_a_refused_move_sounds_the_buzzer(tmp_path):
     with Table(cfg) as table:
         out = leds_of(table)
         wait_for(lambda: out.driver.applied)
-        with pytest.raises(IllegalEvent):
+        with pytest.raises(Refused):
             table.submit(parse("dg-begin"))  # the dice tray has no such event
         wait_for(lambda: out.driver.cues == 1)
         buzzer = out.driver.buzzer.pin

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from arena_table.rules import IllegalEvent
+from arena_table.rules import Refused
 from arena_table.rules.games.euthia import caches, rolls
 
 from .eu_helpers import GECKO, SHADOWBEAST, Table, start
@@ -163,9 +163,9 @@ def test_exchange_dral_gives_4_and_2_within_6():
               'eu-round card={"tier":"I","exchange":6}',
               'eu-exchange giver=dral gifts={"maeldur":4,"ael":2}')
     assert t.s.round.gave == ("dral",)
-    with pytest.raises(IllegalEvent, match="once per round"):
+    with pytest.raises(Refused, match="once per round"):
         t.play('eu-exchange giver=dral gifts={"ael":1}')
     t.play('eu-exchange giver=ael gifts={"dral":3}', 'eu-exchange giver=maeldur gifts={"dral":6}')
-    with pytest.raises(IllegalEvent, match="above this round's Exchange value 6"):
+    with pytest.raises(Refused, match="above this round's Exchange value 6"):
         Table(start(mode="fellowship", heroes=["ael", "dral"]), 'eu-round card={"exchange":6}',
               'eu-exchange giver=dral gifts={"ael":7}')

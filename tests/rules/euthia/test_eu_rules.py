@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from arena_table.rules import IllegalEvent, find_game, new_table, apply, parse, table_view
+from arena_table.rules import Refused, find_game, new_table, apply, parse, table_view
 from arena_table.rules.games.euthia import caches, fellowship, form
 
 from .eu_helpers import GECKO, SHADOWBEAST, Table, start
@@ -83,7 +83,7 @@ def test_one_eye_and_protection():
     t = Table(start(monsters={"shadowbeast": {**SHADOWBEAST, "gaar": 0}}, difficulty="hard"), COMBAT,
               "eu-tile hero=ael tile=one-eye", "eu-tile hero=ael tile=protection",
               "eu-monster-attack target=ael")
-    with pytest.raises(IllegalEvent, match="1 Monster die and the Combat die, got 3 faces"):
+    with pytest.raises(Refused, match="1 Monster die and the Combat die, got 3 faces"):
         t.play("roll die=eu-attack faces=[6,6,1]")
     t.play("roll die=eu-attack faces=[6,1]", "eu-done")
     assert t.s.last["cv"] == 6 and t.s.heroes["ael"].injuries == 0  # range 2 (2 Injuries) - 3
@@ -113,7 +113,7 @@ def test_a_card_put_on_the_bottom_comes_up_again_in_its_turn():
               "eu-hero-roll hero=ael", "roll die=eu-hero faces=[1,1]", "eu-damage hero=ael amount=0",
               "eu-monster-attack target=ael", "roll die=eu-attack faces=[5,5,4]")
     assert t.s.bottom == (("gold", "healing"),) and t.s.gold == 1
-    with pytest.raises(IllegalEvent, match="the top card of the Gold cache is the healing"):
+    with pytest.raises(Refused, match="the top card of the Gold cache is the healing"):
         t.play("eu-reveal card=power-strike")
     t.play("eu-reveal card=healing")
     assert t.s.bottom == () and t.s.gold == 0
@@ -122,29 +122,29 @@ def test_a_card_put_on_the_bottom_comes_up_again_in_its_turn():
 def test_enemies_attack_left_to_right_and_only_when_awaited():
     t = Table(start(mode="fellowship", heroes=["ael", "dral"], leader="ael", monsters={"gecko": GECKO}),
               'eu-round card={"enemy":"1"}', 'eu-combat enemies=["gecko","goblin-archer"] heroes=["ael","dral"]')
-    with pytest.raises(IllegalEvent, match="Enemies attack left to right .* Gecko attacks first"):
+    with pytest.raises(Refused, match="Enemies attack left to right .* Gecko attacks first"):
         t.play("eu-monster-attack enemy=1 target=ael")
-    with pytest.raises(IllegalEvent, match="the Monster attacks one of the Heroes in this Combat: ael, dral"):
+    with pytest.raises(Refused, match="the Monster attacks one of the Heroes in this Combat: ael, dral"):
         t.play("eu-monster-attack enemy=0")
-    with pytest.raises(IllegalEvent, match="no Monster-Attack roll is awaited"):
+    with pytest.raises(Refused, match="no Monster-Attack roll is awaited"):
         t.play("roll die=eu-attack faces=[1,1,1]")
-    with pytest.raises(IllegalEvent, match="adds a Level 2 Monster to the right: name both cards"):
+    with pytest.raises(Refused, match="adds a Level 2 Monster to the right: name both cards"):
         Table(start(mode="fellowship", heroes=["ael"]), 'eu-round card={"enemy":"2"}',
               'eu-combat enemies=["gecko"] heroes=["ael"]')
 
 
 def test_setup_refusals_name_the_rule():
-    with pytest.raises(IllegalEvent, match="fierce card, not in the normal decks"):
+    with pytest.raises(Refused, match="fierce card, not in the normal decks"):
         Table(start(), COMBAT)
-    with pytest.raises(IllegalEvent, match="Playing with Fire is a solo game"):
+    with pytest.raises(Refused, match="Playing with Fire is a solo game"):
         Table(start(heroes=["ael", "dral"]))
-    with pytest.raises(IllegalEvent, match="a Fellowship II card"):
+    with pytest.raises(Refused, match="a Fellowship II card"):
         Table(start(mode="fellowship", heroes=["ael"]), *['eu-round card={}'] * 7, 'eu-round card={"tier":"I"}')
-    with pytest.raises(IllegalEvent, match="Leader token moves clockwise: Dral leads round 2"):
+    with pytest.raises(Refused, match="Leader token moves clockwise: Dral leads round 2"):
         Table(start(mode="fellowship", heroes=["ael", "dral"], leader="ael"), "eu-round", "eu-round leader=ael")
-    with pytest.raises(IllegalEvent, match="has 20 rounds"):
+    with pytest.raises(Refused, match="has 20 rounds"):
         Table(start(mode="fellowship", heroes=["ael"]), *["eu-round"] * 21)
-    with pytest.raises(IllegalEvent, match="Euthia: Fierce Powers uses no 'd8' die"):
+    with pytest.raises(Refused, match="Euthia: Fierce Powers uses no 'd8' die"):
         Table(start(), "roll die=d8 faces=[3]")
 
 
@@ -205,7 +205,7 @@ def test_bad_options_are_named():
                            ({"heroes": ["ael"], "combat_die": [["x"]]}, "combat_die: six faces"),
                            ({"heroes": ["ael"], "monsters": {"gecko": {"attacks": [{"min": 5}, {"min": 2}]}}},
                             "attack ranges rise left to right")):
-        with pytest.raises(IllegalEvent, match=words):
+        with pytest.raises(Refused, match=words):
             apply(ts, parse("start game=euthia options=" + __import__("json").dumps(options)))
 
 
@@ -224,20 +224,20 @@ def test_eltreas_familiar_summoned_by_reputation_moves_within_its_move_points():
     a slot once a turn; Move points from the card (entered here: Hawk Spirit 4 Move, 5 Reputation)."""
     t = Table(start(heroes={"eltrea": {"reputation": 4, "gold": 3}}, familiars={"hawk-spirit": {"move": 4, "reputation": 5}}))
     assert t.s.familiar.active == "will-o-wisp" and "euthia:familiar:hawk-spirit" not in t.v["extra"]["to_enter"]
-    with pytest.raises(IllegalEvent, match="needs 5 Reputation; Eltrea has 4"):
+    with pytest.raises(Refused, match="needs 5 Reputation; Eltrea has 4"):
         t.play("eu-familiar action=summon familiar=hawk-spirit slot=top")
     t = Table(start(heroes={"eltrea": {"reputation": 5, "gold": 3}}, familiars={"hawk-spirit": {"move": 4, "reputation": 5}}),
               "eu-familiar action=summon familiar=hawk-spirit slot=top", "eu-familiar action=move steps=3")
     assert t.s.familiar.active == "hawk-spirit" and t.s.familiar.moved == 3 and t.s.heroes["eltrea"].purse["gold"] == 1
-    with pytest.raises(IllegalEvent, match="the lower slot holds a Hero token already this turn"):
+    with pytest.raises(Refused, match="the lower slot holds a Hero token already this turn"):
         t.play("eu-familiar action=move steps=1")
     t.play("eu-familiar action=turn")
-    with pytest.raises(IllegalEvent, match="the top slot costs 2 Gold; Eltrea has 1"):
+    with pytest.raises(Refused, match="the top slot costs 2 Gold; Eltrea has 1"):
         t.play("eu-familiar action=move steps=1 slot=top")
-    with pytest.raises(IllegalEvent, match="Hawk Spirit has 4 Move points left this turn"):
+    with pytest.raises(Refused, match="Hawk Spirit has 4 Move points left this turn"):
         t.play("eu-familiar action=move steps=5")
     t.play("eu-familiar action=move steps=4")
-    with pytest.raises(IllegalEvent, match="only Eltrea has Familiars"):
+    with pytest.raises(Refused, match="only Eltrea has Familiars"):
         Table(start(), "eu-familiar hero=ael action=turn")
 
 
@@ -262,7 +262,7 @@ def test_charm_three_bands(dice, injuries, silver, rep, over):
     h = t.s.heroes["eltrea"]
     assert (h.injuries, h.purse.get("silver", 0), h.reputation, t.s.combat.over) == (injuries, silver, rep, over)
     assert t.s.silver == 0 and "trophies" not in h.purse
-    with pytest.raises(IllegalEvent, match="one Level 1 Monster"):
+    with pytest.raises(Refused, match="one Level 1 Monster"):
         Table(start(heroes=["eltrea"], monsters={"gecko": {**GECKO, "level": 2}}),
               'eu-combat enemies=["gecko"] heroes=["eltrea"]', "eu-hero-roll hero=eltrea purpose=charm")
 
@@ -273,7 +273,7 @@ def test_heroes_attack_after_the_enemies_except_the_first_strike():
               'eu-round card={"enemy":"1"}', 'eu-combat enemies=["gecko","goblin-archer"] heroes=["ael","dral"]',
               "eu-hero-roll hero=ael", "roll die=eu-hero faces=[3,3]", "eu-damage hero=ael amount=1",  # First Strike
               "eu-monster-attack enemy=0 target=ael", "roll die=eu-attack faces=[6,6,1]", "eu-done")
-    with pytest.raises(IllegalEvent, match="the Enemies attack first this Combat Round: Goblin Archer still to attack"):
+    with pytest.raises(Refused, match="the Enemies attack first this Combat Round: Goblin Archer still to attack"):
         t.play("eu-hero-roll hero=dral")
     assert t.s.combat.struck == ()
 

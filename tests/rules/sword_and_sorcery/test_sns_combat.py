@@ -7,7 +7,7 @@ import dataclasses
 
 import pytest
 
-from arena_table.rules import IllegalEvent
+from arena_table.rules import Refused
 
 from sns_helpers import battle, deployed
 from arena_table.rules.games.sword_and_sorcery.state import put
@@ -42,9 +42,9 @@ def test_domination_focus_and_critical_before_def():
     assert shae.hp == 8 and shae.bleed == 1
     assert t.st.last.lines == ("2 rolled + 1 Focus + 1 Domination = 4 hits", "Shae: - 1 Armor",
                                "Shae: 3 hits - 1 shields = 2 HP")
-    with pytest.raises(IllegalEvent, match="Focus is once per Round"):
+    with pytest.raises(Refused, match="Focus is once per Round"):
         t.do("sns-action hero=artemis name=focus")
-    with pytest.raises(IllegalEvent, match="Domination bonus is computed"):
+    with pytest.raises(Refused, match="Domination bonus is computed"):
         t.do('sns-attack who=artemis target=shae weapon=axe bonus={"Domination":1}')
 
 
@@ -60,7 +60,7 @@ def test_bleed_costs_1_hp_before_each_activity_and_slowed_allows_one():
 def test_blinded_needs_a_save_before_each_activity_and_a_failed_one_wastes_it():
     t = table()
     t.do("sns-condition hero=artemis name=blinded", "sns-activate hero=artemis")
-    with pytest.raises(IllegalEvent, match="Blinded: a Save is needed"):
+    with pytest.raises(Refused, match="Blinded: a Save is needed"):
         t.do("sns-move hero=artemis to=a3")
     t.do("sns-move hero=artemis to=a3 blind_save=false")
     assert t.st.hero("artemis").area == "a4" and t.st.turn.activities == 1
@@ -88,7 +88,7 @@ def test_bash_moves_the_defender_where_the_attacker_chooses_into_lava():
     assert shae.area == "a3" and shae.fire == (1,) and shae.hp == 9  # Lava: Fire ACT I, 1 HP and a token
     t = table(artemis="a2")
     t.do("sns-activate hero=artemis")
-    with pytest.raises(IllegalEvent, match="bash: c5 is not adjacent to a2"):
+    with pytest.raises(Refused, match="bash: c5 is not adjacent to a2"):
         t.do('sns-attack who=artemis target=shae weapon=axe bash=["c5"]')
 
 
@@ -100,7 +100,7 @@ def test_aoe_1_hits_every_opponent_within_one_area_each_defending_alone():
     t.do("sns-activate hero=artemis", "sns-attack who=artemis target=shae weapon=sword aoe=1",
          'sns-roll red=["hit+hit","hit"]')
     assert t.st.combat.targets == ("shae", "thorgar")
-    with pytest.raises(IllegalEvent, match="Shae rolls 2 Blue Dice"):
+    with pytest.raises(Refused, match="Shae rolls 2 Blue Dice"):
         t.do('sns-roll blue=["shield"]')
     t.do('sns-roll blue=["shield","blank"]', 'sns-roll blue=["blank"]', "sns-resolve")
     assert (t.hp("shae"), t.hp("thorgar"), t.hp("thorgren")) == (9, 9, 10)
@@ -111,10 +111,10 @@ def test_a_die_is_rerolled_once_at_most():
     t.do("sns-activate hero=artemis", "sns-attack who=artemis target=shae weapon=sword", 'sns-roll red=["blank","hit"]',
          "sns-reroll die=red index=0 face=hit+hit")
     assert t.st.combat.red == ("hit+hit", "hit")
-    with pytest.raises(IllegalEvent, match="rerolled once already"):
+    with pytest.raises(Refused, match="rerolled once already"):
         t.do("sns-reroll die=red index=0 face=blank")
     t.do('sns-roll blue=["blank","blank"]', "sns-reroll die=def index=1 face=shield")
-    with pytest.raises(IllegalEvent, match="HIT dice cannot be rerolled once the DEF dice are rolled"):
+    with pytest.raises(Refused, match="HIT dice cannot be rerolled once the DEF dice are rolled"):
         t.do("sns-reroll die=red index=1 face=blank")
     t.do("sns-resolve")
     assert t.hp("shae") == 10 - (3 - 1 - 1)  # 3 hits - 1 Armor = 2, 1 shield after the reroll
@@ -139,7 +139,7 @@ def test_a_trap_save_that_succeeds_leaves_the_trap():
     t = table(artemis="a3")
     t.do("sns-token token=trap area=a2", "sns-activate hero=artemis", "sns-move hero=artemis to=a2")
     assert t.st.evade is None or t.st.evade.hero == "artemis"
-    with pytest.raises(IllegalEvent, match="awaiting first: artemis \\(trap\\)"):
+    with pytest.raises(Refused, match="awaiting first: artemis \\(trap\\)"):
         t.do("sns-end-turn")
     t.do("sns-save hero=artemis ok=true")
     assert t.st.board.traps == ("a2",)
@@ -156,7 +156,7 @@ def test_time_phase_refreshes_flipped_powers_and_turns_cooldowns():
     Cooldown (each rotated power turns 90°: a cooldown of 2 is ready after two Time Phases)."""
     t = table(artemis="a2")
     t.do("sns-activate hero=artemis", "sns-power hero=artemis name=Guard", "sns-power hero=artemis name=Volley cooldown=2")
-    with pytest.raises(IllegalEvent, match="Guard is not ready"):
+    with pytest.raises(Refused, match="Guard is not ready"):
         t.do("sns-power hero=artemis name=Guard")
     t.do("sns-end-turn")
     for hero in ("shae", "thorgren", "thorgar"):

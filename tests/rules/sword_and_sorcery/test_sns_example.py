@@ -31,12 +31,12 @@ def deployed() -> Table:
 
 def test_deployment_refuses_a_hero_far_from_its_shrine_and_out_of_turn():
     import pytest
-    from arena_table.rules import IllegalEvent
+    from arena_table.rules import Refused
     t = Table(OPTIONS).do("sns-ready", 'sns-claim claims={"purple":"p-shrine","red":"r-shrine"}',
                           f"sns-roll team=purple red={RED4[1]}", f"sns-roll team=red red={RED4[2]}")
-    with pytest.raises(IllegalEvent, match="red places its Hero now"):
+    with pytest.raises(Refused, match="red places its Hero now"):
         t.do("sns-place hero=shae area=p-room")
-    with pytest.raises(IllegalEvent, match="not within 2 areas of red's Shrine"):
+    with pytest.raises(Refused, match="not within 2 areas of red's Shrine"):
         t.do("sns-place hero=artemis area=p-step")
 
 

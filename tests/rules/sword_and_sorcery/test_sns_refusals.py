@@ -7,7 +7,7 @@ import dataclasses
 
 import pytest
 
-from arena_table.rules import IllegalEvent, apply, digest, parse
+from arena_table.rules import Refused, apply, digest, parse
 
 from sns_helpers import RED4, Table, battle, deployed
 from arena_table.rules.games.sword_and_sorcery.state import put
@@ -38,7 +38,7 @@ def in_battle() -> Table:
 def test_refused_with_a_reason(line, reason):
     t = in_battle()
     before = digest(t.ts)
-    with pytest.raises(IllegalEvent) as err:
+    with pytest.raises(Refused) as err:
         t.do(line)
     assert reason in str(err.value)
     assert digest(t.ts) == before
@@ -47,17 +47,17 @@ def test_refused_with_a_reason(line, reason):
 def test_attacks_refused_by_the_rules():
     t = in_battle()
     t.do("sns-activate hero=shae")
-    with pytest.raises(IllegalEvent, match="Artemis is not in Shae's area \\(a2\\): its weapon is not ranged"):
+    with pytest.raises(Refused, match="Artemis is not in Shae's area \\(a2\\): its weapon is not ranged"):
         t.do("sns-attack who=shae target=artemis")
-    with pytest.raises(IllegalEvent, match="Thorgar is not an Opponent of Shae"):
+    with pytest.raises(Refused, match="Thorgar is not an Opponent of Shae"):
         t.do("sns-attack who=shae target=thorgar")
-    with pytest.raises(IllegalEvent, match="has no equipped weapon 'bow'"):
+    with pytest.raises(Refused, match="has no equipped weapon 'bow'"):
         t.do("sns-attack who=shae target=artemis weapon=bow")
-    with pytest.raises(IllegalEvent, match="names the power or item"):
+    with pytest.raises(Refused, match="names the power or item"):
         t.do("sns-attack who=artemis target=shae mode=power")
     st = put(t.st, dataclasses.replace(t.st.hero("artemis"), area="a2", ghost=True, hp=0))
     t.ts = dataclasses.replace(t.ts, state=st)
-    with pytest.raises(IllegalEvent, match="Artemis is a Ghost Soul and cannot be attacked"):
+    with pytest.raises(Refused, match="Artemis is a Ghost Soul and cannot be attacked"):
         t.do("sns-attack who=shae target=artemis")
 
 
@@ -66,11 +66,11 @@ def test_a_pending_attack_comes_first():
     st = put(t.st, dataclasses.replace(t.st.hero("artemis"), area="a2"))
     t.ts = dataclasses.replace(t.ts, state=st)
     t.do("sns-activate hero=shae", "sns-attack who=shae target=artemis")
-    with pytest.raises(IllegalEvent, match="an attack or an Evade is under way"):
+    with pytest.raises(Refused, match="an attack or an Evade is under way"):
         t.do("sns-end-turn")
-    with pytest.raises(IllegalEvent, match="rolls 1 red and 1 blue|rolls 1 blue"):
+    with pytest.raises(Refused, match="rolls 1 red and 1 blue|rolls 1 blue"):
         t.do('sns-roll red=["hit"]')
-    with pytest.raises(IllegalEvent, match="the attack still waits for dice \\(hit\\)"):
+    with pytest.raises(Refused, match="the attack still waits for dice \\(hit\\)"):
         t.do("sns-resolve")
 
 
@@ -80,6 +80,6 @@ def test_a_game_over_refuses_play():
          f"sns-roll team=red red={RED4[1]}", "sns-place hero=shae area=a2", "sns-place hero=artemis area=a3",
          "sns-hp hero=shae amount=1 by=artemis")
     assert t.st.result == (("red",), "first kill: Artemis killed Shae")
-    with pytest.raises(IllegalEvent, match="the game is over"):
+    with pytest.raises(Refused, match="the game is over"):
         t.do("sns-battle")
     assert apply(t.ts, parse("note text=gg"), 99).state == t.st

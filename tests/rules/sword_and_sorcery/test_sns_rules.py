@@ -4,7 +4,7 @@ import dataclasses
 
 import pytest
 
-from arena_table.rules import IllegalEvent, table_view
+from arena_table.rules import Refused, table_view
 from arena_table.rules.games.sword_and_sorcery import areas, conditions, tiebreak
 from arena_table.rules.games.sword_and_sorcery.state import put
 
@@ -34,7 +34,7 @@ def test_three_team_tiebreak_through_events_counts_the_tiebreaker_icon():
          'sns-roll team=red red=["tiebreaker+gate1","tiebreaker","tiebreaker","hit+hit"]',
          'sns-roll team=blue red=["hit","tiebreaker","shield","tiebreaker"]')
     assert t.st.order == () and t.st.tiebreak.to_roll() == ("blue", "purple")  # Teams listed by name
-    with pytest.raises(IllegalEvent, match="red is not to roll"):
+    with pytest.raises(Refused, match="red is not to roll"):
         t.do(f"sns-roll team=red red={RED4[4]}")
     t.do(f"sns-roll team=purple red={RED4[1]}", f"sns-roll team=blue red={RED4[1]}")  # still tied: again
     assert t.st.tiebreak.to_roll() == ("blue", "purple")
@@ -83,12 +83,12 @@ def test_evade_with_two_opponents_of_two_teams():
     t.do("sns-activate hero=shae", "sns-move hero=shae to=a3")
     assert t.st.evade.reactors == ("thorgar", "artemis") and t.st.hero("shae").area == "a2"
     assert t.st.tiebreak.purpose == "evade"
-    with pytest.raises(IllegalEvent, match="Tiebreaker Procedure"):
+    with pytest.raises(Refused, match="Tiebreaker Procedure"):
         t.do("sns-attack who=artemis target=shae weapon=bow mode=reaction")
     t.do(f"sns-roll team=red red={RED4[1]}", f"sns-roll team=blue red={RED4[2]}")  # blue reacts first
-    with pytest.raises(IllegalEvent, match="Team blue makes its Reaction Attacks first"):
+    with pytest.raises(Refused, match="Team blue makes its Reaction Attacks first"):
         t.do("sns-attack who=artemis target=shae weapon=bow mode=reaction")
-    with pytest.raises(IllegalEvent, match="equipped weapon only"):
+    with pytest.raises(Refused, match="equipped weapon only"):
         t.do('sns-attack who=thorgar target=shae weapon=axe mode=reaction bonus={"Focus":1}')
     # 2 hits, no Armor, 2 DEF dice with 1 shield: 1 HP; then Artemis: 1 hit, 1 die, no shield: 1 HP.
     t.do("sns-attack who=thorgar target=shae weapon=axe mode=reaction", 'sns-roll red=["hit+hit"]',

@@ -7,7 +7,7 @@ import dataclasses
 
 import pytest
 
-from arena_table.rules import IllegalEvent, apply, find_game, new_table, parse
+from arena_table.rules import Refused, apply, find_game, new_table, parse
 from arena_table.rules.games.sword_and_sorcery import flow, form, quests
 from arena_table.rules.games.sword_and_sorcery.setup import new_game
 from arena_table.rules.games.sword_and_sorcery.state import put, put_team
@@ -57,7 +57,7 @@ def test_crowns_follow_the_asterisk_row(quest, extra, heroes, crowns):
 def test_teams_must_field_equal_numbers_of_heroes():
     with pytest.raises(ValueError, match="heroes_per_team: every Team fields the same number"):
         new_game({"quest": "pvp1", "heroes": {"purple": ["a", "b"], "red": ["c"]}})
-    with pytest.raises(IllegalEvent, match="heroes_per_team: 2 is not allowed by PvP Quest II|teams: 3"):
+    with pytest.raises(Refused, match="heroes_per_team: 2 is not allowed by PvP Quest II|teams: 3"):
         apply(new_table(), parse('start game=sns options={"quest":"pvp2","heroes":{"a":["x","y"],"b":["z","w"],"c":["u","v"]}}'))
 
 

@@ -11,7 +11,7 @@ import pytest
 
 from arena_table.cli import main
 from arena_table.rules.kernel.view import View
-from arena_table.rules import (IllegalEvent, Undone, apply, digest, find_game, from_json, new_table, parse, replay,
+from arena_table.rules import (Refused, Undone, apply, digest, find_game, from_json, new_table, parse, replay,
                                table_view, to_json)
 
 HERE = Path(__file__).parent
@@ -61,12 +61,12 @@ def test_pvp1_story_last_team_standing():
     # the Ice Pitfall on b2 Slowed Shae in b1 (AoE 1); it went at the end of her Hero Turn
     focus = upto(events, "sns-action hero=shae name=focus")
     assert replay(focus).state.hero("shae").health == 1
-    with pytest.raises(IllegalEvent, match="Slowed: only a single Activity"):
+    with pytest.raises(Refused, match="Slowed: only a single Activity"):
         apply(replay(focus + [parse("sns-action hero=shae name=focus")]), parse("sns-move hero=shae to=a1"), 99)
     # Round 2: a Ghost Soul away from a Shrine cannot resurrect
     r2 = replay(upto(events, "sns-move hero=artemis to=a2")[:-4])
     assert r2.state.round == 2 and r2.state.phase == "time"
-    with pytest.raises(IllegalEvent, match="must be in an open Shrine's area"):
+    with pytest.raises(Refused, match="must be in an open Shrine's area"):
         apply(r2, parse("sns-resurrect hero=shae"), 99)
     view = table_view(replay(events))
     assert view["outcome"]["winners"] == ["red"]
@@ -90,14 +90,14 @@ def test_pvp2_story_first_blood():
     assert st.hero("thorgar").health == 3
     assert st.quest.day_night and st.day  # Round 1: Day (Event 4)
     stunned = replay(upto(events, "sns-activate hero=shae") + [parse("sns-activate hero=shae")])
-    with pytest.raises(IllegalEvent, match="Stunned: no Activities"):
+    with pytest.raises(Refused, match="Stunned: no Activities"):
         apply(stunned, parse("sns-move hero=shae to=a3"), 99)
 
 
 def test_pvp2_grid_refuses_three_teams_and_resurrections():
-    with pytest.raises(IllegalEvent, match="teams: 3 is not allowed by PvP Quest II"):
+    with pytest.raises(Refused, match="teams: 3 is not allowed by PvP Quest II"):
         apply(new_table(), parse('start game=sns options={"quest":"pvp2","heroes":{"a":["x"],"b":["y"],"c":["z"]}}'))
-    with pytest.raises(IllegalEvent, match="resurrections: 1 is not allowed by PvP Quest II"):
+    with pytest.raises(Refused, match="resurrections: 1 is not allowed by PvP Quest II"):
         apply(new_table(), parse('start game=sns options={"quest":"pvp2","resurrections":1,"heroes":{"a":["x"],"b":["y"]}}'))
 
 
@@ -111,7 +111,7 @@ def test_pvp3_story_kill_coins_teleport_and_free_resurrection():
     before = upto(events, 'sns-teleport hero=artemis face="spawn+gate4"')
     lava = replay(before).state
     assert lava.hero("shae").hp == 3 and lava.hero("shae").fire == (1,)
-    with pytest.raises(IllegalEvent, match="where Artemis started: reroll"):
+    with pytest.raises(Refused, match="where Artemis started: reroll"):
         apply(replay(before), parse('sns-teleport hero=artemis face="spawn+gate1"'), 99)
 
 
