@@ -188,3 +188,12 @@ def test_a_fire_tick_kill_scores_only_under_the_hazard_kill_coins_reading(readin
     for hero in ("artemis", "shae", "thorgren", "thorgar"):
         t.do(f"sns-activate hero={hero}", "sns-end-turn")
     assert t.st.hero("thorgar").ghost and t.st.hero("artemis").kill_coins == coins
+
+
+def test_killing_a_companion_is_a_kill_coin_but_no_first_blood():
+    t = table(quest="pvp2", artemis="a2")
+    t.do("sns-summon hero=shae id=wolf name=Wolf area=a2 hp=1", "sns-activate hero=artemis",
+         "sns-attack who=artemis target=wolf weapon=axe", 'sns-roll red=["hit+hit"]', 'sns-roll blue=["blank"]',
+         "sns-resolve")
+    assert t.st.hero("wolf").area is None and t.st.hero("artemis").kill_coins == 1
+    assert t.st.result is None  # PvP II: "the first Team who kills a Hero of the opposite Team wins"

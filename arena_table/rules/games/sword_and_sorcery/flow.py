@@ -277,9 +277,9 @@ def victory(state: SnsState) -> SnsState:
             winners = next(iter(sides), ())
             result = (tuple(t.name for t in state.teams if t.name in winners), "all Teams but one are defeated")
     elif v == "first-blood":
-        for killer, victim in state.kill_log:
+        for killer, victim in state.kill_log:  # "kills a Hero": a Companion's death is no First Blood
             kt, vt = state.hero(killer).team, state.hero(victim).team
-            if kt != vt:
+            if kt != vt and not state.hero(victim).companion_of:
                 result = ((kt,), f"first kill: {state.hero(killer).name} killed {state.hero(victim).name}")
                 break
     elif v == "kill-coins":
