@@ -223,3 +223,19 @@ def test_a_resistance_ignores_its_conditions_from_an_attack():
          'sns-roll red=["hit"]', 'sns-roll blue=["blank"]', "sns-resolve")
     shae = t.st.hero("shae")
     assert shae.fire == () and shae.bleed == 1 and shae.hp == 9  # 1 hit; Fire resisted, Bleed taken
+
+
+def test_dice_read_by_index_go_through_the_die_kinds():
+    """``roll die=sns-red faces=[..]`` (camera or typed indices) is read through ``dice.DIE_KINDS``; the
+    engine counts the same symbols as from ``sns-roll`` faces. Other dice are refused."""
+    from arena_table.rules.games.sword_and_sorcery import dice
+    t = deployed({"quest": "pvp1", "heroes": {"purple": ["shae"], "red": ["artemis"]}}, {"shae": "a2", "artemis": "a4"})
+    t.do("sns-battle")
+    red = dice.DIE_KINDS["sns-red"]["faces"]
+    tb = [i + 1 for i, f in enumerate(red) if "tiebreaker" in f]
+    blank = [i + 1 for i, f in enumerate(red) if "tiebreaker" not in f]
+    t.do(f"roll die=sns-red faces=[{tb[0]},{tb[1]},{blank[0]},{blank[1]}]")  # purple (first to roll): 2 icons
+    t.do(f"roll die=sns-red faces=[{tb[0]},{blank[0]},{blank[1]},{blank[2]}]")  # red: 1
+    assert t.st.order == ("purple", "red")
+    with pytest.raises(Refused):
+        t.do("roll die=d6 faces=[3]")
