@@ -197,3 +197,18 @@ def test_killing_a_companion_is_a_kill_coin_but_no_first_blood():
          "sns-resolve")
     assert t.st.hero("wolf").area is None and t.st.hero("artemis").kill_coins == 1
     assert t.st.result is None  # PvP II: "the first Team who kills a Hero of the opposite Team wins"
+
+
+def test_a_ko_hero_stands_with_a_point_of_movement_or_a_dash():
+    t = table(artemis="a2")
+    t.do("sns-condition hero=artemis name=ko", "sns-condition hero=artemis name=slowed", "sns-activate hero=artemis")
+    with pytest.raises(Refused, match="K.O.: a K.O. Character performs no attacks"):
+        t.do("sns-attack who=artemis target=shae weapon=axe")
+    t.do("sns-stand hero=artemis")          # the Movement Activity: Slowed allows no other
+    assert not t.st.hero("artemis").ko and t.st.turn.activities == 1
+    t.do("sns-move hero=artemis to=a3")       # still the same Movement Activity; leaving Shae: an Evade
+    assert t.st.evade.reactors == ("shae",)
+    t.do("sns-pass who=shae")
+    assert t.st.hero("artemis").area == "a3" and t.st.turn.activities == 1
+    with pytest.raises(Refused, match="Slowed: only a single Activity"):
+        t.do("sns-action hero=artemis name=dash")

@@ -143,10 +143,18 @@ def recall(state: SnsState, hid: str, to: str) -> SnsState:
 
 
 def stand(state: SnsState, hid: str) -> SnsState:
+    """A K.O. Hero stands with 1 point of movement (K.O.: "Requires a Dash / 1 Point of movement"):
+    it starts the Movement Activity when none is under way (``sns-action name=dash`` is the Dash)."""
     h = _turn_hero(state, hid)
     if not h.ko:
         raise Refused(f"{h.name} is not K.O.")
-    return put(state, dataclasses.replace(h, ko=False))
+    t = state.turn
+    if t.moved and t.fought_since_move:
+        raise Refused("the Movement Activity cannot be intermingled with Combat: it ended with the attack")
+    if not t.moving:
+        state, wasted = _activity(state, h, None if h.health != 2 else True, "movement")
+        state = dataclasses.replace(state, turn=dataclasses.replace(state.turn, moving=True, moved=True))
+    return put(state, dataclasses.replace(state.hero(hid), ko=False))
 
 
 def action(state: SnsState, hid: str, name: str, blind_save: bool | None) -> SnsState:
