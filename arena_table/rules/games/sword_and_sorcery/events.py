@@ -143,9 +143,10 @@ class Recall(Event):
 
 @event("sns-stand")
 class Stand(Event):
-    """A K.O. Hero stands up (a Dash or 1 point of movement)."""
+    """A K.O. Hero stands up with 1 point of movement (``sns-action name=dash`` is the Dash way)."""
 
     hero: str
+    blind_save: bool | None = None
 
 
 @event("sns-action")

@@ -142,7 +142,7 @@ def recall(state: SnsState, hid: str, to: str) -> SnsState:
     return put(state, dataclasses.replace(h, area=to))
 
 
-def stand(state: SnsState, hid: str) -> SnsState:
+def stand(state: SnsState, hid: str, blind_save: bool | None = None) -> SnsState:
     """A K.O. Hero stands with 1 point of movement (K.O.: "Requires a Dash / 1 Point of movement"):
     it starts the Movement Activity when none is under way (``sns-action name=dash`` is the Dash)."""
     h = _turn_hero(state, hid)
@@ -152,8 +152,10 @@ def stand(state: SnsState, hid: str) -> SnsState:
     if t.moved and t.fought_since_move:
         raise Refused("the Movement Activity cannot be intermingled with Combat: it ended with the attack")
     if not t.moving:
-        state, wasted = _activity(state, h, None if h.health != 2 else True, "movement")
+        state, wasted = _activity(state, h, blind_save, "movement")
         state = dataclasses.replace(state, turn=dataclasses.replace(state.turn, moving=True, moved=True))
+        if wasted:
+            return state
     return put(state, dataclasses.replace(state.hero(hid), ko=False))
 
 

@@ -156,7 +156,7 @@ HANDLERS = {
     ev.EndTurn: _end_turn,
     ev.Move: lambda s, e: play.move(s, e.hero, e.to, e.blind_save),
     ev.Recall: lambda s, e: play.recall(s, e.hero, e.to),
-    ev.Stand: lambda s, e: play.stand(s, e.hero),
+    ev.Stand: lambda s, e: play.stand(s, e.hero, e.blind_save),
     ev.Action: lambda s, e: play.action(s, e.hero, e.name, e.blind_save),
     ev.Summon: lambda s, e: play.summon(s, e.hero, e.id.strip().lower(), e.area, e.name, e.hp),
     ev.Teleport: lambda s, e: play.teleport(s, e.hero, _faces((e.face,))[0]),
