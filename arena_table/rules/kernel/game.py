@@ -197,3 +197,11 @@ class Game:
             if reason is None:
                 raise
             raise Refused(reason, event=event, summary=self.summary(state)) from None
+
+    def after(self, state: Any, event: Event) -> Any | None:
+        """The state after ``event``, or ``None`` when the rules refuse it (for log lines that
+        compare the state before and after an event)."""
+        try:
+            return self.apply(state, event)
+        except (Refused, KeyError, ValueError):
+            return None

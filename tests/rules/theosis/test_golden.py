@@ -11,20 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from arena_table.rules import find_game, parse, replay
+from arena_table.rules import find_game, parse
+
+from th_helpers import lines_of, play
 
 GOLDEN = Path(__file__).parent / "golden"
-
-
-def load(path: Path):
-    events, meta = [], {}
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if line.startswith("# "):
-            key, _, value = line[2:].partition(": ")
-            meta[key] = value
-        elif line.strip():
-            events.append(parse(line))
-    return events, meta
 
 
 STORIES = {
@@ -43,8 +34,7 @@ STORIES = {
 
 @pytest.mark.parametrize("key", STORIES)
 def test_story_per_mode_reaches_its_outcome(key):
-    events, _ = load(GOLDEN / f"{key}.txt")
-    ts = replay(events)
+    ts = play((GOLDEN / f"{key}.txt").read_text(encoding="utf-8"))
     s = ts.state
     winners, reason = STORIES[key]
     o = find_game("theosis").outcome(s)
@@ -62,7 +52,7 @@ def test_story_per_mode_reaches_its_outcome(key):
 
 
 def test_pvp_story_went_through_hierapolis():
-    events, _ = load(GOLDEN / "pvp-3p.txt")
+    events = [parse(line) for line in lines_of((GOLDEN / "pvp-3p.txt").read_text(encoding="utf-8"))]
     kinds = [e.KIND for e in events]
     assert kinds.count("th-next") == 6 and kinds.count("th-allocate") == 3
     assert sum(1 for e in events if e.KIND == "th-place" and e.golden) == 18  # one golden slot a player a turn

@@ -308,11 +308,7 @@ def explain(exc: Exception) -> str:
 
 def describe(state: DemigodsState, event: Event) -> str:
     """The log line of ``event`` (:func:`.view.describe`), from the state before and after it."""
-    try:
-        after = GAME.apply(state, event)
-    except (Refused, KeyError, ValueError):
-        after = None
-    return _describe(state, after, event)
+    return _describe(state, GAME.after(state, event), event)
 
 
 def objects() -> list[str]:
