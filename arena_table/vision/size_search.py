@@ -317,6 +317,8 @@ class LearningReader:
       (``size_search.sized_config``); when that reads at least as many dice surely as the automatic
       range, at a median side within ``SIDE_DRIFT`` of the learned one, its reading merged with
       the automatic one's sure dice (:func:`merge_readings`) is the reading;
+    - otherwise, when the close-up pass (:func:`read_close_up`) reads dice surely, that is the
+      reading (merged with the automatic one's sure dice);
     - otherwise the frame is searched as :func:`read_dice_any_size` searches it, and a search
       that reads dice sets the learned side. A frame in which no die is read surely at all (an
       empty tray, hands over it) is not searched within a back-off after a search that found
@@ -359,6 +361,9 @@ class LearningReader:
         confirmed, sized = self._at_side(frame, first)
         if confirmed is not None:
             return confirmed
+        close = read_close_up(self.cfg, frame)  # a die larger than any the search looks for
+        if len(sure_sides(close)):
+            return merge_readings(self.cfg, close, first)
         none_sure = not len(sure_sides(first))
         fallback = sized if sized is not None and none_sure else first  # keep the learned side's refusals
         if none_sure and self._clock() < self._quiet_until:

@@ -92,6 +92,31 @@ def test_a_glare_streak_across_a_four_or_a_two_adds_no_pip(angle):
 
 
 @pytest.mark.shared
+@pytest.mark.xfail(strict=True, reason="known limitation of the current models: on coloured dice with white pips "
+                   "(byler) a streak through a 2's pips reads as a 3's centre pip (8 of 90 streaked 2s and 4s "
+                   "of photos 0-11 gain a pip); a brightness test on the face either missed them or refused "
+                   "real dice, so it waits for training with specular streaks")
+def test_a_glare_streak_across_a_coloured_two_or_four_adds_no_pip():
+    """The streak of :func:`test_a_glare_streak_across_a_four_or_a_two_adds_no_pip` across the 2s and
+    4s of byler's first three photos (BSD-3-Clause, Nell Byler), at three angles."""
+    d = dice_set_dir("byler_d6")
+    if not (d / "labels.csv").is_file():
+        pytest.skip(f"labelled photos not found at {d} (clone the repo beside ../shared)")
+    gained = []
+    for item in load_set(d)[:3]:
+        image = load_image(item.path)
+        for box in read_boxes(item, image.shape[1], image.shape[0]) or ():
+            side = max(box.size)
+            if box.value not in (2, 4) or side > 1.4 * min(box.size):
+                continue
+            for angle in (20.0, 70.0, 120.0):
+                frame = glare_streak(image, box.center, 1.2 * side, 0.1 * side, angle)
+                gained += [(item.path.name, box.value, d.value) for d in read_dice_any_size(DiceConfig(), frame).dice
+                           if math.dist(d.center, box.center) < side / 2 and d.status == "ok" and d.value > box.value]
+    assert gained == []
+
+
+@pytest.mark.shared
 def test_a_photo_stretched_to_10000_px_is_read_shrunk_within_bounded_memory():
     """A 640x480 photo stretched to 10000x10000: read at ``MAX_WORK_SIDE`` (the numpy memory the
     read allocates stays under 100 MB beside the 300 MB frame) and reads no more dice than the
@@ -143,3 +168,14 @@ def test_an_image_file_with_transparent_pixels_is_refused_and_an_opaque_one_read
     cv2.imwrite(str(tmp_path / "cutout.png"), rgba)
     with pytest.raises(UnreadableImage, match="transparent"):
         load_image(tmp_path / "cutout.png")
+
+
+@pytest.mark.shared
+def test_the_camera_reader_reads_a_close_up_too():
+    """The live camera's reader without a calibration (``LearningReader``) reads a die filling half
+    of the frame, which its size search (0.8-35 % of the long side) never reaches."""
+    from arena_table.vision.size_search import LearningReader
+
+    image, box = _single_dice()[4]  # a single 5
+    reader = LearningReader(DiceConfig(), clock=lambda: 0.0)
+    assert [(d.value, d.status) for d in reader(close_up(image, box, 0.5)).dice] == [(5, "ok")]
