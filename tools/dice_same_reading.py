@@ -85,8 +85,8 @@ def diff(a: dict, b: dict) -> dict:
             "seconds": [round(a["seconds"], 1), round(b["seconds"], 1)]}
 
 
-def emulated(cpu: str, args: argparse.Namespace) -> list[str]:
-    """The command that runs this script's ``dump`` under emulation of ``cpu``."""
+def emulated(cpu: str, args: argparse.Namespace, tmp: Path) -> list[str]:
+    """The command that runs this script's ``dump`` under emulation of ``cpu`` (files it needs go in ``tmp``)."""
     me = [str(Path(__file__).resolve()), "dump", "--every", str(args.every), "--sets", *args.sets]
     if args.float:
         me.append("--float")
@@ -99,7 +99,7 @@ def emulated(cpu: str, args: argparse.Namespace) -> list[str]:
                          "(make one with tools/aarch64_root.sh)")
     # ONNX Runtime's cpuinfo parses /proc/cpuinfo, which qemu-user leaves as this x86 host's (it
     # crashes on it): a private mount namespace shows it a Raspberry Pi 4's (Cortex-A72) instead
-    fake = Path(tempfile.mkdtemp()) / "cpuinfo"
+    fake = Path(tmp) / "cpuinfo"
     fake.write_text(PI4_CPUINFO)
     return ["unshare", "-m", "sh", "-c", 'mount --bind "$0" /proc/cpuinfo && exec "$@"', str(fake),
             "qemu-aarch64-static", "-cpu", "cortex-a72", "-L", str(root), str(pythons[0]), *me]
@@ -136,7 +136,7 @@ def main(argv: list[str] | None = None) -> int:
             env = dict(os.environ, PYTHONPATH=str(REPO))
             if args.cpu == "aarch64":
                 env["PYTHONPATH"] += os.pathsep + ":".join(str(s) for s in Path(args.aarch64_root).glob("site-packages"))
-            run = subprocess.run([*emulated(args.cpu, args), "--out", f"{tmp}/there.json"], env=env,
+            run = subprocess.run([*emulated(args.cpu, args, Path(tmp)), "--out", f"{tmp}/there.json"], env=env,
                                  stdout=subprocess.DEVNULL)
             if run.returncode:
                 print(f"error: the emulated run failed (exit {run.returncode})", file=sys.stderr)
