@@ -59,3 +59,9 @@ def test_quest_fail_conditions():
     assert c.quest_failed(1, all_ghosts=False, last_event_discarded=True)
     assert not c.quest_failed(3, all_ghosts=False, last_event_discarded=True)  # Survival: only Ghost Souls
     assert c.quest_failed(6, all_ghosts=True)
+
+
+def test_cerberus_takes_the_infernal_blessing_from_a_flame_once():
+    flames, blessed = c.cerberus_enters(("c3", "d4"), "c3", blessed=False)
+    assert (flames, blessed) == (("d4",), True)
+    assert c.cerberus_enters(flames, "d4", blessed=True) == (("d4",), True)  # already blessed: the Flame stays

@@ -189,3 +189,14 @@ def quest_failed(quest: int, *, all_ghosts: bool, last_event_discarded: bool = F
     """The Quest fails when every Hero is a Ghost Soul, or (Gods of the Arena) the last Event card
     is discarded."""
     return all_ghosts or (QUESTS[quest].fail_on_last_event and last_event_discarded)
+
+
+def cerberus_enters(flames: tuple[str, ...], area: str, blessed: bool) -> tuple[tuple[str, ...], bool]:
+    """Cerberus moving into an Infernal Flame's area (4.6): it obtains the Infernal Blessing Quest card
+    "(if it does not have it already) by discarding the Infernal Flame token". Returns the Flames left
+    and whether it now has the Blessing (which it loses at the end of its next Enemy Turn)."""
+    if area in flames and not blessed:
+        left = list(flames)
+        left.remove(area)
+        return tuple(left), True
+    return flames, blessed
