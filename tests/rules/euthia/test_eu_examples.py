@@ -169,3 +169,27 @@ def test_exchange_dral_gives_4_and_2_within_6():
     with pytest.raises(Refused, match="above this round's Exchange value 6"):
         Table(start(mode="fellowship", heroes=["ael", "dral"]), 'eu-round card={"exchange":6}',
               'eu-exchange giver=dral gifts={"ael":7}')
+
+
+def test_the_combat_die_by_its_symbols_reads_as_its_face():
+    """The Shadowbeast roll again (l.800), the Combat die given by symbol name as a reader reports
+    it: ``blank`` is face 1 of the dice entered for these tests, so the Gaar loop runs as before."""
+    t = Table(start(monsters={"shadowbeast": SHADOWBEAST}, difficulty="hard"),
+              "eu-combat enemies=[\"shadowbeast\"] heroes=[\"ael\"]",
+              "eu-monster-attack target=ael",
+              "roll die=eu-monster faces=[1,6]",
+              "eu-combat-face symbols=[\"blank\"]")
+    assert (t.attack.combat, t.attack.step, t.attack.reroll, t.attack.gaar_spent) == (1, "reroll", (0,), 1)
+
+
+def test_a_combat_die_symbol_set_no_face_carries_is_refused_with_the_faces():
+    """Two Chaos symbols and a Gaar are on no face of the entered die: refused, nothing changes."""
+    t = Table(start(monsters={"gecko": GECKO}),
+              "eu-combat enemies=[\"gecko\"] heroes=[\"ael\"]", "eu-monster-attack target=ael",
+              "roll die=eu-monster faces=[2,3]")
+    before = t.ts
+    with pytest.raises(Refused, match=r"no face chaos\+chaos\+gaar .*5: chaos\+chaos"):
+        t.play("eu-combat-face symbols=[\"chaos\",\"gaar\",\"chaos\"]")
+    assert t.ts == before
+    t.play("eu-combat-face symbols=[\"chaos\",\"gaar\"]")
+    assert t.attack.combat == 6

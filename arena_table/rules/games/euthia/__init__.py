@@ -180,6 +180,7 @@ HANDLERS = {
     ev.StartCombat: lambda s, e: combat.setup_combat(s, tuple(e.enemies), tuple(e.heroes), e.power, e.familiar),
     ev.MonsterAttack: lambda s, e: ma.begin(s, e.enemy, (e.target,) if e.target else ()),
     ev.Reveal: lambda s, e: ma.reveal(s, e.card),
+    ev.CombatFace: lambda s, e: ma.combat_face(s, tuple(e.symbols)),
     ev.UseTile: lambda s, e: tiles.use(s, e.hero, e.tile, e.choice, e.value, e.die),
     ev.Modify: lambda s, e: ma.modify(s, s.hero(e.hero).id, e.cv, e.injuries, e.reason or "by hand"),
     ev.HeroReroll: _reroll, ev.Done: _done,

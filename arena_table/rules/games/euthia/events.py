@@ -2,7 +2,7 @@
 
 Dice arrive as the kernel's ``roll`` events: ``eu-monster`` (the two Monster dice, or the one
 die a Gaar re-roll asks for), ``eu-combat`` (the Combat die, a face 1-6 whose symbols are the
-``combat_die`` values), ``eu-attack`` (the Monster dice and the Combat die of one throw) and
+``combat_die`` values; ``eu-combat-face`` gives the same die by its symbols), ``eu-attack`` (the Monster dice and the Combat die of one throw) and
 ``eu-hero`` (a Hero's two dice). Cards revealed from the caches are ``eu-reveal`` or a
 ``euthia:card:<type>`` tag laid on a pad.
 
@@ -28,6 +28,15 @@ class StartCombat(Event):
     """Elemental Power on the hex: ``air``, ``earth``, ``corrupted`` (l.805-807)."""
     familiar: str = ""
     """Hawk Spirit's Power used for this Combat: ``air`` or ``earth`` (l.317-320)."""
+
+
+@event("eu-combat-face")
+class CombatFace(Event):
+    """The Combat die read by its symbols, as a reader that knows the die's faces reports it
+    (Playing with Fire, step B): ``symbols=["chaos","chaos"]``; a blank face is ``symbols=["blank"]``.
+    The face is the one of the ``combat_die`` values with the same symbols, in any order."""
+
+    symbols: tuple[str, ...] = ()
 
 
 @event("eu-monster-attack")

@@ -208,6 +208,22 @@ def combat_die(state: EuState, face: int) -> EuState:
     return step_c(state) if a.dice else state
 
 
+def combat_face(state: EuState, symbols: tuple[str, ...]) -> EuState:
+    """The Combat die read by its symbols: the face of ``combat_die`` carrying the same symbols.
+
+    Raises:
+        Refused: no face carries those symbols (the message lists the faces), or as
+            :func:`combat_die`.
+    """
+    faces = state.config.combat_die
+    wanted = sorted(s.strip().lower() for s in symbols)
+    for i, face in enumerate(faces):
+        if sorted(face) == wanted:
+            return combat_die(state, i + 1)
+    known = "; ".join(f"{i + 1}: {'+'.join(face)}" for i, face in enumerate(faces))
+    raise Refused(f"the Combat die has no face {'+'.join(wanted) or '(none)'} (its faces: {known})")
+
+
 def step_c(state: EuState) -> EuState:
     """Step C's first three checks in order (Gaar, Silver, Chaos Actions), then the Gaar loop."""
     a, c = attack_of(state), state.combat
