@@ -26,6 +26,7 @@ from arena_table.rules import Refused, NotationError, NothingToUndo, UnknownGame
 from . import auth, openapi
 from .service import TableService
 from .control import _register_control
+from .remote import _register_remote
 from .inputs import MAX_BODY, MAX_DEPTH, _error, _int
 from .sse import Hub, HubFull
 from .views import log_rows, plain_words, spectator_state
@@ -90,6 +91,7 @@ def create_app(service: TableService, config: WebConfig | Mapping[str, Any] | No
     _register_pages(app, service, hub, cfg)
     _register_api(app, service, hub)
     _register_control(app, service)
+    _register_remote(app, service)
     return app
 
 

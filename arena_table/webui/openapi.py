@@ -112,6 +112,15 @@ OPERATIONS: dict[tuple[str, str], dict[str, Any]] = {
                           "unchanged": {"type": "boolean"}, "event": {"type": "string"}, "text": {"type": "string"}}},
                           "The die already shows that value (a resent correction): nothing is recorded"),
                       **_errors(400, 401, 403, 422)}},
+    ("/api/actions", "get"): {
+        "security": [{"session": []}],
+        "responses": {"200": _json({"type": "object", "properties": {
+            "game": {"type": "string"}, "acting": {"type": ["string", "null"]}, "prompt": {"type": "string"},
+            "actions": {"type": "array", "items": {"type": "object", "properties": {
+                "kind": {"type": "string"}, "label": {"type": "string"}, "player": {"type": "string"},
+                "fields": {"type": "object"}, "params": {"type": "array", "items": {"type": "object"}},
+                "notation": {"type": ["string", "null"]}}}},
+            "version": {"type": "integer"}}}), **_errors(401)}},
     ("/api/undo", "get"): {
         "security": [{"session": []}],
         "responses": {"200": _json({"type": "object", "properties": {

@@ -176,6 +176,9 @@ class Game:
     at_stake: Callable[[Any, Any], str | None] | None = None
     """``at_stake(state, tray)``: what a new game would end, in words, or ``None`` when nothing
     would be lost. Without it: the running game once any event followed its start."""
+    actions: Callable[[Any], list[Any]] | None = None
+    """``actions(state) -> [Action]``: what players can do now, each choice legal under ``apply``
+    (:mod:`arena_table.rules.kernel.actions`); ``None``: the game offers nothing (typed notation only)."""
     fallback: bool = False
     """The game a table runs before its first ``start`` (exactly one registered game has it)."""
 

@@ -1,0 +1,104 @@
+"""What the players can do now in Demigods Evolution, as tappable actions (``Game.actions``).
+
+In play ('Rounds' p.26-30): the acting character enters the battlefield (1 AP, p.26), uses its
+base attack, a skill, an item or a special ability on a target ('Attacking' p.22-23: the side
+of the target is asked only while the figures' positions are unknown), or ends its turn; a
+pending attack with attack-link rerolls left offers a re-roll of each die or keeping them
+(p.12); a teammates' initiative tie offers who acts (p.30). Nothing is offered while dice are
+awaited (Demigod dice, attack dice). Every choice is one ``apply`` accepts
+(:func:`~arena_table.rules.kernel.actions.legal`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from arena_table.rules.kernel.actions import Action, Apply, Choice, Param, accepts, legal
+
+from . import rounds
+from .actions import knows, spec
+from .state import Character, DemigodsState, demigod_card
+
+SIDES = (("front", "Front"), ("side", "Side"), ("back", "Back"))
+"""Where the attacker stands as seen from the target ('Attacking', p.22)."""
+
+
+def actions(state: DemigodsState, apply: Apply) -> list[Action]:
+    """The actions legal in ``state`` under ``apply`` (the game's own, ``GAME.apply``); empty while dice are awaited or the game is over."""
+    out: list[Action | None] = []
+    if state.stage == "select":
+        if accepts(apply, state, "dg-begin", {}):
+            out.append(Action(kind="dg-begin", label="Begin the first round"))
+        return [a for a in out if a]
+    if state.stage != "play":
+        return []
+    p = state.pending
+    if p is not None:
+        if any(not d.face for d in p.dice):
+            return []
+        att = state.chars[p.attacker]
+        dice = Param("index", "Which die", tuple(Choice(f"die {i + 1}: {d.type} (face {d.face})", {"index": i})
+                                                 for i, d in enumerate(p.dice)))
+        out.append(legal(apply, state, "dg-reroll", "Re-roll a die (attack link)", att.player, params=(dice,)))
+        out.append(legal(apply, state, "dg-resolve", "Keep the dice", att.player))
+        return [a for a in out if a]
+    if state.acting is None:
+        if state.phase == "hero":
+            nh = rounds.next_hero(state)
+            if nh.kind == "choice":
+                out += [legal(apply, state, "dg-activate", f"{state.chars[h].name} acts", state.chars[h].player,
+                              {"who": h}) for h in nh.ids]
+        return [a for a in out if a]
+    if state.acting.startswith("minions:"):
+        out.append(legal(apply, state, "dg-end-turn", "End the minions' turn", state.acting.split(":", 1)[1]))
+        return [a for a in out if a]
+    ch = state.chars[state.acting]
+    if not ch.on_board:
+        out.append(legal(apply, state, "dg-enter", f"{ch.name}: enter the battlefield", ch.player,
+                         {"who": ch.id}, _entry_cells(state, ch)))
+    else:
+        for use in _uses(state, ch):
+            out.append(legal(apply, state, "dg-use", f"{ch.name}: {_use_name(state, ch, use)}", ch.player,
+                             {"who": ch.id, "use": use}, (_targets(state, ch),)))
+    out.append(legal(apply, state, "dg-end-turn", f"{ch.name}: end the turn", ch.player, {"who": ch.id}))
+    return [a for a in out if a]
+
+
+def _entry_cells(state: DemigodsState, ch: Character) -> tuple[Param, ...]:
+    """The fields of the entry row while the battlefield is known, else nothing to pick."""
+    if state.board is None:
+        return ()
+    from .state import team_index
+
+    row = state.board.entry_row(team_index(state, ch.player))
+    return (Param("cell", "Which field", tuple(Choice(f"field {c + 1}", {"cell": [c, row]})
+                                               for c in range(state.board.cols))),)
+
+
+def _uses(state: DemigodsState, ch: Character) -> list[str]:
+    """Ids of everything ``ch`` can use: base attack, active skills or abilities, primary, items."""
+    out = ["attack"] if ch.kind == "hero" else []
+    out += [s["id"] for s in ch.skills if not s.get("passive")]
+    if ch.kind == "demigod":
+        out.append(demigod_card(state, ch.card_id)["primary"]["id"])
+        out += list(ch.items)
+    return out
+
+
+def _use_name(state: DemigodsState, ch: Character, use: str) -> str:
+    try:
+        return str(spec(state, ch, use).get("name") or use)
+    except Exception:  # a use the rules refuse is not offered anyway
+        return use
+
+
+def _targets(state: DemigodsState, ch: Character) -> Param:
+    """Every figure on the battlefield (the user first), each asking the side while positions are unknown."""
+    figures = sorted((c for c in state.chars.values() if c.alive and c.on_board),
+                     key=lambda c: (c.id != ch.id, c.player == ch.player, c.name))
+    choices = []
+    for t in figures:
+        then = () if knows(state, ch, t) else (Param("side", "Attacked from", tuple(
+            Choice(label, {"side": [side]}) for side, label in SIDES)),)
+        choices.append(Choice(t.name + ("" if t.player == ch.player else f" ({t.player})"), {"targets": [t.id]}, then))
+    return Param("targets", "Target", tuple(choices))

@@ -1,0 +1,38 @@
+"""The remote's data: what the running game offers now (``GET /api/actions``).
+
+The actions come from the game's own ``actions(state)`` (``arena_table.rules.kernel.actions``):
+labels in the book's words, whose action each is, and the choices that complete it, each one the
+rules accept. The control page shows them as buttons; a tap submits the event they make through
+``POST /api/events`` like any other.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Flask, Response, jsonify
+
+from arena_table.rules import find_game
+
+from . import auth
+from .service import TableService
+
+
+def offers(service: TableService) -> dict[str, Any]:
+    """``{"game", "title", "acting", "prompt", "actions": [Action JSON], "version"}`` for the state now;
+    ``acting`` and ``prompt`` are the spectator view's (the TV's words)."""
+    ts = service.state
+    game = find_game(ts.game)
+    view = game.view(ts.state)
+    get = view.get if hasattr(view, "get") else dict(view).get
+    acts = [a.to_json() for a in game.actions(ts.state)] if game.actions is not None else []
+    return {"game": game.name, "title": game.title, "acting": get("acting"), "prompt": get("prompt") or "",
+            "actions": acts, "offers": game.actions is not None, "version": service.version}
+
+
+def _register_remote(app: Flask, service: TableService) -> None:
+    @app.get("/api/actions")
+    @auth.login_required
+    def actions() -> Response:
+        """The actions the running game offers now, with their choices (the remote's buttons)."""
+        return jsonify(offers(service))

@@ -1,0 +1,34 @@
+"""``GET /api/actions``: the running game's offers for a logged-in session, and a tapped offer
+submitted as the event it makes."""
+
+from __future__ import annotations
+
+from webhelpers import login
+
+OPTIONS = {"players": ["Ann", "Bo"], "heroes": {"Ann": ["rochon", "rac", "norn"], "Bo": ["aer", "lug", "edhel"]}}
+
+
+def test_actions_need_a_session(client):
+    assert client.get("/api/actions").status_code == 401
+
+
+def test_theosis_placement_from_the_offers_is_accepted_and_the_turn_passes(client, ctl):
+    assert ctl("/api/start", {"game": "theosis", "options": OPTIONS}).status_code == 201
+    body = client.get("/api/actions").get_json()
+    assert body["game"] == "theosis"
+    assert body["prompt"] == "Ann: place a hero on a golden quest slot"
+    norn = next(a for a in body["actions"] if a["label"] == "Place Norn")
+    assert norn["player"] == "Ann"
+    guardian = next(c for c in norn["params"][0]["choices"] if c["label"] == "Guardian quest (golden slot)")
+    r = ctl("/api/events", {"event": {"kind": norn["kind"], **norn["fields"], **guardian["fields"]}})
+    assert r.status_code == 201, r.get_json()
+    assert r.get_json()["event"] == "th-place hero=norn location=guardian golden=true"
+    after = client.get("/api/actions").get_json()
+    assert after["prompt"] == "Bo: place a hero on a golden quest slot"
+    assert {a["player"] for a in after["actions"] if a["kind"] == "th-place"} == {"Bo"}
+
+
+def test_the_dice_tray_offers_nothing_to_tap(client):
+    login(client)
+    body = client.get("/api/actions").get_json()
+    assert body["actions"] == [] and body["offers"] is False
