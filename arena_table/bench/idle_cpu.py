@@ -28,7 +28,8 @@ from pathlib import Path
 
 import psutil
 
-from arena_table.table.app import Table, TableConfig
+from arena_table.table.app import Table
+from arena_table.table.config import CameraSettings, DataSettings, TableConfig
 from arena_table.table.camera_loop import CameraLoop
 from arena_table.cli.common import free_port
 from arena_table.vision.capture import SimSource
@@ -77,7 +78,8 @@ class MeteredSim(SimSource):
 def bench_loop(seconds: float, fps: float, seed: int) -> int:
     sim = SimTable(seed=seed)
     src = MeteredSim(sim, fps)
-    with tempfile.TemporaryDirectory() as tmp, Table(TableConfig(db=Path(tmp) / "t.db", camera=None)) as table:
+    with tempfile.TemporaryDirectory() as tmp, Table(TableConfig(data=DataSettings(db=Path(tmp) / "t.db"),
+                                                                 camera=CameraSettings(source="none"))) as table:
         loop = CameraLoop(table, "sim", source_factory=lambda spec, **kw: src)
         p0, w0 = time.process_time(), time.monotonic()
         loop.start()

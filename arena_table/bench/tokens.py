@@ -138,10 +138,12 @@ def place_to_applied(samples: int = 50) -> dict[str, Any]:
     """``place()`` on a ``--tokens sim`` Table (file log, real registry): ms until the token device
     calls ``table.submit`` (firmware, pty, driver, registry) and until the engine applied the
     event (adds the durable commit of the log, an fsync)."""
-    from arena_table.table.app import Table, TableConfig
+    from arena_table.table.app import Table
+    from arena_table.table.config import CameraSettings, DataSettings, TableConfig, TokenSettings, WebSettings
 
     with tempfile.TemporaryDirectory() as tmp:
-        cfg = TableConfig(db=Path(tmp) / "log.db", camera=None, tokens="sim", pin="0000")
+        cfg = TableConfig(data=DataSettings(db=Path(tmp) / "log.db"), camera=CameraSettings(source="none"),
+                          tokens=TokenSettings(reader="sim"), web=WebSettings(pin="0000"))
         times: list[float] = []
         to_submit: list[float] = []
         done = threading.Event()

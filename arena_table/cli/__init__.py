@@ -20,7 +20,7 @@ if TYPE_CHECKING:  # annotations only (see the module docstring)
     import argparse
     from collections.abc import Sequence
 
-PLUGINS = ("run", "doctor", "dice", "tags", "bench")
+PLUGINS = ("run", "config", "doctor", "dice", "tags", "bench")
 """Modules of this package that add sub-commands (a missing one is skipped)."""
 
 
@@ -141,27 +141,22 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def expand_home(args: argparse.Namespace) -> argparse.Namespace:
-    """``args`` with ``~`` or ``~user`` at the start of any text argument, or of the value of a
-    ``KEY=VALUE`` one (``--camera-setting camera_calibration=~/cal.json``), expanded
+    """``args`` with ``~`` or ``~user`` at the start of any text argument expanded
     (``os.path.expanduser``).
 
-    The shell expands a bare ``~/x`` but not ``--db=~/x``, ``key=~/x`` or a quoted ``'~/x'``, which
-    would make a folder named ``~`` in the current one.
+    The shell expands a bare ``~/x`` but not ``--db=~/x`` or a quoted ``'~/x'``, which would make a
+    folder named ``~`` in the current one. (A configuration file's paths are expanded when read.)
 
     >>> from argparse import Namespace
     >>> import os.path
-    >>> args = expand_home(Namespace(db="~/t.db", n=3, game="dice", dirs=["~", "a~/b"], set=["cal=~/c.json", "x=a~"]))
+    >>> args = expand_home(Namespace(db="~/t.db", n=3, game="dice", dirs=["~", "a~/b"]))
     >>> args.db == os.path.expanduser("~/t.db"), args.dirs == [os.path.expanduser("~"), "a~/b"], args.game
     (True, True, 'dice')
-    >>> args.set == ["cal=" + os.path.expanduser("~/c.json"), "x=a~"]
-    True
     """
     import os.path
-    import re
 
-    def expand(value):  # "~/x", or the value of a "key=~/x" setting
-        m = re.match(r"([A-Za-z_][\w.-]*=)?(~[^/\s=]*(/.*)?)$", value, re.S) if isinstance(value, str) else None
-        return (m.group(1) or "") + os.path.expanduser(m.group(2)) if m else value
+    def expand(value):
+        return os.path.expanduser(value) if isinstance(value, str) and value.startswith("~") else value
 
     for name, value in vars(args).items():
         setattr(args, name, [expand(v) for v in value] if isinstance(value, list) else expand(value))

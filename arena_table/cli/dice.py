@@ -53,9 +53,8 @@ def _die_text(d) -> str:
     return f"  {what:<10} at ({x:.0f}, {y:.0f}) conf {d.confidence:.2f}{tail}"
 
 
-_READER_FLAGS = (("min_confidence", "dice_min_confidence"), ("logo_face", "dice_logo_face"),
-                 ("size_check", "dice_size_check"))
-"""``dice read/eval`` flags and the camera settings they match (``table/camera_settings.py``)."""
+_READER_FLAGS = (("min_confidence", "min_confidence"), ("logo_face", "logo_face"), ("size_check", "size_check"))
+"""``dice read/eval`` flags and the ``[dice]`` keys they match (:class:`~arena_table.table.config.DiceSettings`)."""
 
 
 def _models_flag(p: argparse.ArgumentParser) -> None:
@@ -96,21 +95,19 @@ def _reader_flags(p: argparse.ArgumentParser) -> None:
 
 
 def _reader_config(args: argparse.Namespace):
-    """The reader's config for the ``dice read/eval`` flags (the camera's ``dice_*`` settings, see
-    ``camera_settings.reader_config``), or ``None`` after printing which flag is refused and why."""
-    from arena_table.table.camera_settings import SETTINGS, reader_config
+    """The reader's config for the ``dice read/eval`` flags (the camera's ``[dice]`` keys, see
+    ``DiceSettings.reader_config``), or ``None`` after printing which flag is refused and why."""
+    from arena_table.table.config import BadValue, DiceSettings
 
-    settings = {}
-    for flag, key in _READER_FLAGS:
-        value = getattr(args, flag, None)
-        if value is None:
-            continue
-        if not SETTINGS[key](value):
-            print(f"error: --{flag.replace('_', '-')} must be {SETTINGS[key].__doc__}, got {value:g}", file=sys.stderr)
-            return None
-        settings[key] = value
+    settings = {key: getattr(args, flag) for flag, key in _READER_FLAGS if getattr(args, flag, None) is not None}
     try:
-        return reader_config(args.die_size, settings)
+        dice = DiceSettings(**settings)
+    except BadValue as exc:
+        flag = next(f for f, key in _READER_FLAGS if exc.key == f"dice.{key}")
+        print(f"error: --{flag.replace('_', '-')} {exc.why}", file=sys.stderr)
+        return None
+    try:
+        return dice.reader_config(args.die_size)
     except ValueError as exc:
         print(f"error: --die-size: {exc}", file=sys.stderr)
         return None

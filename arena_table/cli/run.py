@@ -1,55 +1,26 @@
 """``arena-table run``: the table service with its dashboard.
 
-``run`` builds a :class:`~arena_table.table.app.TableConfig`, starts the
-:class:`~arena_table.table.app.Table`, serves the web app (``arena_table.webui``) until
-SIGINT/SIGTERM and closes everything in order. The control page's PIN (``pin.txt``) and the
-key that signs its login cookie (``session-secret``) live in the data folder
-(:mod:`~arena_table.table.secrets_store`), where ``doctor --data-dir`` finds the PIN.
+``run`` loads the configuration (:func:`arena_table.table.config.load`: the defaults, the
+``--config`` file, then its other flags), starts the :class:`~arena_table.table.app.Table`,
+serves the web app (``arena_table.webui``) until SIGINT/SIGTERM and closes everything in order.
+The control page's PIN (``pin.txt``) and the key that signs its login cookie (``session-secret``)
+live in the data folder (:mod:`~arena_table.table.secrets_store`), where ``doctor --data-dir``
+finds the PIN.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import signal
 import sys
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
+
+from arena_table.table.config import ConfigError, Loaded, load
+from arena_table.table.secrets_store import load_or_create_pin, load_or_create_session_secret, secrets_problem
 
 from .common import DEFAULT_DB
-from arena_table.table.secrets_store import (load_or_create_pin, load_or_create_session_secret, secrets_problem,
-                                             valid_pin)
-
-
-# --- devices ----------------------------------------------------------------------------------
-
-def picamera2_available() -> bool:
-    try:
-        importlib.import_module("picamera2")
-    except Exception:  # ImportError, or a broken install that raises on import
-        return False
-    return True
-
-
-def default_camera() -> str:
-    """``picamera2`` if it imports, ``0`` if ``/dev/video0`` exists, else ``sim``."""
-    if picamera2_available():
-        return "picamera2"
-    if Path("/dev/video0").exists():
-        return "0"
-    return "sim"
-
-
-def _camera_arg(value: str | None) -> str | None:
-    if value is None:
-        return default_camera()
-    return None if value.lower() == "none" else value
-
-
-def _tokens_arg(value: str | None) -> str | None:
-    return None if value is None or value.lower() == "none" else value
-
 
 # --- run ----------------------------------------------------------------------------------------
 
@@ -68,48 +39,63 @@ def port_number(text: str) -> int:
     return port
 
 
-def camera_settings(pairs: Sequence[str], calibration: str | None = None) -> dict[str, Any]:
-    """``TableConfig.extra`` from ``--camera-setting KEY=VALUE`` pairs (VALUE read as JSON when it
-    parses, else as text) and ``--calibration FILE``.
+FLAG_KEYS = {"config": None, "game": "game.name", "options": "game.options", "camera": "camera.source",
+             "calibration": "camera.calibration", "tokens": "tokens.reader", "leds": "leds.kind",
+             "seats": "leds.seats", "db": "data.db", "data_dir": "data.dir", "host": "web.host", "port": "web.port",
+             "pin": "web.pin", "max_clients": "web.max_clients"}
+"""``run``'s flags (argparse names) and the configuration key each overrides."""
+
+
+def add_config_flags(p: argparse.ArgumentParser) -> None:
+    """``--config FILE`` and a flag for each key ``run`` has one for (:data:`FLAG_KEYS`); a flag not
+    given leaves the file's value, else the default (shown by ``config show``)."""
+    p.add_argument("--config", metavar="FILE", help="a TOML configuration file (examples/config.toml lists every "
+                   "key; docs/configuration.md); the flags below override it")
+    p.add_argument("--game", help="start this game (recorded in the event log, so a restart without the flag "
+                   "keeps it) unless the log already runs it (with these --options, when given); default: the "
+                   "log's game, else dice-tray")
+    p.add_argument("--options", help="the game's setup options as a JSON object (with no --game: a new game of "
+                   "the log's running game, unless it already runs with these options)")
+    p.add_argument("--camera", help="sim, a device index or path, a video file, a folder of stills, picamera2, "
+                                    "none or auto (default: auto, a camera if one is found, else sim)")
+    p.add_argument("--calibration", metavar="FILE",
+                   help="the camera's calibration (resolution, tray, die size) from `arena-table dice calibrate`")
+    p.add_argument("--tokens", help="sim, a serial port (/dev/ttyACM0), usb:VID:PID[:SERIAL], "
+                   "pn532:/dev/serial0, or none (default: none)")
+    p.add_argument("--leds", choices=("gpio", "mock", "none"),
+                   help="seat LEDs: gpio (the pins, BCM wiring in arena_table/hardware/leds.py) or mock "
+                        "(gpiozero's MockFactory, no hardware); default: none")
+    p.add_argument("--seats", metavar="NAMES",
+                   help="comma-separated player (or team) at each LED seat, seat 1 first "
+                        "(default: the game's sides in setup order)")
+    p.add_argument("--db", help=f"the event log (default: {DEFAULT_DB})")
+    p.add_argument("--data-dir", help="media and PIN folder (default: the folder of --db)")
+    p.add_argument("--host", help="address to listen on (default 127.0.0.1; 0.0.0.0: the whole network)")
+    p.add_argument("--port", type=port_number, help="TCP port, 1-65535 (default: 8000)")
+    p.add_argument("--pin", help="the control page's PIN (default: the stored one, else a new random one)")
+    p.add_argument("--max-clients", type=int, help="spectator streams served at once (default 200)")
+
+
+def load_flags(args: argparse.Namespace) -> Loaded:
+    """The configuration ``args`` ask for: the defaults, ``--config``'s file, then the flags given.
 
     Raises:
-        ValueError: a pair without ``=``, an unknown key, a value out of its range, or a
-            calibration file that is missing or not valid (the message names the key or file).
-
-    >>> camera_settings(["settle_s=0.6", "settle_mode=whole", "camera_size=[1280,720]"])
-    {'settle_s': 0.6, 'settle_mode': 'whole', 'camera_size': [1280, 720]}
+        ConfigError: a bad file, key or value (``--options`` that is not a JSON object too).
     """
-    from arena_table.vision.frames import Calibration, CameraError
-
-    from arena_table.table.camera_settings import SETTINGS, check_settings
-
-    extra: dict[str, Any] = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        key = key.strip()
-        if not sep or not key:
-            raise ValueError(f"--camera-setting {pair!r}: expected KEY=VALUE")
-        if key not in SETTINGS:
-            raise ValueError(f"--camera-setting {key!r}: unknown key (known: {', '.join(SETTINGS)})")
-        try:
-            extra[key] = json.loads(value)
-        except ValueError:
-            extra[key] = value
-    if calibration is not None:
-        extra["camera_calibration"] = calibration
-    check_settings(extra)
-    path = extra.get("camera_calibration")
-    if path is not None:
-        if Path(path).is_dir():
-            raise ValueError(f"calibration {path}: is a folder; name the calibration file "
-                             "(make one with `arena-table dice calibrate --out FILE`)")
-        if not Path(path).is_file():
-            raise ValueError(f"calibration {path}: no such file (make one with `arena-table dice calibrate`)")
-        try:
-            Calibration.load(path)
-        except (CameraError, OSError) as exc:
-            raise ValueError(f"calibration {exc}") from None
-    return extra
+    overrides: dict[str, tuple[Any, str]] = {}
+    for name, key in FLAG_KEYS.items():
+        value = getattr(args, name, None)
+        if key is None or value is None:
+            continue
+        if name == "options":
+            try:
+                value = json.loads(value)
+            except ValueError as exc:
+                raise ConfigError(f"--options: {exc}") from None
+            if not isinstance(value, dict):
+                raise ConfigError("--options must be a JSON object")
+        overrides[key] = (value, "--" + name.replace("_", "-"))
+    return load(args.config, overrides)
 
 
 class GameInProgress(Exception):
@@ -172,72 +158,42 @@ def _busy_table(db: Path, data_dir: Path) -> str:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
+    from arena_table.rules import UnknownGame, find_game
+    from arena_table.table.app import Table
+    from arena_table.table.log import LogError
     from arena_table.webui.app import WebConfig, create_app, shutdown
     from arena_table.webui.server import address_problem, make_server, stop_server
 
-    from arena_table.table.app import Table, TableConfig
-    from arena_table.table.log import LogError
-
     try:
-        options = json.loads(args.options) if args.options else {}
-        if not isinstance(options, dict):
-            raise ValueError("--options must be a JSON object")
-    except ValueError as exc:
-        print(f"error: --options: {exc}", file=sys.stderr)
-        return 2
-    try:
-        extra = camera_settings(args.camera_setting or [], args.calibration)
-    except ValueError as exc:
+        config = load_flags(args).config
+    except ConfigError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    if args.camera not in (None, "", "none", "sim"):
+    camera, web = config.camera.device(), config.web
+    if camera not in (None, "sim"):
         import cv2
 
         # OpenCV's own warnings ("can't open camera by index") would repeat on every retry; the camera
         # status on the dashboard and our log lines say what is wrong once, with the back-off
         cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)
-    db = Path(args.db)
-    data_dir = Path(args.data_dir) if args.data_dir else db.parent
-    if args.pin is not None and not valid_pin(args.pin.strip()):
-        print(f"error: the PIN must be 4 to 12 digits, got {args.pin.strip()!r}", file=sys.stderr)
-        return 2
-    if problem := secrets_problem(data_dir, pin_given=args.pin is not None):
+    db, data_dir = config.data.db_path, config.data.dir_path
+    if problem := secrets_problem(data_dir, pin_given=bool(web.pin)):
         print(f"error: {problem}", file=sys.stderr)  # checked before the log is made, written after it is ours
         return 2
     if busy := _busy_table(db, data_dir):  # the commonest double start: the same command twice
         print(f"error: {busy}", file=sys.stderr)
         return 1
-    if why := address_problem(args.host, args.port):  # before the log, PIN and key are made for a table
-        print(f"error: cannot listen on {args.host}:{args.port}: {why}", file=sys.stderr)  # that cannot serve
-        return 1
-    camera = _camera_arg(args.camera)
-    if camera and camera != "sim" and not camera.startswith("picamera2") and not camera.isdigit() \
-            and not camera.startswith("/dev/video") and not Path(camera).exists():
-        # a file or folder named on the command line that is not there is a typo, not a camera to retry
-        print(f"error: --camera {camera}: no such file or folder (sim, picamera2, a device index, a folder of "
-              "images or a video file)", file=sys.stderr)
-        return 2
-    if args.seats is not None:
-        seats = [s.strip() for s in args.seats.split(",") if s.strip()]
-        if not seats or len(seats) > 6 or len(set(seats)) != len(seats):
-            print(f"error: --seats: 1 to 6 distinct comma-separated names, got {args.seats!r}", file=sys.stderr)
-            return 2
-        if not args.leds:
-            print("error: --seats names the LED seats: give --leds gpio or --leds mock too", file=sys.stderr)
-            return 2
-        extra["seats"] = seats
-    # The log replays from the default table; --game/--options become a recorded start event
-    # (record_game), so a restart without them finds the game in the log.
-    config = TableConfig(db=db, data_dir=data_dir, camera=camera, tokens=_tokens_arg(args.tokens), leds=args.leds,
-                         host=args.host, port=args.port, pin="", extra=extra)
-    from arena_table.rules import UnknownGame, find_game
-
     try:
-        if args.game is not None:
-            find_game(args.game)
+        if config.game.name:
+            find_game(config.game.name)
     except UnknownGame as exc:
         print(f"error: --game: {exc}", file=sys.stderr)
         return 1
+    if why := address_problem(web.host, web.port):  # before the log, PIN and key are made for a table
+        print(f"error: cannot listen on {web.host}:{web.port}: {why}", file=sys.stderr)  # that cannot serve
+        return 1
+    # The log replays from the default table; game.name/options become a recorded start event
+    # (record_game), so a restart without them finds the game in the log.
     try:
         table = Table(config)  # holds the log's writer lock: a second run on it stops here
     except (LogError, UnknownGame) as exc:
@@ -247,8 +203,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         print(f"error: cannot open the table's files: {exc}", file=sys.stderr)
         return 1
     try:  # only now, with the log ours, the PIN and the login key beside it may be written
-        config.pin = load_or_create_pin(data_dir, args.pin)
-        session_key = load_or_create_session_secret(data_dir, config.pin)
+        table.pin = load_or_create_pin(data_dir, web.pin or None)
+        session_key = load_or_create_session_secret(data_dir, table.pin)
         from arena_table.table.revoked_sessions import StoredSessionRevocations  # with the web app: not for every command
 
         revocations = StoredSessionRevocations(data_dir)
@@ -256,7 +212,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         table.close()
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    pin = config.pin
+    pin = table.pin
     server = app = None
     old_term = signal.getsignal(signal.SIGTERM)
 
@@ -265,7 +221,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 
     try:
         try:
-            game_from_flags(table.engine, args.game, options if args.options is not None else None, args.new_game)
+            game_from_flags(table.engine, config.game.name or None, config.game.options, args.new_game)
         except ValueError as exc:
             table.close()
             print(f"error: --options: {exc}", file=sys.stderr)
@@ -287,15 +243,15 @@ def cmd_run(args: argparse.Namespace) -> int:
             table.close()
             print(f"error: cannot start the table: {exc}", file=sys.stderr)
             return 1
-        app = create_app(table, WebConfig(pin=pin, max_clients=args.max_clients, host=args.host,
+        app = create_app(table, WebConfig(pin=pin, max_clients=web.max_clients, host=web.host,
                                           secret_key=session_key, revocations=revocations))
         try:
-            server = make_server(app, args.host, args.port, clients=args.max_clients)
+            server = make_server(app, web.host, web.port, clients=web.max_clients)
         except (OSError, ValueError) as exc:  # ValueError: waitress found no such address ("999.1.1.1")
             shutdown(app)
             table.close()
             why = getattr(exc, "strerror", None) or ("no such address" if isinstance(exc, ValueError) else exc)
-            print(f"error: cannot listen on {args.host}:{args.port}: {why}", file=sys.stderr)
+            print(f"error: cannot listen on {web.host}:{web.port}: {why}", file=sys.stderr)
             return 1
         signal.signal(signal.SIGTERM, on_term)
     except KeyboardInterrupt:  # Ctrl-C while starting: close what is open, in order; main() exits 130
@@ -307,8 +263,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         table.close()
         raise
     try:  # the socket listens: from here on Ctrl-C and SIGTERM are the normal stop
-        url = f"http://{_shown_host(args.host)}:{server.effective_port}/"
-        print(f"arena-table: {table.state.game} · camera {camera or 'none'} · tokens {config.tokens or 'none'} · "
+        url = f"http://{_shown_host(web.host)}:{server.effective_port}/"
+        print(f"arena-table: {table.state.game} · camera {camera or 'none'} · tokens {config.tokens.device() or 'none'} · "
               f"log {db}", flush=True)
         print(f"arena-table: spectator screen {url}", flush=True)
         print(f"arena-table: control page {url}control   PIN {pin}", flush=True)
@@ -343,32 +299,8 @@ def _shown_host(host: str) -> str:
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("run", help="run the table: sensors, rules engine, spectator screen and control page")
-    p.add_argument("--game", help="start this game (recorded in the event log, so a restart without the flag "
-                   "keeps it) unless the log already runs it (with these --options, when given); default: the "
-                   "log's game, else dice-tray")
-    p.add_argument("--options", help="the game's setup options as a JSON object (with no --game: a new game of "
-                   "the log's running game, unless it already runs with these options)")
+    add_config_flags(p)
     p.add_argument("--new-game", action="store_true",
                    help="let --game/--options end a game in progress (a board game with events after its start not undone, "
                    "a dice tray with rolls); without it the table goes on with that game and says so")
-    p.add_argument("--camera", help="sim, a device index or path, a video file, a folder of stills, picamera2 "
-                                    "or none (default: a camera if one is found, else sim)")
-    p.add_argument("--calibration", metavar="FILE",
-                   help="the camera's calibration (resolution, tray, die size) from `arena-table dice calibrate`")
-    p.add_argument("--camera-setting", action="append", metavar="KEY=VALUE",
-                   help="a camera setting, e.g. settle_s=0.6 or settle_mode=whole (repeatable; docs/camera.md)")
-    p.add_argument("--tokens", help="sim, a serial port (/dev/ttyACM0), usb:VID:PID[:SERIAL], "
-                   "pn532:/dev/serial0, or none (default: none)")
-    p.add_argument("--leds", choices=("gpio", "mock"),
-                   help="seat LEDs: gpio (the pins, BCM wiring in arena_table/hardware/leds.py) or mock "
-                        "(gpiozero's MockFactory, no hardware); default: none")
-    p.add_argument("--seats", metavar="NAMES",
-                   help="comma-separated player (or team) at each LED seat, seat 1 first "
-                        "(default: the game's sides in setup order)")
-    p.add_argument("--db", default=str(DEFAULT_DB), help=f"the event log (default: {DEFAULT_DB})")
-    p.add_argument("--data-dir", help="media and PIN folder (default: the folder of --db)")
-    p.add_argument("--host", default="127.0.0.1", help="address to listen on (0.0.0.0: the whole network)")
-    p.add_argument("--port", type=port_number, default=8000, help="TCP port, 1-65535 (default: 8000)")
-    p.add_argument("--pin", help="the control page's PIN (default: the stored one, else a new random one)")
-    p.add_argument("--max-clients", type=int, default=200, help="spectator streams served at once")
     p.set_defaults(func=cmd_run)

@@ -12,15 +12,15 @@ import logging
 import secrets
 import threading
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Protocol
 
 from arena_table.rules import Event, GameStarted, TableState, find_game
 
 from .engine import Change, Clock, Engine
+from .config import TableConfig
 from .data_dir import DataDir, LockBusy, lock_holder
-from .log import DEFAULT_DB, EventLog, LogError, LogRow, busy_log_message, check_log_file, writer_lock_path
+from .log import EventLog, LogError, LogRow, busy_log_message, check_log_file, writer_lock_path
 from .media import MediaStore
 
 log = logging.getLogger(__name__)
@@ -34,45 +34,14 @@ class Device(Protocol):
     def close(self) -> None: ...
 
 
+DEFAULT_GAME = "dice-tray"
+"""The game a log replays from until its first ``start`` event."""
+
+
 def busy_folder_message(data_dir: Path, pid: str) -> str:
     """The refusal of a second table whose data folder ``data_dir`` process ``pid`` runs a table in."""
     return (f"{data_dir}: the data folder of another running table (pid {pid}), which keeps its PIN, login key "
             "and media there; give each table its own --data-dir")
-
-
-@dataclass
-class TableConfig:
-    """Everything ``arena-table run`` can be told; defaults are the embedded default table."""
-
-    db: Path = DEFAULT_DB
-    """The durable event log (SQLite); the CLI's default (``log.DEFAULT_DB``)."""
-    data_dir: Path | None = None
-    """Media store and tag registry live here; default: the folder of ``db``."""
-    game: str = "dice-tray"
-    """Game the table runs until a ``start`` event says otherwise."""
-    options: dict[str, Any] = field(default_factory=dict)
-    camera: str | None = "sim"
-    """``sim``, a device index (``0``), a video file, a folder of still images, ``picamera2``, or None."""
-    tokens: str | None = None
-    """``sim``, a serial port (``/dev/ttyACM0``), ``usb:VID:PID[:SERIAL]``, ``pn532:/dev/serial0``, or None."""
-    leds: str | None = None
-    """``gpio`` for the LED strip/pins, ``mock`` for gpiozero's MockFactory, or None."""
-    host: str = "127.0.0.1"
-    port: int = 8000
-    pin: str | None = None
-    """The control page's PIN; a random 6-digit PIN is made when not given."""
-    extra: dict[str, Any] = field(default_factory=dict)
-    """Device-specific settings (settle time, reader pads...), passed through to the builders."""
-
-    def __post_init__(self) -> None:
-        # absolute from the start: the web app serves media by path, and Flask resolves a relative
-        # one against its package folder, not the working directory
-        self.db = Path(self.db) if str(self.db) == ":memory:" else Path(self.db).absolute()
-        if self.data_dir is None:
-            self.data_dir = self.db.parent
-        self.data_dir = Path(self.data_dir).absolute()
-        if self.pin is None:
-            self.pin = f"{secrets.randbelow(10**6):06d}"
 
 
 class StatusBoard:
@@ -113,21 +82,25 @@ class Table:
     Use as a context manager, or call :meth:`start` and :meth:`close`.
     """
 
-    def __init__(self, config: TableConfig, clock: Clock = time.time) -> None:
+    def __init__(self, config: TableConfig = TableConfig(), clock: Clock = time.time) -> None:
         self.config = config
         self.clock = clock
+        self.db = config.data.db_path
+        self.data_dir = config.data.dir_path
+        self.pin = config.web.pin or f"{secrets.randbelow(10**6):06d}"
+        """The control page's PIN: the configured one, else a random one (``run`` puts the stored PIN here)."""
         self._folder_lock = None
-        if str(config.db) != ":memory:":  # a test table in memory keeps nothing in a folder
-            check_log_file(config.db)  # a file that is no log: refused before the folder is made
-            self._folder_lock = self._take_folder(config)
+        if str(self.db) != ":memory:":  # a test table in memory keeps nothing in a folder
+            check_log_file(self.db)  # a file that is no log: refused before the folder is made
+            self._folder_lock = self._take_folder(self.db, self.data_dir)
         try:
-            self.log = EventLog(config.db)
+            self.log = EventLog(self.db)
         except BaseException:
             self._release_folder()
             raise
         try:
-            self.engine = Engine(self.log, config.game, config.options, clock=clock)
-            self.media = MediaStore(config.data_dir / "media")
+            self.engine = Engine(self.log, DEFAULT_GAME, clock=clock)
+            self.media = MediaStore(self.data_dir / "media")
         except BaseException:  # the locks are let go: a caller in the same process may retry
             self.log.close()
             self._release_folder()
@@ -155,15 +128,15 @@ class Table:
         self._release_folder()
 
     @staticmethod
-    def _take_folder(config: TableConfig):
+    def _take_folder(db: Path, data_dir: Path):
         """The data folder's lock (:meth:`DataDir.lock`: two tables with one data folder would rewrite
         each other's PIN and login key), taken before the log so that a refused second table makes
         no log beside the first's. Raises LogError naming the running table's pid."""
         try:
-            return DataDir(config.data_dir).lock(busy_folder_message(config.data_dir, "{pid}"))
+            return DataDir(data_dir).lock(busy_folder_message(data_dir, "{pid}"))
         except LockBusy as exc:
-            if holder := lock_holder(writer_lock_path(config.db)):  # the same log: say so, as EventLog does
-                raise LogError(busy_log_message(config.db, holder)) from None
+            if holder := lock_holder(writer_lock_path(db)):  # the same log: say so, as EventLog does
+                raise LogError(busy_log_message(db, holder)) from None
             raise LogError(str(exc)) from None
 
     def _release_folder(self) -> None:
@@ -184,18 +157,18 @@ class Table:
     def _build_devices(self) -> list[Device]:
         devices: list[Device] = []
         cfg = self.config
-        if cfg.camera:
+        if camera := cfg.camera.device():
             from .camera_loop import build_camera
 
-            devices.append(build_camera(self, cfg.camera))
-        if cfg.tokens:
+            devices.append(build_camera(self, camera, cfg.camera, cfg.dice))
+        if tokens := cfg.tokens.device():
             from .tokens import build_tokens
 
-            devices.append(build_tokens(self, cfg.tokens))
-        if cfg.leds:
+            devices.append(build_tokens(self, tokens, cfg.tokens.pads))
+        if leds := cfg.leds.device():
             from .leds import build_leds
 
-            devices.append(build_leds(self, cfg.leds))
+            devices.append(build_leds(self, leds, cfg.leds.wiring(), cfg.leds.seats))
         return devices
 
     # -- the service the web app and devices use ----------------------------------------------------
@@ -247,7 +220,7 @@ def record_game(engine: Engine, game: str, options: dict[str, Any],
     A ``start`` event is recorded unless the log already runs that game with those options (a
     restart with the same ``run --game/--options``), so a later restart without the flags, an
     export or a replay finds the game in the log (the log is the source of truth). The engine must
-    replay the log from the default table (``TableConfig()``'s game, no options): the default game
+    replay the log from the default table (:data:`DEFAULT_GAME`, no options): the default game
     needs no ``start`` event.
 
     ``check``: run by the engine's single writer just before the start is recorded (see
@@ -266,6 +239,6 @@ def record_game(engine: Engine, game: str, options: dict[str, Any],
         started = next(ev for seq, ev in engine.log.records() if seq == ts.started_seq)
         if find_game(started.game).name == name and dict(started.options) == dict(options):
             return None
-    elif name == find_game(TableConfig.game).name and not options:
+    elif name == find_game(DEFAULT_GAME).name and not options:
         return None
     return engine.submit(GameStarted(game=name, options=dict(options), at=engine.clock()), check=check)

@@ -10,13 +10,8 @@ ask for a re-roll; a settle with a refused die records no roll at all (``decide`
 ``partial_rolls`` is set, which records the dice that were read. Nothing here stops the table: a bad
 file, a missing camera or a rejected event is reported and the loop goes on.
 
-Settings come from ``TableConfig.extra`` (all optional; checked, and turned into the settle,
-source and reader configurations, by :mod:`.camera_settings`; defaults in ``docs/camera.md``):
-``settle_s``, ``settle_mode`` (``moved``/``whole``), ``still_frames``, ``camera_fps``,
-``camera_realtime``, ``camera_seed``, ``camera_size`` ([w, h]), ``partial_rolls`` (default false),
-``warmup_s``, ``lock_exposure``, ``camera_backoff`` (``{"initial": 0.5, "factor": 2, "maximum": 10}``
-seconds), ``camera_calibration`` (a JSON file, see :class:`~arena_table.vision.frames.Calibration`),
-``dice_min_confidence``, ``dice_logo_face``, ``dice_size_check`` (the reader's thresholds).
+Settings come from the ``[camera]`` and ``[dice]`` sections of the table's configuration
+(:class:`~.config.CameraSettings`, :class:`~.config.DiceSettings`; docs/configuration.md).
 """
 
 from __future__ import annotations
@@ -42,7 +37,8 @@ from arena_table.vision.frames import (Calibration, CalibrationMismatch, CameraE
 from arena_table.vision.roll import RollMemory, decide
 from arena_table.vision.settle import Settle, SettleConfig, SettleDetector
 
-from .camera_settings import Reader, check_settings, default_reader, settle_config, source_options
+from .camera_settings import Reader, default_reader
+from .config import CameraSettings, DiceSettings
 
 log = logging.getLogger(__name__)
 
@@ -99,14 +95,15 @@ class CameraLoop:
         calibration: refused (camera ``failed``) if frames come at another resolution; its
             ``tray`` limits motion and reading to that part of the frame, and the default reader
             looks for dice of its ``die_size_px``.
-        options: source options (see :func:`source_options`).
+        options: source options (:meth:`CameraSettings.source_options`).
+        dice: the reader's thresholds (the default reader's) and ``partial_rolls``.
         source_factory: builds the source (tests); default :func:`open_source`.
         read_timeout: seconds a read may wait before the loop checks for close.
     """
 
     def __init__(self, table: Any, spec: str, *, settle: SettleConfig = SettleConfig(), reader: Reader | None = None,
                  calibration: Calibration | None = None, options: Mapping[str, Any] | None = None,
-                 reader_settings: Mapping[str, Any] | None = None,
+                 dice: DiceSettings = DiceSettings(),
                  source_factory: Callable[..., FrameSource] | None = None, read_timeout: float = 1.0) -> None:
         self.table = table
         self.spec = spec
@@ -114,7 +111,7 @@ class CameraLoop:
         self.reader = reader
         self.calibration = calibration
         self.options = dict(options or {})
-        self.reader_settings = dict(reader_settings or {})
+        self.dice = dice
         self.source_factory = source_factory or open_source
         self.read_timeout = read_timeout
         self.source: FrameSource | None = None
@@ -366,7 +363,7 @@ class CameraLoop:
                 with self._reader_lock:  # one reader shared by the loop and the page
                     if self.reader is None:
                         self.reader = default_reader(self.calibration.die_size_px if self.calibration else None,
-                                                     self.reader_settings)
+                                                     self.dice)
                     reader = self.reader
             peek = None if search else getattr(reader, "peek", None)
             if peek is not None:
@@ -394,7 +391,7 @@ class CameraLoop:
             self._memory = self._memory.forget()
             self._problem(f"{frame.name}: dice reader failed ({type(exc).__name__}: {exc})")
             return
-        decision = decide(settled, reading, self._memory, bool(self.table.config.extra.get("partial_rolls", False)))
+        decision = decide(settled, reading, self._memory, self.dice.partial_rolls)
         self._memory = decision.memory
         dice, good, refused = decision.dice, decision.good, decision.refused
         if not dice:
@@ -430,17 +427,13 @@ class CameraLoop:
                          detail=f"camera {self.spec}: rolled {', '.join(map(str, event.faces))}")
 
 
-def build_camera(table: Any, spec: str) -> CameraLoop:
-    """The camera device for ``table`` (called by ``Table`` when ``config.camera`` is set).
+def build_camera(table: Any, spec: str, camera: CameraSettings = CameraSettings(),
+                 dice: DiceSettings = DiceSettings()) -> CameraLoop:
+    """The camera device for ``table`` (called by ``Table`` when ``camera.source`` names one).
 
     Raises:
-        ValueError: a bad camera setting in ``table.config.extra`` (see :func:`check_settings`).
-        CameraError / OSError: ``camera_calibration`` names a missing or bad file.
+        CameraError / OSError: ``camera.calibration`` names a missing or bad file.
     """
-    extra = dict(getattr(table.config, "extra", {}) or {})
-    check_settings(extra)
-    calib = extra.get("camera_calibration")
-    calibration = calib if isinstance(calib, Calibration) else Calibration.load(Path(calib)) if calib else None
-    return CameraLoop(table, str(spec), settle=settle_config(extra), calibration=calibration,
-                      options=source_options(extra),
-                      reader_settings={k: v for k, v in extra.items() if k.startswith("dice_")})
+    calibration = Calibration.load(Path(camera.calibration)) if camera.calibration else None
+    return CameraLoop(table, str(spec), settle=camera.settle(), calibration=calibration,
+                      options=camera.source_options(), dice=dice)

@@ -139,20 +139,14 @@ class LedOutput:
             self.table.status_board.set("leds", **info)
 
 
-def build_leds(table: Any, spec: str) -> LedOutput:
+def build_leds(table: Any, spec: str, wiring: LedConfig = LedConfig(), seats: list[str] | None = None) -> LedOutput:
     """``gpio``: the Raspberry Pi's pins through the lgpio factory; ``mock``: gpiozero's
-    ``MockFactory`` with PWM pins (no hardware).
-
-    The wiring is ``table.config.extra["leds"]`` (the fields of
-    :class:`~arena_table.hardware.leds.LedConfig`), the seats ``extra["seats"]``.
+    ``MockFactory`` with PWM pins (no hardware). ``wiring`` and ``seats``: the ``[leds]`` section
+    (:class:`~arena_table.table.config.LedSettings`).
 
     Raises:
-        ValueError: an unknown spec or a bad wiring.
+        ValueError: an unknown spec.
     """
     if spec not in ("gpio", "mock"):
         raise ValueError(f"--leds {spec!r}: expected 'gpio' or 'mock'")
-    wiring = dict(table.config.extra.get("leds") or {})
-    for key in ("seat_pins", "status_pins"):
-        if wiring.get(key) is not None:
-            wiring[key] = tuple(wiring[key])
-    return LedOutput(table, LedConfig(**wiring), "lgpio" if spec == "gpio" else "mock", table.config.extra.get("seats"))
+    return LedOutput(table, wiring, "lgpio" if spec == "gpio" else "mock", list(seats) if seats else None)

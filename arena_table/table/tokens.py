@@ -47,7 +47,7 @@ def logged_presence(table: Any) -> dict[int, str]:
 
 def registry_path(table: Any):
     """Where the table keeps its tag registry."""
-    return table.config.data_dir / "tags.db"
+    return table.data_dir / "tags.db"
 
 
 class TokenDevice:
@@ -55,9 +55,9 @@ class TokenDevice:
 
     Args:
         table: the :class:`~arena_table.table.app.Table` (``submit``, ``status_board``,
-            ``config.data_dir``, ``clock``).
+            ``data_dir``, ``clock``).
         spec: ``sim``, a port path, ``usb:VID:PID[:SERIAL]`` or ``pn532:PATH``.
-        pads: simulated pads (``sim`` only); ``table.config.extra["token_pads"]`` overrides.
+        pads: simulated pads (``sim`` only; ``tokens.pads`` of the configuration).
 
     Raises:
         ValueError: an empty spec or a malformed ``usb:`` spec.
@@ -70,8 +70,7 @@ class TokenDevice:
             raise ValueError("token reader spec is empty; use sim, a port, usb:VID:PID[:SERIAL] or pn532:PATH")
         self.table = table
         self.spec = spec
-        extra = getattr(table.config, "extra", {}) or {}
-        self.n_pads = int(extra.get("token_pads", pads))
+        self.n_pads = pads
         self.sim = None
         self.reader: SerialTokenReader | Pn532TokenReader | None = None
         self.registry: TagRegistry | None = None
@@ -210,14 +209,14 @@ class SimTokenDevice(TokenDevice):
         return self.sim
 
 
-def build_tokens(table: Any, spec: str) -> TokenDevice:
+def build_tokens(table: Any, spec: str, pads: int = SIM_PADS) -> TokenDevice:
     """The token device for ``spec`` (not started; the table starts it).
 
     Raises:
         ValueError: an empty or malformed spec.
     """
     if spec == "sim":
-        return SimTokenDevice(table)
+        return SimTokenDevice(table, pads)
     return TokenDevice(table, spec)
 
 

@@ -40,7 +40,7 @@ class WebConfig:
     """Settings of the web app (``arena-table run`` fills them from its flags)."""
 
     pin: str | None = None
-    """The control page's PIN; default: ``service.config.pin``."""
+    """The control page's PIN; default: ``service.pin``."""
     max_clients: int = 200
     """Spectator streams held at once; the next one gets a 503 page."""
     heartbeat: float = 15.0
@@ -65,9 +65,9 @@ def _web_config(config: WebConfig | Mapping[str, Any] | None, service: TableServ
         names = {f.name for f in dataclasses.fields(WebConfig)}
         cfg = WebConfig(**{k: v for k, v in dict(config or {}).items() if k in names})
     if cfg.pin is None:
-        cfg.pin = getattr(getattr(service, "config", None), "pin", None)
+        cfg.pin = getattr(service, "pin", None)
     if not cfg.pin:
-        raise ValueError("the control page needs a PIN (service.config.pin or WebConfig.pin)")
+        raise ValueError("the control page needs a PIN (service.pin or WebConfig.pin)")
     return cfg
 
 
@@ -75,7 +75,7 @@ def create_app(service: TableService, config: WebConfig | Mapping[str, Any] | No
     """The web app for ``service``; its SSE hub is started (stop it with :func:`shutdown`).
 
     Raises:
-        ValueError: no PIN in ``config`` nor ``service.config.pin``, a PIN that is not digits, or a
+        ValueError: no PIN in ``config`` nor ``service.pin``, a PIN that is not digits, or a
             ``secret_key`` shorter than 32 bytes.
     """
     cfg = _web_config(config, service)

@@ -1,6 +1,6 @@
 """The control page's lock: a PIN login, a session cookie, CSRF tokens, a PIN rate limit.
 
-* The PIN is the table's (``config.pin``), printed on the Pi's console and by
+* The PIN is the table's (``service.pin``), printed on the Pi's console and by
   ``arena-table doctor``; it is compared in constant time.
 * The session is Flask's signed cookie, ``HttpOnly`` and ``SameSite=Strict``, signed with the
   key the table hands :func:`init_auth` (``arena-table run`` keeps it in its data folder, so a

@@ -39,8 +39,8 @@ class TableService(Protocol):
     ``rules.Refused`` / ``rules.NothingToUndo`` with a reason the app passes on.
     """
 
-    config: Any
-    """Has ``pin`` (the control page's PIN)."""
+    pin: str
+    """The control page's PIN."""
     devices: list
     """Started devices; a tokens simulator has ``place(pad, uid)``/``remove(pad, uid)``/``pads()``,
     a camera may have ``latest_frame()``/``overlay()``."""

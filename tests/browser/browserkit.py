@@ -7,7 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from arena_table.table.app import Table, TableConfig
+from arena_table.table.app import Table
+from arena_table.table.config import CameraSettings, DataSettings, TableConfig, WebSettings
 from arena_table.webui.app import create_app
 from arena_table.webui.server import ServerThread
 
@@ -34,7 +35,8 @@ class Live:
 
 
 def start_live(db: Path, port: int = 0) -> Live:
-    table = Table(TableConfig(db=db, camera=None, pin=PIN)).start()
+    table = Table(TableConfig(data=DataSettings(db=db), camera=CameraSettings(source="none"),
+                              web=WebSettings(pin=PIN))).start()
     app = create_app(table, {"heartbeat": 15.0})
     server = ServerThread(app, "127.0.0.1", port).start()
     return Live(table, app, server)

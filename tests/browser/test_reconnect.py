@@ -46,11 +46,13 @@ def test_reconnect_after_restart_gets_the_new_epoch_without_duplicated_log_lines
 def test_a_refused_stream_says_the_table_is_full_and_joins_when_a_place_frees(tmp_path, browser):
     """At the viewer cap /api/stream answers 503: a page loaded before the cap was reached says
     "The table is full" (not "Reconnecting…") and connects by itself once a viewer leaves."""
-    from arena_table.table.app import Table, TableConfig
+    from arena_table.table.app import Table
+    from arena_table.table.config import CameraSettings, DataSettings, TableConfig, WebSettings
     from arena_table.webui.app import create_app
     from arena_table.webui.server import ServerThread
 
-    table = Table(TableConfig(db=tmp_path / "table.db", camera=None, pin=PIN)).start()
+    table = Table(TableConfig(data=DataSettings(db=tmp_path / "table.db"), camera=CameraSettings(source="none"),
+                              web=WebSettings(pin=PIN))).start()
     app = create_app(table, {"heartbeat": 15.0, "max_clients": 1})
     live = Live(table, app, ServerThread(app, "127.0.0.1", 0).start())
     first_ctx, late_ctx = browser.new_context(), browser.new_context()

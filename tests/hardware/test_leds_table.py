@@ -8,7 +8,8 @@ from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from arena_table.hardware.leds import LedConfig
 from arena_table.rules import DiceRolled, GameStarted, Refused, parse
-from arena_table.table.app import Table, TableConfig
+from arena_table.table.app import Table
+from arena_table.table.config import CameraSettings, DataSettings, LedSettings, TableConfig, WebSettings
 from arena_table.table.leds import LedOutput
 
 PIN = "246810"
@@ -33,7 +34,8 @@ def leds_of(table: Table) -> LedOutput:
 
 
 def test_the_lights_follow_the_engine(tmp_path):
-    cfg = TableConfig(db=tmp_path / "t.db", camera=None, leds="mock", extra={"leds": WIRING})
+    cfg = TableConfig(data=DataSettings(db=tmp_path / "t.db"), camera=CameraSettings(source="none"),
+                      leds=LedSettings(kind="mock", **WIRING))
     with Table(cfg) as table:
         table.submit(GameStarted(game="demigods", options={"players": ["Ann", "Bo"], "lineup": LINEUP}))
         table.submit(parse("roll die=dg-demigod faces=[2,5]"))  # Bo's Demigod acts first, Ann's next
@@ -45,7 +47,8 @@ def test_the_lights_follow_the_engine(tmp_path):
 
 
 def test_a_refused_move_sounds_the_buzzer(tmp_path):
-    cfg = TableConfig(db=tmp_path / "t.db", camera=None, leds="mock", extra={"leds": WIRING})
+    cfg = TableConfig(data=DataSettings(db=tmp_path / "t.db"), camera=CameraSettings(source="none"),
+                      leds=LedSettings(kind="mock", **WIRING))
     with Table(cfg) as table:
         out = leds_of(table)
         wait_for(lambda: out.driver.applied)
@@ -60,7 +63,8 @@ def test_no_pin_factory_leaves_the_lights_off_and_the_game_running(tmp_path):
     """``--leds gpio`` here: no lgpio, or no GPIO chip. A clear message, never a crash."""
     from arena_table.webui.app import create_app, shutdown
 
-    cfg = TableConfig(db=tmp_path / "t.db", camera=None, leds="gpio", pin=PIN)
+    cfg = TableConfig(data=DataSettings(db=tmp_path / "t.db"), camera=CameraSettings(source="none"),
+                      leds=LedSettings(kind="gpio"), web=WebSettings(pin=PIN))
     with Table(cfg) as table:
         leds = table.status()["leds"]
         assert leds["state"] == "unavailable" and "lgpio" in leds["detail"] and leds["detail"].startswith("LEDs off")
@@ -91,7 +95,8 @@ def test_a_pin_factory_failing_while_running_keeps_the_service_up(tmp_path):
 
     FlakyPin.broken = False
     factory = MockFactory(pin_class=FlakyPin)
-    with Table(TableConfig(db=tmp_path / "t.db", camera=None, pin=PIN)) as table:
+    with Table(TableConfig(data=DataSettings(db=tmp_path / "t.db"), camera=CameraSettings(source="none"),
+                           web=WebSettings(pin=PIN))) as table:
         out = LedOutput(table, LedConfig(**{k: tuple(v) if isinstance(v, list) else v for k, v in WIRING.items()}),
                         factory=lambda: factory)
         table.devices.append(out.start())
@@ -128,7 +133,8 @@ def _login(client) -> None:
 def test_seats_follow_the_setup_order_not_the_turn_order(tmp_path):
     """A new user's audit: with no seats configured, seat 1 was whoever led the turn order, so a
     player's LED moved to another seat when the order changed (Bo's Demigod first here)."""
-    cfg = TableConfig(db=tmp_path / "t.db", camera=None, leds="mock", extra={"leds": WIRING})
+    cfg = TableConfig(data=DataSettings(db=tmp_path / "t.db"), camera=CameraSettings(source="none"),
+                      leds=LedSettings(kind="mock", **WIRING))
     with Table(cfg) as table:
         table.submit(GameStarted(game="demigods", options={"players": ["Ann", "Bo"], "lineup": LINEUP}))
         table.submit(parse("roll die=dg-demigod faces=[2,5]"))

@@ -7,7 +7,8 @@ import time
 import pytest
 
 from arena_table.hardware.registry import TagRegistry
-from arena_table.table.app import Table, TableConfig
+from arena_table.table.app import Table
+from arena_table.table.config import CameraSettings, DataSettings, TableConfig, TokenSettings, WebSettings
 from arena_table.table.tokens import SimTokenDevice, TokenDevice, build_tokens, enroll_tag
 
 
@@ -22,7 +23,8 @@ def wait(pred, timeout=5.0):
 def table(tmp_path):
     with TagRegistry(tmp_path / "tags.db") as reg:
         reg.bind("04:a1:b2:c3", "theosis:hero:rochon")
-    with Table(TableConfig(db=tmp_path / "log.db", camera=None, tokens="sim", pin="123456")) as t:
+    with Table(TableConfig(data=DataSettings(db=tmp_path / "log.db"), camera=CameraSettings(source="none"),
+                           tokens=TokenSettings(reader="sim"), web=WebSettings(pin="123456"))) as t:
         wait(lambda: t.status().get("tokens", {}).get("state") == "up")
         yield t
 
@@ -63,7 +65,8 @@ def test_unknown_tag_is_offered_for_enrolment_and_announced_once_bound(table):
 
 
 def test_only_the_simulated_reader_can_lay_tags(tmp_path):
-    t = Table(TableConfig(db=tmp_path / "log.db", camera=None, pin="1"))
+    t = Table(TableConfig(data=DataSettings(db=tmp_path / "log.db"), camera=CameraSettings(source="none"),
+                          web=WebSettings(pin="1111")))
     assert isinstance(build_tokens(t, "sim"), SimTokenDevice)
     for spec in ("/dev/ttyACM0", "usb:2E8A:0005", "pn532:/dev/serial0"):
         dev = build_tokens(t, spec)
@@ -87,7 +90,8 @@ def test_enroll_tag_checks_the_catalogue_and_announces_the_tag(table):
 
 
 def test_enroll_tag_without_a_token_device_writes_the_registry(tmp_path):
-    t = Table(TableConfig(db=tmp_path / "log.db", camera=None, pin="1"))
+    t = Table(TableConfig(data=DataSettings(db=tmp_path / "log.db"), camera=CameraSettings(source="none"),
+                          web=WebSettings(pin="1111")))
     assert enroll_tag(t, "0x0A0B0C0D", "dice-tray:die:red") == {"uid": "0A0B0C0D", "object": "dice-tray:die:red"}
     with TagRegistry(tmp_path / "tags.db") as reg:
         assert reg.lookup("0A0B0C0D") == "dice-tray:die:red"
@@ -102,16 +106,17 @@ def test_service_restart_rebuilds_presence_from_the_log(tmp_path):
 
     with TagRegistry(tmp_path / "tags.db") as reg:
         reg.bind("04:a1:b2:c3", "theosis:hero:rochon")
-    config = dict(db=tmp_path / "log.db", camera=None, pin="123456")
+    config = dict(data=DataSettings(db=tmp_path / "log.db"), camera=CameraSettings(source="none"),
+                  web=WebSettings(pin="123456"))
     with SimFirmware(pads=3) as sim:
         sim.place(0, "04A1B2C3")
         sim.place(1, "0A0B0C0D")
-        with Table(TableConfig(tokens=sim.port, **config)) as t:
+        with Table(TableConfig(tokens=TokenSettings(reader=sim.port), **config)) as t:
             wait(lambda: len(t.state.tags) == 2)
         sim.remove(1)  # while the service is down
         sim.place(2, "04112233")
         wait(lambda: sim.scanner.pads[1].uid is None)  # the firmware's debounce has let it go
-        with Table(TableConfig(tokens=sim.port, **config)) as t:
+        with Table(TableConfig(tokens=TokenSettings(reader=sim.port), **config)) as t:
             wait(lambda: t.status().get("tokens", {}).get("state") == "up")
             wait(lambda: len(tag_events(t)) == 4)
             time.sleep(0.3)  # the HELLO answers' snapshots: nothing more
@@ -126,7 +131,8 @@ def test_logged_presence_is_plain_pad_to_uid(tmp_path):
     from arena_table.rules import TagPlaced, TagRemoved
     from arena_table.table.tokens import logged_presence
 
-    t = Table(TableConfig(db=tmp_path / "log.db", camera=None, pin="1"))
+    t = Table(TableConfig(data=DataSettings(db=tmp_path / "log.db"), camera=CameraSettings(source="none"),
+                          web=WebSettings(pin="1111")))
     assert logged_presence(t) == {}
     for ev in (TagPlaced(pad=0, uid="04A1B2C3"), TagPlaced(pad=1, uid="0A0B0C0D", object="dice-tray:die:red"),
                TagPlaced(pad=0, uid="04112233"), TagRemoved(pad=1, uid="0A0B0C0D")):

@@ -8,7 +8,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from arena_table.table.app import Table, TableConfig
+from arena_table.table.app import Table
+from arena_table.table.config import CameraSettings, DataSettings, TableConfig
 from arena_table.vision.capture import SimSource
 from arena_table.vision.dice import DiceReading, DieReading
 from arena_table.vision.frames import EndOfStream
@@ -16,8 +17,9 @@ from arena_table.vision.render import DieSpec, TableSpec, render_table
 from arena_table.vision.sim import SimTable
 
 
-def run_folder(tmp_path: Path, photos: Path, **extra) -> Table:
-    table = Table(TableConfig(db=tmp_path / "t.db", camera=str(photos), extra=extra))
+def run_folder(tmp_path: Path, photos: Path, **camera) -> Table:
+    table = Table(TableConfig(data=DataSettings(db=tmp_path / "t.db"),
+                              camera=CameraSettings(source=str(photos), **camera)))
     table.start()
     table.devices[0].join(60)
     return table

@@ -21,7 +21,7 @@ def test_calibration_at_another_resolution_stops_the_camera_with_a_reason(tmp_pa
     calib = tmp_path / "calib.json"
     Calibration((1280, 720)).save(calib)
     table = run_folder(tmp_path, write_rendered(tmp_path / "p", [((1, 60, 120),)]),
-                       camera_calibration=str(calib))
+                       calibration=str(calib))
     try:
         cam = table.status()["camera"]
         assert cam["state"] == "failed" and "1280x720 cannot be used with 320x240" in cam["detail"]
@@ -39,7 +39,7 @@ def test_a_frame_of_another_size_midway_stops_the_camera_not_misread(tmp_path, m
     Calibration((320, 240)).save(calib)
     photos = write_rendered(tmp_path / "p", [((1, 60, 120),), ((2, 100, 90),)])
     cv2.imwrite(str(photos / "s01.png"), cv2.resize(cv2.imread(str(photos / "s01.png")), (320, 320)))
-    table = run_folder(tmp_path, photos, camera_calibration=str(calib))
+    table = run_folder(tmp_path, photos, calibration=str(calib))
     try:
         cam = table.status()["camera"]
         assert cam["state"] == "failed" and "320x240 cannot be used with 320x320" in cam["detail"]
@@ -56,7 +56,7 @@ def test_a_settle_with_no_die_read_says_so_and_names_the_calibrated_sizes(tmp_pa
     Calibration((320, 240), die_size_px=49.5).save(calib)
     photos = write_rendered(tmp_path / "p", [((4, 60, 120), (4, 140, 120)), ((6, 100, 90),)])
     with caplog.at_level(logging.INFO, logger="arena_table.table.camera_loop"):
-        table = run_folder(tmp_path, photos, camera_calibration=str(calib))
+        table = run_folder(tmp_path, photos, calibration=str(calib))
     try:
         assert [r.faces for r in table.state.tray.rolls] == [(4, 4)]
         said = [r.getMessage() for r in caplog.records if "no die is read" in r.getMessage()]
@@ -76,7 +76,7 @@ def test_calibration_tray_limits_reading_to_the_tray(tmp_path, monkeypatch):
     monkeypatch.setattr(camera_loop, "default_reader", lambda *_: reader)
     calib = tmp_path / "calib.json"
     Calibration((320, 240), tray=(20, 10, 200, 180)).save(calib)
-    table = run_folder(tmp_path, write_rendered(tmp_path / "p", [((1, 60, 120),)]), camera_calibration=str(calib))
+    table = run_folder(tmp_path, write_rendered(tmp_path / "p", [((1, 60, 120),)]), calibration=str(calib))
     table.close()
     assert seen == [(180, 200, 3)]
 
@@ -92,7 +92,7 @@ def test_a_held_photo_is_scaled_for_settle_detection_once_also_in_a_tray(tmp_pat
     calib = tmp_path / "calib.json"
     Calibration((320, 240), tray=(20, 10, 200, 180)).save(calib)
     table = run_folder(tmp_path, write_rendered(tmp_path / "p", [((1, 60, 120),), ((2, 100, 90),)]),
-                       camera_calibration=str(calib))
+                       calibration=str(calib))
     try:
         assert [r.faces for r in table.state.tray.rolls] == [(1,), (2,)]
         assert worked == [(180, 200, 3)] * 2  # 11 frames of each photo, worked once each
@@ -114,7 +114,7 @@ def test_calibrated_die_size_lets_the_real_reader_find_small_dice(tmp_path):
     calib, size = calibrate(frame)
     assert calib.resolution == (1280, 720) and size.dice == 6
     calib.save(tmp_path / "calib.json")
-    table = run_folder(tmp_path, folder, camera_calibration=str(tmp_path / "calib.json"))
+    table = run_folder(tmp_path, folder, calibration=str(tmp_path / "calib.json"))
     try:
         assert [sorted(r.faces) for r in table.state.tray.rolls] == [[1, 2, 3, 4, 5, 6]]
     finally:

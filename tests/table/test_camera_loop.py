@@ -14,9 +14,9 @@ import pytest
 
 from arena_table.rules import DiceRolled
 from arena_table.table import camera_loop
-from arena_table.table.app import Table, TableConfig
+from arena_table.table.app import Table
+from arena_table.table.config import CameraSettings, DataSettings, TableConfig
 from arena_table.table.camera_loop import crop_box
-from arena_table.vision.capture import Backoff
 from arena_table.vision.dice import DiceReading, DieReading
 from arena_table.vision.render import DieSpec, TableSpec, render_table
 from camera_kit import run_folder, scripted_reader, write_rendered
@@ -89,7 +89,8 @@ def test_each_real_photo_is_one_roll_in_the_tray(tmp_path, monkeypatch):
         assert cam["last_settle"] == PHOTOS[-1]  # a settle that records a roll is the last settle too
     finally:
         table.close()
-    with Table(TableConfig(db=tmp_path / "t.db", camera=None)) as again:  # durable: replayed from the log
+    with Table(TableConfig(data=DataSettings(db=tmp_path / "t.db"),
+                           camera=CameraSettings(source="none"))) as again:  # durable: replayed from the log
         assert [r.faces for r in again.state.tray.rolls] == [r.faces for r in rolls]
 
 
@@ -166,8 +167,9 @@ def test_status_asks_for_a_reroll_when_no_die_can_be_read(tmp_path, monkeypatch)
 
 
 def test_missing_camera_is_reported_and_retried_not_a_crash(tmp_path, caplog):
-    table = Table(TableConfig(db=tmp_path / "t.db", camera="99",
-                              extra={"camera_backoff": Backoff(0.01, 2.0, 0.05)}))
+    table = Table(TableConfig(data=DataSettings(db=tmp_path / "t.db"),
+                              camera=CameraSettings(source="99", backoff_initial_s=0.01, backoff_factor=2.0,
+                                                    backoff_maximum_s=0.05)))
     with caplog.at_level(logging.WARNING, logger="arena_table.table.camera_loop"), table:
         assert wait_for(lambda: table.status().get("camera", {}).get("attempt", 0) >= 5, 5)
         cam = table.status()["camera"]
@@ -209,12 +211,14 @@ def test_video_file_of_a_throw_is_one_roll(tmp_path, monkeypatch):
     for spec in frames:
         writer.write(render_table(spec, rng)[0])
     writer.release()
-    with Table(TableConfig(db=tmp_path / "t.db", camera=str(path))) as table:
+    with Table(TableConfig(data=DataSettings(db=tmp_path / "t.db"),
+                           camera=CameraSettings(source=str(path)))) as table:
         table.devices[0].join(30)
         rolls = table.state.tray.rolls
         assert [r.faces for r in rolls] == [(6,)] and rolls[0].source.startswith(f"video:{path}@")
         assert table.status()["camera"]["state"] == "ended"
-    with Table(TableConfig(db=tmp_path / "t.db", camera=str(path))) as table:  # a restart goes on after it
+    with Table(TableConfig(data=DataSettings(db=tmp_path / "t.db"),
+                           camera=CameraSettings(source=str(path)))) as table:  # a restart goes on after it
         table.devices[0].join(30)
         assert [r.faces for r in table.state.tray.rolls] == [(6,)]  # not recorded twice
     # read: the empty table at the first start (the baseline, not recorded), the settled throw
@@ -283,7 +287,8 @@ def test_the_overlay_does_not_wait_for_the_rolls_read(tmp_path, monkeypatch):
             return real(image)
 
     monkeypatch.setattr(camera_loop, "default_reader", lambda *_: Reader())
-    table = Table(TableConfig(db=tmp_path / "t.db", camera=str(write_rendered(tmp_path / "p", [((3, 60, 120),)]))))
+    table = Table(TableConfig(data=DataSettings(db=tmp_path / "t.db"),
+                              camera=CameraSettings(source=str(write_rendered(tmp_path / "p", [((3, 60, 120),)])))))
     table.start()
     try:
         assert inside.wait(30)

@@ -6,7 +6,8 @@ from __future__ import annotations
 from camera_kit import EndingSim, truth_reader_for
 
 from arena_table.table import camera_loop
-from arena_table.table.app import Table, TableConfig
+from arena_table.table.app import Table
+from arena_table.table.config import CameraSettings, DataSettings, TableConfig
 from arena_table.table.camera_loop import CameraLoop
 from arena_table.vision.sim import SimDie, SimTable, SimThrow
 
@@ -26,7 +27,7 @@ def test_reader_failure_is_camera_error_then_ok_again(tmp_path, monkeypatch):
         return truth(image)
     monkeypatch.setattr(camera_loop, "default_reader", lambda *_: reader)
 
-    with Table(TableConfig(db=tmp_path / "t.db", camera=None)) as table:
+    with Table(TableConfig(data=DataSettings(db=tmp_path / "t.db"), camera=CameraSettings(source="none"))) as table:
         seen = []
         real_set = table.status_board.set
 

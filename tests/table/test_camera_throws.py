@@ -10,7 +10,8 @@ import pytest
 from camera_kit import EndingSim, truth_reader_for
 
 from arena_table.rules import DiceRolled
-from arena_table.table.app import Table, TableConfig
+from arena_table.table.app import Table
+from arena_table.table.config import CameraSettings, DataSettings, DiceSettings, TableConfig
 from arena_table.table.camera_loop import CameraLoop
 from arena_table.vision.dice import DiceReading
 from arena_table.vision.settle import SettleConfig
@@ -23,7 +24,7 @@ def test_simulated_throws_become_rolls_of_the_thrown_dice(tmp_path):
     read_at: list[float] = []
     truth_reader = truth_reader_for(sim, src, read_at)
 
-    with Table(TableConfig(db=tmp_path / "t.db", camera=None)) as table:
+    with Table(TableConfig(data=DataSettings(db=tmp_path / "t.db"), camera=CameraSettings(source="none"))) as table:
         loop = CameraLoop(table, "sim", settle=SettleConfig(mode="moved"), reader=truth_reader,
                           source_factory=lambda spec, **kw: src)
         loop.start()
@@ -47,7 +48,7 @@ def test_same_value_thrown_twice_gives_two_roll_events(tmp_path):
     four_b = SimDie(4, (220.0, 100.0), 35.0, 1, start=(350.0, 200.0), spin=500.0)
     sim = SimTable(seed=0, size=(320, 240), throws=[SimThrow(1.0, 2.0, (four_a,)), SimThrow(4.5, 5.5, (four_b,))])
     src = EndingSim(sim, 8.0)
-    with Table(TableConfig(db=tmp_path / "t.db", camera=None)) as table:
+    with Table(TableConfig(data=DataSettings(db=tmp_path / "t.db"), camera=CameraSettings(source="none"))) as table:
         with CameraLoop(table, "sim", reader=truth_reader_for(sim, src), source_factory=lambda spec, **kw: src) as loop:
             loop.join(60)
         assert [r.faces for r in table.state.tray.rolls] == [(4,), (4,)]
@@ -67,7 +68,7 @@ def test_a_die_thrown_again_onto_its_own_spot_with_another_face_counts(tmp_path,
     sim = SimTable(seed=0, size=(640, 480), throws=[SimThrow(1.0, 2.0, (a1, b)),
                                                      SimThrow(4.5, 5.5, (a2,), kept=(b,))])
     src = EndingSim(sim, 8.0)
-    with Table(TableConfig(db=tmp_path / "t.db", camera=None)) as table:
+    with Table(TableConfig(data=DataSettings(db=tmp_path / "t.db"), camera=CameraSettings(source="none"))) as table:
         with CameraLoop(table, "sim", settle=SettleConfig(mode="moved"), reader=truth_reader_for(sim, src),
                         source_factory=lambda spec, **kw: src) as loop:
             loop.join(60)
@@ -84,7 +85,7 @@ def test_the_first_rethrow_after_the_camera_starts_is_told_by_its_face(tmp_path)
     a2 = replace(a1, value=3, start=(-40.0, 300.0))
     sim = SimTable(seed=0, size=(640, 480), throws=[SimThrow(-2.0, -1.0, (a1, b)), SimThrow(3.0, 4.0, (a2,), kept=(b,))])
     src = EndingSim(sim, 6.5)
-    with Table(TableConfig(db=tmp_path / "t.db", camera=None)) as table:
+    with Table(TableConfig(data=DataSettings(db=tmp_path / "t.db"), camera=CameraSettings(source="none"))) as table:
         with CameraLoop(table, "sim", settle=SettleConfig(mode="moved"), reader=truth_reader_for(sim, src),
                         source_factory=lambda spec, **kw: src) as loop:
             loop.join(60)
@@ -118,9 +119,8 @@ def test_rerolling_the_refused_die_completes_the_held_roll(tmp_path, partial, ag
                                   if d.value == 2 else d for d in r.dice), r.width, r.height)
         return r
 
-    extra = {"partial_rolls": True} if partial else {}
-    with Table(TableConfig(db=tmp_path / "t.db", camera=None, extra=extra)) as table:
-        with CameraLoop(table, "sim", settle=SettleConfig(mode="moved"), reader=read,
+    with Table(TableConfig(data=DataSettings(db=tmp_path / "t.db"), camera=CameraSettings(source="none"))) as table:
+        with CameraLoop(table, "sim", settle=SettleConfig(mode="moved"), reader=read, dice=DiceSettings(partial_rolls=partial),
                         source_factory=lambda spec, **kw: src) as loop:
             loop.join(60)
         want = [[3], [5]] if partial else [[3, 5]] if again == "b" else [[5]]

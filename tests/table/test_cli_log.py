@@ -16,7 +16,11 @@ from arena_table.table.log import EventLog
 @pytest.mark.parametrize("argv", [["run"], ["doctor"], ["tags", "list"], ["log", "export"]],
                          ids=lambda a: " ".join(a))
 def test_every_command_defaults_to_the_same_log(argv):
-    assert build_parser().parse_args(argv).db == str(DEFAULT_DB)
+    from arena_table.cli.run import load_flags
+
+    args = build_parser().parse_args(argv)
+    db = load_flags(args).config.data.db if argv == ["run"] else args.db  # run's default: the configuration's
+    assert db == str(DEFAULT_DB)
 
 
 def test_log_export_without_db_reads_the_default_log(tmp_path, monkeypatch, capsys):

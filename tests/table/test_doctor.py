@@ -142,11 +142,12 @@ def test_a_warning_without_advice_is_refused():
 def test_a_running_table_shows_the_findings_on_the_control_page(tmp_path):
     """The same findings on the control page's status panel (doctor's checks but the pin factory and
     the model, which the lights and the camera report themselves)."""
-    from arena_table.table.app import Table, TableConfig
+    from arena_table.table.app import Table
+    from arena_table.table.config import CameraSettings, DataSettings, TableConfig, WebSettings
     from arena_table.table.doctor import IN_SERVICE, Checkup
     from arena_table.webui.app import create_app, shutdown
 
-    with Table(TableConfig(db=tmp_path / "t.db", camera=None, pin="246810")) as table:
+    with Table(TableConfig(data=DataSettings(db=tmp_path / "t.db"), camera=CameraSettings(source="none"), web=WebSettings(pin="246810"))) as table:
         table.devices.append(Checkup(table, probes()).start())
         deadline = time.monotonic() + 10
         while "checks" not in table.status() and time.monotonic() < deadline:

@@ -13,7 +13,8 @@ from logkit import open_elsewhere
 from arena_table.cli.common import free_port
 
 from arena_table.rules.kernel.events import Note
-from arena_table.table.app import Table, TableConfig
+from arena_table.table.app import Table
+from arena_table.table.config import CameraSettings, DataSettings, TableConfig, WebSettings
 from arena_table.cli import main
 from arena_table.table.log import EventLog, LogError
 
@@ -108,7 +109,8 @@ def test_a_table_that_cannot_open_its_media_folder_lets_go_of_its_log(tmp_path):
     data = tmp_path / "data"
     data.mkdir()
     (data / "media").write_text("not a folder")
-    config = TableConfig(db=tmp_path / "t.db", data_dir=data, camera=None, pin="2468")
+    config = TableConfig(data=DataSettings(db=tmp_path / "t.db", dir=data), camera=CameraSettings(source="none"),
+                         web=WebSettings(pin="2468"))
     with pytest.raises(OSError):
         Table(config)
     with EventLog(tmp_path / "t.db") as log:  # not "already in use by another arena-table process"
@@ -149,20 +151,24 @@ def test_a_log_of_a_newer_schema_is_refused_untouched(tmp_path):
 def test_two_tables_with_one_data_folder_are_refused(tmp_path):
     """Two logs in one folder (or one --data-dir given to two tables): the second would rewrite the
     first's PIN and login key, so it stops while the first runs, and starts once it is closed."""
-    first = Table(TableConfig(db=tmp_path / "a.db", camera=None, pin="2468"))
+    first = Table(TableConfig(data=DataSettings(db=tmp_path / "a.db"), camera=CameraSettings(source="none"),
+                              web=WebSettings(pin="2468")))
     try:
         with pytest.raises(LogError, match=r"the data folder of another running table \(pid \d+\)"):
-            Table(TableConfig(db=tmp_path / "b.db", camera=None, pin="1357"))
+            Table(TableConfig(data=DataSettings(db=tmp_path / "b.db"), camera=CameraSettings(source="none"),
+                              web=WebSettings(pin="1357")))
         with EventLog(tmp_path / "b.db") as log:  # the refused table let go of its log
             assert log.rows() == []
     finally:
         first.close()
-    Table(TableConfig(db=tmp_path / "b.db", camera=None, pin="1357")).close()
+    Table(TableConfig(data=DataSettings(db=tmp_path / "b.db"), camera=CameraSettings(source="none"),
+                      web=WebSettings(pin="1357"))).close()
 
 
 def test_run_beside_a_running_table_leaves_its_pin_alone(tmp_path, capsys):
     (tmp_path / "pin.txt").write_text("246810\n")
-    first = Table(TableConfig(db=tmp_path / "a.db", camera=None, pin="246810"))
+    first = Table(TableConfig(data=DataSettings(db=tmp_path / "a.db"), camera=CameraSettings(source="none"),
+                              web=WebSettings(pin="246810")))
     try:
         assert main(["run", "--db", str(tmp_path / "b.db"), "--camera", "none", "--pin", "1111", "--port", str(free_port())]) == 1
     finally:
@@ -172,15 +178,18 @@ def test_run_beside_a_running_table_leaves_its_pin_alone(tmp_path, capsys):
 
 
 def test_a_second_table_on_the_same_log_is_told_the_log_is_busy_and_makes_nothing(tmp_path):
-    first = Table(TableConfig(db=tmp_path / "a.db", camera=None, pin="2468"))
+    first = Table(TableConfig(data=DataSettings(db=tmp_path / "a.db"), camera=CameraSettings(source="none"),
+                              web=WebSettings(pin="2468")))
     try:
         before = sorted(p.name for p in tmp_path.iterdir())
         assert re.fullmatch(r".*a.db: already in use by another arena-table process \(pid \d+\); one table "
                             r"writes one log", open_elsewhere(tmp_path / "a.db"))
         with pytest.raises(LogError, match=r"a.db: already open for writing in this process"):
-            Table(TableConfig(db=tmp_path / "a.db", camera=None, pin="1357"))
+            Table(TableConfig(data=DataSettings(db=tmp_path / "a.db"), camera=CameraSettings(source="none"),
+                              web=WebSettings(pin="1357")))
         with pytest.raises(LogError, match="the data folder of another running table"):
-            Table(TableConfig(db=tmp_path / "b.db", camera=None, pin="1357"))
+            Table(TableConfig(data=DataSettings(db=tmp_path / "b.db"), camera=CameraSettings(source="none"),
+                              web=WebSettings(pin="1357")))
         assert sorted(p.name for p in tmp_path.iterdir()) == before  # no b.db made beside the first's log
     finally:
         first.close()
@@ -207,7 +216,8 @@ def test_the_same_run_twice_is_told_the_table_runs_not_that_the_port_is_busy(tmp
     """A review: the commonest double start (same log, same port) said "Address already in use"."""
     import socket
 
-    first = Table(TableConfig(db=tmp_path / "a.db", camera=None, pin="2468"))
+    first = Table(TableConfig(data=DataSettings(db=tmp_path / "a.db"), camera=CameraSettings(source="none"),
+                              web=WebSettings(pin="2468")))
     with socket.socket() as s:  # the first table's port
         s.bind(("127.0.0.1", 0))
         s.listen()
@@ -231,10 +241,12 @@ def test_a_table_whose_devices_cannot_start_lets_go_of_its_locks(tmp_path, monke
 
     monkeypatch.setattr(Table, "_build_devices", no_gpio)
     with pytest.raises(RuntimeError, match="no GPIO"):
-        with Table(TableConfig(db=tmp_path / "t.db", camera=None, pin="2468")):
+        with Table(TableConfig(data=DataSettings(db=tmp_path / "t.db"), camera=CameraSettings(source="none"),
+                               web=WebSettings(pin="2468"))):
             pass
     monkeypatch.undo()
-    Table(TableConfig(db=tmp_path / "t.db", camera=None, pin="2468")).close()  # not "already in use"
+    Table(TableConfig(data=DataSettings(db=tmp_path / "t.db"), camera=CameraSettings(source="none"),
+                      web=WebSettings(pin="2468"))).close()  # not "already in use"
 
 
 def test_a_log_with_two_names_is_refused_by_writers_and_readers(tmp_path, capsys):

@@ -5,7 +5,8 @@ import pytest
 
 from arena_table.rules import GameStarted, Refused
 from arena_table.rules.kernel.events import parse as parse_event
-from arena_table.table.app import Table, TableConfig, record_game
+from arena_table.table.app import Table, record_game
+from arena_table.table.config import CameraSettings, DataSettings, TableConfig
 from arena_table.cli import main
 from arena_table.cli.common import free_port
 
@@ -14,7 +15,7 @@ PVP = {"mode": "pvp", "players": ["Ann", "Bo"], "heroes_1": ["rochon", "rac", "n
 
 
 def _table(db):
-    return Table(TableConfig(db=db, camera=None), clock=lambda: 1000.0)
+    return Table(TableConfig(data=DataSettings(db=db), camera=CameraSettings(source="none")), clock=lambda: 1000.0)
 
 
 def test_game_from_the_flags_survives_a_restart_without_them(tmp_path):

@@ -8,13 +8,15 @@ from typing import Iterator
 import pytest
 from webhelpers import PIN, login
 
-from arena_table.table.app import Table, TableConfig
+from arena_table.table.app import Table
+from arena_table.table.config import CameraSettings, DataSettings, TableConfig, WebSettings
 from arena_table.webui.app import create_app, shutdown
 
 
 @pytest.fixture
 def table(tmp_path) -> Iterator[Table]:
-    t = Table(TableConfig(db=tmp_path / "table.db", camera=None, pin=PIN)).start()
+    t = Table(TableConfig(data=DataSettings(db=tmp_path / "table.db"), camera=CameraSettings(source="none"),
+                          web=WebSettings(pin=PIN))).start()
     yield t
     t.close()
 

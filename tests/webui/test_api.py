@@ -364,10 +364,12 @@ def test_real_simulated_reader_through_the_control_api(tmp_path):
 
     from webhelpers import PIN
 
-    from arena_table.table.app import Table, TableConfig
+    from arena_table.table.app import Table
+    from arena_table.table.config import CameraSettings, DataSettings, TableConfig, TokenSettings, WebSettings
     from arena_table.webui.app import create_app, shutdown
 
-    with Table(TableConfig(db=tmp_path / "t.db", camera=None, tokens="sim", pin=PIN)) as table:
+    with Table(TableConfig(data=DataSettings(db=tmp_path / "t.db"), camera=CameraSettings(source="none"),
+                           tokens=TokenSettings(reader="sim"), web=WebSettings(pin=PIN))) as table:
         app = create_app(table)
         client = app.test_client()
         token = login(client)
@@ -437,12 +439,13 @@ def test_a_catalogued_tag_event_is_accepted(ctl, table):
 def test_media_is_served_with_a_relative_db_path(tmp_path, monkeypatch):
     """The default ``--db`` is relative (var/arena-table.db); Flask resolved the media path against
     its package folder, so every die crop was a 500 (a new user's audit)."""
-    from arena_table.table.app import Table, TableConfig
+    from arena_table.table.app import Table
+    from arena_table.table.config import CameraSettings, DataSettings, TableConfig
     from arena_table.webui.app import create_app, shutdown
 
     monkeypatch.chdir(tmp_path)
-    with Table(TableConfig(db="var/t.db", camera=None)) as t:
-        assert t.config.data_dir == tmp_path / "var"
+    with Table(TableConfig(data=DataSettings(db="var/t.db"), camera=CameraSettings(source="none"))) as t:
+        assert t.data_dir == tmp_path / "var"
         ref = t.media.save(np.zeros((8, 8, 3), np.uint8), "crop")
         app = create_app(t, {"heartbeat": 0.3})
         try:

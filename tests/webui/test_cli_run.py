@@ -17,7 +17,6 @@ from pathlib import Path
 import pytest
 from arena_table.cli.common import free_port
 
-from arena_table.cli import run as cli_run
 from arena_table.table import secrets_store
 from arena_table.cli import main
 
@@ -32,17 +31,6 @@ def test_pin_is_made_once_kept_and_private(tmp_path):
     assert secrets_store.read_pin(tmp_path / "data") == "4321"
     with pytest.raises(ValueError, match="4 to 12 digits"):
         secrets_store.load_or_create_pin(tmp_path / "data", "12a4")
-
-
-def test_default_camera(monkeypatch):
-    monkeypatch.setattr(cli_run, "picamera2_available", lambda: False)
-    monkeypatch.setattr(cli_run.Path, "exists", lambda self: False)
-    assert cli_run.default_camera() == "sim"
-    monkeypatch.setattr(cli_run.Path, "exists", lambda self: str(self) == "/dev/video0")
-    assert cli_run.default_camera() == "0"
-    monkeypatch.setattr(cli_run, "picamera2_available", lambda: True)
-    assert cli_run.default_camera() == "picamera2"
-    assert cli_run._camera_arg("none") is None and cli_run._camera_arg("DIR") == "DIR"
 
 
 def test_doctor_prints_the_pin(tmp_path, capsys):
@@ -141,58 +129,6 @@ def test_run_refuses_bad_options(tmp_path, capsys):
     assert not Path(tmp_path / "t.db").exists()
 
 
-def test_camera_settings_are_checked():
-    assert cli_run.camera_settings(["settle_s=0.6", "settle_mode=whole"]) == {"settle_s": 0.6, "settle_mode": "whole"}
-    with pytest.raises(ValueError, match="unknown key"):
-        cli_run.camera_settings(["settle=0.6"])
-    with pytest.raises(ValueError, match="expected KEY=VALUE"):
-        cli_run.camera_settings(["settle_s"])
-    with pytest.raises(ValueError, match="no such file"):
-        cli_run.camera_settings([], "/nonexistent/calib.json")
-    with pytest.raises(ValueError, match="calibration /tmp: is a folder; name the calibration file"):
-        cli_run.camera_settings([], "/tmp")
-    for pair, message in [("still_frames=abc", "still_frames must be a whole number from 1, got 'abc'"),
-                          ("camera_fps=0", "camera_fps must be a number above 0"),
-                          ("camera_fps=-5", "camera_fps must be a number above 0"),
-                          ("settle_s=abc", "settle_s must be a number above 0"),
-                          ("settle_mode=fast", 'settle_mode must be "moved" or "whole"'),
-                          ("camera_realtime=maybe", "camera_realtime must be true or false"),
-                          ("camera_size=[1280]", "camera_size must be \\[width, height\\]"),
-                          ("camera_calibration=5", "camera_calibration must be a file path"),
-                          ("camera_backoff={\"factor\": 0.5}", "camera_backoff must be"),
-                          ("dice_min_confidence=1.5", "dice_min_confidence must be a number from 0 to 1"),
-                          ("dice_logo_face=7", "dice_logo_face must be a face value, a whole number from 1 to 6"),
-                          ("dice_logo_face=true", "dice_logo_face must be a face value"),
-                          ("dice_size_check=0.5", "dice_size_check must be 0 \\(off\\) or a number above 1")]:
-        with pytest.raises(ValueError, match=f"camera setting {message}"):
-            cli_run.camera_settings([pair])
-
-
-def test_reader_settings_reach_the_reader():
-    # dice_* settings: a logo face mapped to 1, a stricter confidence, the size check off
-    import numpy as np
-
-    from arena_table.table.camera_loop import build_camera
-    from arena_table.table.camera_settings import default_reader, reader_config
-    from arena_table.vision.render import DieSpec, TableSpec, render_table
-
-    settings = cli_run.camera_settings(["dice_logo_face=1", "dice_min_confidence=0.8", "dice_size_check=0"])
-    cfg = reader_config(None, settings)
-    assert (dict(cfg.logo_faces), cfg.min_confidence, cfg.size_check_ratio) == ({"logo": 1}, 0.8, 0.0)
-    assert reader_config(40.0, settings).die_size_px == pytest.approx((25.0, 64.0))
-    logo = DieSpec(1, (320.0, 240.0), 34.0, 17.0, body=(235, 240, 240), pip=(40, 40, 200),
-                   pips=((0.0, 0.0),), pip_radius=0.26)
-    frame = render_table(TableSpec(640, 480, dice=(logo,), background=(70, 110, 60)), np.random.default_rng(0))[0]
-    assert default_reader()(frame).dice[0].status == "unreadable"
-    assert default_reader(None, settings)(frame).values == (1,)
-
-    class Fake:
-        config = type("C", (), {"extra": dict(settings, settle_s=0.5)})()
-
-    loop = build_camera(Fake(), "none")
-    assert loop.reader_settings == settings
-
-
 def test_run_refuses_a_bad_calibration_file_naming_it(tmp_path, capsys):
     calib = tmp_path / "calib.json"
     calib.write_text(json.dumps({"resolution": [640, 480], "tray": [1, 2]}))
@@ -219,8 +155,9 @@ def test_run_reads_small_dice_with_the_calibration_file(tmp_path):
     calib = tmp_path / "calib.json"
     assert main(["dice", "calibrate", str(photos / "small.png"), "--out", str(calib)]) == 0
     port = free_port()
+    (tmp_path / "config.toml").write_text('[camera]\nsettle_mode = "whole"\n')
     proc = subprocess.Popen([sys.executable, "-m", "arena_table.cli", "run", "--camera", str(photos),
-                             "--calibration", str(calib), "--camera-setting", "settle_mode=whole",
+                             "--calibration", str(calib), "--config", str(tmp_path / "config.toml"),
                              "--tokens", "none", "--db", str(tmp_path / "t.db"), "--port", str(port)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             env={**os.environ, "PYTHONUNBUFFERED": "1"})
@@ -245,10 +182,11 @@ def test_a_restart_with_the_same_game_flag_goes_on_with_the_game_in_progress(tmp
     restart recorded a dice-tray start and the Theosis game was over for good (undo stops at a
     game's start). It now goes on with Theosis and says why --game was not applied."""
     from arena_table.rules import parse
-    from arena_table.table.app import Table, TableConfig, record_game
+    from arena_table.table.app import Table, record_game
+    from arena_table.table.config import CameraSettings, DataSettings, TableConfig
 
     db = tmp_path / "t.db"
-    t = Table(TableConfig(db=db, camera=None))
+    t = Table(TableConfig(data=DataSettings(db=db), camera=CameraSettings(source="none")))
     pvp = {"mode": "pvp", "players": ["Ann", "Bo"], "heroes_1": ["rochon", "rac", "norn"],
            "heroes_2": ["aer", "lug", "edhel"]}
     record_game(t.engine, "theosis", pvp)  # as the control page would start it
@@ -286,13 +224,15 @@ def test_a_second_run_on_a_busy_log_rewrites_neither_its_pin_nor_its_key(tmp_pat
     """A reviewer's finding: a second `run --pin 111111` on a log another table holds said the log
     was busy, but only after it had rewritten that table's pin.txt and session-secret: `doctor`
     then showed a PIN the running table refused, and its players were logged out at its restart."""
-    from arena_table.table.app import Table, TableConfig
+    from arena_table.table.app import Table
+    from arena_table.table.config import CameraSettings, DataSettings, TableConfig, WebSettings
 
     db = tmp_path / "t.db"
     secrets_store.load_or_create_pin(tmp_path, "246810")
     key = secrets_store.load_or_create_session_secret(tmp_path, "246810")
     before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
-    first = Table(TableConfig(db=db, camera=None, pin="246810"))  # holds the log's writer lock
+    first = Table(TableConfig(data=DataSettings(db=db), camera=CameraSettings(source="none"),
+                              web=WebSettings(pin="246810")))  # holds the log's writer lock
     try:
         assert main(["run", "--port", str(free_port()), "--db", str(db), "--camera", "none", "--pin", "111111"]) == 1
         assert "already in use by another arena-table process" in capsys.readouterr().err

@@ -11,7 +11,8 @@ import numpy as np
 from webhelpers import PIN, SSEReader, settle
 
 from arena_table.table import camera_loop
-from arena_table.table.app import Table, TableConfig
+from arena_table.table.app import Table
+from arena_table.table.config import CameraSettings, DataSettings, TableConfig, WebSettings
 from arena_table.vision.dice import DiceReading, DieReading
 from arena_table.vision.render import DieSpec, TableSpec, render_table
 from arena_table.webui.app import create_app, shutdown
@@ -54,7 +55,9 @@ def test_stills_become_rolls_on_api_state_with_crops(tmp_path, monkeypatch):
     # the loop, engine and web app are under test here, not the reader: it answers from the drawing
     monkeypatch.setattr(camera_loop, "default_reader",
                         lambda *_: lambda image: truth[hashlib.sha1(image.tobytes()).hexdigest()])
-    with Table(TableConfig(db=tmp_path / "t.db", camera=str(tmp_path / "stills"), pin=PIN)) as table:
+    with Table(TableConfig(data=DataSettings(db=tmp_path / "t.db"),
+                           camera=CameraSettings(source=str(tmp_path / "stills")),
+                           web=WebSettings(pin=PIN))) as table:
         app = create_app(table)
         client = app.test_client()
         stream = SSEReader(client.get("/api/stream", buffered=False))

@@ -8,7 +8,8 @@ import pytest
 from webhelpers import PIN, SSEReader, apply_update, settle
 
 from arena_table.rules import DiceRolled, DieCorrected
-from arena_table.table.app import Table, TableConfig
+from arena_table.table.app import Table
+from arena_table.table.config import CameraSettings, DataSettings, TableConfig, WebSettings
 from arena_table.webui.app import create_app, shutdown
 from arena_table.webui.sse import Client, Hub, HubFull
 from arena_table.webui.views import spectator_state
@@ -94,7 +95,8 @@ def test_last_event_id_always_gets_a_fresh_snapshot(app, client, table, last_id,
 
 def test_restart_gives_a_new_epoch_and_no_duplicated_log_lines(tmp_path):
     db = tmp_path / "t.db"
-    with Table(TableConfig(db=db, camera=None, pin=PIN)) as t1:
+    with Table(TableConfig(data=DataSettings(db=db), camera=CameraSettings(source="none"),
+                           web=WebSettings(pin=PIN))) as t1:
         app1 = create_app(t1, {"heartbeat": 0.3})
         s = open_stream(app1.test_client())
         page = s.next()[1]["state"]  # what a page holds: the snapshot, then merged updates
@@ -106,7 +108,8 @@ def test_restart_gives_a_new_epoch_and_no_duplicated_log_lines(tmp_path):
         s.close()
         shutdown(app1)
         old_epoch = t1.epoch
-    with Table(TableConfig(db=db, camera=None, pin=PIN)) as t2:
+    with Table(TableConfig(data=DataSettings(db=db), camera=CameraSettings(source="none"),
+                           web=WebSettings(pin=PIN))) as t2:
         app2 = create_app(t2, {"heartbeat": 0.3})
         settle(app2, 5)
         s = open_stream(app2.test_client(), ident)

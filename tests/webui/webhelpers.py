@@ -9,7 +9,8 @@ import time
 from contextlib import contextmanager
 
 from arena_table.table import secrets_store
-from arena_table.table.app import Table, TableConfig
+from arena_table.table.app import Table
+from arena_table.table.config import CameraSettings, DataSettings, TableConfig, WebSettings
 from arena_table.table.revoked_sessions import StoredSessionRevocations
 from arena_table.webui.app import WebConfig, create_app, shutdown
 
@@ -81,7 +82,8 @@ def running_table(data_dir, given_pin=None):
     table and its web app (in a test client)."""
     pin = secrets_store.load_or_create_pin(data_dir, given_pin)
     key = secrets_store.load_or_create_session_secret(data_dir, pin)
-    table = Table(TableConfig(db=data_dir / "t.db", camera=None, pin=pin)).start()
+    table = Table(TableConfig(data=DataSettings(db=data_dir / "t.db"), camera=CameraSettings(source="none"),
+                              web=WebSettings(pin=pin))).start()
     app = create_app(table, WebConfig(pin=pin, secret_key=key, heartbeat=0.3,
                                       revocations=StoredSessionRevocations(data_dir)))
     app.config["TESTING"] = True
