@@ -115,7 +115,8 @@ OPERATIONS: dict[tuple[str, str], dict[str, Any]] = {
     ("/api/actions", "get"): {
         "security": [{"session": []}],
         "responses": {"200": _json({"type": "object", "properties": {
-            "game": {"type": "string"}, "acting": {"type": ["string", "null"]}, "prompt": {"type": "string"},
+            "game": {"type": "string"}, "acting": {"type": ["string", "null"]}, "turn": {"type": "string"},
+            "prompt": {"type": "string"}, "offers": {"type": "boolean"},
             "actions": {"type": "array", "items": {"type": "object", "properties": {
                 "kind": {"type": "string"}, "label": {"type": "string"}, "player": {"type": "string"},
                 "fields": {"type": "object"}, "params": {"type": "array", "items": {"type": "object"}},

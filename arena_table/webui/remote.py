@@ -19,15 +19,29 @@ from .service import TableService
 
 
 def offers(service: TableService) -> dict[str, Any]:
-    """``{"game", "title", "acting", "prompt", "actions": [Action JSON], "version"}`` for the state now;
-    ``acting`` and ``prompt`` are the spectator view's (the TV's words)."""
+    """``{"game", "title", "acting", "turn", "prompt", "actions": [Action JSON], "offers", "version"}`` for the
+    state now. ``acting`` (an id) and ``prompt`` are the spectator view's (the TV's words); ``turn`` is whose
+    turn it is by the name the TV shows (the acting entry's, else the acting side), "" when the prompt
+    already begins with it; ``offers`` is false for a game that offers no actions (typed events only)."""
     ts = service.state
     game = find_game(ts.game)
     view = game.view(ts.state)
     get = view.get if hasattr(view, "get") else dict(view).get
     acts = [a.to_json() for a in game.actions(ts.state)] if game.actions is not None else []
-    return {"game": game.name, "title": game.title, "acting": get("acting"), "prompt": get("prompt") or "",
-            "actions": acts, "offers": game.actions is not None, "version": service.version}
+    prompt = get("prompt") or ""
+    return {"game": game.name, "title": game.title, "acting": get("acting"), "turn": _turn(view, get, prompt),
+            "prompt": prompt, "actions": acts, "offers": game.actions is not None, "version": service.version}
+
+
+def _turn(view: Any, get: Any, prompt: str) -> str:
+    acting = get("acting")
+    names = {_field(e, "id"): _field(e, "name") for e in (get("order") or ())}
+    who = names.get(acting) or acting or get("acting_side") or ""
+    return "" if not who or prompt.startswith(str(who)) else str(who)
+
+
+def _field(entry: Any, name: str) -> Any:
+    return entry.get(name) if isinstance(entry, dict) else getattr(entry, name, None)
 
 
 def _register_remote(app: Flask, service: TableService) -> None:

@@ -17,6 +17,7 @@ def test_theosis_placement_from_the_offers_is_accepted_and_the_turn_passes(clien
     body = client.get("/api/actions").get_json()
     assert body["game"] == "theosis"
     assert body["prompt"] == "Ann: place a hero on a golden quest slot"
+    assert body["turn"] == ""  # the prompt names the player already
     norn = next(a for a in body["actions"] if a["label"] == "Place Norn")
     assert norn["player"] == "Ann"
     guardian = next(c for c in norn["params"][0]["choices"] if c["label"] == "Guardian quest (golden slot)")

@@ -31,6 +31,9 @@
     return data;
   }
 
+  window.control.api = api;
+  window.control.toast = toast;
+
   async function act(method, url, body, okText) {
     try {
       const d = await api(method, url, body);
@@ -528,6 +531,7 @@
   }
 
   function onState() {
+    document.dispatchEvent(new CustomEvent('table-state'));
     if (state) renderKinds(state.game);
     $('running').textContent = state ? 'Running: ' + state.title + ' · event ' + state.seq : '';
     renderCorrect();

@@ -1,0 +1,81 @@
+// The remote: the running game's offers (GET /api/actions) as big buttons. A tap on an action
+// asks its parameters one at a time, each as a row of choices; the last choice submits the event
+// (POST /api/events). Nothing is typed: every choice is one the rules accept now.
+(function () {
+  'use strict';
+  const $ = (id) => document.getElementById(id);
+  const el = window.ArenaDom.el;
+  let offers = null;
+  let picking = null;  // {action, fields, todo: [param...], done: [label...]}
+  let asked = 0;
+  window.remote = { taps: 0, offers: () => offers };
+
+  function tap() { window.remote.taps += 1; }
+
+  async function refresh() {
+    const mine = ++asked;
+    let d;
+    try { d = await window.control.api('GET', '/api/actions'); } catch (e) { return; }
+    if (mine !== asked) return;  // a later refresh is under way
+    offers = d;
+    picking = null;
+    render();
+  }
+
+  function render() {
+    const turn = $('remote-turn');
+    const box = $('remote-actions');
+    if (!offers) return;
+    turn.replaceChildren(...[
+      offers.turn ? el('strong', { class: 'remote-acting', text: offers.turn + ' · ' }) : null,
+      el('span', { text: offers.prompt || (offers.offers ? '' : 'Enter events below (this game offers no buttons yet)') }),
+    ].filter(Boolean));
+    if (picking) {
+      const param = picking.todo[0];
+      box.replaceChildren(
+        el('p', { class: 'remote-step', text: picking.action.label + (picking.done.length ? ': ' + picking.done.join(' · ') : '') }),
+        el('h3', { text: param.label }),
+        el('div', { class: 'remote-choices', role: 'group', 'aria-label': param.label },
+          param.choices.map((c) => button(c.label, () => choose(c), 'remote-choice'))),
+        button('Cancel', () => { picking = null; render(); }, 'remote-cancel'));
+      return;
+    }
+    box.replaceChildren(...(offers.actions.length ? offers.actions.map((a) => button(a.label, () => start(a), 'remote-action'))
+      : [el('p', { class: 'muted', text: offers.offers ? 'Nothing to tap now: ' + (offers.prompt || 'the game is over') : '' })]));
+  }
+
+  function button(text, handler, cls) {
+    const b = el('button', { type: 'button', class: cls, text });
+    b.addEventListener('click', () => { tap(); handler(); });
+    return b;
+  }
+
+  function start(action) {
+    picking = { action, fields: Object.assign({}, action.fields), todo: action.params.slice(), done: [] };
+    next();
+  }
+
+  function choose(choice) {
+    picking.todo.shift();
+    Object.assign(picking.fields, choice.fields);
+    picking.done.push(choice.label);
+    picking.todo.unshift(...(choice.then || []));
+    next();
+  }
+
+  async function next() {
+    if (picking.todo.length) { render(); return; }
+    const { action, fields } = picking;
+    picking = null;
+    $('remote-actions').querySelectorAll('button').forEach((b) => { b.disabled = true; });
+    try {
+      const d = await window.control.api('POST', '/api/events', { event: Object.assign({ kind: action.kind }, fields) });
+      window.control.toast(action.label + ': done (event ' + d.seq + ')', false);
+    } catch (e) {
+      window.control.toast(e.message, true);
+    }
+    refresh();
+  }
+
+  document.addEventListener('table-state', refresh);
+})();

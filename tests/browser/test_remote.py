@@ -1,0 +1,92 @@
+"""The control page as a game remote: the running game's offers as buttons, played by taps only
+(no typed notation), with the taps counted: at most three for each placement or attack.
+Screenshots of the remote at 390x844 and 1280x800 in ``artifacts/screenshots/remote-*.png``."""
+
+from __future__ import annotations
+
+import pytest
+from browserkit import ROOT, login, new_page
+
+from arena_table.rules import GameStarted, parse
+
+pytestmark = pytest.mark.browser
+
+TH_OPTIONS = {"players": ["Ann", "Bo"], "heroes": {"Ann": ["rochon", "rac", "norn"], "Bo": ["aer", "lug", "edhel"]}}
+
+# Hierapolis turns 1 and 2 (p.10): [button, choice, ...] per placement, in placing order; no die is needed
+PREPARATION = [
+    [["Place Rochon", "Guardian quest (golden slot)"], ["Place Aer", "Warmonger quest (golden slot)", "Rochon"],
+     ["Place Rac", "Tavern"], ["Place Lug", "Righteous quest"], ["Place Norn", "Cathedral"],
+     ["Place Edhel", "Merciful quest"]],
+    [["Place Rochon", "Righteous quest (golden slot)"], ["Place Aer", "Guardian quest (golden slot)"],
+     ["Place Rac", "Warmonger quest"], ["Place Lug", "Tavern"], ["Place Norn", "Merciful quest"],
+     ["Place Edhel", "Cathedral"]],
+]
+
+
+def offered(page, version: int) -> None:
+    """Wait until the remote shows the offers for table version ``version`` or later."""
+    page.wait_for_function("v => window.remote.offers() && window.remote.offers().version >= v", arg=version,
+                           timeout=10000, polling=50)
+
+
+def script_errors(page) -> list[str]:
+    """The page's script errors (a 404 for a camera frame or a 409 for nothing to undo is an answer, not one)."""
+    return [e for e in page.errors if not e.startswith("Failed to load resource")]
+
+
+def tap(page, label: str) -> None:
+    page.get_by_role("button", name=label, exact=True).click()
+
+
+def open_remote(browser, live, width: int, height: int):
+    ctx, page = new_page(browser, width, height)
+    login(page, live.url)
+    offered(page, live.table.version)
+    return ctx, page
+
+
+def test_two_hierapolis_turns_by_taps_only(browser, live, screenshots):
+    live.table.submit(GameStarted(game="theosis", options=TH_OPTIONS))
+    ctx, page = open_remote(browser, live, 390, 844)
+    assert page.inner_text("#remote-turn") == "Ann: place a hero on a golden quest slot"
+    page.screenshot(path=str(screenshots / "remote-theosis-390x844.png"), full_page=False)
+    for turn, placements in enumerate(PREPARATION, 1):
+        for taps in placements:
+            before, version = page.evaluate("window.remote.taps"), live.table.version
+            for label in taps:
+                tap(page, label)
+            offered(page, version + 1)
+            assert page.evaluate("window.remote.taps") - before == len(taps) <= 3
+        assert live.table.state.state.prep_turn == turn
+        tap(page, "End the turn")
+        offered(page, live.table.version)
+    st = live.table.state.state
+    assert st.prep_turn == 3 and st.player("Ann").hand and st.player("Bo").hand
+    assert script_errors(page) == []
+    ctx.close()
+
+
+def test_demigods_entry_and_attack_by_taps(browser, live, screenshots):
+    lines = [ln for ln in (ROOT / "examples" / "demigods-tactics.txt").read_text(encoding="utf-8").splitlines()
+             if ln.strip() and not ln.startswith("#")]
+    for line in lines[:lines.index("dg-enter who=knight")]:  # the knight acts now, off the battlefield
+        live.table.submit(parse(line))
+    assert live.table.state.state.acting == "knight"
+    ctx, page = open_remote(browser, live, 1280, 800)
+    assert page.inner_text("#remote-turn") == "Knight: 7 AP left (enter the battlefield)"
+    before, version = page.evaluate("window.remote.taps"), live.table.version
+    tap(page, "Knight: enter the battlefield")
+    offered(page, version + 1)
+    assert page.evaluate("window.remote.taps") - before == 1
+    before, version = page.evaluate("window.remote.taps"), live.table.version
+    tap(page, "Knight: base attack")
+    tap(page, "Assassin (Bo)")
+    page.screenshot(path=str(screenshots / "remote-demigods-1280x800.png"), full_page=False)
+    tap(page, "Back")
+    offered(page, version + 1)
+    assert page.evaluate("window.remote.taps") - before == 3
+    assert live.table.state.state.pending is not None  # the attack waits for its die
+    assert "Roll bludgeoning" in page.inner_text("#remote-turn")
+    assert script_errors(page) == []
+    ctx.close()
