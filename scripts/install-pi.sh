@@ -27,7 +27,7 @@ UNIT_DIR=${UNIT_DIR:-/etc/systemd/system}
 PYTHON=${PYTHON:-/usr/bin/python3}
 ACCOUNT=arena-table
 APT_PACKAGES=(python3-venv python3-picamera2 python3-lgpio)
-RUN_ARGS="--db $DATA/table.db --data-dir $DATA --host 0.0.0.0 --leds gpio"
+RUN_ARGS="--config $ETC/config.toml"
 
 say() { echo "install-pi: $*"; }
 live() { [ -z "$DESTDIR" ]; }
@@ -80,12 +80,25 @@ fi
 if live; then chown -R "$ACCOUNT:$ACCOUNT" "$DATA"; fi  # a reinstall after uninstall-pi: the new user's
 
 mkdir -p "$DESTDIR$ETC"
-if [ -f "$SRC/examples/config.toml" ]; then
-  cp "$SRC/examples/config.toml" "$DESTDIR$ETC/config.example.toml"
-  if [ ! -f "$DESTDIR$ETC/config.toml" ]; then
-    say "configuration $DESTDIR$ETC/config.toml (from the example: edit it, then systemctl restart arena-table)"
-    cp "$SRC/examples/config.toml" "$DESTDIR$ETC/config.toml"
-  fi
+cp "$SRC/examples/config.toml" "$DESTDIR$ETC/config.example.toml"
+if [ ! -f "$DESTDIR$ETC/config.toml" ]; then
+  say "configuration $DESTDIR$ETC/config.toml (edit it, then: sudo systemctl restart arena-table)"
+  cat > "$DESTDIR$ETC/config.toml" <<EOF
+# arena-table on this Raspberry Pi: made once by make install-pi, which never changes it again.
+# Every key, its meaning and its default: config.example.toml beside this file.
+# After an edit: arena-table config check $ETC/config.toml && sudo systemctl restart arena-table
+
+[data]
+db = "$DATA/table.db"
+dir = "$DATA"
+
+[web]
+host = "0.0.0.0"
+
+[leds]
+kind = "gpio"
+EOF
+  chmod 644 "$DESTDIR$ETC/config.toml"
 fi
 
 say "service $DESTDIR$UNIT_DIR/arena-table.service"

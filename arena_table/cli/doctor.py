@@ -57,30 +57,30 @@ def _int8_numerics(machine: str, flags: set[str]) -> str:
 
 
 def setup_from(args: argparse.Namespace):
-    """The :class:`~arena_table.table.doctor.Setup` that ``args`` (and the config file) describe."""
-    import tomllib
-
+    """The :class:`~arena_table.table.doctor.Setup` that ``args`` and the configuration file describe
+    (``run``'s precedence: flags over the file over the defaults); a file ``run --config`` would
+    refuse is the configuration's failure, named by its key, and the rest is checked on the defaults."""
+    from arena_table.table.config import ConfigError, load
     from arena_table.table.doctor import Setup
 
     config_file = Path(args.config) if args.config else (INSTALLED_CONFIG if INSTALLED_CONFIG.is_file() else None)
-    values: dict = {}
+    overrides = {}
+    if args.db != str(DEFAULT_DB):
+        overrides["data.db"] = (args.db, "--db")
+    if args.data_dir:
+        overrides["data.dir"] = (args.data_dir, "--data-dir")
     problem = ""
-    if config_file is not None:
-        try:
-            values = tomllib.loads(config_file.read_text(encoding="utf-8"))
-        except OSError as exc:
-            problem = f"{config_file}: cannot read it ({exc.strerror or exc})"
-        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-            problem = f"{config_file}: not a TOML file ({exc})"
-    data = values.get("data", {}) if isinstance(values.get("data"), dict) else {}
-    # the config's data.db unless --db names another log than the default (run's precedence: flag > file)
-    db = Path(data["db"] if data.get("db") and args.db == str(DEFAULT_DB) else args.db)
-    data_dir = Path(args.data_dir or data.get("dir") or db.parent)
-    named = "--data-dir" if args.data_dir else f"{config_file}'s data.dir" if data.get("dir") else "the folder of --db"
-    section = lambda name: values.get(name) if isinstance(values.get(name), dict) else {}  # noqa: E731
-    return Setup(db=db, data_dir=data_dir, data_dir_from=named, config_file=config_file, config_problem=problem,
-                 camera=section("camera").get("source"), tokens=section("tokens").get("reader"),
-                 leds=section("leds").get("kind"))
+    try:
+        loaded = load(config_file, overrides)
+    except ConfigError as exc:
+        problem = str(exc)
+        loaded = load(None, overrides)
+    cfg = loaded.config
+    named = {"default": "the folder of --db", "flag --data-dir": "--data-dir"}.get(
+        loaded.origin["data.dir"], f"{config_file}'s data.dir")
+    return Setup(db=cfg.data.db_path, data_dir=cfg.data.dir_path, data_dir_from=named, config_file=config_file,
+                 config_problem=problem, camera=cfg.camera.source, tokens=cfg.tokens.device(),
+                 leds=cfg.leds.device())
 
 
 def cmd_doctor(args: argparse.Namespace) -> int:

@@ -338,7 +338,7 @@ class Checkup:
     their own, reported on the status board as ``checks`` (the control page's status panel lists them).
 
     Args:
-        table: the table (``config``, ``status_board``).
+        table: the table (``db``, ``data_dir``, ``config``, ``status_board``).
         probes: what the checks read (tests replace it).
     """
 
@@ -355,13 +355,8 @@ class Checkup:
 
     def _run(self) -> None:
         cfg = self.table.config
-
-        def device(section: Any) -> str | None:  # a typed section's device(), or the spec itself
-            return section.device() if hasattr(section, "device") else section
-
-        setup = Setup(db=Path(getattr(self.table, "db", None) or cfg.db),
-                      data_dir=Path(getattr(self.table, "data_dir", None) or cfg.data_dir),
-                      camera=device(cfg.camera), tokens=device(cfg.tokens), leds=device(cfg.leds))
+        setup = Setup(db=self.table.db, data_dir=self.table.data_dir, camera=cfg.camera.device(),
+                      tokens=cfg.tokens.device(), leds=cfg.leds.device())
         self.table.status_board.set("checks", **summary(diagnose(setup, self.probes, IN_SERVICE)))
 
     def close(self) -> None:

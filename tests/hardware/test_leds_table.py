@@ -154,3 +154,29 @@ def test_run_takes_leds_and_seats(tmp_path, capsys):
     assert "give --leds gpio or --leds mock too" in capsys.readouterr().err
     assert main(["run", "--leds", "mock", "--seats", "Ann,Ann", "--port", port, "--db", str(tmp_path / "t.db")]) == 2
     assert "1 to 6 distinct comma-separated names" in capsys.readouterr().err
+
+
+def test_a_thousand_state_updates_through_the_table_leave_the_threads_bounded(tmp_path):
+    """The table's LED output fed 1,000 states as fast as they come (two Demigods states whose seats
+    swap between lit and blinking): its one worker keeps the newest, the driver's blink threads stop
+    and start, and the live threads stay bounded."""
+    import threading
+
+    from arena_table.rules import replay
+
+    start = GameStarted(game="demigods", options={"players": ["Ann", "Bo"], "lineup": LINEUP})
+    a = replay([start, parse("roll die=dg-demigod faces=[2,5]")])  # Bo acts, Ann next
+    b = replay([start, parse("roll die=dg-demigod faces=[5,2]")])  # Ann acts, Bo next
+    cfg = TableConfig(data=DataSettings(db=tmp_path / "t.db"), camera=CameraSettings(source="none"),
+                      leds=LedSettings(kind="mock", **WIRING))
+    with Table(cfg) as table:
+        out = leds_of(table)
+        wait_for(lambda: out.driver.applied)
+        before = threading.active_count()
+        most = before
+        for i in range(1000):
+            out._offer(state=a if i % 2 else b)
+            most = max(most, threading.active_count())
+        wait_for(lambda: table.status()["leds"].get("seats") == {"Ann": "blink", "Bo": "on"})
+        assert most <= before + 3  # a blink thread per device at most (two seats, the status LED's flash)
+        assert out.driver.applied <= 1001 and threading.active_count() <= before + 2

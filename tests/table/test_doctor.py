@@ -166,3 +166,11 @@ def test_a_running_table_shows_the_findings_on_the_control_page(tmp_path):
             assert '<li class="pass">pass · disk space: 50.0 GiB free in' in page
         finally:
             shutdown(app)
+
+
+def test_a_config_key_run_would_refuse_is_named(tmp_path, capsys):
+    bad = tmp_path / "config.toml"
+    bad.write_text('[leds]\nkind = "gpio"\nseat_pins = [17, "27"]\n')
+    assert main(["doctor", "--config", str(bad), "--db", str(tmp_path / "t.db")]) == 1
+    line = next(x for x in capsys.readouterr().out.splitlines() if x.startswith("fail  configuration"))
+    assert f"{bad}: leds.seat_pins" in line and "arena-table config check" in line

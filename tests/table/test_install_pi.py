@@ -52,10 +52,33 @@ def test_the_install_lays_out_program_venv_data_and_service(installed):
                  "Restart=on-failure", "StartLimitBurst=5", "ProtectSystem=strict",
                  "ReadWritePaths=/var/lib/arena-table", "NoNewPrivileges=yes", "PrivateTmp=yes",
                  "StandardOutput=journal", "WantedBy=multi-user.target",
-                 "ExecStart=/opt/arena-table/venv/bin/arena-table run --db /var/lib/arena-table/table.db"):
+                 "ExecStart=/opt/arena-table/venv/bin/arena-table run --config /etc/arena-table/config.toml"):
         assert line in unit
     assert "@" not in unit.replace("# @PREFIX@, @DATA@ and @ETC@", "")  # every placeholder filled in
     assert "program in" in out and "service" in out
+
+
+def test_the_installed_configuration_passes_config_check(installed, capsys):
+    """The Pi's config.toml (the data folder, the whole network, the GPIO lights) and the example
+    listing every key are both files ``run --config`` takes."""
+    from arena_table.cli import main
+    from arena_table.table.config import load
+
+    destdir, _ = installed
+    etc = destdir / "etc/arena-table"
+    for name in ("config.toml", "config.example.toml"):
+        assert main(["config", "check", str(etc / name)]) == 0, capsys.readouterr()
+    cfg = load(etc / "config.toml").config
+    assert (str(cfg.data.db_path), cfg.web.host, cfg.leds.kind) == ("/var/lib/arena-table/table.db", "0.0.0.0", "gpio")
+
+
+def test_a_wrong_pin_type_in_the_config_is_named(tmp_path, capsys):
+    from arena_table.cli import main
+
+    bad = tmp_path / "config.toml"
+    bad.write_text('[leds]\nkind = "gpio"\nseat_pins = ["17", 27]\n')
+    assert main(["config", "check", str(bad)]) != 0
+    assert "leds.seat_pins" in capsys.readouterr().err
 
 
 @pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="needs systemd-analyze (apt systemd)")
