@@ -38,6 +38,11 @@ DEFAULT_GAME = "dice-tray"
 """The game a log replays from until its first ``start`` event."""
 
 
+class SecretsRefused(Exception):
+    """A secret file of the data folder (PIN, login key, logged-out sessions) cannot be used; the
+    message says which and why."""
+
+
 def busy_folder_message(data_dir: Path, pid: str) -> str:
     """The refusal of a second table whose data folder ``data_dir`` process ``pid`` runs a table in."""
     return (f"{data_dir}: the data folder of another running table (pid {pid}), which keeps its PIN, login key "
@@ -107,6 +112,40 @@ class Table:
             raise
         self.status_board = StatusBoard()
         self.devices: list[Device] = []
+        self.web = None
+        """The web app (``Flask``) when made by :meth:`build`; :meth:`close` ends its streams."""
+
+    @classmethod
+    def build(cls, config: TableConfig, clock: Clock = time.time) -> "Table":
+        """The whole table ``config`` describes, wired: the log and engine (holding the data folder's
+        and the log's locks), then, with the log ours, the control page's PIN (``web.pin``, else the
+        stored one, else a new one), the key that signs its login cookie, the logged-out sessions and
+        the web app (:attr:`web`). Devices are built and started by :meth:`start`.
+
+        Raises:
+            LogError: another table runs on the log or the data folder, or the log is no event log.
+            SecretsRefused: a secret file of the data folder cannot be read or written.
+            OSError: the data folder cannot be made or opened.
+        """
+        from arena_table.webui.app import WebConfig, create_app
+
+        from .revoked_sessions import StoredSessionRevocations
+        from .secrets_store import load_or_create_pin, load_or_create_session_secret
+
+        table = cls(config, clock)
+        try:
+            try:  # only now, with the log ours, the PIN and the login key beside it may be written
+                table.pin = load_or_create_pin(table.data_dir, config.web.pin or None)
+                key = load_or_create_session_secret(table.data_dir, table.pin)
+                revocations = StoredSessionRevocations(table.data_dir)
+            except (ValueError, OSError) as exc:
+                raise SecretsRefused(str(exc)) from exc
+            table.web = create_app(table, WebConfig(pin=table.pin, max_clients=config.web.max_clients,
+                                                    host=config.web.host, secret_key=key, revocations=revocations))
+        except BaseException:
+            table.close()
+            raise
+        return table
 
     # -- lifecycle ------------------------------------------------------------------------------
     def start(self) -> "Table":
@@ -117,6 +156,11 @@ class Table:
         return self
 
     def close(self) -> None:
+        if self.web is not None:
+            from arena_table.webui.app import shutdown
+
+            shutdown(self.web)
+            self.web = None
         for dev in reversed(self.devices):
             try:
                 dev.close()

@@ -84,7 +84,7 @@ def test_flags_against_a_running_game(tmp_path):
     # A new user's second trial: `--options` alone used to target the dice tray (refusing the
     # running Theosis game's own options, or ending it with `{}`), and `--game theosis` alone
     # started an empty Theosis over the one in progress.
-    from arena_table.cli.run import GameInProgress, game_from_flags
+    from arena_table.table.service import GameInProgress, game_from_flags
 
     t = _table(tmp_path / "e.db")
     try:
