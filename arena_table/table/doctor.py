@@ -300,9 +300,10 @@ CHECKS: tuple[Callable[[Setup, Probes], Finding], ...] = (
 """Every check, in the order doctor prints them."""
 
 
-IN_SERVICE = tuple(c for c in CHECKS if c not in (check_pin_factory, check_model))
+IN_SERVICE = tuple(c for c in CHECKS if c not in (check_pin_factory, check_model, check_pin))
 """The checks a running table makes (:class:`Checkup`): its lights hold the GPIO and its camera runs the
-model already, and each reports its own status."""
+model already, each reporting its own status; and the status board is public (``/api/state``), so
+the PIN is never on it."""
 
 
 def diagnose(setup: Setup, probes: Probes | None = None,

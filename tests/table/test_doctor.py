@@ -164,6 +164,9 @@ def test_a_running_table_shows_the_findings_on_the_control_page(tmp_path):
             assert 'checks: <span class="state">warn</span>' in page
             assert '<li class="warn">warn · readers: none — plug the token reader' in page
             assert '<li class="pass">pass · disk space: 50.0 GiB free in' in page
+            # the status board is public: the PIN is on no finding a spectator can read
+            assert "246810" not in client.get("/api/state").get_data(as_text=True)
+            assert "control PIN" not in [f["check"] for f in checks["findings"]]
         finally:
             shutdown(app)
 
