@@ -12,6 +12,8 @@ command -v node >/dev/null 2>&1 || need_apt+=(nodejs)
 command -v npm >/dev/null 2>&1 || need_apt+=(npm)
 # systemd-analyze checks the Raspberry Pi service unit (tests/table/test_install_pi.py).
 command -v systemd-analyze >/dev/null 2>&1 || need_apt+=(systemd)
+# A real MQTT broker for the convention hub's tests (tests/hub), and its mosquitto_passwd.
+command -v mosquitto >/dev/null 2>&1 || [ -x /usr/sbin/mosquitto ] || need_apt+=(mosquitto)
 if [ ${#need_apt[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_apt[@]}" >/dev/null

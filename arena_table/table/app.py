@@ -213,6 +213,10 @@ class Table:
             from .leds import build_leds
 
             devices.append(build_leds(self, leds, cfg.leds.wiring(), cfg.leds.seats))
+        if cfg.publish.broker:
+            from .publish import build_publisher
+
+            devices.append(build_publisher(self, cfg.publish))
         return devices
 
     # -- the service the web app and devices use ----------------------------------------------------

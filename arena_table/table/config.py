@@ -2,7 +2,7 @@
 
 :func:`load` reads a TOML file (``tomllib``) whose tables are the sections of
 :class:`TableConfig` (``[camera]``, ``[dice]``, ``[tokens]``, ``[leds]``, ``[web]``, ``[data]``,
-``[game]``), lays the overrides of ``arena-table run``'s flags over it, checks every value and
+``[game]``, ``[publish]``), lays the overrides of ``arena-table run``'s flags over it, checks every value and
 says where each came from (:class:`Loaded`). Each key's meaning and default is the ``doc`` of its
 field (:func:`setting`); ``examples/config.toml`` lists them all (:func:`example_file`, kept in step
 by a test) and ``docs/configuration.md`` explains the file.
@@ -383,8 +383,48 @@ class GameSettings(_Section):
                                              optional=True)
 
 
+def broker_url(v: Any) -> str:
+    """``""`` (publish nowhere) or ``mqtt://HOST[:PORT]`` (:func:`arena_table.hub.topics.parse_broker`)."""
+    from arena_table.hub.topics import parse_broker
+
+    if not isinstance(v, str):
+        _fail("mqtt://HOST[:PORT] or empty", v)
+    if v:
+        parse_broker(v)
+    return v
+
+
+def table_id(v: Any) -> str:
+    from arena_table.hub.topics import check_table_id
+
+    if not isinstance(v, str):
+        _fail("a table id (text)", v)
+    return check_table_id(v) if v else v
+
+
+@dataclass(frozen=True)
+class PublishSettings(_Section):
+    """``[publish]``: the convention hub's MQTT broker this table publishes to (arena_table/table/publish.py)."""
+
+    broker: str = setting("", "mqtt://HOST[:PORT] of the hub's broker (Mosquitto); empty: publish nowhere",
+                          broker_url, flag="--publish")
+    table_id: str = setting("", "this table's id on the broker (topics arena-table/<id>/...); needed with broker",
+                            table_id, flag="--table-id")
+    username: str = setting("", "the table's broker user (`arena-table hub init` prints it); empty: anonymous", text)
+    password: str = setting("", "that user's password (`arena-table hub init` prints it)", text)
+    keepalive_s: int = setting(10, "MQTT keep-alive in seconds: the broker marks the table offline after 1.5x "
+                               "this much silence", whole(2, 600))
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if bool(self.broker) != bool(self.table_id):
+            raise BadValue("publish", "table_id" if self.broker else "broker",
+                           "broker and table_id go together (--publish mqtt://HOST[:PORT] --table-id ID)")
+
+
 SECTIONS: dict[str, type] = {"camera": CameraSettings, "dice": DiceSettings, "tokens": TokenSettings,
-                             "leds": LedSettings, "web": WebSettings, "data": DataSettings, "game": GameSettings}
+                             "leds": LedSettings, "web": WebSettings, "data": DataSettings, "game": GameSettings,
+                             "publish": PublishSettings}
 """The file's tables, in the order ``config show`` and ``examples/config.toml`` list them."""
 
 
@@ -400,6 +440,7 @@ class TableConfig:
     web: WebSettings = WebSettings()
     data: DataSettings = DataSettings()
     game: GameSettings = GameSettings()
+    publish: PublishSettings = PublishSettings()
 
     def __post_init__(self) -> None:
         if self.leds.seats and self.leds.device() is None:
@@ -489,7 +530,7 @@ def load(path: str | Path | None = None, overrides: Mapping[str, tuple[Any, str]
     try:
         sections = {section: cls(**values[section]) for section, cls in SECTIONS.items()}
     except BadValue as exc:
-        raise ConfigError(f"{said[exc.key]}: {exc.why}") from None
+        raise ConfigError(f"{said.get(exc.key, exc.key)}: {exc.why}") from None
     try:
         config = TableConfig(**sections)
     except ConfigError as exc:

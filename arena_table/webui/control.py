@@ -24,7 +24,7 @@ from .service import TableService, find_device
 from .views import correctable
 
 
-BAD_STATES = frozenset({"down", "error", "failed", "disconnected", "lost", "unavailable", "fail", "warn"})
+BAD_STATES = frozenset({"offline", "down", "error", "failed", "disconnected", "lost", "unavailable", "fail", "warn"})
 """A device ``state`` the control page's status panel marks as a problem (as the spectator's devices list)."""
 
 

@@ -1,0 +1,70 @@
+"""A real Mosquitto for the tests: on a free loopback port, with a generated config, killed and
+restarted at will (the test setup installs Debian's ``mosquitto``: scripts/test-deps.sh)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from arena_table.cli.common import free_port
+
+
+def mosquitto_binary() -> str:
+    path = shutil.which("mosquitto") or next((p for p in ("/usr/sbin/mosquitto",) if os.path.exists(p)), None)
+    if path is None:
+        if os.environ.get("CI"):
+            pytest.fail("mosquitto is not installed (scripts/test-deps.sh installs it)")
+        pytest.skip("mosquitto is not installed (apt-get install mosquitto, or scripts/test-deps.sh as root)")
+    return path
+
+
+class Mosquitto:
+    """One broker process; ``conf`` is its config text without the listener line."""
+
+    def __init__(self, folder: Path, conf: str = "allow_anonymous true\n") -> None:
+        self.binary = mosquitto_binary()
+        self.folder, self.port = folder, free_port()
+        self.conf_path = folder / "mosquitto.conf"
+        self.conf_path.write_text(f"listener {self.port} 127.0.0.1\npersistence false\n{conf}")
+        self.proc: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"mqtt://127.0.0.1:{self.port}"
+
+    def start(self) -> "Mosquitto":
+        self.proc = subprocess.Popen([self.binary, "-c", str(self.conf_path)], stdout=subprocess.DEVNULL,
+                                     stderr=open(self.folder / "mosquitto.log", "ab"))
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
+                return self
+            except OSError:
+                if self.proc.poll() is not None:
+                    raise RuntimeError(f"mosquitto exited: {(self.folder / 'mosquitto.log').read_text()[-500:]}")
+                time.sleep(0.05)
+        raise RuntimeError("mosquitto did not listen within 10 s")
+
+    def kill(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(5)
+        self.proc = None
+
+
+def wait_for(predicate, timeout: float = 10.0, what: str = "condition"):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.02)
+    raise AssertionError(f"timed out waiting for {what}")
