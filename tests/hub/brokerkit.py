@@ -26,13 +26,20 @@ def mosquitto_binary() -> str:
 
 
 class Mosquitto:
-    """One broker process; ``conf`` is its config text without the listener line."""
+    """One broker process: on a free loopback port, anonymous clients allowed; or, given
+    ``conf_path`` and ``port``, with that config file (``hub init``'s)."""
 
-    def __init__(self, folder: Path, conf: str = "allow_anonymous true\n") -> None:
+    def __init__(self, folder: Path, conf_path: Path | None = None, port: int | None = None) -> None:
         self.binary = mosquitto_binary()
-        self.folder, self.port = folder, free_port()
-        self.conf_path = folder / "mosquitto.conf"
-        self.conf_path.write_text(f"listener {self.port} 127.0.0.1\npersistence false\n{conf}")
+        self.folder, self.port = folder, port or free_port()
+        if conf_path is None:
+            conf_path = folder / "mosquitto.conf"
+            conf_path.write_text(f"listener {self.port} 127.0.0.1\npersistence false\nallow_anonymous true\n")
+        if os.geteuid() == 0:  # as root mosquitto turns into user mosquitto, who cannot enter pytest's 0700 folders
+            kept = folder / "mosquitto-as-root.conf"
+            kept.write_text("user root\n" + conf_path.read_text())
+            conf_path = kept
+        self.conf_path = conf_path
         self.proc: subprocess.Popen | None = None
 
     @property

@@ -1,0 +1,52 @@
+"""``arena-table hub``: the convention hub (``hub init`` writes the broker's files)."""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+from pathlib import Path
+
+from .common import at_least
+from .run import port_number
+
+
+def cmd_init(args: argparse.Namespace) -> int:
+    from arena_table.hub.broker_setup import table_ids, write_hub_files
+
+    try:
+        ids = table_ids(args.tables, [n.strip() for n in args.names.split(",")] if args.names else None)
+        creds = write_hub_files(Path(args.dir), ids, port=args.port, bind=args.bind)
+    except (ValueError, FileNotFoundError, FileExistsError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except subprocess.CalledProcessError as exc:
+        print(f"error: mosquitto_passwd failed: {exc.stderr.decode(errors='replace').strip()}", file=sys.stderr)
+        return 1
+    folder = Path(args.dir).absolute()
+    host = args.bind or "HUB-ADDRESS"
+    print(f"hub init: {folder / 'mosquitto.conf'}, passwd and acl for {len(ids)} tables; start the broker with")
+    print(f"  mosquitto -c {folder / 'mosquitto.conf'}")
+    print("Each table's credentials (shown once; only their hashes are kept):")
+    for c in creds:
+        if c.table_id is None:
+            print(f"  hub      user {c.user}  password {c.password}   "
+                  f"arena-table hub --broker mqtt://{c.user}:{c.password}@{host}:{args.port}")
+        else:
+            print(f"  {c.table_id:<8} user {c.user}  password {c.password}   arena-table run --publish "
+                  f"mqtt://{c.user}:{c.password}@{host}:{args.port} --table-id {c.table_id}")
+    return 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    from .common import subcommand_group
+
+    hub = subcommand_group(sub, "hub", "the convention hub: a broker's files, the wall of every table")
+    p = hub.add_parser("init", help="write a Mosquitto config, password file and ACL for N tables and print "
+                                    "each table's credentials")
+    p.add_argument("--tables", type=at_least(1), default=10, help="how many tables (default 10): table-1 ... table-N")
+    p.add_argument("--names", help="comma-separated table ids instead of table-1 ... table-N")
+    p.add_argument("--dir", default="hub", help="folder for mosquitto.conf, passwd and acl (default: ./hub)")
+    p.add_argument("--port", type=port_number, default=1883, help="the broker's TCP port (default 1883)")
+    p.add_argument("--bind", help="listen on this address only (default: every interface)")
+    p.set_defaults(func=cmd_init)
