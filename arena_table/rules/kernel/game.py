@@ -176,6 +176,11 @@ class Game:
     at_stake: Callable[[Any, Any], str | None] | None = None
     """``at_stake(state, tray)``: what a new game would end, in words, or ``None`` when nothing
     would be lost. Without it: the running game once any event followed its start."""
+    awaits: Callable[[Any], Mapping[str, int]] | None = None
+    """``awaits(state) -> {kind: count}``: the dice the game waits for now (at most ``count`` of each
+    kind in one roll), ``{}`` when it waits for none. A sensed roll (:func:`~.table.is_sensed`:
+    the camera's) of another kind or more dice is only the tray's: kept and shown, the game
+    unchanged. ``None``: the game takes every roll."""
     actions: Callable[[Any], list[Any]] | None = None
     """``actions(state) -> [Action]``: what players can do now, each choice legal under ``apply``
     (:mod:`arena_table.rules.kernel.actions`); ``None``: the game offers nothing (typed notation only)."""

@@ -120,6 +120,11 @@ def apply(ts: TableState, event: Event, seq: int | None = None) -> TableState:
         raise Refused(f"{event.KIND} is an event of {find_game(other).title}, but {game.title} is running",
                       event=event, summary=summarize(ts))
     tray = ts.tray
+    if not is_awaited(game, ts.state, event):  # a camera throw the game did not ask for: the tray's alone
+        tray = tray_record.apply_tray(tray, event, seq)
+        text = tray_record.describe_tray(ts.tray, event) + " (tray roll: the game waits for no such roll)"
+        return dataclasses.replace(ts, tray=tray, seq=seq, log=_log(ts, seq, event, text),
+                                   since_start=ts.since_start + 1)
     if game.dice is not None and isinstance(event, (DiceRolled, DieCorrected)):
         wrong = tray_record.game_dice_error(game.title, game.dice(ts.state), tray, event)
         if wrong:
@@ -139,6 +144,24 @@ def apply(ts: TableState, event: Event, seq: int | None = None) -> TableState:
         text = event.text
     return dataclasses.replace(ts, state=state, tray=tray, seq=seq, tags=tags, log=_log(ts, seq, event, text),
                                since_start=ts.since_start + 1)
+
+
+SENSED = ("sim", "camera", "dir:", "video:", "picamera")
+"""Sources of rolls the camera read (:attr:`DiceRolled.source`); a person's entry has ``control`` or none."""
+
+
+def is_sensed(event: Event) -> bool:
+    """Whether ``event`` is a roll the camera read (not one a person entered)."""
+    return isinstance(event, DiceRolled) and event.source.startswith(SENSED)
+
+
+def is_awaited(game: Any, state: Any, event: Event) -> bool:
+    """Whether the running game takes ``event``: anything but a sensed roll; a sensed roll only while
+    the game awaits dice of its kind (``Game.awaits``), as many as it awaits or fewer. A game without
+    ``awaits`` takes every roll."""
+    if game.awaits is None or not is_sensed(event):
+        return True
+    return 0 < len(event.faces) <= dict(game.awaits(state) or {}).get(event.die, 0)
 
 
 SANE_LIMIT = 10**6

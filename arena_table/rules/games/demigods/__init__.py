@@ -275,6 +275,28 @@ def new_game(options: Mapping[str, Any]) -> DemigodsState:
     return state
 
 
+def awaits(state: DemigodsState) -> dict[str, int]:
+    """The dice Demigods waits for now (kind -> how many in one roll): the attack dice still open
+    ('Attacking' p.22-24), else the Demigod dice of the contenders of the activation order or an
+    initiative tie (p.26-30, the die's kind or a plain ``d6``); ``{}`` otherwise."""
+    if state.stage != "play":
+        return {}
+    if state.pending is not None:
+        out: dict[str, int] = {}
+        for d in state.pending.dice:
+            if not d.face:
+                out[f"dg-{d.type}"] = out.get(f"dg-{d.type}", 0) + 1
+        return out
+    needs: tuple[str, ...] | list[str] = ()
+    if state.acting is None and state.phase == "demigod":
+        needs = rounds.demigod_ranking(state)[1]
+    elif state.acting is None and state.phase == "hero":
+        nh = rounds.next_hero(state)
+        needs = nh.contenders if nh.kind == "roll" else ()
+    die = data.demigod_die()
+    return {kind: len(needs) for kind in (die["kind"], *die.get("aliases", ()))} if needs else {}
+
+
 def dice(state: DemigodsState) -> dict[str, int]:
     """The dice Demigods rolls (kind -> faces; 'Attack Dice' p.24 and the Demigod dice of the activation order): the
     Demigod die (``dg-demigod``, a plain ``d6`` standing in for it) and one ``dg-<type>`` per
@@ -331,5 +353,5 @@ GAME = Game(
     name="demigods", title="Demigods Evolution", aliases=("demigods-evolution", "demigods evolution", "dg"),
     setup=new_game, handlers=HANDLERS, flow=FLOW, guard=guard, explain=explain, outcome=outcome, view=view_of,
     describe=describe, objects=objects, dice=dice, setup_form=form.setup_form, summary=summary,
-    actions=lambda state: offers.actions(state, GAME.apply),
+    actions=lambda state: offers.actions(state, GAME.apply), awaits=awaits,
 )

@@ -77,6 +77,26 @@ def dice(state: ThState) -> dict[str, int]:
     return dict(DICE)
 
 
+AWAITED = {"thieves-d6": ("d6",), "mercenary-d4": ("d4",), "defence-d4": ("d4",), "monster-d4": ("d4",),
+           "skull": SKULL_DICE}
+"""Each wait (``Pending.kind``) and the dice kinds that answer it (:func:`_dice`)."""
+
+
+def awaits(state: ThState) -> dict[str, int]:
+    """The dice Theosis waits for now (kind -> how many in one roll): the Thieves' Guild d6, the
+    Mercenary Camp d4 (p.11), a monster's Defense d4 per target still to roll, its Attack d4 per strike
+    left, the skullduggery die (Monsters); ``{}`` otherwise."""
+    p = state.pending
+    if p is None or p.kind not in AWAITED:
+        return {}
+    count = 1
+    if p.kind == "defence-d4":
+        count = len(p.data["target"]) - len(p.data["faces"])
+    elif p.kind == "monster-d4":
+        count = max(1, len(p.data.get("strikes", ())) - p.data.get("done", 0))
+    return {kind: count for kind in AWAITED[p.kind]}
+
+
 def outcome(state: ThState) -> Outcome | None:
     """The result recorded once the game is over (:func:`.flow.check_over`)."""
     if state.result is None:
@@ -213,7 +233,7 @@ GAME = Game(
     name="theosis", title="Theosis", aliases=("th", "theosis-arena"), setup=setup, handlers=HANDLERS,
     flow=FLOW, guard=guard, explain=explain, outcome=outcome, view=view_of, describe=describe,
     objects=catalog.object_ids, dice=dice, setup_form=form.setup_form, summary=ThState.summary,
-    actions=lambda state: offers.actions(state, GAME.apply),
+    actions=lambda state: offers.actions(state, GAME.apply), awaits=awaits,
 )
 
 __all__ = ["GAME", "ThState", "MAX_HEALTH", "final_line", "name"]
