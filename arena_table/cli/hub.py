@@ -38,10 +38,53 @@ def cmd_init(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_wall(args: argparse.Namespace) -> int:
+    from arena_table.hub.feed import Feed
+    from arena_table.hub.topics import parse_broker
+    from arena_table.hub.wall import create_wall_app
+    from arena_table.webui.server import make_server, stop_server
+
+    if not args.broker:
+        print("error: hub: give --broker mqtt://[USER:PASSWORD@]HOST[:PORT] for the wall, or `hub init`",
+              file=sys.stderr)
+        return 2
+    try:
+        broker = parse_broker(args.broker)
+    except ValueError as exc:
+        print(f"error: --broker: {exc}", file=sys.stderr)
+        return 2
+    feed = Feed(broker, keep_events=False).start()
+    app = create_wall_app(feed)
+    try:
+        server = make_server(app, args.host, args.port, clients=args.max_clients)
+    except (OSError, ValueError) as exc:
+        feed.close()
+        print(f"error: cannot listen on {args.host}:{args.port}: {getattr(exc, 'strerror', None) or exc}",
+              file=sys.stderr)
+        return 1
+    print(f"arena-table hub: following {broker}; the wall at http://{args.host}:{server.effective_port}/", flush=True)
+    try:
+        server.run()
+    except (KeyboardInterrupt, SystemExit):
+        pass
+    finally:
+        stop_server(app, server)
+        feed.close()
+    return 0
+
+
 def register(sub: argparse._SubParsersAction) -> None:
     from .common import subcommand_group
 
     hub = subcommand_group(sub, "hub", "the convention hub: a broker's files, the wall of every table")
+    hub.required = False  # `hub --broker URL` serves the wall
+    parent = sub.choices["hub"]
+    parent.add_argument("--broker", metavar="mqtt://HOST[:PORT]", help="the hall's broker (with the hub's user "
+                        "and password from `hub init`: mqtt://hub:PASSWORD@HOST)")
+    parent.add_argument("--host", default="127.0.0.1", help="address the wall listens on (0.0.0.0: the whole network)")
+    parent.add_argument("--port", type=port_number, default=8080, help="the wall's TCP port (default 8080)")
+    parent.add_argument("--max-clients", type=int, default=200, help="wall streams served at once")
+    parent.set_defaults(func=cmd_wall)
     p = hub.add_parser("init", help="write a Mosquitto config, password file and ACL for N tables and print "
                                     "each table's credentials")
     p.add_argument("--tables", type=at_least(1), default=10, help="how many tables (default 10): table-1 ... table-N")

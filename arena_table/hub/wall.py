@@ -1,0 +1,135 @@
+"""``arena-table hub --broker URL``: the convention wall, served from one subscription to the broker.
+
+The hub subscribes once (:class:`~arena_table.hub.feed.Feed`); a broadcaster thread turns each
+change into the tiles' JSON once and puts it in every wall client's bounded queue, streamed as
+Server-Sent Events (``event: tiles``, data ``{"tables": [tile...]}``, see :mod:`arena_table.hub.tiles`).
+Pages: ``/`` the wall, ``/api/tables`` the tiles, ``/events`` the stream, ``/api/table/<id>`` one
+table's view as the broker last carried it.
+"""
+
+from __future__ import annotations
+
+import json
+import queue
+import threading
+from typing import Any, Iterator
+
+from flask import Flask, Response, abort, render_template
+
+from .feed import Feed
+from .tiles import tiles
+
+HEARTBEAT_S = 15.0
+"""Silence after which the stream sends a heartbeat (so a page tells a dead hub from a quiet hall)."""
+QUEUE_SIZE = 8
+"""Tiles messages a wall client may have waiting; a slower one keeps only the newest."""
+
+
+class Wall:
+    """The tiles, rebuilt once per change and handed to every stream (``close`` ends them)."""
+
+    def __init__(self, feed: Feed) -> None:
+        self.feed = feed
+        self._lock = threading.Lock()
+        self._clients: list[queue.Queue] = []
+        self._dirty = threading.Event()
+        self._closing = threading.Event()
+        self._json = json.dumps({"tables": []})
+        feed.listen(lambda table_id: self._dirty.set())
+        self._thread = threading.Thread(target=self._run, name="wall", daemon=True)
+        self._thread.start()
+        self._dirty.set()
+
+    def tiles_json(self) -> str:
+        with self._lock:
+            return self._json
+
+    def stream(self) -> Iterator[bytes]:
+        q: queue.Queue = queue.Queue(QUEUE_SIZE)
+        with self._lock:
+            self._clients.append(q)
+            first = self._json
+        try:
+            yield b"retry: 2000\nevent: tiles\ndata: " + first.encode() + b"\n\n"
+            while not self._closing.is_set():
+                try:
+                    data = q.get(timeout=HEARTBEAT_S)
+                except queue.Empty:
+                    yield b"event: heartbeat\ndata: {}\n\n"
+                    continue
+                if data is None:
+                    return
+                yield b"event: tiles\ndata: " + data.encode() + b"\n\n"
+        finally:
+            with self._lock:
+                if q in self._clients:
+                    self._clients.remove(q)
+
+    def close(self) -> None:
+        self._closing.set()
+        self._dirty.set()
+        with self._lock:
+            clients = list(self._clients)
+        for q in clients:
+            _put_latest(q, None)
+        self._thread.join(timeout=5)
+
+    def _run(self) -> None:
+        while True:
+            self._dirty.wait()
+            self._dirty.clear()
+            if self._closing.is_set():
+                return
+            data = json.dumps({"tables": tiles(self.feed.tables())}, separators=(",", ":"))
+            with self._lock:
+                if data == self._json:
+                    continue
+                self._json = data
+                clients = list(self._clients)
+            for q in clients:
+                _put_latest(q, data)
+
+
+def _put_latest(q: queue.Queue, item: Any) -> None:
+    """Put ``item``; a full queue drops its oldest first (only the newest tiles matter)."""
+    while True:
+        try:
+            q.put_nowait(item)
+            return
+        except queue.Full:
+            try:
+                q.get_nowait()
+            except queue.Empty:
+                pass
+
+
+def create_wall_app(feed: Feed) -> Flask:
+    """The wall's Flask app over ``feed`` (started by the caller); ``shutdown`` of
+    :mod:`arena_table.webui.app` (as ``webui.server.stop_server`` calls it) ends its streams."""
+    app = Flask(__name__)
+    wall = Wall(feed)
+    app.extensions["arena_hub"] = wall
+
+    @app.get("/")
+    def page() -> str:
+        return render_template("wall.html", tables=json.loads(wall.tiles_json())["tables"])
+
+    @app.get("/api/tables")
+    def api_tables() -> Response:
+        return Response(wall.tiles_json(), mimetype="application/json")
+
+    @app.get("/events")
+    def events() -> Response:
+        resp = Response(wall.stream(), mimetype="text/event-stream")
+        resp.headers["Cache-Control"] = "no-store"
+        resp.headers["X-Accel-Buffering"] = "no"
+        return resp
+
+    @app.get("/api/table/<table_id>")
+    def table_view(table_id: str) -> Response:
+        feed_of = feed.tables().get(table_id)
+        if feed_of is None or feed_of.view is None:
+            abort(404)
+        return Response(json.dumps({"online": feed_of.online, **feed_of.view}), mimetype="application/json")
+
+    return app
