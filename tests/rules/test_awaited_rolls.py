@@ -66,3 +66,13 @@ def test_demigods_takes_a_camera_2d6_as_the_two_demigod_dice_it_waits_for_and_no
                   two)[0]
     assert attack.state.pending is not None
     assert apply(attack, DiceRolled(die="d6", faces=(3,), source="sim")).state == attack.state  # not an attack die
+
+
+def test_undo_takes_back_the_players_placement_not_the_camera_roll_after_it():
+    from arena_table.rules import undo_target
+
+    ts, records = theosis_at_the_thieves_guild()
+    records.append((records[-1][0] + 1, DiceRolled(die="d6", faces=(2, 6, 6), source="sim")))
+    assert str(undo_target(records)[1]) == "th-place hero=rac location=thieves-guild target=lug"
+    tray = [(1, DiceRolled(faces=(4,), source="sim")), (2, DiceRolled(faces=(5,), source="sim"))]
+    assert undo_target(tray)[0] == 2  # the dice tray: its throws are all there is to undo

@@ -254,17 +254,25 @@ def replay(records: Iterable[Record] | Iterable[Event], game: str | None = None,
 
 
 def undo_target(records: Sequence[Record]) -> Record:
-    """The record an ``undo`` now would take back: the last undoable event still in effect.
+    """The record an ``undo`` now would take back: the player's own last action, that is the last
+    undoable event in effect that a person entered; a camera roll (:func:`is_sensed`) only when the
+    running game holds nothing else to undo (a dice tray's throws). A camera roll that came after a
+    placement is not what the player means to take back (a misread die is corrected, ``correct``).
 
     Raises:
         NothingToUndo: the log holds no undoable event in effect.
     """
     skip = undone_seqs(records)
+    sensed: Record | None = None
     for seq, ev in reversed(records):
         if isinstance(ev, GameStarted) and seq not in skip:
             break  # never reach back across the start of the running game
         if seq not in skip and ev.UNDOABLE:
-            return seq, ev
+            if not is_sensed(ev):
+                return seq, ev
+            sensed = sensed or (seq, ev)
+    if sensed is not None:
+        return sensed
     raise NothingToUndo("nothing to undo in the running game")
 
 
