@@ -42,6 +42,15 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="seconds between posted events (default 0.05)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=_cmd_web)
+    p = bench.add_parser("hub", help="spectators on the convention hub (via the broker) against a table's own SSE")
+    p.add_argument("--clients", type=at_least(1), default=1000, help="streams on the hub (default 1000)")
+    p.add_argument("--table-clients", type=at_least(1), default=200,
+                   help="streams on the table's own SSE, for comparison (default 200)")
+    p.add_argument("--events", type=at_least(1), default=100, help="events to post (default 100)")
+    p.add_argument("--interval", type=at_least(0.0, float), default=0.05,
+                   help="seconds between posted events (default 0.05)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=_cmd_hub)
 
 
 def _cmd_dice(args: argparse.Namespace) -> int:
@@ -101,6 +110,19 @@ def _cmd_tokens(args: argparse.Namespace) -> int:
                 print(f"{key:>28}: {value}")
         print("\n".join(tokens.format_targets(figures["targets"])))
     return 0 if figures["targets_met"] else 1
+
+
+def _cmd_hub(args: argparse.Namespace) -> int:
+    from arena_table.bench import hub
+
+    try:
+        result = hub.run_bench(args.clients, args.table_clients, args.events, args.interval,
+                               log=(lambda m: None) if args.json else (lambda m: print(f"bench hub: {m}", flush=True)))
+    except RuntimeError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    print(json.dumps(result, indent=2))
+    return 0
 
 
 def _cmd_web(args: argparse.Namespace) -> int:
