@@ -80,7 +80,7 @@ def bench_loop(seconds: float, fps: float, seed: int) -> int:
     src = MeteredSim(sim, fps)
     with tempfile.TemporaryDirectory() as tmp, Table(TableConfig(data=DataSettings(db=Path(tmp) / "t.db"),
                                                                  camera=CameraSettings(source="none"))) as table:
-        loop = CameraLoop(table, "sim", source_factory=lambda spec, **kw: src)
+        loop = CameraLoop(table.ports("camera"), "sim", source_factory=lambda spec, **kw: src)
         p0, w0 = time.process_time(), time.monotonic()
         loop.start()
         time.sleep(seconds)

@@ -22,6 +22,7 @@ from .config import TableConfig
 from .data_dir import DataDir, LockBusy, lock_holder
 from .log import EventLog, LogError, LogRow, busy_log_message, check_log_file, writer_lock_path
 from .media import MediaStore
+from .ports import Ports
 
 log = logging.getLogger(__name__)
 
@@ -198,21 +199,29 @@ class Table:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    def ports(self, name: str) -> Ports:
+        """The :class:`~.ports.Ports` of device ``name`` (its status entry on the board)."""
+        board = self.status_board
+        return Ports(submit=self.submit, media=self.media, clock=self.clock,
+                     report=lambda **info: board.set(name, **info), rows=self.rows, state=lambda: self.state,
+                     subscribe=self.subscribe, on_refused=self.engine.on_refused, status=self.status,
+                     watch_status=board.listen)
+
     def _build_devices(self) -> list[Device]:
         devices: list[Device] = []
         cfg = self.config
         if camera := cfg.camera.device():
             from .camera_loop import build_camera
 
-            devices.append(build_camera(self, camera, cfg.camera, cfg.dice))
+            devices.append(build_camera(self.ports("camera"), camera, cfg.camera, cfg.dice))
         if tokens := cfg.tokens.device():
             from .tokens import build_tokens
 
-            devices.append(build_tokens(self, tokens, cfg.tokens.pads))
+            devices.append(build_tokens(self.ports("tokens"), tokens, cfg.tokens.pads, self.data_dir / "tags.db"))
         if leds := cfg.leds.device():
             from .leds import build_leds
 
-            devices.append(build_leds(self, leds, cfg.leds.wiring(), cfg.leds.seats))
+            devices.append(build_leds(self.ports("leds"), leds, cfg.leds.wiring(), cfg.leds.seats))
         if cfg.publish.broker:
             from .publish import build_publisher
 

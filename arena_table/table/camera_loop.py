@@ -39,6 +39,7 @@ from arena_table.vision.settle import Settle, SettleConfig, SettleDetector
 
 from .camera_settings import Reader, default_reader
 from .config import CameraSettings, DiceSettings
+from .ports import Ports
 
 log = logging.getLogger(__name__)
 
@@ -87,8 +88,8 @@ class CameraLoop:
     """The table's camera device: one thread from frames to ``roll`` events.
 
     Args:
-        table: the :class:`~arena_table.table.app.Table` (uses ``submit``, ``media``,
-            ``status_board`` and ``clock``).
+        ports: the table's :class:`~.ports.Ports` for the camera (``submit``, ``media``, ``clock``,
+            ``report``, ``rows``).
         spec: the ``--camera`` spec (``sim``, ``0``, a video file, a folder, ``picamera2``).
         settle: settle parameters.
         reader: frame -> ``DiceReading``; default the shipped reader.
@@ -101,11 +102,11 @@ class CameraLoop:
         read_timeout: seconds a read may wait before the loop checks for close.
     """
 
-    def __init__(self, table: Any, spec: str, *, settle: SettleConfig = SettleConfig(), reader: Reader | None = None,
+    def __init__(self, ports: Ports, spec: str, *, settle: SettleConfig = SettleConfig(), reader: Reader | None = None,
                  calibration: Calibration | None = None, options: Mapping[str, Any] | None = None,
                  dice: DiceSettings = DiceSettings(),
                  source_factory: Callable[..., FrameSource] | None = None, read_timeout: float = 1.0) -> None:
-        self.table = table
+        self.ports = ports
         self.spec = spec
         self.detector = SettleDetector(settle)
         self.reader = reader
@@ -210,7 +211,7 @@ class CameraLoop:
             self._status.update(info)
             self._status["settle"] = self.detector.state
             self._status["rolls"] = self.rolls
-            self.table.status_board.set("camera", **self._status)
+            self.ports.report(**self._status)
 
     def _on_source_status(self, st: CameraStatus) -> None:
         fields = st.to_dict()
@@ -264,7 +265,7 @@ class CameraLoop:
             self.source.close()
 
     def _recorded_sources(self) -> set[str]:
-        return {row.event.source for row in self.table.rows() if row.status == "ok" and row.event.KIND == "roll"}
+        return {row.event.source for row in self.ports.rows() if row.status == "ok" and row.event.KIND == "roll"}
 
     def _skip_recorded_photos(self, source: FolderSource) -> None:
         """After a restart, photos whose roll is already in the log are not read again (matched by
@@ -397,7 +398,7 @@ class CameraLoop:
         if not dice:
             self._nothing_read(frame, bool(reading.dice), decision.had_dice)
             return
-        media = self.table.media
+        media = self.ports.media
         image_ref = media.save(frame.image, "frame")
         if refused:
             words = "; ".join(f"die at ({d.center[0]:.0f}, {d.center[1]:.0f}) {d.status}"
@@ -413,9 +414,9 @@ class CameraLoop:
         crops = tuple(media.save(crop_box(frame.image, d.box), f"die{i}") for i, d in enumerate(good))
         event = DiceRolled(die="d6", faces=decision.faces, source=self._source_name(frame),
                            image=image_ref, crops=crops, confidence=tuple(round(float(d.confidence), 3) for d in good),
-                           at=self.table.clock())
+                           at=self.ports.clock())
         try:
-            seq = self.table.submit(event)
+            seq = self.ports.submit(event)
         except Refused as exc:
             self._problem(f"roll refused by the rules: {exc}")
             return
@@ -427,13 +428,13 @@ class CameraLoop:
                          detail=f"camera {self.spec}: rolled {', '.join(map(str, event.faces))}")
 
 
-def build_camera(table: Any, spec: str, camera: CameraSettings = CameraSettings(),
+def build_camera(ports: Ports, spec: str, camera: CameraSettings = CameraSettings(),
                  dice: DiceSettings = DiceSettings()) -> CameraLoop:
-    """The camera device for ``table`` (called by ``Table`` when ``camera.source`` names one).
+    """The camera device on ``ports`` (called by ``Table`` when ``camera.source`` names one).
 
     Raises:
         CameraError / OSError: ``camera.calibration`` names a missing or bad file.
     """
     calibration = Calibration.load(Path(camera.calibration)) if camera.calibration else None
-    return CameraLoop(table, str(spec), settle=camera.settle(), calibration=calibration,
+    return CameraLoop(ports, str(spec), settle=camera.settle(), calibration=calibration,
                       options=camera.source_options(), dice=dice)

@@ -17,6 +17,8 @@ from arena_table.hardware.led_driver import LedDriver, make_pin_factory
 from arena_table.hardware.leds import LedConfig, find_cue, render_leds, seat_names
 from arena_table.rules import table_view
 
+from .ports import Ports
+
 log = logging.getLogger(__name__)
 
 
@@ -24,17 +26,17 @@ class LedOutput:
     """A device of the table: the seat LEDs, the status LED and the cue.
 
     Args:
-        table: the :class:`arena_table.table.app.Table` (``subscribe``, ``state``, ``engine.on_refused``,
-            ``status_board``).
+        ports: the table's :class:`~.ports.Ports` for the lights (``subscribe``, ``state``, ``on_refused``,
+            ``status``, ``watch_status``, ``report``).
         config: the wiring.
         factory: the pin factory's name (``lgpio``, ``mock``), or a callable making the factory.
         seats: player/team name at each seat (default: :func:`~arena_table.hardware.leds.seat_names`,
             kept for the run: a seat's LED never moves to another player when the turn order changes).
     """
 
-    def __init__(self, table: Any, config: LedConfig, factory: str | Callable[[], Any] = "lgpio",
+    def __init__(self, ports: Ports, config: LedConfig, factory: str | Callable[[], Any] = "lgpio",
                  seats: list[str] | None = None) -> None:
-        self.table = table
+        self.ports = ports
         self.config = config
         self.factory_name = factory if isinstance(factory, str) else getattr(factory, "__name__", "custom")
         self._make_factory = (lambda: make_pin_factory(factory)) if isinstance(factory, str) else factory
@@ -63,11 +65,11 @@ class LedOutput:
             self._fail(f"LEDs off: {exc}")
         else:
             self._report(state="ok", detail=f"LEDs on pin factory {self.factory_name}")
-        self._unsubscribe = [self.table.subscribe(lambda change: self._offer(state=change.state)),
-                             self.table.engine.on_refused(lambda seq, event, reason: self._offer(rejected=seq))]
-        self.table.status_board.listen(lambda snap: self._offer(health=snap))
+        self._unsubscribe = [self.ports.subscribe(lambda change: self._offer(state=change.state)),
+                             self.ports.on_refused(lambda seq, event, reason: self._offer(rejected=seq))]
+        self.ports.watch_status(lambda snap: self._offer(health=snap))
         self._thread.start()
-        self._offer(state=self.table.state, health=self.table.status_board.snapshot())
+        self._offer(state=self.ports.state(), health=self.ports.status())
         return self
 
     def close(self) -> None:
@@ -108,7 +110,7 @@ class LedOutput:
             if health == self._health and len(news) == 1:
                 return
             self._health = health
-        view = table_view(news["state"] if "state" in news else self.table.state)
+        view = table_view(news["state"] if "state" in news else self.ports.state())
         cue = find_cue(self._before, view, news.get("rejected"))
         self._before = view
         if self.driver is None:
@@ -136,10 +138,10 @@ class LedOutput:
         info["factory"] = self.factory_name
         if info != self._reported:  # the status board tells every listener: only real changes
             self._reported = info
-            self.table.status_board.set("leds", **info)
+            self.ports.report(**info)
 
 
-def build_leds(table: Any, spec: str, wiring: LedConfig = LedConfig(), seats: list[str] | None = None) -> LedOutput:
+def build_leds(ports: Ports, spec: str, wiring: LedConfig = LedConfig(), seats: list[str] | None = None) -> LedOutput:
     """``gpio``: the Raspberry Pi's pins through the lgpio factory; ``mock``: gpiozero's
     ``MockFactory`` with PWM pins (no hardware). ``wiring`` and ``seats``: the ``[leds]`` section
     (:class:`~arena_table.table.config.LedSettings`).
@@ -149,4 +151,4 @@ def build_leds(table: Any, spec: str, wiring: LedConfig = LedConfig(), seats: li
     """
     if spec not in ("gpio", "mock"):
         raise ValueError(f"--leds {spec!r}: expected 'gpio' or 'mock'")
-    return LedOutput(table, wiring, "lgpio" if spec == "gpio" else "mock", list(seats) if seats else None)
+    return LedOutput(ports, wiring, "lgpio" if spec == "gpio" else "mock", list(seats) if seats else None)

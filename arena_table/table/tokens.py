@@ -1,7 +1,7 @@
 """Wiring of the token reader: driver events -> ``TagPlaced``/``TagRemoved`` kernel events.
 
-``build_tokens(table, spec)`` is called by :class:`~arena_table.table.app.Table`
-when ``TableConfig.tokens`` is set. ``spec`` picks the backend in this one place
+``build_tokens(ports, spec, pads, registry)`` is called by :class:`~arena_table.table.app.Table`
+when ``tokens.reader`` names a reader. ``spec`` picks the backend in this one place
 (STYLE.md §7):
 
 * ``sim`` — the real firmware logic under CPython behind a pseudo-terminal
@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import difflib
 import logging
+from pathlib import Path
 from typing import Any
 
 from arena_table.hardware.pn532_uart import Pn532TokenReader
@@ -30,18 +31,19 @@ from arena_table.hardware.errors import RegistryError
 from arena_table.hardware.registry import Binding, TagRegistry, check_object_name
 from arena_table.rules import RulesError, TagPlaced, TagRemoved, UnknownGame, find_game
 
+from .ports import Ports
+
 log = logging.getLogger(__name__)
 
 SIM_PADS = 4
 
 
-def logged_presence(table: Any) -> dict[int, str]:
-    """``{pad: uid}`` of the tags the table's state (rebuilt from the event log) has on the pads.
+def logged_presence(state: Any) -> dict[int, str]:
+    """``{pad: uid}`` of the tags ``state`` (the table's, rebuilt from the event log) has on the pads.
 
-    Plain data for the driver (``hardware`` does not import ``table``); empty when the table
-    keeps no state.
+    Plain data for the driver (``hardware`` does not import ``table``); empty for a state that keeps
+    no tags.
     """
-    state = getattr(table, "state", None)
     return {pad: uid for pad, uid, _obj in getattr(state, "tags", ())}
 
 
@@ -54,8 +56,8 @@ class TokenDevice:
     """The table's token reader (see the module docstring for ``spec``).
 
     Args:
-        table: the :class:`~arena_table.table.app.Table` (``submit``, ``status_board``,
-            ``data_dir``, ``clock``).
+        ports: the table's :class:`~.ports.Ports` for the reader (``submit``, ``clock``, ``report``,
+            ``state``).
         spec: ``sim``, a port path, ``usb:VID:PID[:SERIAL]`` or ``pn532:PATH``.
         pads: simulated pads (``sim`` only; ``tokens.pads`` of the configuration).
 
@@ -65,10 +67,11 @@ class TokenDevice:
 
     name = "tokens"
 
-    def __init__(self, table: Any, spec: str, pads: int = SIM_PADS) -> None:
+    def __init__(self, ports: Ports, spec: str, pads: int = SIM_PADS, registry: Path = Path("tags.db")) -> None:
         if not spec:
             raise ValueError("token reader spec is empty; use sim, a port, usb:VID:PID[:SERIAL] or pn532:PATH")
-        self.table = table
+        self.ports = ports
+        self.registry_path = Path(registry)
         self.spec = spec
         self.n_pads = pads
         self.sim = None
@@ -88,10 +91,8 @@ class TokenDevice:
 
     # -- lifecycle ------------------------------------------------------------------------
     def start(self) -> "TokenDevice":
-        self.registry = TagRegistry(registry_path(self.table))
-        clock = getattr(self.table, "clock", None)
-        kw: dict[str, Any] = {"clock": clock} if clock else {}
-        kw["present"] = logged_presence(self.table)
+        self.registry = TagRegistry(self.registry_path)
+        kw: dict[str, Any] = {"clock": self.ports.clock, "present": logged_presence(self.ports.state())}
         if self.spec == "sim":
             from .tokens_sim import SimFirmware
 
@@ -128,7 +129,7 @@ class TokenDevice:
 
     def _submit(self, event) -> None:
         try:
-            self.table.submit(event)
+            self.ports.submit(event)
             self.submitted += 1
         except RulesError as exc:  # the engine has stored it as rejected
             self.rejected += 1
@@ -137,7 +138,7 @@ class TokenDevice:
             log.error("engine did not take %s in time", event)
 
     def _on_status(self, status: LinkStatus) -> None:
-        self.table.status_board.set("tokens", **status.to_json(), spec=self.spec, sim=self.spec == "sim")
+        self.ports.report(**status.to_json(), spec=self.spec, sim=self.spec == "sim")
 
     # -- what the control page calls ------------------------------------------------------------
     def pads(self) -> list[dict[str, Any]]:
@@ -185,8 +186,8 @@ class SimTokenDevice(TokenDevice):
     reader by those methods and a real reader never offers them.
     """
 
-    def __init__(self, table: Any, pads: int = SIM_PADS) -> None:
-        super().__init__(table, "sim", pads)
+    def __init__(self, ports: Ports, pads: int = SIM_PADS, registry: Path = Path("tags.db")) -> None:
+        super().__init__(ports, "sim", pads, registry)
 
     def place(self, pad: int, uid: str) -> None:
         """Lay a simulated tag (``uid`` in any spelling) on ``pad``; the driver reports it within ~1 ms.
@@ -209,15 +210,16 @@ class SimTokenDevice(TokenDevice):
         return self.sim
 
 
-def build_tokens(table: Any, spec: str, pads: int = SIM_PADS) -> TokenDevice:
-    """The token device for ``spec`` (not started; the table starts it).
+def build_tokens(ports: Ports, spec: str, pads: int = SIM_PADS, registry: Path = Path("tags.db")) -> TokenDevice:
+    """The token device for ``spec`` on ``ports`` (not started; the table starts it), binding tags
+    through the registry at ``registry`` (``<data dir>/tags.db``).
 
     Raises:
         ValueError: an empty or malformed spec.
     """
     if spec == "sim":
-        return SimTokenDevice(table, pads)
-    return TokenDevice(table, spec)
+        return SimTokenDevice(ports, pads, registry)
+    return TokenDevice(ports, spec, registry=registry)
 
 
 def catalogue(game_name: str) -> list[str]:

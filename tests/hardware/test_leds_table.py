@@ -97,7 +97,7 @@ def test_a_pin_factory_failing_while_running_keeps_the_service_up(tmp_path):
     factory = MockFactory(pin_class=FlakyPin)
     with Table(TableConfig(data=DataSettings(db=tmp_path / "t.db"), camera=CameraSettings(source="none"),
                            web=WebSettings(pin=PIN))) as table:
-        out = LedOutput(table, LedConfig(**{k: tuple(v) if isinstance(v, list) else v for k, v in WIRING.items()}),
+        out = LedOutput(table.ports("leds"), LedConfig(**{k: tuple(v) if isinstance(v, list) else v for k, v in WIRING.items()}),
                         factory=lambda: factory)
         table.devices.append(out.start())
         app = create_app(table, {"heartbeat": 0.3})

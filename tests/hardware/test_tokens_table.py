@@ -67,13 +67,13 @@ def test_unknown_tag_is_offered_for_enrolment_and_announced_once_bound(table):
 def test_only_the_simulated_reader_can_lay_tags(tmp_path):
     t = Table(TableConfig(data=DataSettings(db=tmp_path / "log.db"), camera=CameraSettings(source="none"),
                           web=WebSettings(pin="1111")))
-    assert isinstance(build_tokens(t, "sim"), SimTokenDevice)
+    assert isinstance(build_tokens(t.ports("tokens"), "sim"), SimTokenDevice)
     for spec in ("/dev/ttyACM0", "usb:2E8A:0005", "pn532:/dev/serial0"):
-        dev = build_tokens(t, spec)
+        dev = build_tokens(t.ports("tokens"), spec)
         assert not hasattr(dev, "place") and not hasattr(dev, "remove")
         assert callable(dev.pads) and callable(dev.last_unknown_uid)
     with pytest.raises(ValueError, match="usb:VID:PID"):
-        build_tokens(t, "usb:pico")
+        build_tokens(t.ports("tokens"), "usb:pico")
     t.log.close()
 
 
@@ -133,9 +133,9 @@ def test_logged_presence_is_plain_pad_to_uid(tmp_path):
 
     t = Table(TableConfig(data=DataSettings(db=tmp_path / "log.db"), camera=CameraSettings(source="none"),
                           web=WebSettings(pin="1111")))
-    assert logged_presence(t) == {}
+    assert logged_presence(t.state) == {}
     for ev in (TagPlaced(pad=0, uid="04A1B2C3"), TagPlaced(pad=1, uid="0A0B0C0D", object="dice-tray:die:red"),
                TagPlaced(pad=0, uid="04112233"), TagRemoved(pad=1, uid="0A0B0C0D")):
         t.submit(ev)
-    assert logged_presence(t) == {0: "04112233"}
+    assert logged_presence(t.state) == {0: "04112233"}
     t.log.close()

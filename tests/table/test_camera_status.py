@@ -36,7 +36,7 @@ def test_reader_failure_is_camera_error_then_ok_again(tmp_path, monkeypatch):
                 seen.append((info.get("state"), info.get("detail")))
             real_set(name, **info)
         monkeypatch.setattr(table.status_board, "set", spy)
-        with CameraLoop(table, "sim", source_factory=lambda spec, **kw: src) as loop:
+        with CameraLoop(table.ports("camera"), "sim", source_factory=lambda spec, **kw: src) as loop:
             loop.join(60)
         states = [s for s, _ in seen]
         error = ("error", "camera sim: dice reader failed (FileNotFoundError: models/dice.onnx: no such file)")

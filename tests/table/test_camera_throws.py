@@ -25,7 +25,7 @@ def test_simulated_throws_become_rolls_of_the_thrown_dice(tmp_path):
     truth_reader = truth_reader_for(sim, src, read_at)
 
     with Table(TableConfig(data=DataSettings(db=tmp_path / "t.db"), camera=CameraSettings(source="none"))) as table:
-        loop = CameraLoop(table, "sim", settle=SettleConfig(mode="moved"), reader=truth_reader,
+        loop = CameraLoop(table.ports("camera"), "sim", settle=SettleConfig(mode="moved"), reader=truth_reader,
                           source_factory=lambda spec, **kw: src)
         loop.start()
         loop.join(120)
@@ -49,7 +49,7 @@ def test_same_value_thrown_twice_gives_two_roll_events(tmp_path):
     sim = SimTable(seed=0, size=(320, 240), throws=[SimThrow(1.0, 2.0, (four_a,)), SimThrow(4.5, 5.5, (four_b,))])
     src = EndingSim(sim, 8.0)
     with Table(TableConfig(data=DataSettings(db=tmp_path / "t.db"), camera=CameraSettings(source="none"))) as table:
-        with CameraLoop(table, "sim", reader=truth_reader_for(sim, src), source_factory=lambda spec, **kw: src) as loop:
+        with CameraLoop(table.ports("camera"), "sim", reader=truth_reader_for(sim, src), source_factory=lambda spec, **kw: src) as loop:
             loop.join(60)
         assert [r.faces for r in table.state.tray.rolls] == [(4,), (4,)]
         assert [row.event.faces for row in table.rows() if isinstance(row.event, DiceRolled)] == [(4,), (4,)]
@@ -69,7 +69,7 @@ def test_a_die_thrown_again_onto_its_own_spot_with_another_face_counts(tmp_path,
                                                      SimThrow(4.5, 5.5, (a2,), kept=(b,))])
     src = EndingSim(sim, 8.0)
     with Table(TableConfig(data=DataSettings(db=tmp_path / "t.db"), camera=CameraSettings(source="none"))) as table:
-        with CameraLoop(table, "sim", settle=SettleConfig(mode="moved"), reader=truth_reader_for(sim, src),
+        with CameraLoop(table.ports("camera"), "sim", settle=SettleConfig(mode="moved"), reader=truth_reader_for(sim, src),
                         source_factory=lambda spec, **kw: src) as loop:
             loop.join(60)
         assert [sorted(r.faces) for r in table.state.tray.rolls] == [sorted((first, 6)), [again]]
@@ -86,7 +86,7 @@ def test_the_first_rethrow_after_the_camera_starts_is_told_by_its_face(tmp_path)
     sim = SimTable(seed=0, size=(640, 480), throws=[SimThrow(-2.0, -1.0, (a1, b)), SimThrow(3.0, 4.0, (a2,), kept=(b,))])
     src = EndingSim(sim, 6.5)
     with Table(TableConfig(data=DataSettings(db=tmp_path / "t.db"), camera=CameraSettings(source="none"))) as table:
-        with CameraLoop(table, "sim", settle=SettleConfig(mode="moved"), reader=truth_reader_for(sim, src),
+        with CameraLoop(table.ports("camera"), "sim", settle=SettleConfig(mode="moved"), reader=truth_reader_for(sim, src),
                         source_factory=lambda spec, **kw: src) as loop:
             loop.join(60)
         assert [r.faces for r in table.state.tray.rolls] == [(3,)]
@@ -120,7 +120,7 @@ def test_rerolling_the_refused_die_completes_the_held_roll(tmp_path, partial, ag
         return r
 
     with Table(TableConfig(data=DataSettings(db=tmp_path / "t.db"), camera=CameraSettings(source="none"))) as table:
-        with CameraLoop(table, "sim", settle=SettleConfig(mode="moved"), reader=read, dice=DiceSettings(partial_rolls=partial),
+        with CameraLoop(table.ports("camera"), "sim", settle=SettleConfig(mode="moved"), reader=read, dice=DiceSettings(partial_rolls=partial),
                         source_factory=lambda spec, **kw: src) as loop:
             loop.join(60)
         want = [[3], [5]] if partial else [[3, 5]] if again == "b" else [[5]]
