@@ -90,3 +90,24 @@ def test_demigods_entry_and_attack_by_taps(browser, live, screenshots):
     assert "Roll bludgeoning" in page.inner_text("#remote-turn")
     assert script_errors(page) == []
     ctx.close()
+
+
+def test_hero_pickers_take_taps_and_keep_the_order_picked(browser, live):
+    ctx, page = new_page(browser, 390, 844)
+    login(page, live.url)
+    page.wait_for_selector("#start-game option[value='theosis']", state="attached")
+    page.select_option("#start-game", "theosis")
+    form = page.locator("#start-fields")
+    form.locator("input[name=players]").fill("Ann, Bo")
+    for seat, heroes in ((1, ["Norn", "Rochon", "Rac"]), (2, ["Lug", "Aer", "Edhel"])):
+        group = form.get_by_role("group", name=f"heroes_{seat}")
+        for hero in heroes:
+            group.locator("button", has_text=hero).first.click()
+        assert group.locator("button[aria-pressed=true]").all_inner_texts() != []
+    assert form.get_by_role("group", name="heroes_1").locator("button[aria-pressed=true]", has_text="1. Norn").count() == 1
+    page.click("#start-form button[type=submit]")
+    page.wait_for_function("document.querySelector('#toast').textContent.startsWith('Started')", timeout=5000)
+    heroes = {p.id: list(p.heroes) for p in live.table.state.state.players}
+    assert heroes == {"Ann": ["norn", "rochon", "rac"], "Bo": ["lug", "aer", "edhel"]}
+    assert script_errors(page) == []
+    ctx.close()

@@ -92,7 +92,9 @@
           min: f.min, max: f.max });
       }
       input.dataset.kind = f.type || '';
-      nodes.push(label, input);
+      nodes.push(label);
+      if (input.multiple) nodes.push(picker(input));
+      nodes.push(input);
       if (f.help) nodes.push(el('div', { class: 'field-help', text: f.help }));
     });
     nodes.push(el('label', { for: 'start-options', text: fields ? 'More options (JSON, optional)' : 'Options (JSON object)' }),
@@ -101,11 +103,43 @@
     box.replaceChildren(...nodes);
   }
 
+  // A multiselect's tap-to-pick buttons: no Ctrl-click, and the order picked is the order sent
+  // (the first hero picked is the first listed). The select beside them follows each tap, and a
+  // choice made in the select itself is added last.
+  function picker(select) {
+    select.order = [...select.selectedOptions].map((o) => o.value);
+    const box = el('div', { class: 'picker', role: 'group', 'aria-label': select.name });
+    const sync = () => {
+      const chosen = [...select.selectedOptions].map((o) => o.value);
+      select.order = select.order.filter((v) => chosen.includes(v)).concat(chosen.filter((v) => !select.order.includes(v)));
+      for (const b of box.children) {
+        const at = select.order.indexOf(b.dataset.value);
+        b.setAttribute('aria-pressed', at >= 0 ? 'true' : 'false');
+        b.textContent = (at >= 0 ? (at + 1) + '. ' : '') + b.dataset.label;
+      }
+    };
+    for (const o of select.options) {
+      const b = el('button', { type: 'button', class: 'pick', 'data-value': o.value, 'data-label': o.textContent });
+      b.addEventListener('click', () => {
+        o.selected = !o.selected;
+        select.order = select.order.filter((v) => v !== o.value).concat(o.selected ? [o.value] : []);
+        sync();
+      });
+      box.append(b);
+    }
+    select.addEventListener('change', sync);
+    sync();
+    return box;
+  }
+
   function collectOptions() {
     const options = {};
     for (const input of $('start-fields').querySelectorAll('input[name], select[name]')) {
       if (input.tagName === 'SELECT') {
-        const vals = [...input.selectedOptions].map((o) => JSON.parse(o.value));
+        const chosen = [...input.selectedOptions].map((o) => o.value);
+        const ordered = input.multiple && input.order
+          ? input.order.filter((v) => chosen.includes(v)).concat(chosen.filter((v) => !input.order.includes(v))) : chosen;
+        const vals = ordered.map((v) => JSON.parse(v));
         options[input.name] = input.multiple ? vals : vals[0];
       } else if (input.type === 'checkbox') options[input.name] = input.checked;
       else if (input.type === 'number') { if (input.value !== '') options[input.name] = Number(input.value); }
