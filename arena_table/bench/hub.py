@@ -34,6 +34,9 @@ TARGET_HUB_P99_MS = 100.0
 TARGET_TABLE_CPU_GROWTH = 0.10
 """Issue 34: the table's CPU with 1,000 hub spectators within 10 % of with none."""
 
+DRAIN_S = 5.0
+"""Seconds after the last post before the spectators stop: a change not read by then counts as missed."""
+
 _VERSION = {"id": re.compile(rb"^id: [^:\n]*:(\d+)$", re.M), "tiles": re.compile(rb'"version":(\d+)')}
 
 
@@ -121,7 +124,7 @@ def _measure(op: _Http, table: Any, port: int, path: str, mode: str, clients: in
             raise RuntimeError(f"only {line} of {clients} spectator streams opened")
     cpu0 = sum(table.cpu_times()[:2])
     sent = _post_rolls(op, events, interval)
-    time.sleep(1.0)
+    time.sleep(DRAIN_S)
     cpu = sum(table.cpu_times()[:2]) - cpu0
     figures: dict[str, Any] = {"clients": clients, "table_cpu_s": round(cpu, 3)}
     if spect is not None:
@@ -167,7 +170,7 @@ def run_bench(clients: int = 1000, table_clients: int = 200, events: int = 100, 
         procs.append(table)
         hub = subprocess.Popen([sys.executable, "-m", "arena_table.cli", "hub", "--broker",
                                 f"mqtt://127.0.0.1:{bport}", "--port", str(hport), "--max-clients",
-                                str(clients + 8)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                                str(clients + 8), "--results", str(tmp / "results.db")], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         procs.append(hub)
         wait_ready(tport, table)
         _wait_http(hport, hub)

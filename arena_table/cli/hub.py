@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -53,12 +54,20 @@ def cmd_wall(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"error: --broker: {exc}", file=sys.stderr)
         return 2
-    feed = Feed(broker, keep_events=False).start()
-    app = create_wall_app(feed)
+    from arena_table.hub.results import Results
+
+    try:
+        results = Results(args.results)
+    except sqlite3.Error as exc:
+        print(f"error: --results {args.results}: {exc}", file=sys.stderr)
+        return 2
+    feed = Feed(broker).start()
+    app = create_wall_app(feed, results)
     try:
         server = make_server(app, args.host, args.port, clients=args.max_clients)
     except (OSError, ValueError) as exc:
         feed.close()
+        results.close()
         print(f"error: cannot listen on {args.host}:{args.port}: {getattr(exc, 'strerror', None) or exc}",
               file=sys.stderr)
         return 1
@@ -70,6 +79,7 @@ def cmd_wall(args: argparse.Namespace) -> int:
     finally:
         stop_server(app, server)
         feed.close()
+        results.close()
     return 0
 
 
@@ -84,6 +94,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     parent.add_argument("--host", default="127.0.0.1", help="address the wall listens on (0.0.0.0: the whole network)")
     parent.add_argument("--port", type=port_number, default=8080, help="the wall's TCP port (default 8080)")
     parent.add_argument("--max-clients", type=int, default=200, help="wall streams served at once")
+    parent.add_argument("--results", default="hub-results.db",
+                        help="SQLite file of the finished games, listed at /results (default: ./hub-results.db)")
     parent.set_defaults(func=cmd_wall)
     p = hub.add_parser("init", help="write a Mosquitto config, password file and ACL for N tables and print "
                                     "each table's credentials")

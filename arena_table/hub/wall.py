@@ -17,6 +17,7 @@ from typing import Any, Iterator
 from flask import Flask, Response, abort, render_template
 
 from .feed import Feed
+from .results import Results
 from .tiles import tiles
 
 HEARTBEAT_S = 15.0
@@ -103,12 +104,31 @@ def _put_latest(q: queue.Queue, item: Any) -> None:
                 pass
 
 
-def create_wall_app(feed: Feed) -> Flask:
+def create_wall_app(feed: Feed, results: Results | None = None) -> Flask:
     """The wall's Flask app over ``feed`` (started by the caller); ``shutdown`` of
-    :mod:`arena_table.webui.app` (as ``webui.server.stop_server`` calls it) ends its streams."""
+    :mod:`arena_table.webui.app` (as ``webui.server.stop_server`` calls it) ends its streams.
+    ``results``: where finished games are kept (``/results``); default: in memory."""
     app = Flask(__name__)
     wall = Wall(feed)
     app.extensions["arena_hub"] = wall
+    results = results or Results(":memory:")
+
+    def note(table_id: str) -> None:  # paho's thread; a few table copies a message, no waiting
+        t = feed.tables().get(table_id)
+        if t is not None:
+            results.observe(table_id, t.view, t.events)
+    feed.listen(note)
+
+    @app.get("/results")
+    def results_page() -> str:
+        return render_template("results.html", games=results.finished())
+
+    @app.get("/results/<int:result_id>/log.jsonl")
+    def result_log(result_id: int) -> Response:
+        body = results.events(result_id)
+        if body is None:
+            abort(404)
+        return Response(body, mimetype="application/x-ndjson")
 
     @app.get("/")
     def page() -> str:

@@ -33,7 +33,7 @@ def make_table(tmp_path, broker, table_id):
 
 @pytest.fixture
 def wall(broker):
-    feed = Feed(parse_broker(broker.url), keep_events=False).start()
+    feed = Feed(parse_broker(broker.url)).start()
     app = create_wall_app(feed)
     server = make_server(app, "127.0.0.1", 0, clients=8)
     threading.Thread(target=server.run, daemon=True).start()
@@ -104,3 +104,20 @@ def test_a_table_killed_with_sigkill_is_shown_offline_within_the_keepalive(tmp_p
     finally:
         if proc.poll() is None:
             proc.kill()
+
+
+def test_a_finished_game_is_kept_with_its_winner_and_event_log(tmp_path, broker, wall):
+    """The golden game of First to ten (tests/rules/first_to_ten/golden/ann-wins.txt): Ann wins."""
+    with make_table(tmp_path, broker, "t1") as t1:
+        t1.submit(GameStarted(game="first-to-ten", options={"players": ["Ann", "Bo"]}))
+        for face in (6, 3, 2, 5, 4):
+            t1.submit(DiceRolled(faces=(face,)))
+        page = wait_for(lambda: "log.jsonl" in (p := urllib.request.urlopen(wall + "/results", timeout=5)
+                                                 .read().decode()) and p, 10, "the result")
+        assert '<td class="winner">Ann</td>' in page and "first to 10 points" in page
+        link = page.split('href="results/')[1].split('"')[0]
+        lines = urllib.request.urlopen(f"{wall}/results/{link}", timeout=5).read().decode().splitlines()
+        assert [json.loads(line)["text"].split(" at=")[0] for line in lines] == [
+            'start game=first-to-ten options={"players":["Ann","Bo"]}', "roll faces=[6]", "roll faces=[3]",
+            "roll faces=[2]", "roll faces=[5]", "roll faces=[4]"]
+        assert tiles(wall)[0]["leader"] == "Ann won"
