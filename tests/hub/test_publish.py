@@ -120,3 +120,24 @@ def test_run_refuses_a_bad_publish_flag_before_making_anything(tmp_path, capsys,
     assert main(["run", "--db", str(tmp_path / "log.db"), "--camera", "none", *flags]) == 2
     assert says in capsys.readouterr().err
     assert not (tmp_path / "log.db").exists()
+
+
+def test_the_control_page_says_hub_offline_while_the_broker_is_down(tmp_path, broker):
+    from arena_table.webui.app import WebConfig, create_app, shutdown
+
+    with make_table(tmp_path, broker, "t1") as t1:
+        app = create_app(t1, WebConfig(pin="1234"))
+        app.config["TESTING"] = True
+        try:
+            client = app.test_client()
+            token = client.get("/api/session").get_json()["csrf"]
+            assert client.post("/login", json={"pin": "1234"}, headers={"X-CSRF-Token": token}).status_code == 200
+            wait_for(lambda: t1.status()["hub"]["state"] == "online", what="online")
+            assert "hub: <span class=\"state\">online</span>" in client.get("/control").get_data(as_text=True)
+            broker.kill()
+            wait_for(lambda: t1.status()["hub"]["state"] == "offline", what="offline")
+            page = client.get("/control").get_data(as_text=True)
+            assert '<li class="bad">hub: <span class="state">offline</span> — hub offline:' in page
+            assert roll(t1, 4) == 1  # the table plays on
+        finally:
+            shutdown(app)
