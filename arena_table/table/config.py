@@ -522,6 +522,7 @@ def load(path: str | Path | None = None, overrides: Mapping[str, tuple[Any, str]
             values[section][name] = value
             origin[f"{section}.{name}"] = f"file {path}"
             said[f"{section}.{name}"] = f"{path}: {section}.{name}"
+            _check_file_value(section, name, value, path)
     for key, (value, flag_name) in (overrides or {}).items():
         section, _, name = key.partition(".")
         values[section][name] = value
@@ -537,6 +538,18 @@ def load(path: str | Path | None = None, overrides: Mapping[str, tuple[Any, str]
         raise ConfigError(f"{said.get('leds.seats', 'leds.seats')}: {exc}") from None
     _check_paths(config, said)
     return Loaded(config, origin)
+
+
+def _check_file_value(section: str, name: str, value: Any, path: str | Path) -> None:
+    """A value the file gives is checked even where a flag overrides it: a bad file stays bad
+    (``config check`` refuses it, and so does ``run --config`` with the flag)."""
+    f = _field(f"{section}.{name}")
+    if value is None and f.metadata["optional"]:
+        return
+    try:
+        f.metadata["check"](value)
+    except ValueError as exc:
+        raise ConfigError(f"{path}: {section}.{name}: {exc}") from None
 
 
 def _check_paths(config: TableConfig, said: Mapping[str, str]) -> None:

@@ -86,6 +86,15 @@ def test_a_flag_value_is_named_by_its_flag(tmp_path):
         load(overrides={"web.port": (0, "--port")})
 
 
+def test_a_bad_file_value_is_refused_even_where_a_flag_overrides_it(tmp_path):
+    # `config check` refuses this file; `run --config c.toml --port 9000` must too, naming the file's key
+    (tmp_path / "c.toml").write_text('[web]\nport = "eighty"\n')
+    with pytest.raises(ConfigError, match=r"c\.toml: web\.port: must be a whole number from 1 to 65535, got 'eighty'$"):
+        load(tmp_path / "c.toml", overrides={"web.port": (9000, "--port")})
+    (tmp_path / "c.toml").write_text("[web]\nport = 8080\n")
+    assert load(tmp_path / "c.toml", overrides={"web.port": (9000, "--port")}).config.web.port == 9000
+
+
 def test_reader_settings_reach_the_reader():
     # [dice]: a logo face mapped to 1, a stricter confidence, the size check off
     import numpy as np
