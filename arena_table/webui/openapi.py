@@ -182,7 +182,10 @@ COMPONENTS: dict[str, Any] = {
                                      "status": _OBJECT}},
         "LogRow": {"type": "object", "properties": {
             "seq": {"type": "integer"}, "status": {"enum": ["ok", "rejected"]}, "text": {"type": "string"},
-            "event": _OBJECT, "recorded": {"type": "number"}, "reason": {"type": "string"}}},
+            "event": _OBJECT, "recorded": {"type": "number"}, "reason": {"type": "string"},
+            "words": {"type": "string", "description": "viewer=control: the table log's plain words, else the "
+                                                       "notation without times and image references"},
+            "when": {"type": "string", "description": "viewer=control: HH:MM:SS local time recorded"}}},
         "PadTag": {"type": "object", "required": ["pad", "uid"], "properties": {
             "pad": {"type": "integer"}, "uid": {"type": "string"}}},
     },

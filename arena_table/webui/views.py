@@ -137,6 +137,7 @@ def log_rows(service: TableService, since: int, limit: int, viewer: str = "spect
     """The log after ``since`` as JSON rows; spectators get applied events only, with
     any field an event class lists in ``PRIVATE_FIELDS`` (sealed bids, hands) left out."""
     out = []
+    words = {line.seq: line.text for line in service.state.log} if viewer != "spectator" else {}
     # spectators see applied events only: filtered in the query, so ``limit`` counts what they get
     for row in service.rows(since=since, limit=limit, include_rejected=viewer != "spectator"):
         ev = row.event
@@ -150,8 +151,43 @@ def log_rows(service: TableService, since: int, limit: int, viewer: str = "spect
         item = {"seq": row.seq, "status": row.status, "text": text, "event": data, "recorded": row.recorded}
         if viewer != "spectator":
             item["reason"] = row.reason
+            item["words"] = words.get(row.seq) or plain_notation(ev)
+            item["when"] = _clock(row.recorded)
         out.append(item)
     return out
+
+
+RAW_FIELDS = ("at", "image", "crops", "confidence")
+"""Event fields the control log leaves out of its words: times in seconds since 1970 and stored image
+references (the JSON ``event`` keeps them)."""
+
+
+def plain_notation(ev: Any) -> str:
+    """``ev`` in notation without :data:`RAW_FIELDS`, a file source shortened to its file name.
+
+    >>> from arena_table.rules import DiceRolled
+    >>> plain_notation(DiceRolled(faces=(3,), source="dir:/home/pi/shots/IMG_1.jpg", image="m/ab.jpg", at=1.7e9))
+    'roll faces=[3] source=IMG_1.jpg'
+    """
+    import dataclasses
+
+    fields = {f.name: f for f in dataclasses.fields(ev)}
+    changes: dict[str, Any] = {name: fields[name].default for name in RAW_FIELDS
+                               if name in fields and fields[name].default is not dataclasses.MISSING}
+    source = getattr(ev, "source", None)
+    if isinstance(source, str) and "/" in source:
+        changes["source"] = source.rsplit("/", 1)[1]
+    return str(dataclasses.replace(ev, **changes)) if changes else str(ev)
+
+
+def _clock(recorded: Any) -> str:
+    """``HH:MM:SS`` local time of a row's recording time (seconds since 1970), or ""."""
+    import math
+    import time
+
+    if not isinstance(recorded, (int, float)) or not math.isfinite(recorded) or not 0 < recorded < 1e11:
+        return ""
+    return time.strftime("%H:%M:%S", time.localtime(recorded))
 
 
 def _fields(ev: Any) -> list[str]:

@@ -3,7 +3,12 @@ submitted as the event it makes."""
 
 from __future__ import annotations
 
+import time
+
 from webhelpers import login
+
+from arena_table.rules import parse
+from arena_table.webui.views import plain_notation
 
 OPTIONS = {"players": ["Ann", "Bo"], "heroes": {"Ann": ["rochon", "rac", "norn"], "Bo": ["aer", "lug", "edhel"]}}
 
@@ -33,3 +38,15 @@ def test_the_dice_tray_offers_nothing_to_tap(client):
     login(client)
     body = client.get("/api/actions").get_json()
     assert body["actions"] == [] and body["offers"] is False
+
+
+def test_the_control_log_gives_plain_words_without_image_paths_or_epoch_seconds(client, ctl):
+    at = round(time.time() - 5, 3)
+    ev = {"kind": "roll", "die": "d6", "faces": [4], "source": "dir:/home/pi/shots/IMG_0042.jpg", "at": at}
+    r = ctl("/api/events", {"event": ev, "keep_time": True})
+    assert r.status_code == 201, r.get_json()
+    row = client.get("/api/events?viewer=control").get_json()["events"][-1]
+    assert "/home/pi" in row["text"] and str(int(at)) in row["text"]  # the notation keeps everything
+    assert row["words"] == "Rolled 1d6: 4 (total 4)"  # the table log's line
+    assert plain_notation(parse(row["text"])) == "roll faces=[4] source=IMG_0042.jpg"
+    assert len(row["when"]) == 8 and row["when"].count(":") == 2

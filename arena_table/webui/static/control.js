@@ -548,7 +548,8 @@
       const d = await api('GET', '/api/events?viewer=control&since=' + Math.max(0, (state ? state.seq : 0) - 40));
       $('control-log').replaceChildren(...d.events.slice().reverse().map((r) =>
         el('li', { value: r.seq, class: r.status === 'rejected' ? 'rejected' : null,
-          text: r.text + (r.status === 'rejected' ? '  — rejected: ' + r.reason : '') })));
+          text: (r.when ? r.when + ' · ' : '') + (r.words || r.text)
+            + (r.status === 'rejected' ? '  — rejected: ' + r.reason : '') })));
     } catch (e) { /* shown */ }
   }
 
