@@ -34,7 +34,7 @@ def test_a_camera_throw_of_three_dice_is_not_the_thieves_guild_d6():
     assert after.state == ts.state  # the game still waits for its d6; Bo keeps his gold
     assert after.state.pending.kind == "thieves-d6" and after.state.player("Bo").gold == gold
     assert [r.faces for r in after.tray.rolls][-1] == (3, 5, 1)  # kept and shown by the tray
-    assert after.log[-1].text.endswith("(tray roll: the game waits for no such roll)")
+    assert after.log[-1].text == "Tray roll 3d6: 3, 5, 1 (total 9)"
     one = apply(after, DiceRolled(die="d6", faces=(3,), source="sim"))  # the d6 it asked for
     assert one.state.pending is None
     assert one.state.player("Bo").gold == gold - 2  # face 3: steal 2 gold (the default faces)

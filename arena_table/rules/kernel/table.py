@@ -122,7 +122,8 @@ def apply(ts: TableState, event: Event, seq: int | None = None) -> TableState:
     tray = ts.tray
     if not is_awaited(game, ts.state, event):  # a camera throw the game did not ask for: the tray's alone
         tray = tray_record.apply_tray(tray, event, seq)
-        text = tray_record.describe_tray(ts.tray, event) + " (tray roll: the game waits for no such roll)"
+        text = tray_record.describe_tray(ts.tray, event)  # short: the TV's log shows it whole
+        text = "Tray roll " + text[len("Rolled "):] if text.startswith("Rolled ") else text + " (tray roll)"
         return dataclasses.replace(ts, tray=tray, seq=seq, log=_log(ts, seq, event, text),
                                    since_start=ts.since_start + 1)
     if game.dice is not None and isinstance(event, (DiceRolled, DieCorrected)):
