@@ -88,6 +88,12 @@ def test_demigods_entry_and_attack_by_taps(browser, live, screenshots):
     assert page.evaluate("window.remote.taps") - before == 3
     assert live.table.state.state.pending is not None  # the attack waits for its die
     assert "Roll bludgeoning" in page.inner_text("#remote-turn")
+    before, version = page.evaluate("window.remote.taps"), live.table.version
+    tap(page, "Roll the bludgeoning die")
+    tap(page, "3: Critical")  # the face by its printed result, not a bare 3
+    offered(page, version + 1)
+    assert page.evaluate("window.remote.taps") - before == 2
+    assert live.table.state.state.pending is None  # the attack is resolved
     assert script_errors(page) == []
     ctx.close()
 

@@ -89,6 +89,14 @@ def test_demigods_entry_is_one_tap_and_an_attack_three():
     assert str(attack.event([0, 2])) == 'dg-use who=knight targets=["assassin"] side=["back"]'
 
 
+def test_demigods_attack_die_is_offered_as_its_faces_by_their_printed_results():
+    t = _demigods_until('dg-use who=knight targets=["assassin"] side=["back"]')
+    (roll,) = DEMIGODS.actions(t.st)
+    assert (roll.label, roll.player) == ("Roll the bludgeoning die", "Ann")
+    assert choices(roll.params[0]) == ["1: Knockdown", "2: Push", "3: Critical", "4: +2", "5: +1", "6: -1"]
+    assert str(roll.event([2])) == "roll die=dg-bludgeoning faces=[3] source=control"  # the transcript's die
+
+
 def _walk(game, state, rng, roll, steps):
     """Apply ``steps`` random offered completions; where nothing is offered, ``roll`` must give
     the awaited dice (or the game is over)."""

@@ -5,7 +5,8 @@ base attack, a skill, an item or a special ability on a target ('Attacking' p.22
 of the target is asked only while the figures' positions are unknown), or ends its turn; a
 pending attack with attack-link rerolls left offers a re-roll of each die or keeping them
 (p.12); a teammates' initiative tie offers who acts (p.30). Nothing is offered while dice are
-awaited (Demigod dice, attack dice). Every choice is one ``apply`` accepts
+awaited for the Demigod dice; an open attack die is offered as its six faces, each named by its
+printed result ('Attack Dice' p.24: no face is typed as a bare 1-6). Every choice is one ``apply`` accepts
 (:func:`~arena_table.rules.kernel.actions.legal`).
 """
 
@@ -24,7 +25,8 @@ SIDES = (("front", "Front"), ("side", "Side"), ("back", "Back"))
 
 
 def actions(state: DemigodsState, apply: Apply) -> list[Action]:
-    """The actions legal in ``state`` under ``apply`` (the game's own, ``GAME.apply``); empty while dice are awaited or the game is over."""
+    """The actions legal in ``state`` under ``apply`` (the game's own, ``GAME.apply``); empty while the
+    Demigod dice are awaited or the game is over."""
     out: list[Action | None] = []
     if state.stage == "select":
         if accepts(apply, state, "dg-begin", {}):
@@ -35,7 +37,8 @@ def actions(state: DemigodsState, apply: Apply) -> list[Action]:
     p = state.pending
     if p is not None:
         if any(not d.face for d in p.dice):
-            return []
+            return [a for a in (_attack_die(state, apply, t) for t in dict.fromkeys(d.type for d in p.dice if not d.face))
+                    if a]
         att = state.chars[p.attacker]
         dice = Param("index", "Which die", tuple(Choice(f"die {i + 1}: {d.type} (face {d.face})", {"index": i})
                                                  for i, d in enumerate(p.dice)))
@@ -62,6 +65,29 @@ def actions(state: DemigodsState, apply: Apply) -> list[Action]:
                              {"who": ch.id, "use": use}, (_targets(state, ch),)))
     out.append(legal(apply, state, "dg-end-turn", f"{ch.name}: end the turn", ch.player, {"who": ch.id}))
     return [a for a in out if a]
+
+
+def _attack_die(state: DemigodsState, apply: Apply, die_type: str) -> Action | None:
+    """Enter one open attack die by tapping its face, each face named by its printed result
+    ('Attack Dice' p.24, in the order of ``data/dice.json`` or the ``dice_faces`` option)."""
+    faces = state.dice.get(die_type, ())
+    owner = next(d.owner for d in state.pending.dice if d.type == die_type and not d.face)
+    who = state.chars[state.pending.attacker if owner == "attack" else owner]
+    return legal(apply, state, "roll", f"Roll the {die_type} die" + ("" if owner == "attack" else f" for {who.name}"),
+                 who.player, {"die": f"dg-{die_type}", "source": "control"},
+                 (Param("faces", "Face rolled", tuple(Choice(f"{i}: {face_name(r)}", {"faces": [i]})
+                                                       for i, r in enumerate(faces, 1))),))
+
+
+def face_name(result: Any) -> str:
+    """A printed attack die result in words: ``+2``, ``-1``, ``Critical``, ``Knockdown``.
+
+    >>> face_name(2), face_name(-1), face_name("critical")
+    ('+2', '-1', 'Critical')
+    """
+    if isinstance(result, int):
+        return f"{result:+d}"
+    return str(result).replace("-", " ").capitalize()
 
 
 def _entry_cells(state: DemigodsState, ch: Character) -> tuple[Param, ...]:
