@@ -3,8 +3,8 @@
 The hub subscribes once (:class:`~arena_table.hub.feed.Feed`); a broadcaster thread turns each
 change into the tiles' JSON once and puts it in every wall client's bounded queue, streamed as
 Server-Sent Events (``event: tiles``, data ``{"tables": [tile...]}``, see :mod:`arena_table.hub.tiles`).
-Pages: ``/`` the wall, ``/api/tables`` the tiles, ``/events`` the stream, ``/api/table/<id>`` one
-table's view as the broker last carried it.
+Pages: ``/`` the wall, ``/api/tables`` the tiles, ``/events`` the stream, ``/table/<id>`` one table's
+screen for a phone, ``/api/table/<id>`` its view as the broker last carried it.
 """
 
 from __future__ import annotations
@@ -144,6 +144,13 @@ def create_wall_app(feed: Feed, results: Results | None = None) -> Flask:
         resp.headers["Cache-Control"] = "no-store"
         resp.headers["X-Accel-Buffering"] = "no"
         return resp
+
+    @app.get("/table/<table_id>")
+    def table_page(table_id: str) -> str:
+        """One table's screen for a phone (a tile's link, the table's QR code), fed by the hub's stream."""
+        if table_id not in feed.tables():
+            abort(404)
+        return render_template("table.html", table_id=table_id)
 
     @app.get("/api/table/<table_id>")
     def table_view(table_id: str) -> Response:

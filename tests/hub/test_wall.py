@@ -8,6 +8,7 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.error
 import urllib.request
 
 import pytest
@@ -121,3 +122,17 @@ def test_a_finished_game_is_kept_with_its_winner_and_event_log(tmp_path, broker,
             'start game=first-to-ten options={"players":["Ann","Bo"]}', "roll faces=[6]", "roll faces=[3]",
             "roll faces=[2]", "roll faces=[5]", "roll faces=[4]"]
         assert tiles(wall)[0]["leader"] == "Ann won"
+
+
+def test_a_tile_links_to_the_tables_own_screen_served_by_the_hub(tmp_path, broker, wall):
+    with make_table(tmp_path, broker, "t1") as t1:
+        t1.submit(DiceRolled(faces=(1, 2)))
+        wait_for(lambda: (t := tiles(wall)) and t[0]["version"] == 1, 10, "the tile")
+        assert 'href="table/t1"' in urllib.request.urlopen(wall + "/", timeout=5).read().decode()
+        page = urllib.request.urlopen(wall + "/table/t1", timeout=5).read().decode()
+        assert '<h1 id="title">t1</h1>' in page and 'new EventSource("../events")' in page
+        view = json.load(urllib.request.urlopen(wall + "/api/table/t1", timeout=5))
+        assert (view["online"], view["version"], view["state"]["tray"]["last"]["faces"]) == (True, 1, [1, 2])
+        with pytest.raises(urllib.error.HTTPError) as err:
+            urllib.request.urlopen(wall + "/table/nobody", timeout=5)
+        assert err.value.code == 404
