@@ -364,6 +364,8 @@ def read_jsonl(lines: Iterator[str] | IO[str], source: str = "input", *,
                     out.append((next_seq, from_json(obj)))
             else:
                 out.append((next_seq, parse(line)))
+        except json.JSONDecodeError as exc:
+            raise LogError(f"{source}:{lineno}: not a JSON object ({exc.msg} at column {exc.colno})") from exc
         except (ValueError, KeyError, TypeError, NotationError) as exc:
             raise LogError(f"{source}:{lineno}: {exc}") from exc
         if out and out[-1][0] < next_seq:

@@ -201,6 +201,9 @@ def test_non_finite_time_stamp_is_refused_and_the_log_stays_json():
     (b"roll faces=[1]\nroll faces=[9]\n", ":2: illegal event roll faces=[9]: face(s) [9] impossible on a d6"),
     (b'{"event":{"kind":"roll","faces":[1]}}\n', ':1: a log row needs "seq" beside "event"'),
     (b"\xff\xfe\x00garbage", "not a text file (byte 0 is not UTF-8)"),
+    (b'{"seq": 1, "bogus"\n', ":1: not a JSON object (Expecting ':' delimiter at column 19)"),
+    (b'start game=theosis options={"mode":"pvp"\n',
+     """bad value for options: not JSON (Expecting ',' delimiter at character 14 of the value)"""),
 ])
 def test_replay_cli_errors_are_one_line(tmp_path, capsys, content, needle):
     f = tmp_path / "bad.jsonl"

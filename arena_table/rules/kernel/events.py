@@ -273,7 +273,8 @@ def _parse(text: str) -> Event:
             try:
                 value, end = decoder.raw_decode(rest, j)
             except json.JSONDecodeError as exc:
-                raise NotationError(f"{text!r}: bad value for {name}: {exc.msg}") from exc
+                raise NotationError(f"{text!r}: bad value for {name}: not JSON ({exc.msg} at character "
+                                    f"{exc.pos - j + 1} of the value)") from exc
             i = end
         else:
             end = rest.find(" ", j)
