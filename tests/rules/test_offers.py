@@ -54,13 +54,17 @@ def test_theosis_second_hero_of_a_turn_takes_no_golden_slot_and_the_taken_slot_i
     assert {"Tavern", "Cathedral", "Thieves' Guild", "Mercenary Camp", "Market", "Guardian quest"} <= set(where)
 
 
-def test_theosis_offers_nothing_while_the_thieves_guild_d6_is_awaited():
+def test_theosis_offers_only_the_thieves_guild_d6_while_it_is_awaited_each_face_with_its_result():
     st = THEOSIS.setup(TH_OPTIONS)
     for line in ("th-place hero=rochon location=guardian golden=true",
                  "th-place hero=aer location=righteous golden=true",
                  "th-place hero=rac location=thieves-guild target=lug"):
         st = THEOSIS.apply(st, parse(line))
-    assert THEOSIS.actions(st) == []
+    (roll,) = THEOSIS.actions(st)
+    assert (roll.label, roll.player) == ("Roll the Thieves' Guild d6", "Ann")
+    assert choices(roll.params[0]) == ["1: steal mana", "2: deal 3 damage", "3: steal 2 gold", "4: steal 4 gold",
+                                       "5: gain initiative", "6: gain initiative"]  # the default faces (ENTER)
+    assert THEOSIS.apply(st, roll.event([2])).player("Ann").gold == st.player("Ann").gold + 2
     assert "roll the d6 at the Thieves' Guild" in THEOSIS.view(st)["prompt"]
 
 

@@ -5,8 +5,8 @@ locations it may take now (the first hero of a turn a golden quest slot, p.10), 
 targets of Warmonger, Deceitful and the Thieves' Guild, the Market's items, the Mage
 Tower's Rituals; then the Artifact, the sealed bids and the end of the turn. Every choice
 is one :func:`~arena_table.rules.kernel.actions.accepts` lets through, so only what
-``apply`` accepts is offered. While a die is awaited nothing is offered: the game waits
-for the roll. Later phases offer the end of the step (``th-next``) where it is legal;
+``apply`` accepts is offered. While the Thieves' Guild d6 or the Mercenary Camp d4 is awaited,
+its faces are offered (the d6's with their results); while another die is awaited nothing is. Later phases offer the end of the step (``th-next``) where it is legal;
 their moves are still typed at the control page's advanced panel.
 """
 
@@ -18,7 +18,7 @@ from arena_table.rules.kernel.actions import Action, Apply, Choice, Param, accep
 
 from . import catalog
 from .mats import name
-from .preparation import LOCATIONS, next_placer
+from .preparation import LOCATIONS, next_placer, thieves_result
 from .state import ThState
 
 LOCATION_NAMES = {"tavern": "Tavern", "cathedral": "Cathedral", "thieves-guild": "Thieves' Guild",
@@ -31,7 +31,8 @@ RITUAL_TURNS = range(1, 10)
 def actions(state: ThState, apply: Apply) -> list[Action]:
     """The actions legal in ``state`` under ``apply`` (the game's own, ``GAME.apply``); empty while a roll is awaited or the game is over."""
     if state.pending:
-        return []
+        roll = _roll(state, apply)
+        return [roll] if roll else []
     out: list[Action] = []
     if state.phase == "preparation":
         out += _placements(state, apply) or _bidding(state, apply)
@@ -39,6 +40,22 @@ def actions(state: ThState, apply: Apply) -> list[Action]:
         out.append(Action(kind="th-next", label="End the turn" if state.phase == "preparation" else "Done",
                           player=""))
     return out
+
+
+def _roll(state: ThState, apply: Apply) -> Action | None:
+    """The Hierapolis die awaited, its faces to tap: the Thieves' Guild d6 with each face's result
+    (the ``thieves_guild_faces`` in force) and the Mercenary Camp d4 (p.11); the Arena's dice are
+    rolled at the table and read by the camera or typed."""
+    p = state.pending
+    if p.kind == "thieves-d6":
+        faces = tuple(Choice(f"{f}: {thieves_result(state, f).replace('-', ' ')}", {"faces": [f]}) for f in range(1, 7))
+        return legal(apply, state, "roll", "Roll the Thieves' Guild d6", p.actor, {"die": "d6", "source": "control"},
+                     (Param("faces", "Face rolled", faces),))
+    if p.kind == "mercenary-d4":
+        faces = tuple(Choice(f"{f} gold", {"faces": [f]}) for f in range(1, 5))
+        return legal(apply, state, "roll", "Roll the Mercenary Camp d4", p.actor, {"die": "d4", "source": "control"},
+                     (Param("faces", "Face rolled", faces),))
+    return None
 
 
 def _placements(state: ThState, apply: Apply) -> list[Action]:
