@@ -91,8 +91,8 @@ def load_flags(args: argparse.Namespace) -> Loaded:
         if name == "options":
             try:
                 value = json.loads(value)
-            except ValueError as exc:
-                raise ConfigError(f"--options: {exc}") from None
+            except json.JSONDecodeError as exc:
+                raise ConfigError(f"--options: not JSON ({exc.msg} at character {exc.pos + 1})") from None
             if not isinstance(value, dict):
                 raise ConfigError("--options must be a JSON object")
         overrides[key] = (value, "--" + name.replace("_", "-"))

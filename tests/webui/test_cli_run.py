@@ -127,6 +127,10 @@ def test_run_refuses_bad_options(tmp_path, capsys):
                  "--camera", "none", "--db", str(tmp_path / "t.db"), "--options", "[1]"]) == 2
     assert "--options must be a JSON object" in capsys.readouterr().err
     assert not Path(tmp_path / "t.db").exists()
+    assert main(["run", "--port", str(free_port()),
+                 "--camera", "none", "--db", str(tmp_path / "t.db"), "--options", '{"mode":']) == 2
+    assert "error: --options: not JSON (Expecting value at character 9)" in capsys.readouterr().err
+    assert not Path(tmp_path / "t.db").exists()
 
 
 def test_run_refuses_a_bad_calibration_file_naming_it(tmp_path, capsys):
