@@ -65,16 +65,18 @@ async def _stream(port: int, path: str, mode: str, arrivals: list, ready: list, 
         writer.close()
 
 
-def spectators(port: int, path: str, mode: str, n: int) -> None:
-    """Child process: hold ``n`` streams on ``path``; prints ``ready N``, waits for a line on stdin, then
-    prints the arrivals as one JSON line (``[[[version, monotonic_s], ...], ...]`` a client)."""
+def spectators(port: int, path: str, mode: str, n: int, batch: int = 50) -> None:
+    """Child process: hold ``n`` streams on ``path`` (opened ``batch`` at a time, a crowd arriving, not
+    one SYN flood); prints ``ready N``, waits for a line on stdin, then prints the arrivals as one JSON
+    line (``[[[version, monotonic_s], ...], ...]`` a client). ``mode``: ``id`` reads the version from
+    the messages' ``id: EPOCH:VERSION`` (a table's stream), ``tiles`` from their ``"version"`` (the wall)."""
     async def main() -> None:
         stop, ready = asyncio.Event(), []
         per_client: list[list] = [[] for _ in range(n)]
         tasks = []
         for i in range(n):
             tasks.append(asyncio.create_task(_stream(port, path, mode, per_client[i], ready, stop)))
-            if i % 50 == 49:
+            if i % batch == batch - 1:
                 await asyncio.sleep(0.05)
         while len(ready) < n and not all(t.done() for t in tasks):
             await asyncio.sleep(0.05)

@@ -24,7 +24,6 @@ Printed (``--json``): ``clients``, ``event_latency_p50_ms``, ``event_latency_p99
 from __future__ import annotations
 
 import argparse
-import asyncio
 import http.client
 import json
 import os
@@ -61,59 +60,13 @@ def _percentile(values: list[float], q: float) -> float | None:
 
 # --- the spectators' process ------------------------------------------------------------------
 
-async def _one_stream(port: int, arrivals: list, ready: list, stop: asyncio.Event) -> None:
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    writer.write(b"GET /api/stream HTTP/1.0\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n")
-    await writer.drain()
-    buf = b""
-    got_snapshot = False
-    try:
-        while not stop.is_set():
-            try:
-                chunk = await asyncio.wait_for(reader.read(65536), timeout=0.5)
-            except asyncio.TimeoutError:
-                continue
-            if not chunk:
-                break
-            now = time.monotonic()
-            buf += chunk
-            while b"\n\n" in buf:
-                block, buf = buf.split(b"\n\n", 1)
-                for line in block.split(b"\n"):
-                    if line.startswith(b"id: "):
-                        version = int(line.rsplit(b":", 1)[1])
-                        arrivals.append((version, now))
-                    elif line == b"event: snapshot" and not got_snapshot:
-                        got_snapshot = True
-                        ready.append(now)
-    finally:
-        writer.close()
-
-
 def _spectators(port: int, n: int) -> None:
-    """Child process: hold ``n`` streams; prints ``ready N``, waits for a line on stdin,
-    then prints the arrivals as one JSON line (``[[[version, monotonic_s], ...], ...]``)."""
-    async def main() -> None:
-        stop = asyncio.Event()
-        per_client: list[list] = [[] for _ in range(n)]
-        ready: list = []
-        tasks = []
-        for i in range(n):
-            tasks.append(asyncio.create_task(_one_stream(port, per_client[i], ready, stop)))
-            if i % 20 == 19:
-                await asyncio.sleep(0.05)  # a crowd arriving, not one SYN flood
-        loop = asyncio.get_running_loop()
-        while len(ready) < n:
-            await asyncio.sleep(0.05)
-            if all(t.done() for t in tasks):
-                break
-        print(f"ready {len(ready)}", flush=True)
-        await loop.run_in_executor(None, sys.stdin.readline)  # "stop"
-        stop.set()
-        await asyncio.gather(*tasks, return_exceptions=True)
-        print(json.dumps(per_client), flush=True)
+    """Child process: hold ``n`` streams on ``/api/stream``; prints ``ready N``, waits for a line on stdin,
+    then prints the arrivals as one JSON line (``[[[version, monotonic_s], ...], ...]``); see
+    :func:`arena_table.bench.hub.spectators`, which ``bench hub`` uses for the hub's stream too."""
+    from .hub import spectators
 
-    asyncio.run(main())
+    spectators(port, "/api/stream", "id", n, batch=20)
 
 
 def _victims(port: int, n: int) -> None:
