@@ -175,7 +175,7 @@ def run_bench(clients: int = 1000, table_clients: int = 200, events: int = 100, 
                                 str(clients + 8), "--results", str(tmp / "results.db")], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         procs.append(hub)
         wait_ready(tport, table)
-        _wait_http(hport, hub)
+        wait_ready(hport, hub, path="/api/tables")
         op = _Http(tport)
         op.login(pin)
         tproc, hproc = psutil.Process(table.pid), psutil.Process(hub.pid)
@@ -204,20 +204,3 @@ def run_bench(clients: int = 1000, table_clients: int = 200, events: int = 100, 
             "within_targets": bool(on_hub.get("event_latency_p99_ms") is not None
                                    and on_hub["event_latency_p99_ms"] <= TARGET_HUB_P99_MS and on_hub["missed"] == 0
                                    and growth is not None and growth <= TARGET_TABLE_CPU_GROWTH)}
-
-
-def _wait_http(port: int, proc: subprocess.Popen, timeout: float = 60.0) -> None:
-    import http.client
-
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if proc.poll() is not None:
-            raise RuntimeError(f"the hub exited with {proc.returncode}: {proc.stderr.read().decode()[-2000:]}")
-        try:
-            c = http.client.HTTPConnection("127.0.0.1", port, timeout=1)
-            c.request("GET", "/api/tables")
-            if c.getresponse().status == 200:
-                return
-        except OSError:
-            time.sleep(0.1)
-    raise RuntimeError("the hub did not answer in time")

@@ -118,8 +118,9 @@ class _Http:
         self.csrf = body["csrf"]
 
 
-def wait_ready(port: int, proc: subprocess.Popen, timeout: float = 60.0) -> None:
-    """Wait until the table service ``proc`` answers ``GET /api/status`` on ``port`` of 127.0.0.1.
+def wait_ready(port: int, proc: subprocess.Popen, timeout: float = 60.0, path: str = "/api/status") -> None:
+    """Wait until the table service ``proc`` answers ``GET path`` (default ``/api/status``) on ``port`` of
+    127.0.0.1.
 
     Raises:
         RuntimeError: the process ended (with the end of its stderr when piped), or ``timeout`` s passed.
@@ -131,7 +132,7 @@ def wait_ready(port: int, proc: subprocess.Popen, timeout: float = 60.0) -> None
             raise RuntimeError(f"the server exited with {proc.returncode}: {tail}")
         try:
             c = http.client.HTTPConnection("127.0.0.1", port, timeout=1)
-            c.request("GET", "/api/status")
+            c.request("GET", path)
             if c.getresponse().status == 200:
                 return
         except OSError:
