@@ -63,6 +63,15 @@ def test_two_hierapolis_turns_by_taps_only(browser, live, screenshots):
         offered(page, live.table.version)
     st = live.table.state.state
     assert st.prep_turn == 3 and st.player("Ann").hand and st.player("Bo").hand
+    live.table.submit(parse("th-place hero=aer location=warmonger golden=true target=rochon"))
+    offered(page, live.table.version)
+    undo = page.get_by_role("button", name="Undo: ", exact=False)
+    assert "Aer" in undo.inner_text()  # it names the placement it takes back
+    undo.click()
+    page.click("#undo-confirm")
+    page.wait_for_function("v => window.remote.offers().version > v", arg=live.table.version - 1, timeout=10000)
+    offered(page, live.table.version)
+    assert not live.table.state.state.heroes["aer"].placed
     assert script_errors(page) == []
     ctx.close()
 

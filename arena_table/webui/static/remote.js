@@ -1,6 +1,7 @@
 // The remote: the running game's offers (GET /api/actions) as big buttons. A tap on an action
 // asks its parameters one at a time, each as a row of choices; the last choice submits the event
-// (POST /api/events). Nothing is typed: every choice is one the rules accept now.
+// (POST /api/events). Nothing is typed: every choice is one the rules accept now. The Undo button
+// names the player's last action and opens the Undo card's confirmation.
 (function () {
   'use strict';
   const $ = (id) => document.getElementById(id);
@@ -12,11 +13,15 @@
 
   function tap() { window.remote.taps += 1; }
 
+  let undoText = '';
   async function refresh() {
     const mine = ++asked;
     let d;
     try { d = await window.control.api('GET', '/api/actions'); } catch (e) { return; }
+    let u = null;
+    try { u = await (await fetch('/api/undo', { headers: { Accept: 'application/json' } })).json(); } catch (e) { u = null; }
     if (mine !== asked) return;  // a later refresh is under way
+    undoText = u && u.text ? u.text : '';  // what the Undo card would take back (it asks before)
     offers = d;
     picking = null;
     render();
@@ -41,7 +46,8 @@
       return;
     }
     box.replaceChildren(...(offers.actions.length ? offers.actions.map((a) => button(a.label, () => start(a), 'remote-action'))
-      : [el('p', { class: 'muted', text: offers.offers ? 'Nothing to tap now: ' + (offers.prompt || 'the game is over') : '' })]));
+      : [el('p', { class: 'muted', text: offers.offers ? 'Nothing to tap now: ' + (offers.prompt || 'the game is over') : '' })]),
+    ...(undoText ? [button('Undo: ' + undoText, () => $('undo-button').click(), 'remote-undo')] : []));
   }
 
   function button(text, handler, cls) {
