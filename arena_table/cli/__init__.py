@@ -27,7 +27,7 @@ PLUGINS = ("run", "config", "doctor", "dice", "tags", "bench", "hub")
 def _cmd_replay(args: argparse.Namespace) -> int:
     import json
 
-    from arena_table.rules import Refused, UnknownGame, digest, replay, table_view
+    from arena_table.rules import GameStarted, Refused, UnknownGame, digest, find_game, new_table, replay, table_view
     from arena_table.rules.kernel.mechanics.dice import FAIRNESS_MIN_DICE
 
     from arena_table.table.log import LogError, read_jsonl
@@ -39,7 +39,19 @@ def _cmd_replay(args: argparse.Namespace) -> int:
         if not records:  # "0 events" would pass for a replay of a log that was not exported, or a wrong file
             print(f"error: {args.file}: no events (an empty log or transcript)", file=sys.stderr)
             return 1
-        state = replay(records, args.game)
+        game = args.game
+        if game is not None:
+            find_game(game)  # an unknown --game is named even where the file starts a game of its own
+            if isinstance(records[0][1], GameStarted):
+                game = None  # no event runs before the file's first start, so no game need be set up
+            else:
+                try:
+                    new_table(game)
+                except ValueError as exc:  # a game with no default set-up (Euthia, Sword & Sorcery)
+                    print(f"error: --game {game}: cannot be set up without options ({exc}); begin {args.file} "
+                          f"with a line `start game={game} options={{...}}` instead", file=sys.stderr)
+                    return 1
+        state = replay(records, game)
     except OSError as exc:
         print(f"error: {args.file}: {exc.strerror}", file=sys.stderr)
         return 1

@@ -3,6 +3,7 @@
 import io
 import json
 import sqlite3
+from pathlib import Path
 
 import pytest
 from logkit import open_elsewhere
@@ -268,3 +269,18 @@ def test_replay_prints_the_trays_figures(tmp_path, capsys):
     assert main(["replay", str(path)]) == 0
     last = capsys.readouterr().out.strip().splitlines()[-1]
     assert last.startswith("d6: 60 dice in 12 rolls, total 201, mean 3.35, counts 1:14 2:9 3:6 4:14 5:7 6:10, chi² 5.80")
+
+
+def test_replay_game_flag_with_a_game_that_needs_options(tmp_path, capsys):
+    # Euthia has no default set-up: `--game euthia` before a file that starts its own game replays it,
+    # and before a file with no start it is one clear error, not a traceback
+    example = Path(__file__).resolve().parents[2] / "examples" / "euthia-fire-shadowbeast.txt"
+    assert main(["replay", "--game", "euthia", str(example)]) == 0
+    assert capsys.readouterr().out.rstrip().endswith("outcome: won by Áel (the scenario goal is reached)")
+    f = tmp_path / "t.txt"
+    f.write_text("roll faces=[1]\n")
+    assert main(["replay", "--game", "euthia", str(f)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("error: --game euthia: cannot be set up without options (heroes: ") and "Traceback" not in err
+    assert main(["replay", "--game", "chess", str(example)]) == 1
+    assert "unknown game 'chess'" in capsys.readouterr().err
