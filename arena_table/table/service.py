@@ -83,7 +83,7 @@ def serve(config: TableConfig, new_game: bool = False) -> int:
     """Build the table ``config`` describes, record ``[game]``'s start (``new_game``: even if it ends a
     game in progress), start the devices and serve the web app until SIGINT/SIGTERM; returns the
     exit status. Ctrl-C while starting closes what is open and raises ``KeyboardInterrupt``."""
-    from arena_table.rules import UnknownGame, find_game
+    from arena_table.rules import Refused, UnknownGame, find_game, new_table
     from arena_table.webui.server import address_problem, make_server, stop_server
 
     camera, web = config.camera.device(), config.web
@@ -106,6 +106,15 @@ def serve(config: TableConfig, new_game: bool = False) -> int:
     except UnknownGame as exc:
         print(f"error: --game: {exc}", file=sys.stderr)
         return 1
+    options = config.game.options
+    if config.game.name and (options is not None or not db.exists()):  # set up anew: refuse before writing
+        try:
+            new_table(config.game.name, options or {})
+        except (ValueError, TypeError, Refused) as exc:
+            said = (f"--options: {find_game(config.game.name).name} refuses them" if options is not None
+                    else f"--game {config.game.name} needs --options (its setup has no defaults)")
+            print(f"error: {said}: {exc}", file=sys.stderr)
+            return 2
     if why := address_problem(web.host, web.port):  # before the log, PIN and key are made for a table
         print(f"error: cannot listen on {web.host}:{web.port}: {why}", file=sys.stderr)  # that cannot serve
         return 1

@@ -115,3 +115,15 @@ def test_flags_against_a_running_game(tmp_path):
             game_from_flags(t.engine, "theosis", dict(PVP))
     finally:
         t.close()
+
+
+def test_a_game_with_no_default_setup_needs_options_and_writes_nothing(tmp_path, capsys):
+    # a new user's `run --game euthia`: one line naming what is missing, no log, PIN or key left behind
+    folder = tmp_path / "t"
+    code = main(["run", "--port", str(free_port()), "--db", str(folder / "a.db"), "--camera", "none",
+                 "--game", "euthia"])
+    assert code == 2
+    err = capsys.readouterr().err
+    assert err == ('error: --game euthia needs --options (its setup has no defaults): heroes: name the Heroes '
+                   'at the table, e.g. ["ael"]\n')
+    assert not folder.exists()
