@@ -216,7 +216,8 @@
       el('input', { id: 'ef-' + i, 'data-field': f.name, 'data-type': f.type, autocomplete: 'off', spellcheck: 'false',
         placeholder: typeHint(f.type) })]));
     const text = $('event-text');
-    if (!text.value || text.dataset.auto === '1') {
+    // never while the player is typing in it: a refresh of the kinds would splice its template into their line
+    if (document.activeElement !== text && (!text.value || text.dataset.auto === '1')) {
       text.value = k.kind + ' ' + k.fields.filter((f) => f.required).map((f) => f.name + '=').join(' ');
       text.dataset.auto = '1';
     }
