@@ -67,6 +67,11 @@ def registered_games() -> list[Game]:
     return sorted({g.name: g for g in _GAMES.values()}.values(), key=lambda g: g.name)
 
 
+def game_homes() -> dict[str, str]:
+    """Game name -> the package it was registered from (a copy; a game registered without one is absent)."""
+    return dict(_HOMES)
+
+
 def fallback_game() -> str:
     """The name of the game a table runs before its first ``start``.
 

@@ -15,6 +15,8 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any, Mapping
 
+from arena_table.rules.kernel.mechanics.die_kinds import DieKind, package_kinds
+
 ATTACK_TYPES = ("slashing", "piercing", "bludgeoning", "arcane", "fire", "ice")
 """Attack types, 'Base Attack' (p.14): the first three physical, the last three magical."""
 PHYSICAL = frozenset(ATTACK_TYPES[:3])
@@ -136,7 +138,7 @@ def dice_faces(overrides: Mapping[str, Any] | None = None) -> dict[str, tuple[An
     Raises:
         ValueError: an override that is not six valid results for a known type.
     """
-    faces = {k: tuple(v) for k, v in _load("dice")["faces"].items()}
+    faces = {t: tuple(f.value for f in kind.faces) for t, kind in attack_kinds().items()}
     for die_type, values in (overrides or {}).items():
         if die_type not in faces:
             raise ValueError(f"dice_faces: unknown attack die {die_type!r}")
@@ -144,6 +146,13 @@ def dice_faces(overrides: Mapping[str, Any] | None = None) -> dict[str, tuple[An
             raise ValueError(f"dice_faces[{die_type}] must be six numbers or effects {sorted(EFFECTS)}")
         faces[die_type] = tuple(values)
     return faces
+
+
+@lru_cache(maxsize=None)
+def attack_kinds() -> dict[str, DieKind]:
+    """The attack dice as die kinds (``data/die_kinds.json``), attack type -> kind ``demigods-<type>``."""
+    kinds = {k.id.removeprefix("demigods-"): k for k in package_kinds(__package__)}
+    return {t: k for t, k in kinds.items() if t in ATTACK_TYPES}  # in the book's order (p.24)
 
 
 def demigod_die() -> dict[str, Any]:

@@ -6,7 +6,7 @@ only. So the engine reads every die as a *face*: one or more symbol names joined
 (``hit``, ``hit+hit``, ``shield``, ``hit+critical``, ``tiebreaker+gate2``), and every count is
 made from those names (issue: faces by symbol name, so the engine does not depend on how a face
 was read). A die read by index (``roll die=sns-red faces=[3]``, 1-based) is turned into a face
-through :data:`DIE_KINDS`, whose face lists are marked *to enter*: the icons of the printed dice
+through :data:`DIE_KINDS` (the die kinds of ``data/die_kinds.json``), whose face lists are marked *to enter*: the icons of the printed dice
 were not in the text layer, so the shipped lists are placeholders to be replaced by the dice
 issue's die kinds, never a reading of the book.
 
@@ -20,6 +20,8 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from arena_table.rules.kernel.mechanics.die_kinds import package_kinds
+
 SYMBOLS = ("hit", "shield", "critical", "tiebreaker", "spawn", "star", "lightning", "creature", "blank",
            "gate1", "gate2", "gate3", "gate4")
 """Symbol names a face may carry. ``critical``: the Critical icon (Rules Reference Sheet, Special
@@ -30,15 +32,12 @@ Game Effects II); ``tiebreaker``: the icon 6.1 counts; ``spawn``: the spawn icon
 COLOURS = ("red", "blue")
 
 DIE_KINDS: dict[str, dict] = {
-    "sns-red": {"colour": "red", "to_enter": True,
-                "faces": ("hit+gate1", "hit+hit+gate2", "hit+critical+gate3", "tiebreaker+gate4",
-                          "hit+tiebreaker+gate1", "blank+gate2")},
-    "sns-blue": {"colour": "blue", "to_enter": True,
-                 "faces": ("shield", "shield+gate1", "hit+gate2", "shield+shield+gate3", "spawn+gate4",
-                           "blank+gate1")},
-}
-"""Index reading of each die kind (face 1..6 -> symbols). ``to_enter``: placeholder faces, the
-printed dice's icons are not in the book's text layer (ambiguities.md, "Not in the text layer")."""
+    k.id: {"colour": k.id.removeprefix("sns-"), "to_enter": "faces" in k.to_enter,
+           "faces": tuple(f.symbol for f in k.faces)}
+    for k in package_kinds(__package__)}
+"""Index reading of each die kind (face 1..6 -> symbols), from the die kinds ``sns-red`` and ``sns-blue``
+of ``data/die_kinds.json``. ``to_enter``: placeholder faces, the printed dice's icons are not in the
+book's text layer (ambiguities.md, "Not in the text layer")."""
 
 
 def symbols(face: str) -> tuple[str, ...]:
