@@ -279,11 +279,11 @@ def _towards_centre(s, hid: str) -> tuple[int, int]:
 def _towards(s, hid: str, goal: tuple[int, int], stop: int = 0) -> tuple[int, int]:
     """Walk up to the hero's speed, one free hex at a time, each step closer to ``goal``."""
     from arena_table.rules.games.theosis.arena import occupied
-    from arena_table.rules.games.theosis.mats import hex_distance, speed_of
-    from arena_table.rules.games.theosis.monsters import NEIGHBOURS
+    from arena_table.rules.games.theosis.mats import speed_of
+    from arena_table.rules.kernel.geometry.hexes import distance as hex_distance, neighbours
     cell, taken = s.heroes[hid].cell, occupied(s)
     for _ in range(speed_of(s, hid) or 0):
-        steps = [(cell[0] + dq, cell[1] + dr) for dq, dr in NEIGHBOURS]
+        steps = neighbours(cell)
         closer = [c for c in steps if c not in taken and hex_distance(c, goal) < hex_distance(cell, goal)]
         if not closer:
             break
@@ -293,7 +293,7 @@ def _towards(s, hid: str, goal: tuple[int, int], stop: int = 0) -> tuple[int, in
 
 def _in_reach(s, hid: str, target: str) -> bool:
     """The target stands within the attacker's range (p.14 Movement and Range)."""
-    from arena_table.rules.games.theosis.mats import hex_distance
+    from arena_table.rules.kernel.geometry.hexes import distance as hex_distance
     from arena_table.rules.games.theosis.reach import hero_reach
     a, b = s.heroes[hid].cell, s.heroes[target].cell
     return a is None or b is None or hex_distance(a, b) <= hero_reach(s, hid)

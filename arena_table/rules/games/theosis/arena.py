@@ -12,10 +12,11 @@ from __future__ import annotations
 import dataclasses
 
 from arena_table.rules.kernel.errors import Refused
+from arena_table.rules.kernel.geometry import hexes
 
 from . import catalog
 from .events import Bless, CastRitual, Move, Pass, UseSkill
-from .mats import (add_gems, alive_hero, clear_tokens, damage, give_gems, heal, hex_distance, mitigation, name,
+from .mats import (add_gems, alive_hero, clear_tokens, damage, give_gems, heal, mitigation, name,
                    place_token, play_card, remove, remove_gems, skills_of, speed_of, tokens_on)
 from .state import ALL_ITEMS, CENTRE, Pending, ThState, replace_hero, replace_monster, replace_player
 
@@ -321,7 +322,7 @@ def _own_move(state: ThState, hero_id: str, start: tuple[int, int], cell: tuple[
     """The acting Hero's optional move: at most its speed in hexes (p.14 Movement), again as much
     with a charged Charge or Leap Skill (Appendix Skills); unchecked while the speed is not entered."""
     speed = speed_of(state, hero_id)
-    moved = state.moved + hex_distance(start, cell)
+    moved = state.moved + hexes.distance(start, cell)
     if speed is not None:
         charge = any(set(catalog.skills()[s].get("effects", ())) & {"charge", "leap"} for s in state.heroes[hero_id].mana)
         allowed = speed * (2 if charge else 1)
@@ -347,7 +348,7 @@ def move(state: ThState, ev: Move) -> ThState:
         now = ("Fast Action Preparation" if state.phase == "fast"
                else f"the Preparation Phase (Hierapolis turn {state.prep_turn}/6)")
         raise Refused(f"figures enter the Arena once the Preparation Phase is over (p.13); it is {now}")
-    if hex_distance(CENTRE, cell) > state.config.arena_radius:
+    if hexes.distance(CENTRE, cell) > state.config.arena_radius:
         raise Refused(f"{list(cell)} is off the Arena (radius {state.config.arena_radius} hexes around the centre)")
     other = occupied(state).get(cell)
     if other and other != ev.hero:

@@ -61,16 +61,6 @@ def speed_of(state: ThState, hero_id: str) -> int | None:
     return None if speed is None else int(speed)
 
 
-def hex_distance(a: tuple[int, int], b: tuple[int, int]) -> int:
-    """Steps between two hexes in axial coordinates.
-
-    >>> hex_distance((0, 0), (2, -1)), hex_distance((4, -4), (0, 0))
-    (2, 4)
-    """
-    dq, dr = b[0] - a[0], b[1] - a[1]
-    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
-
-
 def skills_of(state: ThState, hero_id: str) -> list[str]:
     h = state.heroes[hero_id]
     return [s["id"] for s in catalog.heroes()[hero_id]["archetypes"][h.archetype]["skills"]]

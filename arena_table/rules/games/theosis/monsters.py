@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 
 from arena_table.rules.kernel.errors import Refused
+from arena_table.rules.kernel.geometry import hexes
 
 from . import catalog
 from .arena import area_safe, auto_damage, finish
@@ -20,13 +21,6 @@ from .fight import attack_side, attack_type, defense_side, skill_effects, text_a
 from .events import Attack, MonsterAction, Stamina
 from .mats import alive_hero, damage, equipped, mitigation, name, play_card, power, remove, remove_gems
 from .state import Monster, Pending, StaminaToken, ThState, replace_hero, replace_monster, replace_player
-
-NEIGHBOURS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
-
-
-def adjacent(a: tuple[int, int] | None, b: tuple[int, int] | None) -> bool:
-    return bool(a and b) and (b[0] - a[0], b[1] - a[1]) in NEIGHBOURS
-
 
 def reveal(state: ThState, ev: Stamina) -> ThState:
     m = _alive(state, ev.monster)
@@ -200,7 +194,7 @@ def _effects(state: ThState, mid: str, action: dict) -> tuple[ThState, list[str]
                                                  if i["kind"] == "weapon"))
         elif key == "numbness":
             for h, x in state.heroes.items():
-                if x.alive and adjacent(x.cell, m.cell):
+                if x.alive and hexes.is_adjacent(x.cell, m.cell):
                     state = replace_hero(state, dataclasses.replace(x, flipped=True))
         elif key == "all-heroes":
             for part in arg.split(","):

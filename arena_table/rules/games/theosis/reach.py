@@ -1,6 +1,6 @@
 """Who an attack may reach (p.14 Movement and Range, FAQ), checked when both positions are known.
 
-Distances are hex steps on the Arena's axial grid (:func:`.mats.hex_distance`).
+Distances are hex steps on the Arena's axial grid (:func:`arena_table.rules.kernel.geometry.hexes.distance`).
 
 - Melee: any Hero may attack an adjacent figure: range 1 (p.14 Combat Ranges).
 - Ranged: Heroes that may equip bows or staffs reach five hexes or less (p.14); all staffs are
@@ -24,14 +24,14 @@ A monster is one hex of the engine's board (as for Numbness), so the same distan
 from __future__ import annotations
 
 from arena_table.rules.kernel.errors import Refused
+from arena_table.rules.kernel.geometry import hexes
 
 from . import catalog
-from .mats import hex_distance, name
+from .mats import name
 from .state import ThState
 
 RANGED = 5
 """p.14 Ranged: five hexes or less."""
-NEIGHBOURS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
 
 
 def cell_of(state: ThState, some_id: str) -> tuple[int, int] | None:
@@ -73,9 +73,9 @@ def check_range(state: ThState, hero_id: str, targets: tuple[str, ...], *, skill
     known = {t: c for t, c in cells.items() if c is not None}
     if spell:  # seven hexes anywhere on the Arena: one hex and its six neighbours (p.14, FAQ)
         if len(known) > 1:
-            centres = {(c[0] + dq, c[1] + dr) for c in known.values() for dq, dr in NEIGHBOURS + ((0, 0),)}
-            if not any(all(hex_distance(x, c) <= 1 for c in known.values()) for x in centres):
-                far = max(hex_distance(a, b) for a in known.values() for b in known.values())
+            centres = {(c[0] + dq, c[1] + dr) for c in known.values() for dq, dr in hexes.DIRECTIONS + ((0, 0),)}
+            if not any(all(hexes.distance(x, c) <= 1 for c in known.values()) for x in centres):
+                far = max(hexes.distance(a, b) for a in known.values() for b in known.values())
                 raise Refused(f"a Spell hits an area of seven hexes (a hex and its six neighbours, p.14): "
                                f"{', '.join(name(state, t) for t in known)} do not fit in one "
                                f"({far} hexes apart)")
@@ -88,12 +88,11 @@ def check_range(state: ThState, hero_id: str, targets: tuple[str, ...], *, skill
     if area == "line":
         dirs = set()
         for t, c in known.items():
-            dq, dr = c[0] - here[0], c[1] - here[1]
-            d = hex_distance(here, c)
-            if not (dq == 0 or dr == 0 or dq == -dr) or d > RANGED:
+            d, way = hexes.distance(here, c), hexes.direction(here, c)
+            if way is None or d > RANGED:
                 raise Refused(f"{name(state, t)} is not in a straight line of five hexes from "
                                f"{name(state, hero_id)} ({d} hexes away; Line, p.14)")
-            dirs.add((dq // d, dr // d))
+            dirs.add(way)
         if len(dirs) > 1:
             raise Refused("a Line attack hits one straight line of five hexes from the attacker (p.14)")
         return
@@ -106,7 +105,7 @@ def check_range(state: ThState, hero_id: str, targets: tuple[str, ...], *, skill
         why = ("melee: any Hero attacks an adjacent Hero, p.14" if reach == 1
                else "Ranged: five hexes or less, the longest reach of an ordinary attack, p.14")
     for t, c in known.items():
-        d = hex_distance(here, c)
+        d = hexes.distance(here, c)
         if d > reach:
             raise Refused(f"{name(state, t)} is {d} hexes from {name(state, hero_id)}: out of range "
                            f"{reach} ({why})")
@@ -141,7 +140,7 @@ def check_guard(state: ThState, hero_id: str, monster_id: str, *, area: bool, sk
             return
         raise Refused(f"Flying Terror: only ranged attacks can hit {who}; place {name(state, hero_id)} and "
                        f"{who} on the board (th-move) so the range can be told")
-    d = hex_distance(here, there)
+    d = hexes.distance(here, there)
     if d <= 1:
         raise Refused(f"Flying Terror: until {who} acts again only ranged attacks can hit it; "
                        f"{name(state, hero_id)} is {d} hex away (a melee attack, range 1, p.14)")
