@@ -155,6 +155,30 @@ def pin_text(v: Any) -> str:
     return v.strip()
 
 
+def web_url(v: Any) -> str:
+    """``""`` or an ``http://`` or ``https://`` address with a host, ending in ``/`` (one is added).
+
+    >>> web_url("https://arena.example.org/t1"), web_url("")
+    ('https://arena.example.org/t1/', '')
+    """
+    from urllib.parse import urlsplit
+
+    if not isinstance(v, str):
+        _fail("an http:// or https:// address, or empty", v)
+    v = v.strip()
+    if not v:
+        return v
+    try:
+        parts = urlsplit(v)
+        parts.port  # noqa: B018 (raises on a port that is not a number)
+    except ValueError:
+        parts = None
+    if parts is None or parts.scheme not in ("http", "https") or not parts.hostname or parts.query \
+            or parts.fragment or any(c.isspace() for c in v):
+        _fail("an http:// or https:// address with a host name (and no ?query or #fragment), or empty", v)
+    return v if v.endswith("/") else v + "/"
+
+
 def port(v: Any) -> int:
     return whole(1, 65535)(v)
 
@@ -352,6 +376,9 @@ class WebSettings(_Section):
     pin: str = setting("", "the control page's PIN, 4 to 12 digits; empty: the stored one, else a new random one",
                        pin_text, flag="--pin")
     max_clients: int = setting(200, "spectator streams served at once", whole(1), flag="--max-clients")
+    public_url: str = setting("", "the address the QR code and the console show (http(s)://NAME[:PORT][/PATH]/, "
+                              "a hall's DNS name or a proxy); empty: this machine's LAN address", web_url,
+                              flag="--public-url")
 
 
 @dataclass(frozen=True)

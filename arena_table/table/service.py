@@ -177,7 +177,7 @@ def serve(config: TableConfig, new_game: bool = False) -> int:
         table.close()
         raise
     try:  # the socket listens: from here on Ctrl-C and SIGTERM are the normal stop
-        url = f"http://{_shown_host(web.host)}:{server.effective_port}/"
+        url = _shown_url(web.host, server.effective_port, web.public_url)
         print(f"arena-table: {table.state.game} · camera {camera or 'none'} · tokens {config.tokens.device() or 'none'} · "
               f"log {db}", flush=True)
         print(f"arena-table: spectator screen {url}", flush=True)
@@ -193,15 +193,18 @@ def serve(config: TableConfig, new_game: bool = False) -> int:
     return 0
 
 
-def _shown_host(host: str) -> str:
-    """The host to print in the page addresses: for a server on every interface (``0.0.0.0``, ``::``)
-    this machine's LAN address, which other devices can open, else ``host`` (IPv6 in brackets).
+def _shown_url(host: str, port: int, public_url: str = "") -> str:
+    """The spectator screen's address to print: ``public_url`` when configured, else for a server
+    on every interface (``0.0.0.0``, ``::``) this machine's LAN address, which other devices can
+    open (the QR code shows the same), else ``host`` (IPv6 in brackets).
 
-    >>> _shown_host("127.0.0.1"), _shown_host("::1")
-    ('127.0.0.1', '[::1]')
+    >>> _shown_url("127.0.0.1", 8000), _shown_url("::1", 80), _shown_url("0.0.0.0", 1, "http://a.example/")
+    ('http://127.0.0.1:8000/', 'http://[::1]:80/', 'http://a.example/')
     """
-    if host in ("0.0.0.0", "::", ""):
-        from arena_table.webui.app import lan_address
+    from arena_table.webui.address import EVERY_INTERFACE, lan_address
 
+    if public_url:
+        return public_url
+    if host in EVERY_INTERFACE:
         host = lan_address() or "127.0.0.1"
-    return f"[{host}]" if ":" in host else host
+    return f"http://{f'[{host}]' if ':' in host else host}:{port}/"

@@ -10,7 +10,6 @@ The JSON API is described by :mod:`arena_table.webui.openapi` at ``/api/openapi.
 from __future__ import annotations
 
 import dataclasses
-import ipaddress
 import json
 import logging
 from dataclasses import dataclass
@@ -24,6 +23,7 @@ from werkzeug.exceptions import HTTPException, InternalServerError
 from arena_table.rules import Refused, NotationError, NothingToUndo, UnknownGame, event_game, event_types, registered_games
 
 from . import auth, openapi
+from .address import page_url
 from .service import TableService
 from .control import _register_control
 from .remote import _register_remote
@@ -46,9 +46,10 @@ class WebConfig:
     heartbeat: float = 15.0
     """Seconds of silence before the stream sends a heartbeat."""
     public_url: str | None = None
-    """The address the QR code points at; default: worked out from the request and the host."""
+    """The address the QR code and the page show (``web.public_url``: a name in the hall's DNS, a
+    proxy's address); default: the LAN address, worked out from the request and :attr:`host`."""
     host: str = "127.0.0.1"
-    """Address the server listens on (for the QR code's guess of the LAN address)."""
+    """Address the server listens on (on every interface, the QR code shows the LAN address)."""
     secret_key: bytes | None = dataclasses.field(default=None, repr=False)
     """The key that signs the control page's session cookie (32+ bytes, :func:`auth.init_auth`); the
     table keeps it so a restart keeps players logged in. Default: a random key (a restart logs
@@ -171,22 +172,9 @@ def url_pieces(url: str) -> list[str]:
 
 
 def _public_url(cfg: WebConfig) -> str:
-    """Where phones should go: the configured URL, else the request's, with a LAN address
-    in place of a loopback one when the server listens on every interface."""
-    if cfg.public_url:
-        return cfg.public_url
-    url = request.host_url
-    host = request.host.rsplit(":", 1)[0].strip("[]")
-    try:
-        loopback = host == "localhost" or ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        loopback = False
-    if loopback and cfg.host in ("0.0.0.0", "::", ""):
-        lan = lan_address()
-        if lan:
-            port = request.host.rsplit(":", 1)[1] if ":" in request.host else "80"
-            url = f"http://{lan}:{port}/"
-    return url
+    """Where phones should go (:func:`address.page_url`): the configured URL, else the request's,
+    with the LAN address in place of a loopback one when the server listens on every interface."""
+    return page_url(request.host_url, cfg.host, cfg.public_url)
 
 
 @lru_cache(maxsize=16)
@@ -201,22 +189,6 @@ def _qr_svg(url: str) -> str:
     segno.make(url, error="m").save(buf, kind="svg", scale=6, border=2, dark="#000", light="#fff",
                                     title="QR code of " + url)
     return buf.getvalue().decode()
-
-
-def lan_address() -> str | None:
-    """The first non-loopback IPv4 address of this machine (psutil), or ``None``: where phones and
-    other devices reach a server that listens on every interface."""
-    try:
-        import psutil
-    except ImportError:
-        return None
-    import socket
-
-    for name, addrs in sorted(psutil.net_if_addrs().items()):
-        for a in addrs:
-            if a.family == socket.AF_INET and not ipaddress.ip_address(a.address).is_loopback:
-                return a.address
-    return None
 
 
 def _register_pages(app: Flask, service: TableService, hub: Hub, cfg: WebConfig) -> None:
