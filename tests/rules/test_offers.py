@@ -1,15 +1,13 @@
 """The actions each game offers now (``Game.actions``): what a known state offers, how many taps
-complete it, and that every offered action, applied, is accepted (random legal walks)."""
+complete it (``test_offer_walks.py`` walks every game at random)."""
 
 from __future__ import annotations
 
-import random
 import sys
 from pathlib import Path
 
-import pytest
 
-from arena_table.rules import DiceRolled, find_game, parse
+from arena_table.rules import find_game, parse
 
 sys.path.insert(0, str(Path(__file__).parent / "demigods"))
 from dg_helpers import Table  # noqa: E402
@@ -101,54 +99,85 @@ def test_demigods_attack_die_is_offered_as_its_faces_by_their_printed_results():
     assert str(roll.event([2])) == "roll die=dg-bludgeoning faces=[3] source=control"  # the transcript's die
 
 
-def _walk(game, state, rng, roll, steps):
-    """Apply ``steps`` random offered completions; where nothing is offered, ``roll`` must give
-    the awaited dice (or the game is over)."""
-    taken = 0
-    for _ in range(steps):
-        acts = game.actions(state)
-        if not acts:
-            ev = roll(state, rng)
-            if ev is None:
-                return taken
-            state = game.apply(state, ev)
-            continue
-        action = rng.choice(acts)
-        picks = rng.choice(action.completions())
-        state = game.apply(state, action.event(picks))  # a refusal here fails the test
-        taken += 1
-    return taken
+EUTHIA = find_game("euthia")
 
 
-def _theosis_roll(state, rng):
-    kind = state.pending.kind if state.pending else ""
-    if not kind:
-        return None
-    faces = 4 if kind.endswith("d4") else 6
-    return DiceRolled(die="d4" if faces == 4 else "d6", faces=(rng.randint(1, faces),))
+def _euthia(example: str, upto: int):
+    """The state after the example's first ``upto`` lines (its ``start`` line first)."""
+    lines = [ln for ln in (EXAMPLES / example).read_text(encoding="utf-8").splitlines()
+             if ln.strip() and not ln.startswith("#")]
+    st = EUTHIA.setup(parse(lines[0]).options)
+    for line in lines[1:upto]:
+        st = EUTHIA.apply(st, parse(line))
+    return st
 
 
-@pytest.mark.parametrize("seed", range(4))
-def test_theosis_every_offered_action_is_accepted(seed):
-    taken = _walk(THEOSIS, THEOSIS.setup(TH_OPTIONS), random.Random(seed), _theosis_roll, 40)
-    assert taken >= 12  # at least two Hierapolis turns of placements were walked
+def test_euthia_solo_combat_setup_names_the_monster_cards_and_the_powers_and_asks_no_hero():
+    acts = by_label(EUTHIA.actions(_euthia("euthia-fire-shadowbeast.txt", 1)))
+    assert list(acts) == ["Set up a Combat", "Áel: Hero Roll", "End the scenario"]
+    setup = acts["Set up a Combat"]
+    assert setup.player == "Áel" and setup.fields == {"heroes": ["ael"]}  # the one Hero: nothing to tap
+    monsters, powers = setup.params
+    # the hard decks: the Gecko, Goblin Archer (base), the Shadowbeast (fierce) and the Minions
+    assert choices(monsters) == ["Shadowbeast", "Goblin Archer", "Gecko", "Assassin", "Flying Skull",
+                                 "Rotting Butcher", "Undead Lord"]
+    assert choices(powers) == ["No Elemental Power", "Air", "Earth", "Corrupted"]
+    assert str(setup.event([0, 1])) == 'eu-combat enemies=["shadowbeast"] heroes=["ael"] power=air'
 
 
-def _demigods_roll(state, rng):
-    from arena_table.rules.games.demigods import rounds
+def test_euthia_monster_attack_offers_the_chaos_card_then_the_heros_response():
+    st = _euthia("euthia-fire-shadowbeast.txt", 5)  # after the First Strike: the Shadowbeast attacks
+    acts = by_label(EUTHIA.actions(st))
+    assert acts["Shadowbeast's Monster Attack"].to_json()["notation"] == "eu-monster-attack target=ael"
+    st = _euthia("euthia-fire-shadowbeast.txt", 8)  # Combat die 6: Gaar and Chaos, the Gold cache revealed
+    (reveal,) = EUTHIA.actions(st)
+    assert reveal.label == "Reveal the top card of the Gold cache"
+    assert choices(reveal.params[0]) == ["Rotting Worm", "Healing", "Power Strike", "Soul Control"]
+    st = _euthia("euthia-fire-shadowbeast.txt", 12)  # the re-roll made: the Hero's response
+    acts = by_label(EUTHIA.actions(st))
+    assert {"Áel: spend a Gaar token to re-roll", "Áel: Scroll of Weakness", "End the Hero's response"} <= set(acts)
+    assert "Áel: Air Essence" not in acts  # Before Monster-Attack Roll only
+    weakness = acts["Áel: Scroll of Weakness"]
+    assert [p.label for p in weakness.params] == ["The value shown"]
+    assert str(weakness.event([0])) == "eu-tile hero=ael tile=scroll-of-weakness value=1"
 
-    if state.pending is not None:
-        d = next(d for d in state.pending.dice if not d.face)
-        return DiceRolled(die=f"dg-{d.type}", faces=(rng.randint(1, 6),))
-    if state.acting is None and state.stage == "play":
-        needs = rounds.demigod_ranking(state)[1] if state.phase == "demigod" else rounds.next_hero(state).contenders
-        if needs:
-            return DiceRolled(die="dg-demigod", faces=tuple(rng.sample(range(1, 7), len(needs))))
-    return None
+
+def test_euthia_offers_nothing_while_the_monster_dice_or_a_hero_roll_are_awaited():
+    assert EUTHIA.actions(_euthia("euthia-fire-shadowbeast.txt", 3)) == []  # Áel's two Hero dice
+    st = _euthia("euthia-fire-shadowbeast.txt", 7)  # the Monster dice read, the Combat die awaited
+    assert EUTHIA.actions(st) == []
 
 
-@pytest.mark.parametrize("seed", range(3))
-def test_demigods_every_offered_action_is_accepted(seed):
-    t = _demigods_until("dg-begin")
-    taken = _walk(DEMIGODS, t.st, random.Random(seed), _demigods_roll, 60)
-    assert taken >= 10
+def test_euthia_fellowship_round_card_is_picked_part_by_part_and_a_joint_combat_offered():
+    st = _euthia("euthia-fellowship-3p.txt", 1)
+    (card, end) = EUTHIA.actions(st)
+    assert card.label == "Reveal the round 1 Fellowship card (I)" and end.label == "End the scenario"
+    assert [p.label for p in card.params][:3] == ["Leader of round 1", "Extra Enemy", "Monster Health +"]
+    ev = card.event([1, 1, 2, 0, 0, 6, 1, 0, 0, 1])
+    assert ev.leader == "dral" and ev.card == {"tier": "I", "enemy": "1", "health": 2, "injuries": 0,
+                                               "chaos_action": False, "exchange": 6, "silver": 1, "gold": 0,
+                                               "chaos": 0, "gaar": 1}
+    st = _euthia("euthia-fellowship-3p.txt", 2)
+    setup = by_label(EUTHIA.actions(st))["Set up a Combat"]
+    heroes = setup.params[1]
+    assert "Áel and Dral (joint Combat)" in choices(heroes)
+    gecko = setup.params[0].choices[choices(setup.params[0]).index("Gecko")]
+    assert gecko.then[0].label == "The Level 1 Monster added to the right"  # the card adds a Level 1 Monster
+
+
+def test_first_to_ten_offers_the_d6_to_the_player_up_and_nothing_once_won():
+    game = find_game("first-to-ten")
+    st = game.apply(game.setup({}), parse("roll faces=[4]"))
+    (roll,) = game.actions(st)
+    assert (roll.label, roll.player, choices(roll.params[0])) == ("Roll the d6", "Bo", ["1", "2", "3", "4", "5", "6"])
+    for line in ("roll faces=[6]", "roll faces=[2]", "roll faces=[6]"):
+        st = game.apply(st, parse(line))
+    assert game.outcome(st).winners == ("Bo",) and game.actions(st) == []
+
+
+def test_dice_tray_offers_a_roll_of_each_standard_die():
+    game = find_game("dice-tray")
+    (roll,) = game.actions(game.setup({}))
+    assert choices(roll.params[0]) == ["d4", "d6", "d8", "d10", "d12", "d20"]
+    assert len(roll.completions()) == 4 + 6 + 8 + 10 + 12 + 20
+    assert str(roll.event([5, 19])) == "roll die=d20 faces=[20] source=control"

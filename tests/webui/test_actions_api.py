@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import time
 
-from webhelpers import login
 
 from arena_table.rules import parse
 from arena_table.webui.views import plain_notation
@@ -34,10 +33,16 @@ def test_theosis_placement_from_the_offers_is_accepted_and_the_turn_passes(clien
     assert {a["player"] for a in after["actions"] if a["kind"] == "th-place"} == {"Bo"}
 
 
-def test_the_dice_tray_offers_nothing_to_tap(client):
-    login(client)
+def test_the_dice_tray_offers_a_roll_by_taps_and_records_it(client, ctl):
     body = client.get("/api/actions").get_json()
-    assert body["actions"] == [] and body["offers"] is False
+    assert body["offers"] is True
+    (roll,) = body["actions"]
+    assert roll["label"] == "Enter a roll"
+    d20 = next(c for c in roll["params"][0]["choices"] if c["label"] == "d20")
+    face = d20["then"][0]["choices"][16]
+    r = ctl("/api/events", {"event": {"kind": roll["kind"], **roll["fields"], **d20["fields"], **face["fields"]}})
+    assert r.status_code == 201, r.get_json()
+    assert r.get_json()["event"] == "roll die=d20 faces=[17] source=control"
 
 
 def test_the_control_log_gives_plain_words_without_image_paths_or_epoch_seconds(client, ctl):

@@ -4,7 +4,7 @@ A game's ``actions(state) -> [Action]`` (the :class:`~.game.Game` field) lists t
 rules accept now, with every choice filled from the state: heroes by the names the screens show,
 locations, targets, powers by their printed names (boardgame.io's moves, python-chess's
 ``legal_moves``). The control page shows each action as a button and each parameter as a row of
-choices; the chosen choices' fields, merged over the action's own, make the event it submits.
+choices; the chosen choices' fields, merged over the action's own (:func:`merge`), make the event it submits.
 
 Offers are computed by the same rules that ``apply`` enforces: :func:`accepted` runs the game's
 ``apply`` on a candidate event (:func:`accepts`), so a choice is offered only if the event it
@@ -80,7 +80,7 @@ class Action:
             i = picks.pop(0)
             if not 0 <= i < len(param.choices):
                 raise ValueError(f"{self.label}: {param.label} has {len(param.choices)} choices, not #{i + 1}")
-            obj.update(param.choices[i].fields)
+            obj = merge(obj, param.choices[i].fields)
             todo[:0] = param.choices[i].then
         if picks:
             raise ValueError(f"{self.label}: {len(picks)} pick(s) more than it has parameters")
@@ -108,6 +108,20 @@ def _param_json(p: Param) -> dict[str, Any]:
     return {"name": p.name, "label": p.label,
             "choices": [{"label": c.label, "fields": dict(c.fields),
                          **({"then": [_param_json(t) for t in c.then]} if c.then else {})} for c in p.choices]}
+
+
+def merge(fields: Mapping[str, Any], more: Mapping[str, Any]) -> dict[str, Any]:
+    """``fields`` with ``more`` laid over; a mapping laid over a mapping merges into it (the parts
+    of a card picked one by one: ``{"card": {"health": 1}}`` then ``{"card": {"exchange": 6}}``).
+
+    >>> merge({"card": {"tier": "I"}, "leader": "ael"}, {"card": {"health": 1}})
+    {'card': {'tier': 'I', 'health': 1}, 'leader': 'ael'}
+    """
+    out = dict(fields)
+    for k, v in more.items():
+        old = out.get(k)
+        out[k] = {**old, **v} if isinstance(v, Mapping) and isinstance(old, Mapping) else v
+    return out
 
 
 def accepted(apply: Callable[[Any, Event], Any], state: Any, ev: Event) -> bool:
@@ -151,7 +165,7 @@ def _prune(apply: Callable[[Any, Event], Any], state: Any, kind: str, base: Mapp
     kept: list[Choice] = []
     rest_kept: tuple[Param, ...] | None = None
     for c in first.choices:
-        sub = _prune(apply, state, kind, {**base, **c.fields}, c.then + rest)
+        sub = _prune(apply, state, kind, merge(base, c.fields), c.then + rest)
         if sub is None:
             continue
         kept.append(Choice(c.label, c.fields, sub[:len(c.then)]))
@@ -160,6 +174,29 @@ def _prune(apply: Callable[[Any, Event], Any], state: Any, kind: str, base: Mapp
     if not kept:
         return None
     return (Param(first.name, first.label, tuple(kept)),) + (rest_kept or ())
+
+
+def settled(action: Action | None) -> Action | None:
+    """``action`` with every parameter that has one choice folded into its fields (the parameters
+    that choice asks next take its place): nothing to tap where the rules leave no choice.
+
+    >>> a = Action("note", "Say", params=(Param("text", "Words", (Choice("hi", {"text": "hi"}),)),))
+    >>> settled(a).params, str(settled(a).event())
+    ((), 'note text=hi')
+    """
+    if action is None:
+        return None
+    fields: dict[str, Any] = dict(action.fields)
+    params: list[Param] = []
+    todo = list(action.params)
+    while todo:
+        p = todo.pop(0)
+        if len(p.choices) == 1:
+            fields = merge(fields, p.choices[0].fields)
+            todo[:0] = p.choices[0].then
+        else:
+            params.append(p)
+    return Action(kind=action.kind, label=action.label, player=action.player, fields=fields, params=tuple(params))
 
 
 def no_actions(state: Any) -> list[Action]:

@@ -57,16 +57,25 @@
   }
 
   function start(action) {
-    picking = { action, fields: Object.assign({}, action.fields), todo: action.params.slice(), done: [] };
+    picking = { action, fields: JSON.parse(JSON.stringify(action.fields)), todo: action.params.slice(), done: [] };
     next();
   }
 
   function choose(choice) {
     picking.todo.shift();
-    Object.assign(picking.fields, choice.fields);
+    merge(picking.fields, choice.fields);
     picking.done.push(choice.label);
     picking.todo.unshift(...(choice.then || []));
     next();
+  }
+
+  // A choice's object-valued field merges into the one already picked (a Fellowship card's parts,
+  // picked one by one), as Action.event does in the rules.
+  function merge(fields, more) {
+    const plain = (v) => v && typeof v === 'object' && !Array.isArray(v);
+    Object.entries(more).forEach(([k, v]) => {
+      fields[k] = plain(v) && plain(fields[k]) ? Object.assign({}, fields[k], v) : v;
+    });
   }
 
   async function next() {

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from arena_table.rules.kernel.actions import Action, Choice, Param, legal
 from arena_table.rules.kernel.events import DiceRolled, Event
 from arena_table.rules.kernel.game import Game
 from arena_table.rules.kernel.mechanics.dice import TrayState, describe_tray, new_tray
@@ -41,5 +42,17 @@ def at_stake(state: TrayState, tray: TrayState) -> str | None:
     return f"the dice tray's {n} roll{'s' if n != 1 else ''}" if n else None
 
 
+DICE = (4, 6, 8, 10, 12, 20)
+"""The standard dice offered as buttons (any other die is typed: ``roll die=d100 faces=[42]``)."""
+
+
+def actions(state: TrayState) -> list[Action]:
+    """Enter a roll by taps: the die, then its face (the tray takes every roll, so it always offers this)."""
+    dice = Param("die", "Die", tuple(Choice(f"d{n}", {"die": f"d{n}"}, (Param(
+        "faces", "Face rolled", tuple(Choice(str(f), {"faces": [f]}) for f in range(1, n + 1))),)) for n in DICE))
+    roll = legal(GAME.apply, state, "roll", "Enter a roll", fields={"source": "control"}, params=(dice,))
+    return [roll] if roll else []
+
+
 GAME = Game(name="dice-tray", title="Dice tray", aliases=("dice", "tray"), setup=setup, describe=describe,
-            at_stake=at_stake, fallback=True)
+            at_stake=at_stake, actions=actions, fallback=True)

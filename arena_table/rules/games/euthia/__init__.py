@@ -37,7 +37,7 @@ from arena_table.rules.kernel.events import DiceRolled, DieCorrected, Event, Tag
 from arena_table.rules.kernel.game import Game, Outcome
 from arena_table.rules.kernel.view import View
 
-from . import catalog, combat, familiars, fellowship, monster_attack as ma, rolls, tiles
+from . import catalog, combat, familiars, fellowship, monster_attack as ma, offers, rolls, tiles
 from . import events as ev
 from .flow import FLOW
 from .setup import new_game
@@ -254,4 +254,5 @@ def objects() -> list[str]:
 GAME = Game(
     name="euthia", title="Euthia: Fierce Powers", aliases=("euthia-fierce-powers", "fierce-powers", "eu"),
     setup=_setup, handlers=HANDLERS, flow=FLOW, guard=guard, outcome=outcome, view=view_of, describe=describe,
-    objects=objects, dice=lambda state: dict(DICE), setup_form=_setup_form, summary=lambda state: state.summary())
+    objects=objects, dice=lambda state: dict(DICE), setup_form=_setup_form, summary=lambda state: state.summary(),
+    actions=lambda state: offers.actions(state, GAME.apply))

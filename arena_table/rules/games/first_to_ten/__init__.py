@@ -9,6 +9,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any, Mapping
 
+from arena_table.rules.kernel.actions import Action, Choice, Param, legal
 from arena_table.rules.kernel.errors import Refused
 from arena_table.rules.kernel.events import DiceRolled, Event
 from arena_table.rules.kernel.game import Flow, Game, Outcome, Phase
@@ -72,6 +73,17 @@ def view(state: State, viewer: str = "spectator") -> View:
         prompt="" if state.winner else f"{up}: roll the d6")
 
 
+def actions(state: State) -> list[Action]:
+    """What the player up can do now: roll the d6, each face a button (nothing once the game is won).
+    ``legal`` keeps only the faces ``apply`` accepts, so the offer never says more than the rules."""
+    if state.winner:
+        return []
+    faces = Param("faces", "Face rolled", tuple(Choice(str(f), {"faces": [f]}) for f in range(1, 7)))
+    roll = legal(GAME.apply, state, "roll", "Roll the d6", state.players[state.turn],
+                 {"die": "d6", "source": "control"}, (faces,))
+    return [roll] if roll else []
+
+
 def describe(state: State, event: Event) -> str:
     if isinstance(event, DiceRolled) and state.phase == "play" and len(event.faces) == 1:
         who = state.players[state.turn]
@@ -82,7 +94,7 @@ def describe(state: State, event: Event) -> str:
 GAME = Game(
     name="first-to-ten", title="First to ten", aliases=("ft10",), setup=setup,
     handlers={DiceRolled: roll}, flow=FLOW, guard=guard, outcome=outcome, view=view, describe=describe,
-    dice=lambda state: {"d6": 6},
+    dice=lambda state: {"d6": 6}, actions=actions,
     setup_form=lambda: [{"name": "players", "label": "Players", "type": "list", "default": ["Ann", "Bo"]}],
     summary=lambda state: f"scores {dict(zip(state.players, state.scores))}",
 )
