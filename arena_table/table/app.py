@@ -246,6 +246,9 @@ class Table:
         """Validate, commit and apply ``event``; see :meth:`Engine.submit` (``check`` too)."""
         return self.engine.submit(event, check=check)
 
+    def correct(self, event: Event, drops: tuple[int, ...] = ()) -> int:
+        return self.engine.correct(event, drops)
+
     def undo(self, expected: int | None = None) -> tuple[int, Event]:
         return self.engine.undo(expected=expected)
 

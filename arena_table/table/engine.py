@@ -20,8 +20,8 @@ from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
-from arena_table.rules import (Event, Refused, NothingToUndo, RulesError, TableState, Undone,
-                               UndoTargetMoved, replay, undo_target)
+from arena_table.rules import (DieCorrected, Dropped, Event, Refused, NothingToUndo, RulesError, TableState, Undone,
+                               UndoTargetMoved, correct, replay, undo_target)
 
 from .log import EventLog
 
@@ -165,6 +165,25 @@ class Engine:
             self._drain_one()
         return fut.result(timeout=timeout)
 
+    def correct(self, event: DieCorrected, drops: tuple[int, ...] = (), timeout: float | None = 10.0) -> int:
+        """Correct a die of an earlier roll: the roll is replayed with the corrected value, and every
+        event after it again (:func:`arena_table.rules.correct`); returns the correction's ``seq``.
+
+        ``drops``: later events to take out of effect with it (a ``drop seq=K`` each, recorded just
+        before the correction in the same step), the ones a :class:`LaterEventRefused` named.
+        :meth:`submit` of a ``correct`` event is the same with no drops.
+
+        Raises:
+            LaterEventRefused: an event in effect would be illegal under the corrected roll (the
+                correction is stored as ``rejected``, nothing changes).
+            Refused: no such roll, die or face, or a drop naming no later event (stored as rejected).
+        """
+        fut: Future = Future()
+        self._queue.put((("correct", event, tuple(drops)), fut))
+        if self._thread is None:
+            self._drain_one()
+        return fut.result(timeout=timeout)
+
     def undo_preview(self) -> tuple[int, Event]:
         """What :meth:`undo` would take back now (for a confirmation prompt).
 
@@ -191,6 +210,10 @@ class Engine:
         try:
             if what[0] == "undo":
                 fut.set_result(self._do_undo(what[1]))
+            elif what[0] == "correct" or isinstance(what[1], DieCorrected):
+                if what[0] == "event" and what[2] is not None:
+                    what[2](self._state)
+                fut.set_result(self._do_correct(what[1], what[2] if what[0] == "correct" else ()))
             else:
                 if what[2] is not None:
                     what[2](self._state)
@@ -208,6 +231,9 @@ class Engine:
         if isinstance(event, Undone):
             raise Refused("an undo is made with POST /api/undo or the control page's Undo button, "
                           "which pick the event to take back", event=event)
+        if isinstance(event, Dropped):
+            raise Refused("a drop is made with the correction that makes its event illegal "
+                          "(POST /api/correct with \"drop\")", event=event)
         seq = self.log.last_seq() + 1  # single writer: the number the row will get
         try:
             new = apply(self._state, event, seq)
@@ -256,6 +282,33 @@ class Engine:
         self._state = self._rebuild(records + [(seq, ev)])
         self._notify(Change(seq, ev, self._state, self.epoch))
         return target
+
+    def _do_correct(self, event: DieCorrected, drops: tuple[int, ...]) -> int:
+        if event.at is None:
+            event = dataclasses.replace(event, at=self._stamp())
+        elif not math.isfinite(event.at):
+            raise Refused(f"time stamp {event.at} is not a finite number of seconds", event=event)
+        records = self.log.records()
+        first = self.log.last_seq() + 1  # single writer: the numbers the rows will get
+        why = f"illegal once die #{event.index + 1} of roll {event.roll} is {event.value}"
+        dropped = [(first + i, Dropped(seq=k, reason=why, at=event.at)) for i, k in enumerate(drops)]
+        seq = first + len(dropped)
+        try:
+            new = correct(records, (seq, event), dropped, self.game, self.options)
+        except RulesError as exc:
+            self._tell_refused(self.log.append(event, status="rejected", reason=str(exc)), event, str(exc))
+            if isinstance(exc, Refused):
+                raise
+            raise Refused(str(exc), event=event) from exc
+        for want, drop in dropped:
+            stored = self.log.append(drop)
+            assert stored == want, f"event log numbered {stored}, expected {want}: a second writer?"
+        stored = self.log.append(event)
+        assert stored == seq, f"event log numbered {stored}, expected {seq}: a second writer?"
+        self._last_at = max(self._last_at, event.at)
+        self._state = new
+        self._notify(Change(seq, event, new, self.epoch))
+        return seq
 
     def _tell_refused(self, seq: int, event: Event, reason: str) -> None:
         with self._sub_lock:

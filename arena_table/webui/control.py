@@ -13,15 +13,14 @@ from typing import Any, Callable
 
 from flask import Flask, Response, jsonify, render_template
 
-from arena_table.rules import (DiceRolled, DieCorrected, GameStarted, Refused, RulesError, TableState, Undone,
-                               UndoTargetMoved, apply, find_game, from_json, in_progress, parse)
+from arena_table.rules import (DiceRolled, DieCorrected, GameStarted, LaterEventRefused, Refused, RulesError, TableState,
+                               Undone, UndoTargetMoved, apply, find_game, from_json, in_progress, parse)
 from arena_table.rules.kernel.mechanics.dice import already_shows
 
 from . import auth
 from .inputs import (MAX_DEPTH, MAX_NOTATION, _check_event, _check_sizes, _error, _int, _json_body, _refuse_constant,
                      _text)
 from .service import TableService, find_device
-from .views import correctable
 
 
 BAD_STATES = frozenset({"offline", "down", "error", "failed", "disconnected", "lost", "unavailable", "fail", "warn"})
@@ -85,25 +84,42 @@ def _register_control(app: Flask, service: TableService) -> None:
 
     @app.post("/api/correct")
     def correct_die() -> Response:
-        """Correct one die of a roll: ``{"roll": SEQ, "index": I, "value": V}``."""
+        """Correct one die of a roll, any roll of the running game: ``{"roll": SEQ, "index": I, "value": V}``,
+        optionally ``"drop": [K, ...]``, later events to take out of effect with it.
+
+        The roll is replayed with the corrected value and every event after it again. A later event
+        the corrected value makes illegal is a 409 naming it (``later``: ``seq``, ``event``, ``text``,
+        ``reason``); send the correction again with that ``seq`` in ``drop`` to drop it (then enter
+        it again if it should stand in another form)."""
         data = _json_body()
-        unknown = sorted(set(data) - {"roll", "index", "value", "csrf_token"})
+        unknown = sorted(set(data) - {"roll", "index", "value", "drop", "csrf_token"})
         if unknown:  # a typo ("vaule") must not pass for a correction of something else
             return _error(400, f"unknown field(s) {', '.join(map(repr, unknown))}: a correction takes roll, "
-                               "index and value")
+                               "index, value and drop")
         ev = DieCorrected(roll=_int(data, "roll", minimum=1), index=_int(data, "index", minimum=0),
                           value=_int(data, "value"))
+        drops = data.get("drop") or []
+        if not isinstance(drops, list) or not all(type(k) is int and k >= 1 for k in drops) or len(drops) > 100:
+            return _error(400, "drop must be a list of at most 100 event numbers (integers from 1)")
+        if len(set(drops)) != len(drops):
+            return _error(400, "drop names an event twice")
         state = service.state
-        if already_shows(state.tray, ev) and _takes_corrections(state, ev.roll):  # resent: nothing to record
+        if not drops and already_shows(state.tray, ev):  # resent: nothing to record
             return jsonify({"unchanged": True, "event": str(ev),
                             "text": f"Die #{ev.index + 1} of roll {ev.roll} already shows {ev.value}"})
         try:
-            return _accepted(service.submit(ev), ev)
+            seq = service.correct(ev, tuple(drops))
+        except LaterEventRefused as exc:
+            text, when = _plain(service, exc.later_seq, exc.later_event)
+            return _error(409, str(exc), later={"seq": exc.later_seq, "event": str(_untimed(exc.later_event)),
+                                                "text": text, "when": when, "reason": exc.later_reason},
+                          drop=drops)
         except Refused as exc:
             why = _why_no_roll(service, ev.roll)
             if why is None:
                 raise
             raise Refused(why, event=ev) from exc
+        return _accepted(seq, ev, dropped=drops)
 
     @app.get("/api/undo")
     @auth.login_required
@@ -305,14 +321,11 @@ def _why_no_roll(service: TableService, seq: int) -> str | None:
     return None
 
 
-def _takes_corrections(state: Any, roll_seq: int) -> bool:
-    """Whether the running game accepts a correction of roll ``roll_seq`` (``views.correctable``);
-    a game that takes none refuses a repeated one with its own reason."""
-    roll = next(r for r in state.tray.rolls if r.seq == roll_seq)
-    return correctable(state, {"seq": roll.seq, "die": roll.die, "faces": list(roll.faces)})[0]
+def _untimed(ev: Any) -> Any:
+    return dataclasses.replace(ev, at=None) if getattr(ev, "at", None) is not None else ev
 
 
-def _accepted(seq: int, ev: Any) -> Response:
-    resp = jsonify({"seq": seq, "event": str(ev)})
+def _accepted(seq: int, ev: Any, **extra: Any) -> Response:
+    resp = jsonify({"seq": seq, "event": str(ev), **extra})
     resp.status_code = 201
     return resp

@@ -35,7 +35,7 @@ class LogRow(Protocol):
 class TableService(Protocol):
     """The table as the web app sees it.
 
-    ``submit`` and ``undo`` are the only ways the app changes anything; they raise
+    ``submit``, ``correct`` and ``undo`` are the only ways the app changes anything; they raise
     ``rules.Refused`` / ``rules.NothingToUndo`` with a reason the app passes on.
     """
 
@@ -57,6 +57,10 @@ class TableService(Protocol):
     def submit(self, event: Event, check: Callable[[TableState], None] | None = None) -> int:
         """Record ``event``; ``check(state)`` runs first in the same step of the single writer and
         what it raises is raised here with nothing recorded."""
+
+    def correct(self, event: Event, drops: tuple[int, ...] = ()) -> int:
+        """Record a ``correct`` of an earlier roll (replayed with the events after it), with ``drop``
+        events for ``drops``; raises ``rules.LaterEventRefused`` naming a later event it makes illegal."""
 
     def undo(self, expected: int | None = None) -> tuple[int, Event]: ...
 

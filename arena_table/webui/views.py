@@ -12,8 +12,9 @@ import logging
 import re
 from typing import Any
 
-from arena_table.rules import (DieCorrected, Refused, RulesError, TableState, Undone, apply, find_game,
-                               new_table, table_view, to_jsonable, undone_seqs)
+from arena_table.rules import (DieCorrected, Refused, RulesError, TableState, find_game, replay_steps, table_view,
+                               to_jsonable)
+from arena_table.rules.kernel.corrections import check_correction
 
 from . import svg
 from .service import TableService
@@ -75,7 +76,8 @@ def correctable(ts: TableState, last: dict[str, Any]) -> tuple[bool, str]:
     ``last``: ``seq``, ``die``, ``faces``), asked of the rules with one trial correction of
     its first die to another face; ``(False, reason)`` when refused.
 
-    Some games take no corrections (Demigods uses each die the moment it is read).
+    Every game takes corrections of its rolls (replayed with the events after them); this says
+    no for a die kind or face the game does not have.
     """
     faces = last.get("faces") or []
     if not faces:
@@ -84,7 +86,7 @@ def correctable(ts: TableState, last: dict[str, Any]) -> tuple[bool, str]:
     n = int(sides.group(1)) if sides else 6
     value = faces[0] % n + 1 if n > 1 else faces[0]
     try:
-        apply(ts, DieCorrected(roll=int(last["seq"]), index=0, value=int(value)))
+        check_correction(ts, DieCorrected(roll=int(last["seq"]), index=0, value=int(value)))
     except Refused as exc:
         return False, exc.reason
     except (RulesError, ValueError, TypeError, KeyError):
@@ -104,18 +106,10 @@ def health_series(service: TableService, ts: TableState) -> tuple[dict[str, list
         return {}, {}
     rows = [r for r in service.rows(since=ts.started_seq - 1) if r.status == "ok" and r.seq <= ts.seq]
     records = [(r.seq, r.event) for r in rows]
-    skip = undone_seqs(records)
-    cur = new_table()
     series: dict[str, list[tuple[int, int]]] = {}
     maxima: dict[str, int] = {}
     step = 0
-    for seq, ev in records:
-        if isinstance(ev, Undone) or seq in skip:
-            continue
-        try:
-            cur = apply(cur, ev, seq)
-        except Refused:
-            continue
+    for cur in replay_steps(records, strict=False):  # undone, dropped and corrected as the state
         order = (find_game(cur.game).view(cur.state, "spectator") or {}).get("order") or []
         for entry in order:
             if entry.get("health") is None:

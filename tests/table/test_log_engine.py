@@ -119,6 +119,57 @@ def test_not_a_log_file_is_a_clear_error(tmp_path):
         EventLog(bad)
 
 
+def test_engine_correction_replays_the_roll_and_survives_a_restart(tmp_path):
+    """Theosis, Thieves' Guild (p.11): the d6 decides the steal. The engine's correction replays it
+    (the gold moves as for the corrected face), and a restart replays the log to the same state."""
+    from arena_table.rules import GameStarted, parse
+
+    options = {"players": ["Ann", "Bo"], "heroes": {"Ann": ["rochon", "rac", "norn"], "Bo": ["aer", "lug", "edhel"]}}
+    db = tmp_path / "t.db"
+    with EventLog(db) as log:
+        eng = Engine(log, clock=FakeClock())
+        eng.submit(GameStarted(game="theosis", options=options))
+        for line in ["th-place hero=rochon location=guardian golden=true", "th-place hero=aer location=righteous golden=true",
+                     "th-place hero=rac location=thieves-guild target=lug", "roll faces=[3]"]:
+            eng.submit(parse(line))
+        gold = {p: eng.state.state.player(p).gold for p in ("Ann", "Bo")}
+        seq = eng.correct(DieCorrected(roll=5, index=0, value=1))
+        assert seq == 6 and [r.faces for r in eng.state.tray.rolls] == [(1,)]
+        assert eng.state.state.player("Ann").gold != gold["Ann"] or eng.state.state.player("Bo").gold != gold["Bo"]
+        assert digest(replay(log.records())) == digest(eng.state)
+        state = eng.state
+    with EventLog(db) as log:
+        assert digest(Engine(log).state) == digest(state)
+
+
+def test_engine_refused_correction_is_kept_as_rejected_and_a_drop_takes_the_event_out():
+    lines = [ln for ln in open("examples/demigods-tactics.txt").read().splitlines() if ln and not ln.startswith("#")]
+    k = lines.index("roll die=dg-demigod faces=[2,3]")
+    with EventLog(":memory:") as log, Engine(log, clock=FakeClock()) as eng:
+        from arena_table.rules import LaterEventRefused, parse
+        for line in lines[:k + 6]:
+            eng.submit(parse(line))
+        before = eng.state
+        fix = DieCorrected(roll=k + 1, index=0, value=5)
+        with pytest.raises(LaterEventRefused) as exc:
+            eng.correct(fix)
+        assert exc.value.later_seq == k + 2 and eng.state == before
+        assert log.rows()[-1].status == "rejected" and "illegal" in log.rows()[-1].reason
+        drops = []
+        while True:
+            try:
+                seq = eng.correct(fix, tuple(drops))
+                break
+            except LaterEventRefused as again:
+                drops.append(again.later_seq)
+        rows = log.rows(since=seq - len(drops) - 1)
+        assert [str(r.event).split(" at=")[0] for r in rows] == [
+            f"drop seq={d} reason=\"illegal once die #1 of roll {k + 1} is 5\"" for d in drops] + [str(fix)]
+        assert digest(replay(log.records())) == digest(eng.state)
+        with pytest.raises(Refused, match="a drop is made with the correction"):
+            eng.submit(parse(f"drop seq={k + 2}"))
+
+
 def test_export_then_replay_cli(tmp_path, capsys):
     db = tmp_path / "t.db"
     with EventLog(db) as log:

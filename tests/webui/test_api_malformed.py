@@ -145,7 +145,7 @@ def test_a_correction_with_an_unknown_field_is_refused_and_names_it(raw, table):
     raw("/api/events", json.dumps({"notation": "roll faces=[3,4]"}))
     r = raw("/api/correct", '{"roll":1,"index":0,"vaule":5,"value":2}')
     assert r.status_code == 400 and r.get_json()["error"] == \
-        "unknown field(s) 'vaule': a correction takes roll, index and value"
+        "unknown field(s) 'vaule': a correction takes roll, index, value and drop"
     assert table.state.tray.rolls[0].faces == (3, 4)
 
 

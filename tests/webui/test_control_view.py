@@ -19,19 +19,51 @@ def test_dice_tray_roll_is_correctable(ctl, client):
     assert last["faces"] == [6, 2] and last["correctable"] is True and "correct_refused" not in last
 
 
-def test_demigods_roll_is_not_correctable_and_says_why(ctl, client):
+def test_demigods_roll_is_correctable_and_replays_the_game(ctl, client, table):
     lines = [ln for ln in DEMIGODS.read_text().splitlines() if ln.strip() and not ln.startswith("#")]
     for line in lines[:2]:  # start, then "roll die=dg-demigod faces=[2,3]"
         assert ctl("/api/events", {"notation": line}).status_code == 201
     last = control_last(client)
-    assert last["die"] == "dg-demigod" and last["correctable"] is False
-    assert last["correct_refused"].startswith("Demigods uses each die the moment it is read, so roll 2 cannot be "
-                                              "corrected afterwards")
-    # the page's offer matches what the server does
-    assert ctl("/api/correct", {"roll": 2, "index": 0, "value": 3}).status_code == 422
-    # the face the die shows is no exception: the game's own reason, not "already shows"
-    r = ctl("/api/correct", {"roll": 2, "index": 0, "value": 2})
-    assert r.status_code == 422 and r.get_json()["reason"].startswith("Demigods uses each die the moment")
+    assert last["die"] == "dg-demigod" and last["correctable"] is True and "correct_refused" not in last
+    r = ctl("/api/correct", {"roll": 2, "index": 0, "value": 4})
+    assert r.status_code == 201 and r.get_json()["event"] == "correct roll=2 index=0 value=4"
+    last = control_last(client)
+    assert last["faces"] == [4, 3] and last["sensed"] == [2, 3]
+    right = [lines[0], "roll die=dg-demigod faces=[4,3]"]
+    from arena_table.rules import parse, replay
+    assert table.state.state == replay([parse(x) for x in right]).state
+
+
+def test_a_correction_that_makes_a_later_event_illegal_names_it_and_drops_it_on_request(ctl, client, table):
+    """Demigods tactics: the Demigod dice decide who acts first. Corrected five events later, the
+    activation that followed is illegal: a 409 names it in plain words; the correction sent again
+    with it in ``drop`` is recorded with a ``drop`` event, the dropped event kept in the log."""
+    tactics = DEMIGODS.with_name("tactics.txt")
+    lines = [ln for ln in tactics.read_text().splitlines() if ln.strip() and not ln.startswith("#")]
+    k = lines.index("roll die=dg-demigod faces=[2,3]")
+    for line in lines[:k + 6]:
+        assert ctl("/api/events", {"notation": line}).status_code == 201
+    before = table.state
+    body = {"roll": k + 1, "index": 0, "value": 5}
+    r = ctl("/api/correct", body)
+    assert r.status_code == 409
+    later = r.get_json()["later"]
+    assert later["seq"] == k + 2 and later["event"] == lines[k + 1] and later["reason"] in r.get_json()["error"]
+    assert later["text"] and "=" not in later["text"]  # in plain words
+    assert table.state == before  # refused: nothing changed
+    drops = []
+    while r.status_code == 409:
+        drops.append(r.get_json()["later"]["seq"])
+        r = ctl("/api/correct", {**body, "drop": drops})
+    assert r.status_code == 201 and r.get_json()["dropped"] == drops
+    rows = table.rows(since=k + 6)
+    kinds = [(row.event.KIND, row.status) for row in rows]
+    assert ("correct", "rejected") in kinds and kinds[-1] == ("correct", "ok")
+    assert [row.event.seq for row in rows if row.event.KIND == "drop"] == drops
+    from arena_table.rules import replay
+    assert replay(table.engine.log.records()).state == table.state.state
+    r = ctl("/api/correct", {**body, "value": 6, "drop": [1]})
+    assert r.status_code == 422 and "event #1 comes before roll" in r.get_json()["error"]
 
 
 def test_undo_question_of_an_older_event_names_its_date(ctl, client):

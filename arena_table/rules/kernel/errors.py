@@ -76,3 +76,24 @@ class UndoTargetMoved(NothingToUndo):
     def __init__(self, seq: int, event: object, expected: int) -> None:
         self.seq, self.event, self.expected = seq, event, expected
         super().__init__(f"the last event is now #{seq} ({event}), not #{expected}: look again before undoing")
+
+
+class LaterEventRefused(Refused):
+    """A correction of an earlier roll would make a later event illegal: the correction is refused
+    and nothing changes until the player drops that event (``drop``) with the correction.
+
+    Attributes:
+        later_seq: the sequence number of the first later event refused under the corrected roll.
+        later_event: that event.
+        later_reason: the rules' reason for refusing it (a :class:`Refused` reason).
+    """
+
+    def __init__(self, correction: object, later_seq: int, later_event: object, later_reason: str,
+                 summary: str = "") -> None:
+        self.later_seq, self.later_event, self.later_reason = later_seq, later_event, later_reason
+        super().__init__(f"it makes event #{later_seq} ({_without_time(later_event)}) illegal: {later_reason}; "
+                         "drop that event with the correction, or drop it and enter it again",
+                         event=correction, summary=summary)
+
+    def at(self, event: object, summary: str = "") -> "Refused":
+        return self

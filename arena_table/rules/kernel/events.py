@@ -371,13 +371,29 @@ class DiceRolled(Event):
 
 @event("correct")
 class DieCorrected(Event):
-    """A player corrects one die of an earlier roll; the sensed value stays in the log."""
+    """A player corrects one die of an earlier roll; the sensed value stays in the log.
+
+    Replay substitutes the corrected value into the roll where it stands and applies the events
+    after it again (:func:`arena_table.rules.kernel.table.replay`): the game ends as if the die had
+    been read right the first time. A later event the corrected value makes illegal is refused
+    with the correction, until a ``drop`` takes it out (:mod:`arena_table.rules.kernel.corrections`).
+    """
 
     roll: int
     """Sequence number of the ``roll`` event corrected."""
     index: int
     """Position of the die in that roll's ``faces`` (0-based)."""
     value: int
+
+
+@event("drop", undoable=False)
+class Dropped(Event):
+    """Takes event ``seq`` out of effect because a correction of an earlier roll made it illegal
+    (kept in the log, skipped by replay as an undone one is); recorded with that correction."""
+
+    seq: int
+    reason: str = ""
+    """Why it was dropped: the rules' refusal of it under the corrected roll."""
 
 
 @event("tag-on", undoable=False)

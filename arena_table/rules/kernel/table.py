@@ -9,7 +9,8 @@ monster d4 ...).
 Everything here is pure: :func:`apply` returns a new state, :func:`replay`
 rebuilds a state from a log of ``(seq, event)`` records, and undo is an
 ``undo seq=N`` event that makes replay skip event ``N`` — the log itself is
-append-only, so nothing recorded is ever lost (STYLE.md §2).
+append-only, so nothing recorded is ever lost (STYLE.md §2). A ``correct`` of an
+earlier roll is resolved by replay too (:mod:`.corrections`, :func:`correct`).
 """
 
 from __future__ import annotations
@@ -18,10 +19,11 @@ import dataclasses
 import hashlib
 import json
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Iterable, Iterator, Mapping, Sequence
 
-from .errors import NothingToUndo, Refused
-from .events import DiceRolled, DieCorrected, Event, GameStarted, Note, TagPlaced, TagRemoved, Undone
+from . import corrections
+from .errors import LaterEventRefused, NothingToUndo, Refused
+from .events import DiceRolled, DieCorrected, Dropped, Event, GameStarted, Note, TagPlaced, TagRemoved, Undone
 from .mechanics import dice as tray_record
 from .registry import event_game, fallback_game, find_game
 from .view import View
@@ -98,8 +100,12 @@ def apply(ts: TableState, event: Event, seq: int | None = None) -> TableState:
     """
 
     seq = ts.seq + 1 if seq is None else seq
-    if isinstance(event, Undone):
-        raise Refused("undo is resolved by replay(), not applied", event=event, summary=summarize(ts))
+    if isinstance(event, (Undone, Dropped)):
+        raise Refused(f"{event.KIND} is resolved by replay(), not applied", event=event, summary=summarize(ts))
+    if isinstance(event, DieCorrected):
+        corrections.check_correction(ts, event)
+        raise Refused("a correction is resolved by replaying the log with the corrected roll (correct(), "
+                      "the table's POST /api/correct), not applied to a state", event=event, summary=summarize(ts))
     if isinstance(event, GameStarted):
         g = find_game(event.game)
         try:
@@ -126,11 +132,11 @@ def apply(ts: TableState, event: Event, seq: int | None = None) -> TableState:
         text = "Tray roll " + text[len("Rolled "):] if text.startswith("Rolled ") else text + " (tray roll)"
         return dataclasses.replace(ts, tray=tray, seq=seq, log=_log(ts, seq, event, text),
                                    since_start=ts.since_start + 1)
-    if game.dice is not None and isinstance(event, (DiceRolled, DieCorrected)):
+    if game.dice is not None and isinstance(event, DiceRolled):
         wrong = tray_record.game_dice_error(game.title, game.dice(ts.state), tray, event)
         if wrong:
             raise Refused(wrong, event=event, summary=summarize(ts))
-    if isinstance(event, (DiceRolled, DieCorrected)):
+    if isinstance(event, DiceRolled):
         tray = tray_record.apply_tray(tray, event, seq)
     tags = ts.tags
     if isinstance(event, TagPlaced):  # newest last: the latest hero token is the one acting
@@ -139,7 +145,7 @@ def apply(ts: TableState, event: Event, seq: int | None = None) -> TableState:
         tags = tuple(t for t in tags if not (t[0] == event.pad and t[1] == event.uid))
     state = game.apply(ts.state, event)
     text = game.describe(ts.state, event)
-    if not text and isinstance(event, (DiceRolled, DieCorrected)):
+    if not text and isinstance(event, DiceRolled):
         text = tray_record.describe_tray(ts.tray, event)
     if not text and isinstance(event, Note):
         text = event.text
@@ -211,21 +217,24 @@ Record = tuple[int, Event]
 
 
 def undone_seqs(records: Iterable[Record]) -> frozenset[int]:
-    """Sequence numbers taken back by ``undo`` events in ``records`` (an undo takes back an earlier
-    event only: one naming itself or a later event takes back nothing, see :func:`replay`)."""
-    return frozenset(ev.seq for seq, ev in records if isinstance(ev, Undone) and ev.seq < seq)
+    """Sequence numbers taken back by ``undo`` and ``drop`` events in ``records`` (either takes back
+    an earlier event only: one naming itself or a later event takes back nothing, see :func:`replay`)."""
+    return frozenset(ev.seq for seq, ev in records if isinstance(ev, (Undone, Dropped)) and ev.seq < seq)
 
 
 def replay(records: Iterable[Record] | Iterable[Event], game: str | None = None,
-           options: Mapping[str, Any] | None = None, *, strict: bool = True) -> TableState:
-    """Rebuild the table state from a log, honouring ``undo`` events.
+           options: Mapping[str, Any] | None = None, *, strict: bool = True,
+           refused: list[tuple[int, Event, Refused]] | None = None) -> TableState:
+    """Rebuild the table state from a log, honouring ``undo``, ``drop`` and ``correct`` events.
 
     ``records`` are ``(seq, event)`` pairs or bare events (numbered from 1).
     The table starts running ``game`` (default: the fallback game) until the first ``start`` event.
+    A corrected roll is applied with its corrected faces where it stands (:mod:`.corrections`).
 
     Args:
         strict: raise on an illegal event (True) or skip it (False, used when
             re-reading a log written by an older rules version).
+        refused: with ``strict=False``, filled with ``(seq, event, refusal)`` of each event skipped.
 
     Raises:
         Refused: an event the rules forbid, or an ``undo`` naming itself or a later event
@@ -234,23 +243,102 @@ def replay(records: Iterable[Record] | Iterable[Event], game: str | None = None,
     >>> ts = replay([DiceRolled(faces=(6,)), DiceRolled(faces=(2,)), Undone(seq=2)])
     >>> [r.faces for r in ts.tray.rolls]
     [(6,)]
+    >>> ts = replay([DiceRolled(faces=(6, 1)), DieCorrected(roll=1, index=1, value=3)])
+    >>> [(r.faces, r.sensed) for r in ts.tray.rolls], ts.log[-1].text
+    ([((6, 3), (6, 1))], 'Corrected die #2 of roll 1 from 1 to 3')
     """
+    ts = new_table(game, options)
+    for ts, _ in _replaying(records, game, options, strict, refused):
+        pass
+    return ts
+
+
+def replay_steps(records: Iterable[Record] | Iterable[Event], game: str | None = None,
+                 options: Mapping[str, Any] | None = None, *, strict: bool = True,
+                 refused: list[tuple[int, Event, Refused]] | None = None) -> Iterator[TableState]:
+    """:func:`replay` one record at a time: the state after each event applied (an undone, dropped
+    or refused one yields nothing). Same arguments and errors as :func:`replay`."""
+    return (ts for ts, applied in _replaying(records, game, options, strict, refused) if applied)
+
+
+def _replaying(records: Iterable[Record] | Iterable[Event], game: str | None, options: Mapping[str, Any] | None,
+               strict: bool, refused: list | None) -> Iterator[tuple[TableState, bool]]:
     recs: list[Record] = []
     for i, item in enumerate(records, start=1):
         recs.append(item if isinstance(item, tuple) else (i, item))
     skip = undone_seqs(recs)
+    faces, was = corrections.substitutions(recs, skip)
     ts = new_table(game, options)
     for seq, ev in recs:
-        if isinstance(ev, Undone) and ev.seq >= seq and strict:
-            raise Refused(f"an undo takes back an earlier event; this is event {seq}", event=ev)
-        if isinstance(ev, Undone) or seq in skip:
+        if isinstance(ev, (Undone, Dropped)) and ev.seq >= seq and strict:
+            raise Refused(f"an {ev.KIND} takes back an earlier event; this is event {seq}", event=ev)
+        if isinstance(ev, (Undone, Dropped)) or seq in skip:
             ts = dataclasses.replace(ts, seq=seq)
+            yield ts, False
             continue
         try:
-            ts = apply(ts, ev, seq)
-        except Refused:
+            ts = _replay_one(ts, seq, ev, faces, was)
+        except Refused as exc:
             if strict:
                 raise
+            if refused is not None:
+                refused.append((seq, ev, exc))
+            continue
+        yield ts, True
+
+
+def _replay_one(ts: TableState, seq: int, ev: Event, faces: Mapping[int, tuple[int, ...]],
+                was: Mapping[int, int]) -> TableState:
+    """The state after record ``seq`` in replay: a corrected roll with its corrected faces, a
+    correction as a line of the log."""
+    if isinstance(ev, DieCorrected):
+        corrections.check_correction(ts, ev)
+        if seq not in was:  # a roll of an earlier game, or undone
+            raise Refused(f"no roll with seq {ev.roll} in this game", event=ev, summary=summarize(ts))
+        text = corrections.describe_correction(ev, was.get(seq))
+        return dataclasses.replace(ts, seq=seq, log=_log(ts, seq, ev, text), since_start=ts.since_start + 1)
+    if isinstance(ev, DiceRolled) and seq in faces:
+        after = apply(ts, dataclasses.replace(ev, faces=faces[seq]), seq)
+        return dataclasses.replace(after, tray=tray_record.with_sensed(after.tray, seq, ev.faces))
+    return apply(ts, ev, seq)
+
+
+def correct(records: Sequence[Record], correction: Record, drops: Sequence[Record] = (),
+            game: str | None = None, options: Mapping[str, Any] | None = None) -> TableState:
+    """The table state once ``drops`` (``drop`` records) and then ``correction`` (a ``correct``
+    record) follow the log ``records``: the corrected roll applied where it stands and every event
+    after it again (the engine's live state after a correction, equal to the replay of the log).
+
+    Args:
+        records: the log so far, ``(seq, event)``; an event its rules refuse already stays refused.
+        correction: ``(seq, DieCorrected)``, numbered after ``records`` and ``drops``.
+        drops: ``(seq, Dropped)`` records of later events to take out of effect with it.
+        game, options: the table's game before its first ``start`` (as :func:`replay`).
+
+    Raises:
+        Refused: the correction names no roll of the running game, a die it lacks or a face its
+            die lacks; or a drop names no later event in effect.
+        LaterEventRefused: an event in effect now would be illegal under the corrected roll.
+
+    >>> log = [(1, GameStarted(game="first-to-ten")), (2, DiceRolled(faces=(4,))), (3, DiceRolled(faces=(5,)))]
+    >>> correct(log, (4, DieCorrected(roll=2, index=0, value=1))).state == replay(
+    ...     [log[0], (2, DiceRolled(faces=(1,))), log[2]]).state
+    True
+    """
+    records = list(records)
+    seq, event = correction
+    before: list[tuple[int, Event, Refused]] = []
+    now = replay(records, game, options, strict=False, refused=before)
+    corrections.check_correction(now, event)
+    corrections.check_drops(records, undone_seqs(records), event.roll, [d for _, d in drops])
+    after: list[tuple[int, Event, Refused]] = []
+    ts = replay(records + list(drops) + [correction], game, options, strict=False, refused=after)
+    known = {s for s, _, _ in before}
+    for later_seq, later_event, why in after:
+        if later_seq == seq:
+            raise why
+        if later_seq not in known:
+            raise LaterEventRefused(event, later_seq, later_event, why.reason, summarize(now))
     return ts
 
 

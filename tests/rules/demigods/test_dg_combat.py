@@ -209,7 +209,6 @@ def test_enraged_gives_rage_to_an_allied_tank_or_warrior():
     ("roll die=dg-lightning faces=[2]", "Demigods Evolution uses no 'dg-lightning' die; its dice: dg-demigod"),
     ("dg-move who=knight", "give the AP spent"),
     ("dg-move who=knight ap=9", "9 AP asked, Knight has 7"),
-    ("correct roll=2 index=0 value=2", "then the roll itself"),
 ])
 def test_illegal_events_say_why(line, reason):
     t = at("knight")

@@ -43,9 +43,6 @@ def reason(t: Table, line: str) -> str:
      "fields are counted from 0 at the north-west corner: (-5, -5) is off the board"),
     ("dg-place who=knight facing=99", "facing is 0 (north), 1 (east), 2 (south) or 3 (west), not 99"),
     ("dg-move who=knight ap=1 facing=-1", "facing is 0 (north), 1 (east), 2 (south) or 3 (west), not -1"),
-    ("correct roll=2 index=0 value=2", "Demigods uses each die the moment it is read, so roll 2 cannot be corrected "
-                                       "afterwards: undo takes back the newest event first, so undo each event "
-                                       "after it, then the roll itself (event 2), and roll or enter the dice again"),
 ])
 def test_numbers_off_the_books_ranges_are_refused(line, why):
     assert reason(at("knight"), line) == why

@@ -20,7 +20,7 @@ import dataclasses
 from typing import Any, Mapping
 
 from arena_table.rules.kernel.errors import Refused
-from arena_table.rules.kernel.events import DiceRolled, DieCorrected, Event, TagPlaced
+from arena_table.rules.kernel.events import DiceRolled, Event, TagPlaced
 from arena_table.rules.kernel.game import Game, Outcome
 from arena_table.rules.kernel.view import View
 
@@ -120,12 +120,6 @@ def _roll(state: DemigodsState, e: DiceRolled) -> DemigodsState:
                           + ", ".join(f"dg-{t}" for t in state.dice))
         return combat.take_roll(state, e.die[3:], e.faces)
     return state
-
-
-def _correct(state: DemigodsState, e: DieCorrected) -> DemigodsState:
-    raise Refused(f"Demigods uses each die the moment it is read, so roll {e.roll} cannot be corrected "
-                  f"afterwards: undo takes back the newest event first, so undo each event after it, then "
-                  f"the roll itself (event {e.roll}), and roll or enter the dice again")
 
 
 SELECTION = (ev.Pick, ev.ChooseDemigod, ev.Equip, ev.Formation, ev.Begin)
@@ -242,7 +236,7 @@ def _begin(state: DemigodsState, e: ev.Begin) -> DemigodsState:
 
 
 HANDLERS = {
-    TagPlaced: _tag, DiceRolled: _roll, DieCorrected: _correct,
+    TagPlaced: _tag, DiceRolled: _roll,
     ev.Pick: _selection(setup.pick_error, setup.pick, "player", "hero"),
     ev.ChooseDemigod: _selection(setup.choose_demigod_error, setup.choose_demigod, "player", "demigod"),
     ev.Equip: _selection(setup.equip_error, setup.equip, "player", "item", "slot", "hero"),

@@ -33,7 +33,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Mapping
 
-from arena_table.rules.kernel.events import DiceRolled, DieCorrected, Event, TagPlaced
+from arena_table.rules.kernel.events import DiceRolled, Event, TagPlaced
 from arena_table.rules.kernel.game import Game, Outcome
 from arena_table.rules.kernel.view import View
 
@@ -81,11 +81,6 @@ def _done(state: EuState, e: ev.Done) -> EuState:
     if c is not None and not c.over and c.attack is not None:
         return combat.resolve(state)
     return rolls.settle(state)
-
-
-def _correct(state: EuState, e: DieCorrected) -> EuState:
-    raise Refused(f"the Monster acts on each die the moment it is read, so roll {e.roll} cannot be corrected "
-                  "afterwards: undo back to that roll and enter it again")
 
 
 def _tag(state: EuState, e: TagPlaced) -> EuState:
@@ -176,7 +171,7 @@ def end_game(state: EuState, e: ev.EndGame) -> EuState:
 
 
 HANDLERS = {
-    DiceRolled: _roll, DieCorrected: _correct, TagPlaced: _tag,
+    DiceRolled: _roll, TagPlaced: _tag,
     ev.StartCombat: lambda s, e: combat.setup_combat(s, tuple(e.enemies), tuple(e.heroes), e.power, e.familiar),
     ev.MonsterAttack: lambda s, e: ma.begin(s, e.enemy, (e.target,) if e.target else ()),
     ev.Reveal: lambda s, e: ma.reveal(s, e.card),

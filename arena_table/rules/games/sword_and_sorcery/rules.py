@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from arena_table.rules.kernel.events import DiceRolled, DieCorrected, Event, Note, TagPlaced, TagRemoved
+from arena_table.rules.kernel.events import DiceRolled, Event, Note, TagPlaced, TagRemoved
 from arena_table.rules.kernel.errors import Refused
 
 from . import dice, flow, harm, hazards, play
@@ -79,8 +79,6 @@ def guard(state: SnsState, e: Event) -> None:
     """
     if isinstance(e, (Note, TagRemoved, TagPlaced)):
         return
-    if isinstance(e, DieCorrected):
-        raise Refused("Sword & Sorcery uses each die as it is read: undo the roll and enter it again")
     if state.phase == "over":
         raise Refused("the game is over")
     need = NEEDS.get(type(e))

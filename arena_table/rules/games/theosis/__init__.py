@@ -227,7 +227,7 @@ HANDLERS = {
     UseSkill: arena.use_skill, Attack: functools.partial(fight.attack, vs_monsters=monsters.hero_attacks_monsters),
     Stamina: monsters.reveal, MonsterAction: monsters.monster_action,
 }
-"""Event type -> handler (the kernel's ``tag-off``, ``note`` and ``correct`` change nothing here)."""
+"""Event type -> handler (the kernel's ``tag-off`` and ``note`` change nothing here; a ``correct`` is replayed by the kernel)."""
 
 GAME = Game(
     name="theosis", title="Theosis", aliases=("th", "theosis-arena"), setup=setup, handlers=HANDLERS,

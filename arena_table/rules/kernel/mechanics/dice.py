@@ -187,6 +187,16 @@ def apply_tray(tray: TrayState, event: Event, seq: int) -> TrayState:
     return tray
 
 
+def with_sensed(tray: TrayState, seq: int, sensed: tuple[int, ...]) -> TrayState:
+    """``tray`` with roll ``seq`` marked as read ``sensed`` (replay of a corrected roll enters the
+    corrected faces; the tray keeps what the camera or the player first gave).
+
+    >>> with_sensed(apply_tray(new_tray(), DiceRolled(faces=(6,)), 1), 1, (2,)).rolls[0].sensed
+    (2,)
+    """
+    return TrayState(rolls=tuple(dataclasses.replace(r, sensed=sensed) if r.seq == seq else r for r in tray.rolls))
+
+
 def chi2_sf(x: float, dof: int) -> float:
     """Survival function of the chi-square distribution: P(X >= x), X ~ chi2(dof).
 
