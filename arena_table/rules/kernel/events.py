@@ -421,3 +421,47 @@ class Note(Event):
     """A free-text remark entered at the control page; shown in the log, changes nothing."""
 
     text: str
+
+
+Cell = tuple[int, int] | str
+"""A place on a game's board: an axial hex ``[q, r]``, a square field ``[col, row]`` or an area name."""
+
+
+@event("figure-moved", undoable=False)
+class FigureMoved(Event):
+    """The camera saw a figure stand still on a new cell (or leave the board).
+
+    The running game takes it as its own move when its rules allow it now; else the table is out
+    of step with the rules ("check the table") until the figure goes back or a player confirms or
+    overrides (:mod:`arena_table.rules.kernel.sensed`). Not undoable: the figure still stands
+    where it was seen.
+    """
+
+    figure: str
+    """The figure's id in the running game (a Theosis hero ``rochon``, a Demigods character id)."""
+    from_cell: Cell | None = None
+    """Where tracking last saw it (``None``: it was not on the board)."""
+    to_cell: Cell | None = None
+    """Where it stands now (``None``: it left the board)."""
+    facing: int | None = None
+    """Its facing on the new cell: ``0..5`` on hexes (E, NE, NW, W, SW, SE), ``0..3`` on squares
+    (N, E, S, W); ``None`` when the game's board has no facing or it was not seen."""
+    source: str = ""
+    """Where the sighting came from: ``camera:0``, ``dir:/full/path``, ``control``."""
+
+
+@event("figure-confirm")
+class FigureConfirmed(Event):
+    """A player says the table is right: the figure stands where the camera saw it, and the game
+    takes that cell as a placement its movement rules do not check (a Leap, a push the rules did
+    not foresee)."""
+
+    figure: str
+
+
+@event("figure-override")
+class FigureOverridden(Event):
+    """A player says the rules are right: the figure keeps the cell the game recorded and the
+    warning ends (the figure will be put back, or the camera misread it)."""
+
+    figure: str

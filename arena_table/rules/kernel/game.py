@@ -132,6 +132,24 @@ def _no_objects() -> list[str]:
 
 
 @dataclass(frozen=True)
+class Figures:
+    """How a game takes the figures the camera tracks (``Game.figures``; the kernel's side is
+    :mod:`.sensed`). Each function is pure and receives the game's own state."""
+
+    cell: Callable[[Any, str], Any]
+    """``cell(state, figure)``: where the rules have the figure (``None``: off the board).
+    Raises ``KeyError`` for a figure the game does not have."""
+    move: Callable[[Any, Any], Event]
+    """``move(state, figure_moved)``: the game's own event for the sensed move, checked against the
+    rules now (speed, path, whose turn, facing); raises :class:`Refused` naming why it cannot be."""
+    place: Callable[[Any, Any], Event]
+    """``place(state, figure_moved)``: the game's placement event for a move a player confirmed
+    (no movement check)."""
+    name: Callable[[Any, str], str] = lambda state, figure: figure
+    """The figure's name for messages (``Rochon``)."""
+
+
+@dataclass(frozen=True)
 class Game:
     """Everything the table needs of one game; each game's package exports one as ``GAME``.
 
@@ -186,6 +204,9 @@ class Game:
     (:mod:`arena_table.rules.kernel.actions`); ``None``: the game offers nothing (typed notation only)."""
     fallback: bool = False
     """The game a table runs before its first ``start`` (exactly one registered game has it)."""
+    figures: Figures | None = None
+    """How sensed figure moves (``figure-moved``) become the game's own moves; ``None``: the game
+    tracks no figures and such events are only recorded."""
 
     def apply(self, state: Any, event: Event) -> Any:
         """The state after ``event``.

@@ -25,6 +25,7 @@ from . import corrections
 from .errors import LaterEventRefused, NothingToUndo, Refused
 from .events import DiceRolled, DieCorrected, Dropped, Event, GameStarted, Note, TagPlaced, TagRemoved, Undone
 from .mechanics import dice as tray_record
+from .sensed import FIGURE_EVENTS, Desync, desync_view, figure_event
 from .registry import event_game, fallback_game, find_game
 from .view import View
 
@@ -62,6 +63,8 @@ class TableState:
     """Events applied since the running game's ``start`` (undone ones are not applied: undo
     replays without them), so :func:`in_progress` can tell a game whose moves were all undone
     from one under way."""
+    desync: tuple[Desync, ...] = dataclasses.field(default=(), metadata={"omit_default": True})
+    """Figures standing where the rules say they cannot be ("check the table", :mod:`.sensed`)."""
 
 
 LOG_LINES = 50
@@ -143,6 +146,13 @@ def apply(ts: TableState, event: Event, seq: int | None = None) -> TableState:
         tags = tuple([t for t in tags if t[0] != event.pad] + [(event.pad, event.uid, event.object)])
     elif isinstance(event, TagRemoved):
         tags = tuple(t for t in tags if not (t[0] == event.pad and t[1] == event.uid))
+    if isinstance(event, FIGURE_EVENTS):
+        try:
+            state, desync, text = figure_event(game, ts.state, ts.desync, event, seq)
+        except Refused as exc:
+            raise exc.at(event, summarize(ts)) from None
+        return dataclasses.replace(ts, state=state, seq=seq, desync=desync, log=_log(ts, seq, event, text),
+                                   since_start=ts.since_start + 1)
     state = game.apply(ts.state, event)
     text = game.describe(ts.state, event)
     if not text and isinstance(event, DiceRolled):
@@ -433,4 +443,5 @@ def table_view(ts: TableState, viewer: str = "spectator") -> dict[str, Any]:
         "log": [to_jsonable(line) for line in ts.log if line.seq >= ts.started_seq],  # this game's, from "New game"
         "tags": [{"pad": p, "uid": u, "object": o} for p, u, o in sorted(ts.tags)],
         "acting_token": acting_token(ts),
+        "desync": desync_view(ts.desync),  # "check the table: ..." until board and game agree
     }

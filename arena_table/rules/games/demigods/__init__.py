@@ -24,7 +24,7 @@ from arena_table.rules.kernel.events import DiceRolled, Event, TagPlaced
 from arena_table.rules.kernel.game import Game, Outcome
 from arena_table.rules.kernel.view import View
 
-from . import combat, data, divine, form, moves, offers, rounds, setup, use, victory
+from . import combat, data, divine, form, moves, offers, rounds, sensed, setup, use, victory
 from . import events as ev
 from .buffs import ICONS, add, make, remove
 from .flow import FLOW
@@ -347,5 +347,5 @@ GAME = Game(
     name="demigods", title="Demigods Evolution", aliases=("demigods-evolution", "demigods evolution", "dg"),
     setup=new_game, handlers=HANDLERS, flow=FLOW, guard=guard, explain=explain, outcome=outcome, view=view_of,
     describe=describe, objects=objects, dice=dice, setup_form=form.setup_form, summary=summary,
-    actions=lambda state: offers.actions(state, GAME.apply), awaits=awaits,
+    actions=lambda state: offers.actions(state, GAME.apply), awaits=awaits, figures=sensed.FIGURES,
 )

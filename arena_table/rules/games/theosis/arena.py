@@ -318,14 +318,23 @@ def occupied(state: ThState) -> dict[tuple[int, int], str]:
     return out
 
 
-def _own_move(state: ThState, hero_id: str, start: tuple[int, int], cell: tuple[int, int]) -> ThState:
-    """The acting Hero's optional move: at most its speed in hexes (p.14 Movement), again as much
-    with a charged Charge or Leap Skill (Appendix Skills); unchecked while the speed is not entered."""
+def move_allowance(state: ThState, hero_id: str) -> tuple[int | None, bool]:
+    """``(hexes, leap)``: how far the acting Hero may move this turn -- its speed (p.14 Movement),
+    twice that with a charged Charge or Leap Skill (Appendix Skills), ``None`` while the speed is
+    not entered -- and whether a charged Leap lets it ignore the obstacles it moves through."""
     speed = speed_of(state, hero_id)
+    effects = {e for s in state.heroes[hero_id].mana for e in catalog.skills()[s].get("effects", ())}
+    if speed is None:
+        return None, "leap" in effects
+    return speed * (2 if effects & {"charge", "leap"} else 1), "leap" in effects
+
+
+def _own_move(state: ThState, hero_id: str, start: tuple[int, int], cell: tuple[int, int]) -> ThState:
+    """The acting Hero's optional move: at most :func:`move_allowance` hexes; unchecked while the
+    speed is not entered."""
     moved = state.moved + hexes.distance(start, cell)
-    if speed is not None:
-        charge = any(set(catalog.skills()[s].get("effects", ())) & {"charge", "leap"} for s in state.heroes[hero_id].mana)
-        allowed = speed * (2 if charge else 1)
+    allowed = move_allowance(state, hero_id)[0]
+    if allowed is not None:
         if moved > allowed:
             raise Refused(f"{name(state, hero_id)} can move {allowed} hex{'es' if allowed != 1 else ''} "
                            f"this turn, not {moved}")
@@ -356,7 +365,7 @@ def move(state: ThState, ev: Move) -> ThState:
     if ev.hero not in state.heroes and any(m.id == ev.hero and m.alive for m in state.monsters):
         return replace_monster(state, dataclasses.replace(state.monster(ev.hero), cell=cell))
     h = alive_hero(state, ev.hero)
-    if state.acting_hero() == ev.hero and h.cell is not None:
+    if state.acting_hero() == ev.hero and h.cell is not None and not ev.placed:
         state = _own_move(state, ev.hero, h.cell, cell)
     left_start = state.phase in ("combat", "monsters") and bool(state.acted or state.acting_hero() == ev.hero)
     state = replace_hero(state, dataclasses.replace(h, cell=cell, on_start=h.on_start and not left_start))

@@ -119,6 +119,9 @@ class Move(Event):
 
     hero: str
     cell: tuple[int, int]
+    placed: bool = False
+    """A placement a player confirmed at the table (``figure-confirm``): not counted or checked as
+    the acting Hero's own move."""
 
 
 @event("th-stamina")
