@@ -6,6 +6,7 @@ engine or of its offers). A game that ends is started again until the steps are 
 
 from __future__ import annotations
 
+import json
 import random
 from collections import Counter
 from pathlib import Path
@@ -62,7 +63,7 @@ def walk(game, start, roll, rng, steps, rare=(), stop=lambda state: False):
     return taken, ended
 
 
-def _start_line(path: str):
+def _start_line(path):
     line = next(ln for ln in (EXAMPLES / path).read_text(encoding="utf-8").splitlines() if ln.startswith("start "))
     return parse(line).options
 
@@ -150,6 +151,43 @@ def test_euthia_walk(example, seed):
     taken, _ = walk(game, lambda: game.setup(options), _euthia_roll, random.Random(seed), 250,
                        rare=("eu-end",))
     assert taken["eu-combat"] >= 1 and taken["eu-monster-attack"] >= 1 and taken["roll"] >= 2
+
+
+# --- Sword & Sorcery ---------------------------------------------------------------------------
+
+def _sns_roll(state, rng):
+    from arena_table.rules.games.sword_and_sorcery import dice, play
+
+    faces = {c: dice.DIE_KINDS[f"sns-{c}"]["faces"] for c in ("red", "blue")}
+    throw = lambda colour, n: [rng.choice(faces[colour]) for _ in range(n)]  # noqa: E731
+    if state.tiebreak is not None:
+        return parse(f"sns-roll team={state.tiebreak.to_roll()[0]} red={json.dumps(throw('red', 4))}")
+    holy = [h for h, why in state.saves if why == "holy"]
+    if holy and state.combat is None:
+        return parse(f"sns-holy hero={holy[0]} face={throw('blue', 1)[0]}")
+    if state.combat is None:
+        return None
+    stage = play.awaited(state)
+    if stage == "hit":
+        w = state.hero(state.combat.attacker).weapon(state.combat.weapon)
+        return parse(f"sns-roll red={json.dumps(throw('red', w.red))} blue={json.dumps(throw('blue', w.blue))}")
+    if stage.startswith("def:"):
+        need = next(n for t, _, n in play.plan(state, state.combat)["targets"] if t == stage[4:])
+        return parse(f"sns-roll blue={json.dumps(throw('blue', need))}")
+    return None
+
+
+SNS_STARTS = [EXAMPLES / "sword-and-sorcery-pvp1.txt"] + sorted(
+    (Path(__file__).parent / "sword_and_sorcery" / "golden").glob("*.txt"))
+
+
+@pytest.mark.parametrize("start", SNS_STARTS, ids=lambda p: p.stem)
+@pytest.mark.parametrize("seed", SEEDS)
+def test_sword_and_sorcery_walk(seed, start):
+    game = find_game("sword-and-sorcery")
+    options = _start_line(start)
+    taken, _ = walk(game, lambda: game.setup(options), _sns_roll, random.Random(seed), 250)
+    assert taken["sns-place"] >= 2 and taken["sns-activate"] >= 4 and taken["sns-attack"] >= 1
 
 
 # --- the example game and the dice tray --------------------------------------------------------

@@ -181,3 +181,58 @@ def test_dice_tray_offers_a_roll_of_each_standard_die():
     assert choices(roll.params[0]) == ["d4", "d6", "d8", "d10", "d12", "d20"]
     assert len(roll.completions()) == 4 + 6 + 8 + 10 + 12 + 20
     assert str(roll.event([5, 19])) == "roll die=d20 faces=[20] source=control"
+
+
+SNS = find_game("sword-and-sorcery")
+
+
+def _sns(upto: str):
+    """The PvP I example played up to and including the line ``upto``."""
+    lines = [ln for ln in (EXAMPLES / "sword-and-sorcery-pvp1.txt").read_text(encoding="utf-8").splitlines()
+             if ln.strip() and not ln.startswith("#")]
+    st = SNS.setup(parse(lines[0]).options)
+    for line in lines[1:]:
+        st = SNS.apply(st, parse(line))
+        if line == upto:
+            return st
+    raise AssertionError(upto)
+
+
+def test_sns_shrine_claims_are_made_together_one_row_per_team():
+    (claim,) = SNS.actions(_sns("sns-ready"))
+    assert [p.label for p in claim.params] == ["purple: Shrine", "red: Shrine"]
+    assert choices(claim.params[1]) == ["the Shrine in a1", "the Shrine in a5", "the Shrine in e5", "the Shrine in e1"]
+    assert str(claim.event([0, 1])) == 'sns-claim claims={"purple":"a1","red":"a5"}'
+    (again,) = SNS.actions(_sns('sns-roll team=red red=["tiebreaker","blank","blank","blank"]'))
+    assert [p.label for p in again.params] == ["red: Shrine"] and "the Shrine in a1" not in choices(again.params[0])
+
+
+def test_sns_deployment_offers_the_areas_within_two_of_the_shrine():
+    (place,) = SNS.actions(_sns('sns-roll team=red red=["tiebreaker","tiebreaker","tiebreaker","blank"]'))
+    assert (place.label, place.player) == ("Place Artemis", "red")
+    assert "a3" in choices(place.params[0]) and "e5" not in choices(place.params[0])
+
+
+def test_sns_pvp1_first_time_phase_asks_for_the_pitfalls_before_the_battle_phase():
+    acts = by_label(SNS.actions(_sns("sns-place hero=shae area=b1")))
+    assert list(acts) == ["Place a Pitfall"]  # the Battle Phase waits for Locations A-D (PvP Quest I)
+    where = acts["Place a Pitfall"].params[0]
+    assert choices(where) == ["Location A", "Location B", "Location C", "Location D"]
+    assert str(acts["Place a Pitfall"].event([0, 0])) == "sns-pitfall number=I location=A"
+
+
+def test_sns_hero_turn_offers_the_activities_and_an_attack_on_an_opponent_in_range():
+    acts = by_label(SNS.actions(_sns("sns-activate hero=artemis")))
+    assert list(acts) == ["Artemis: move", "Artemis: Dash", "Artemis: Focus", "Artemis: attack",
+                          "Artemis: end the Hero Turn"]
+    attack = acts["Artemis: attack"]
+    assert attack.player == "red" and attack.params == ()  # one Opponent, one weapon: one tap
+    assert attack.to_json()["notation"] == "sns-attack who=artemis target=shae weapon=bow"
+    assert SNS.actions(_sns("sns-attack who=artemis target=shae weapon=bow")) == []  # the HIT dice are awaited
+    (resolve,) = SNS.actions(_sns('sns-roll blue=["blank"]'))
+    assert resolve.label == "Resolve the attack"
+
+
+def test_sns_trap_save_is_offered_as_saved_or_failed():
+    (save,) = SNS.actions(_sns("sns-move hero=artemis to=a2"))
+    assert save.label == "Artemis: Save against the Trap" and choices(save.params[0]) == ["saved", "failed"]

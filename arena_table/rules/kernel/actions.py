@@ -177,8 +177,9 @@ def _prune(apply: Callable[[Any, Event], Any], state: Any, kind: str, base: Mapp
 
 
 def settled(action: Action | None) -> Action | None:
-    """``action`` with every parameter that has one choice folded into its fields (the parameters
-    that choice asks next take its place): nothing to tap where the rules leave no choice.
+    """``action`` with every parameter that has one choice folded into the fields (the action's, or
+    the choice's that asks it), the parameters that choice asks next taking its place: nothing
+    to tap where the rules leave no choice.
 
     >>> a = Action("note", "Say", params=(Param("text", "Words", (Choice("hi", {"text": "hi"}),)),))
     >>> settled(a).params, str(settled(a).event())
@@ -186,17 +187,25 @@ def settled(action: Action | None) -> Action | None:
     """
     if action is None:
         return None
-    fields: dict[str, Any] = dict(action.fields)
-    params: list[Param] = []
-    todo = list(action.params)
+    fields, params = _settle(action.fields, action.params)
+    return Action(kind=action.kind, label=action.label, player=action.player, fields=fields, params=params)
+
+
+def _settle(fields: Mapping[str, Any], params: Sequence[Param]) -> tuple[dict[str, Any], tuple[Param, ...]]:
+    out_fields, out = dict(fields), []
+    todo = list(params)
     while todo:
         p = todo.pop(0)
         if len(p.choices) == 1:
-            fields = merge(fields, p.choices[0].fields)
+            out_fields = merge(out_fields, p.choices[0].fields)
             todo[:0] = p.choices[0].then
-        else:
-            params.append(p)
-    return Action(kind=action.kind, label=action.label, player=action.player, fields=fields, params=tuple(params))
+            continue
+        choices = []
+        for c in p.choices:
+            cf, then = _settle(c.fields, c.then)
+            choices.append(Choice(c.label, cf, then))
+        out.append(Param(p.name, p.label, tuple(choices)))
+    return out_fields, tuple(out)
 
 
 def no_actions(state: Any) -> list[Action]:
