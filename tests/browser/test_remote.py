@@ -126,3 +126,74 @@ def test_hero_pickers_take_taps_and_keep_the_order_picked(browser, live):
     assert heroes == {"Ann": ["norn", "rochon", "rac"], "Bo": ["lug", "aer", "edhel"]}
     assert script_errors(page) == []
     ctx.close()
+
+
+def _example(name: str) -> list[str]:
+    return [ln for ln in (ROOT / "examples" / name).read_text(encoding="utf-8").splitlines()
+            if ln.strip() and not ln.startswith("#")]
+
+
+def taps(page, live, labels: list[str]) -> int:
+    """Tap ``labels`` in order (an action, then its choices) and wait for the event they submit;
+    returns the taps counted."""
+    before, version = page.evaluate("window.remote.taps"), live.table.version
+    for label in labels:
+        tap(page, label)
+    offered(page, version + 1)
+    return page.evaluate("window.remote.taps") - before
+
+
+def test_euthia_combat_and_a_fellowship_card_by_taps(browser, live, screenshots):
+    fire = _example("euthia-fire-shadowbeast.txt")
+    live.table.submit(parse(fire[0]))
+    ctx, page = open_remote(browser, live, 390, 844)
+    assert "set up a Combat" in page.inner_text("#remote-turn")
+    assert taps(page, live, ["Set up a Combat", "Shadowbeast", "Air"]) == 3  # the solo Hero is not asked
+    c = live.table.state.state.combat
+    assert [e.card for e in c.enemies] == ["shadowbeast"] and c.power == "air"
+    assert taps(page, live, ["Áel: Hero Attack", "Elven Sword (2-5/6-8/9+)"]) == 2
+    assert "roll the two Hero dice" in page.inner_text("#remote-turn")
+    assert page.get_by_role("button", name="Áel: Damage dealt").count() == 0  # the dice first
+    live.table.submit(parse("roll die=eu-hero faces=[4,3]"))
+    offered(page, live.table.version)
+    page.screenshot(path=str(screenshots / "remote-euthia-390x844.png"), full_page=False)
+    assert taps(page, live, ["Áel: Damage dealt", "1"]) == 2
+    assert live.table.state.state.combat.enemies[0].damage == 1
+    # Fellowship: the round's card is picked part by part, each part merged into the one card
+    live.table.submit(parse(_example("euthia-fellowship-3p.txt")[0]))
+    offered(page, live.table.version)
+    picks = ["Reveal the round 1 Fellowship card (I)", "Dral", "a Level 1 Monster", "1", "1", "no", "6", "1", "0",
+             "0", "1"]
+    before, version = page.evaluate("window.remote.taps"), live.table.version
+    for i, label in enumerate(picks):
+        # the part rows share labels ("1", "0"): tap within the row the remote asks now
+        (page.locator(".remote-choices").get_by_role("button", name=label, exact=True) if i else
+         page.get_by_role("button", name=label, exact=True)).click()
+    offered(page, version + 1)
+    assert page.evaluate("window.remote.taps") - before == len(picks)
+    rnd = live.table.state.state.round
+    assert rnd.leader == "dral" and rnd.card == {"tier": "I", "enemy": "1", "health": 1, "injuries": 1,
+                                                 "chaos_action": False, "exchange": 6, "silver": 1, "gold": 0,
+                                                 "chaos": 0, "gaar": 1}
+    assert script_errors(page) == []
+    ctx.close()
+
+
+def test_sword_and_sorcery_attack_by_taps(browser, live, screenshots):
+    lines = _example("sword-and-sorcery-pvp1.txt")
+    for line in lines[:lines.index("sns-activate hero=artemis") + 1]:
+        live.table.submit(parse(line))
+    ctx, page = open_remote(browser, live, 1280, 800)
+    for label in ("Artemis: move", "Artemis: Dash", "Artemis: Focus", "Artemis: end the Hero Turn"):
+        assert page.get_by_role("button", name=label, exact=True).count() == 1
+    page.screenshot(path=str(screenshots / "remote-sword-and-sorcery-1280x800.png"), full_page=False)
+    assert taps(page, live, ["Artemis: attack"]) == 1  # one Opponent, one weapon: nothing to pick
+    assert "Artemis: roll 2 red and 0 blue dice (HIT)" in page.inner_text("#remote-turn")
+    for line in ('sns-roll red=["hit+hit","hit"]', 'sns-roll blue=["blank"]'):
+        live.table.submit(parse(line))
+    offered(page, live.table.version)
+    assert taps(page, live, ["Resolve the attack"]) == 1
+    assert live.table.state.state.combat is None
+    assert taps(page, live, ["Artemis: end the Hero Turn"]) == 1
+    assert script_errors(page) == []
+    ctx.close()

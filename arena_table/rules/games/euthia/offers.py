@@ -139,9 +139,9 @@ def _attack(state: EuState, apply: Apply) -> list[Action | None]:
 
 
 def _roll(state: EuState, apply: Apply, roll: Any) -> list[Action | None]:
-    """A Hero Roll made: the tiles used on it, then its Damage (a Hero Attack) or its result."""
+    """A Hero Roll made: its Damage (a Hero Attack) or its result, and the tiles used on it."""
     hid = roll.hero
-    out = _tiles(state, apply, (hid,))
+    out: list[Action | None] = []
     if roll.purpose == "attack":
         params = [Param("amount", "Damage dealt", tuple(Choice(f"{n} (a miss)" if n == 0 else str(n), {"amount": n})
                                                         for n in DAMAGE))]
@@ -153,7 +153,7 @@ def _roll(state: EuState, apply: Apply, roll: Any) -> list[Action | None]:
     else:
         out.append(legal(apply, state, "eu-done", f"{_name(state, hid)}: take the Hero Roll's result",
                          _player(state, hid)))
-    return out
+    return out + _tiles(state, apply, (hid,))
 
 
 def _damage_targets(state: EuState) -> list[Choice]:
