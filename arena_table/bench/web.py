@@ -141,7 +141,8 @@ def wait_ready(port: int, proc: subprocess.Popen, timeout: float = 60.0, path: s
 
 
 def _streams(http_: _Http) -> int:
-    return http_.request("GET", "/api/status")[1]["streams"]["clients"]
+    streams = http_.request("GET", "/api/status")[1]["streams"]
+    return streams["clients"] + streams["tv"] + streams["control"]  # the first few are the TV's (127.0.0.1)
 
 
 def run_bench(clients: int = 200, events: int = 100, kill: int = 5, interval: float = 0.05,
@@ -154,7 +155,8 @@ def run_bench(clients: int = 200, events: int = 100, kill: int = 5, interval: fl
     pin = "424242"
     server = subprocess.Popen(
         [sys.executable, "-m", "arena_table.bench.web", "--serve", "--db", str(tmp / "bench.db"),
-         "--port", str(port), "--pin", pin, "--max-clients", str(clients + kill + 4)],
+         "--port", str(port), "--pin", pin, "--max-clients", str(clients + kill + 4),
+         "--streams-per-address", str(clients + kill + 4)],  # every stream comes from 127.0.0.1
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, process_group=0)
     spect = victims = None
     stop_state = threading.Event()

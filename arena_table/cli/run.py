@@ -39,7 +39,8 @@ def port_number(text: str) -> int:
 FLAG_KEYS = {"config": None, "game": "game.name", "options": "game.options", "camera": "camera.source",
              "calibration": "camera.calibration", "tokens": "tokens.reader", "leds": "leds.kind",
              "seats": "leds.seats", "db": "data.db", "data_dir": "data.dir", "host": "web.host", "port": "web.port",
-             "pin": "web.pin", "max_clients": "web.max_clients", "public_url": "web.public_url", "publish": "publish.broker",
+             "pin": "web.pin", "max_clients": "web.max_clients",
+             "streams_per_address": "web.streams_per_address", "public_url": "web.public_url", "publish": "publish.broker",
              "table_id": "publish.table_id"}
 """``run``'s flags (argparse names) and the configuration key each overrides."""
 
@@ -72,6 +73,8 @@ def add_config_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument("--port", type=port_number, help="TCP port, 1-65535 (default: 8000)")
     p.add_argument("--pin", help="the control page's PIN (default: the stored one, else a new random one)")
     p.add_argument("--max-clients", type=int, help="spectator streams served at once (default 200)")
+    p.add_argument("--streams-per-address", type=int, metavar="N",
+                   help="spectator streams one client address may hold (default 8)")
     p.add_argument("--public-url", metavar="URL", help="the address the QR code and the console show, such as "
                    "http://arena.local:8000/ (default: this machine's LAN address when --host is 0.0.0.0)")
     p.add_argument("--publish", metavar="mqtt://HOST[:PORT]",

@@ -142,7 +142,8 @@ class Table:
             except (ValueError, OSError) as exc:
                 raise SecretsRefused(str(exc)) from exc
             table.web = create_app(table, WebConfig(pin=table.pin, max_clients=config.web.max_clients,
-                                                    host=config.web.host, public_url=config.web.public_url or None,
+                                                    streams_per_address=config.web.streams_per_address,
+                                                    tv_addresses=config.web.tv_addresses, host=config.web.host, public_url=config.web.public_url or None,
                                                     secret_key=key, revocations=revocations))
         except BaseException:
             table.close()

@@ -155,6 +155,25 @@ def pin_text(v: Any) -> str:
     return v.strip()
 
 
+def ip_addresses(v: Any) -> tuple[str, ...]:
+    """A list of IP addresses (each as :mod:`ipaddress` writes it).
+
+    >>> ip_addresses(["127.0.0.1", "::1", "192.168.1.30"])
+    ('127.0.0.1', '::1', '192.168.1.30')
+    """
+    import ipaddress
+
+    if not isinstance(v, (list, tuple)) or not all(isinstance(a, str) for a in v):
+        _fail("a list of IP addresses", v)
+    out = []
+    for a in v:
+        try:
+            out.append(str(ipaddress.ip_address(a.strip())))
+        except ValueError:
+            _fail("a list of IP addresses (such as \"192.168.1.30\")", a)
+    return tuple(out)
+
+
 def web_url(v: Any) -> str:
     """``""`` or an ``http://`` or ``https://`` address with a host, ending in ``/`` (one is added).
 
@@ -376,6 +395,12 @@ class WebSettings(_Section):
     pin: str = setting("", "the control page's PIN, 4 to 12 digits; empty: the stored one, else a new random one",
                        pin_text, flag="--pin")
     max_clients: int = setting(200, "spectator streams served at once", whole(1), flag="--max-clients")
+    streams_per_address: int = setting(8, "spectator streams one client address may hold (a phone's tabs); the "
+                                       "TV's and logged-in control pages' streams have slots of their own",
+                                       whole(1), flag="--streams-per-address")
+    tv_addresses: tuple[str, ...] = setting(("127.0.0.1", "::1"), "client addresses whose streams are the TV's, with "
+                                            "slots no spectator can take (the Pi's own browser; add a TV set's)",
+                                            ip_addresses)
     public_url: str = setting("", "the address the QR code and the console show (http(s)://NAME[:PORT][/PATH]/, "
                               "a hall's DNS name or a proxy); empty: this machine's LAN address", web_url,
                               flag="--public-url")

@@ -18,6 +18,24 @@ PROBE_ADDRESS = ("10.254.254.254", 9)
 private address nobody answers on. Connecting a UDP socket only picks a route; no packet is sent."""
 
 
+def client_address(remote: str | None) -> str:
+    """The client address the per-address limits count against: ``request.remote_addr`` (the
+    peer of the TCP connection; see ``docs/security.md`` for proxies), an IPv4 address mapped into
+    IPv6 (a dual-stack server on ``::``) given as IPv4, ``""`` when there is none.
+
+    >>> client_address("::ffff:192.0.2.7"), client_address("2001:DB8::1"), client_address(None)
+    ('192.0.2.7', '2001:db8::1', '')
+    """
+    if not remote:
+        return ""
+    try:
+        ip = ipaddress.ip_address(remote.strip())
+    except ValueError:
+        return remote.strip()
+    mapped = getattr(ip, "ipv4_mapped", None)
+    return str(mapped or ip)
+
+
 def is_usable_lan(address: str) -> bool:
     """Whether ``address`` is an IPv4 address another device on the network could open: not
     loopback, unspecified, link-local (169.254/16, made when DHCP failed) or multicast.

@@ -23,12 +23,13 @@ from werkzeug.exceptions import HTTPException, InternalServerError
 from arena_table.rules import Refused, NotationError, NothingToUndo, UnknownGame, event_game, event_types, registered_games
 
 from . import auth, openapi
-from .address import page_url
+from .address import client_address, page_url
 from .service import TableService
 from .control import _register_control
 from .remote import _register_remote
 from .inputs import MAX_BODY, MAX_DEPTH, _error, _int
 from .sse import Hub, HubFull
+from .stream_slots import PER_ADDRESS, TV_ADDRESSES
 from .views import log_rows, plain_words, spectator_state
 
 log = logging.getLogger(__name__)
@@ -43,6 +44,10 @@ class WebConfig:
     """The control page's PIN; default: ``service.pin``."""
     max_clients: int = 200
     """Spectator streams held at once; the next one gets a 503 page."""
+    streams_per_address: int = PER_ADDRESS
+    """Spectator streams one client address may hold; the next one gets a 429 page."""
+    tv_addresses: tuple[str, ...] = TV_ADDRESSES
+    """Addresses whose streams are the TV's, with slots no spectator takes (:mod:`.stream_slots`)."""
     heartbeat: float = 15.0
     """Seconds of silence before the stream sends a heartbeat."""
     public_url: str | None = None
@@ -83,7 +88,8 @@ def create_app(service: TableService, config: WebConfig | Mapping[str, Any] | No
     app = Flask(__name__)
     app.config["JSON_SORT_KEYS"] = False
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY
-    hub = Hub(service, spectator_state, max_clients=cfg.max_clients, heartbeat=cfg.heartbeat).start()
+    hub = Hub(service, spectator_state, max_clients=cfg.max_clients, per_address=cfg.streams_per_address,
+              tv_addresses=tuple(client_address(a) for a in cfg.tv_addresses), heartbeat=cfg.heartbeat).start()
     app.extensions["arena_hub"] = hub
     app.extensions["arena_service"] = service
     app.extensions["arena_web_config"] = cfg
@@ -196,17 +202,18 @@ def _register_pages(app: Flask, service: TableService, hub: Hub, cfg: WebConfig)
     game_panels = sorted(p.stem for p in (Path(app.static_folder) / "games").glob("*.js"))
 
     def full_page(exc: HubFull) -> Response:
-        resp = make_response(render_template("message.html", title="The table is full",
-                                             message=f"{exc}. Please try again in a minute."), 503)
+        title = "Too many pages open" if exc.status == 429 else "The table is full"
+        resp = make_response(render_template("message.html", title=title,
+                                             message=f"{exc}. Please try again in a minute."), exc.status)
         resp.headers["Retry-After"] = "30"
         return resp
 
     @app.get("/")
     def spectator() -> Any:
         """The spectator screen (read-only, no login)."""
-        stats = hub.stats()
-        if stats["clients"] >= stats["max_clients"]:
-            return full_page(HubFull(f"{stats['max_clients']} viewers are connected, the most this table serves"))
+        refused = hub.refusal(client_address(request.remote_addr), auth.control_session())
+        if refused:  # the page's stream would be: say so now (the TV and control pages have their own slots)
+            return full_page(refused)
         # the state as JSON text inside <script type="application/json">: "<" escaped so that
         # no string in it (SVG markup, names) can close the script element
         initial = hub.state_json()[:-1] + f',"game_panels":{json.dumps(game_panels)}}}'
@@ -237,10 +244,12 @@ def _register_pages(app: Flask, service: TableService, hub: Hub, cfg: WebConfig)
     def stream() -> Response:
         """Server-Sent Events: a snapshot, then updates (see :mod:`arena_table.webui.sse`)."""
         try:
-            client = hub.connect(request.remote_addr or "")
+            client = hub.connect(client_address(request.remote_addr), auth.control_session())
         except HubFull as exc:
             if request.accept_mimetypes.best == "text/event-stream":
-                return _error(503, str(exc))
+                resp = _error(exc.status, str(exc))
+                resp.headers["Retry-After"] = "30"
+                return resp
             return full_page(exc)
         last_id = request.headers.get("Last-Event-ID") or request.args.get("lastEventId")
         gen = hub.stream(client, last_id, request.environ.get("waitress.client_disconnected"))

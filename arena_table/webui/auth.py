@@ -162,6 +162,12 @@ def is_authenticated() -> bool:
     return True
 
 
+def control_session() -> str:
+    """This request's control session id when it is logged in (:func:`is_authenticated`), else ``""``
+    (the SSE hub keeps stream slots for these)."""
+    return session["sid"] if is_authenticated() else ""
+
+
 def _revoke_this_session() -> None:
     """Revoke this request's session id, if it has one, and empty the session."""
     sid = session.get("sid")

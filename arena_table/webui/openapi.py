@@ -28,7 +28,7 @@ _CONFIRM = {"oneOf": [{"type": "boolean"}, {"type": "integer"}],
 def _errors(*codes: int) -> dict[str, Any]:
     text = {400: "Bad input (the message names the field)", 401: "Not logged in",
             403: "Missing or wrong CSRF token", 404: "Not found", 409: "Conflict (the message says with what)",
-            413: "Request body above 64 KiB", 422: "The rules refuse the event (reason and event named)", 429: "Too many wrong PINs",
+            413: "Request body above 64 KiB", 422: "The rules refuse the event (reason and event named)", 429: "Too many wrong PINs, or streams from this address",
             501: "Not available on this table", 503: "Busy or full"}
     return {str(c): _json(_ERROR, text[c]) for c in codes}
 
@@ -65,7 +65,7 @@ OPERATIONS: dict[tuple[str, str], dict[str, Any]] = {
                         "description": "EPOCH:VERSION of the last message seen"}],
         "responses": {"200": {"description": "Server-Sent Events: snapshot, update, heartbeat",
                               "content": {"text/event-stream": {"schema": {"type": "string"}}}},
-                      **_errors(503)}},
+                      **_errors(429, 503)}},
     ("/api/status", "get"): {
         "responses": {"200": _json({"type": "object", "properties": {
             "devices": {"type": "object", "additionalProperties": _OBJECT},

@@ -33,7 +33,8 @@ SPARE_THREADS = 16
 def make_server(app: Flask, host: str = "127.0.0.1", port: int = 8000, *, clients: int | None = None,
                 threads: int | None = None) -> Any:
     """A bound (not yet running) waitress server for ``app``; ``port=0`` picks a free port
-    (read it back from ``server.effective_port``).
+    (read it back from ``server.effective_port``). Its threads are sized on the streams the app's
+    hub may hold (``hub.capacity``), else on ``clients`` (an app with no hub: the convention wall).
 
     Raises:
         OSError: the address is in use or not available.
@@ -41,7 +42,10 @@ def make_server(app: Flask, host: str = "127.0.0.1", port: int = 8000, *, client
     from waitress import create_server
 
     hub = app.extensions.get("arena_hub")
-    clients = clients if clients is not None else (hub.max_clients if hub is not None else 200)
+    if hub is not None:  # every stream the hub may hold: spectators, the TV's and the control pages' slots
+        clients = hub.capacity
+    elif clients is None:
+        clients = 200
     return create_server(app, host=host, port=port, threads=threads or clients + SPARE_THREADS,
                          connection_limit=clients + 4 * SPARE_THREADS, channel_request_lookahead=1,
                          asyncore_use_poll=True, ident="arena-table", clear_untrusted_proxy_headers=True)

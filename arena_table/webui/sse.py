@@ -39,6 +39,9 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
 from .service import TableService
+from .stream_slots import PER_ADDRESS, TV_ADDRESSES, HubFull, Slot, StreamSlots, TooManyStreams
+
+__all__ = ["Client", "Hub", "HubFull", "TooManyStreams", "format_event", "parse_event_id"]
 
 log = logging.getLogger(__name__)
 
@@ -63,10 +66,6 @@ BuildState = Callable[[Any, TableService], dict[str, Any]]
 """``build(table_state, service) -> dict``: the JSON object sent to spectators."""
 
 
-class HubFull(Exception):
-    """The configured number of streams is reached; the caller answers 503."""
-
-
 @dataclass(eq=False)
 class Client:
     """One open stream."""
@@ -74,6 +73,8 @@ class Client:
     id: int
     queue: "queue.Queue[Any]"
     remote: str = ""
+    slot: Slot | None = None
+    """The stream slot it holds (:class:`~arena_table.webui.stream_slots.StreamSlots`)."""
     rev: int = 0
     """The last revision this client was sent."""
     last_taken: float = field(default_factory=time.monotonic)
@@ -112,21 +113,26 @@ def parse_event_id(value: str | None) -> tuple[str, int] | None:
 
 
 class Hub:
-    """Fans table changes out to up to ``max_clients`` SSE streams.
+    """Fans table changes out to up to ``max_clients`` spectator SSE streams, plus those of the TV
+    and of the control pages (:mod:`~arena_table.webui.stream_slots`).
 
     Args:
         service: the table (see :class:`~arena_table.webui.service.TableService`).
         build: turns a table state into the JSON object the page renders.
-        max_clients: streams held at once; :meth:`connect` raises :class:`HubFull` beyond.
+        max_clients: spectator streams held at once; :meth:`connect` raises :class:`HubFull` beyond.
+        per_address: spectator streams one client address may hold (:class:`TooManyStreams` beyond).
+        tv_addresses: addresses whose streams have the TV's own slots.
         queue_size, heartbeat, poll, reap_after: see the module constants (seconds).
     """
 
     def __init__(self, service: TableService, build: BuildState, *, max_clients: int = 200,
+                 per_address: int = PER_ADDRESS, tv_addresses: tuple[str, ...] = TV_ADDRESSES,
                  queue_size: int = QUEUE_SIZE, heartbeat: float = HEARTBEAT_S, poll: float = POLL_S,
                  reap_after: float = REAP_AFTER_S) -> None:
         self.service = service
         self.build = build
         self.max_clients = max_clients
+        self.slots = StreamSlots(max_clients, per_address, tv_addresses)
         self.queue_size = queue_size
         self.heartbeat = heartbeat
         self.poll = poll
@@ -168,15 +174,25 @@ class Hub:
         with self._lock:
             clients = list(self._clients.values())
             self._clients.clear()
+            for c in clients:
+                self._give_back(c)
         for c in clients:
             c.closed = True
             _put_latest(c.queue, _CLOSE)
 
     # -- reading --------------------------------------------------------------------------------
+    @property
+    def capacity(self) -> int:
+        """Streams held at most: the spectators' pool plus the TV's and the control pages' slots."""
+        return self.slots.capacity
+
     def stats(self) -> dict[str, int]:
+        """``clients`` (spectator streams) of ``max_clients``, ``tv`` and ``control`` streams, the
+        revision, and the counters (connected, disconnected, reaped, resyncs, refused)."""
         with self._lock:
-            return {"clients": len(self._clients), "max_clients": self.max_clients, "rev": self._rev,
-                    **self.counters}
+            counts = self.slots.counts()
+            return {"clients": counts["spectator"], "max_clients": self.max_clients, "tv": counts["tv"],
+                    "control": counts["control"], "rev": self._rev, **self.counters}
 
     def snapshot(self) -> tuple[dict[str, Any], str, int, int]:
         """``(state, epoch, version, rev)`` as last broadcast."""
@@ -211,17 +227,26 @@ class Hub:
         return state, self._epoch, self._version, self._rev
 
     # -- clients --------------------------------------------------------------------------------
-    def connect(self, remote: str = "") -> Client:
-        """Register a new stream.
+    def refusal(self, remote: str = "", session: str = "") -> HubFull | None:
+        """What :meth:`connect` would raise for this stream now, or ``None``."""
+        with self._lock:
+            return self.slots.refusal(remote, session)
+
+    def connect(self, remote: str = "", session: str = "") -> Client:
+        """Register a new stream from the client address ``remote``, for the logged-in control
+        session ``session`` (its id) or none (``""``).
 
         Raises:
-            HubFull: ``max_clients`` streams are open.
+            TooManyStreams: ``remote`` holds as many spectator streams as one address may.
+            HubFull: ``max_clients`` spectator streams are open (and no TV or control slot applies).
         """
         with self._lock:
-            if len(self._clients) >= self.max_clients:
+            try:
+                slot = self.slots.take(remote, session)
+            except HubFull:
                 self.counters["refused"] += 1
-                raise HubFull(f"{self.max_clients} viewers are connected, the most this table serves")
-            client = Client(next(self._ids), queue.Queue(self.queue_size), remote=remote)
+                raise
+            client = Client(next(self._ids), queue.Queue(self.queue_size), remote=remote, slot=slot)
             self._clients[client.id] = client
             self.counters["connected"] += 1
             return client
@@ -230,7 +255,13 @@ class Hub:
         with self._lock:
             if self._clients.pop(client.id, None) is not None:
                 self.counters["disconnected"] += 1
+                self._give_back(client)
         client.closed = True
+
+    def _give_back(self, client: Client) -> None:
+        """Free ``client``'s slot (under the lock, once: when it leaves ``_clients``)."""
+        if client.slot is not None:
+            self.slots.give_back(client.slot)
 
     def stream(self, client: Client, last_event_id: str | None = None,
                disconnected: Callable[[], bool] | None = None) -> Iterator[bytes]:
@@ -367,6 +398,7 @@ class Hub:
                     if not c.queue.empty() and now - c.last_taken > self.reap_after]
             for c in dead:
                 del self._clients[c.id]
+                self._give_back(c)
                 c.closed = True
                 self.counters["reaped"] += 1
         for c in dead:

@@ -53,7 +53,8 @@ def test_a_refused_stream_says_the_table_is_full_and_joins_when_a_place_frees(tm
 
     table = Table(TableConfig(data=DataSettings(db=tmp_path / "table.db"), camera=CameraSettings(source="none"),
                               web=WebSettings(pin=PIN))).start()
-    app = create_app(table, {"heartbeat": 15.0, "max_clients": 1})
+    # no TV address: the browser's 127.0.0.1 would have the TV's own slots, beyond the spectators' one
+    app = create_app(table, {"heartbeat": 15.0, "max_clients": 1, "tv_addresses": ()})
     live = Live(table, app, ServerThread(app, "127.0.0.1", 0).start())
     first_ctx, late_ctx = browser.new_context(), browser.new_context()
     try:

@@ -132,6 +132,7 @@ def test_restart_gives_a_new_epoch_and_no_duplicated_log_lines(tmp_path):
 def test_full_hub_answers_503_page(table):
     app = create_app(table, {"max_clients": 2, "heartbeat": 0.3})
     c = app.test_client()
+    c.environ_base["REMOTE_ADDR"] = "192.0.2.10"  # a phone: 127.0.0.1 would be the TV, with slots of its own
     a, b = open_stream(c), open_stream(c)
     a.next(), b.next()
     resp = c.get("/api/stream", headers={"Accept": "text/html"})
