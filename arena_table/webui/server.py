@@ -34,7 +34,7 @@ def make_server(app: Flask, host: str = "127.0.0.1", port: int = 8000, *, client
                 threads: int | None = None) -> Any:
     """A bound (not yet running) waitress server for ``app``; ``port=0`` picks a free port
     (read it back from ``server.effective_port``). Its threads are sized on the streams the app's
-    hub may hold (``hub.capacity``), else on ``clients`` (an app with no hub: the convention wall).
+    hub may hold (``hub.capacity``), else on ``clients``, else on its ``max_clients`` (the convention wall).
 
     Raises:
         OSError: the address is in use or not available.
@@ -42,10 +42,10 @@ def make_server(app: Flask, host: str = "127.0.0.1", port: int = 8000, *, client
     from waitress import create_server
 
     hub = app.extensions.get("arena_hub")
-    if hub is not None:  # every stream the hub may hold: spectators, the TV's and the control pages' slots
+    if hasattr(hub, "capacity"):  # every stream the table's hub may hold: spectators, the TV's, the control pages'
         clients = hub.capacity
     elif clients is None:
-        clients = 200
+        clients = hub.max_clients if hub is not None else 200
     return create_server(app, host=host, port=port, threads=threads or clients + SPARE_THREADS,
                          connection_limit=clients + 4 * SPARE_THREADS, channel_request_lookahead=1,
                          asyncore_use_poll=True, ident="arena-table", clear_untrusted_proxy_headers=True)
