@@ -37,7 +37,7 @@ def test_notation_text_is_compact():
 @pytest.mark.parametrize("text,needle", [
     ("", "empty"),
     ("fly to=moon", "unknown event kind 'fly'"),
-    ("roll faces=[3,x]", r"bad value for faces: not JSON \(Expecting value at character 4 of the value\)"),
+    ("roll faces=[3,x y]", r"bad value for faces: not JSON \(Expecting value at character 4 of the value\)"),
     ("roll faces=3", "expected a list"),
     ("roll wings=2", "no field 'wings'"),
     ("correct roll=1 index=0", "needs value"),

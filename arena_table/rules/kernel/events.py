@@ -103,6 +103,47 @@ def _encode_value(value: Any) -> str:
     return json.dumps(_jsonable(value), separators=(",", ":"), ensure_ascii=False, sort_keys=True)
 
 
+def _bare_item(item: Any) -> str:
+    if isinstance(item, str) and _BARE.match(item) and item not in _KEYWORDS:
+        return item
+    return json.dumps(item, ensure_ascii=False)
+
+
+def _encode_bare_list(value: Any) -> str:
+    """A list of numbers and words as ``[burn,2]``: words bare where :func:`_parse_bare_list` reads
+    them back, numbers (and a word that looks like one, ``"2"``) as JSON."""
+    if isinstance(value, (tuple, list)) and all(isinstance(v, (int, str)) and not isinstance(v, bool) for v in value):
+        return "[" + ",".join(_bare_item(v) for v in value) + "]"
+    return _encode_value(value)
+
+
+_BARE_ITEM = re.compile(r'\s*("(?:[^"\\]|\\.)*"|-?[0-9][0-9.eE+-]*|[A-Za-z_][A-Za-z0-9_.:/@+#\'-]*)\s*(,|\])')
+
+
+def _parse_bare_list(rest: str, j: int) -> tuple[list[Any], int] | None:
+    """The list of numbers, JSON strings and bare words at ``rest[j]`` (a ``[``) and the index past
+    it, or ``None`` when it is not one."""
+    items: list[Any] = []
+    i = j + 1
+    if rest.startswith("]", i):
+        return [], i + 1
+    while True:
+        m = _BARE_ITEM.match(rest, i)
+        if m is None:
+            return None
+        token = m.group(1)
+        if token[0] == '"' or token[0] == "-" or token[0].isdigit():
+            try:
+                items.append(json.loads(token))
+            except json.JSONDecodeError:
+                return None
+        else:
+            items.append(json.loads(token) if token in _KEYWORDS else token)
+        i = m.end()
+        if m.group(2) == "]":
+            return items, i
+
+
 def _jsonable(value: Any) -> Any:
     if isinstance(value, (tuple, list)):
         return [_jsonable(v) for v in value]
@@ -227,7 +268,8 @@ def to_notation(ev: Event) -> str:
         value = getattr(ev, name)
         if value == _default(f):
             continue
-        parts.append(f"{name}={_encode_value(value)}")
+        bare = name in getattr(ev, "BARE_LISTS", ())
+        parts.append(f"{name}={_encode_bare_list(value) if bare else _encode_value(value)}")
     return " ".join(parts)
 
 
@@ -235,7 +277,9 @@ def parse(text: str) -> Event:
     """Read one event from its text notation.
 
     >>> parse('roll die=d6 faces=[3,5] source="camera 1"')
-    DiceRolled(at=None, die='d6', faces=(3, 5), source='camera 1', image='', crops=(), confidence=())
+    DiceRolled(at=None, kinds=(), die='d6', faces=(3, 5), source='camera 1', image='', crops=(), confidence=())
+    >>> str(parse("roll kinds=[demigods-fire] faces=[burn,2]"))
+    'roll kinds=[demigods-fire] faces=[burn,2]'
 
     Raises:
         NotationError: unknown kind, unknown field, bad value, missing field, or values
@@ -273,8 +317,11 @@ def _parse(text: str) -> Event:
             try:
                 value, end = decoder.raw_decode(rest, j)
             except json.JSONDecodeError as exc:
-                raise NotationError(f"{text!r}: bad value for {name}: not JSON ({exc.msg} at character "
-                                    f"{exc.pos - j + 1} of the value)") from exc
+                bare = _parse_bare_list(rest, j) if rest[j] == "[" else None
+                if bare is None:
+                    raise NotationError(f"{text!r}: bad value for {name}: not JSON ({exc.msg} at character "
+                                        f"{exc.pos - j + 1} of the value)") from exc
+                value, end = bare
             i = end
         else:
             end = rest.find(" ", j)
@@ -352,13 +399,25 @@ folder's ``media``, e.g. ``2026-11-29/1764412345678-00001-frame.jpg``; never a p
 class DiceRolled(Event):
     """Physical dice came to rest and were read (camera) or entered (control page).
 
-    Chance enters the rules only as this data (STYLE.md §3).
+    Chance enters the rules only as this data (STYLE.md §3). A roll names its dice either by
+    ``kinds``, die kinds of the catalogue (:mod:`.mechanics.die_kinds`) whose faces are given by
+    symbol (``roll kinds=[demigods-fire] faces=[burn,2]``: a number is the face showing that number),
+    or, in the older form, by ``die`` with face values or positions (``roll die=dg-fire faces=[1,4]``).
+    (The field is ``kinds``, not ``kind``: an event's JSON object keeps ``kind`` for the event's own.)
     """
 
+    BARE_LISTS: ClassVar[tuple[str, ...]] = ("kinds", "faces")
+    """Fields written as a list of bare words (``[burn,2]``) where their items allow it."""
+
+    kinds: tuple[str, ...] = ()
+    """Die kind ids or aliases of the die kinds catalogue (``demigods-fire``, ``theosis-skullduggery``)
+    or kinds taught at the table: one for every die, or one per die in ``faces`` order (a mixed
+    throw); empty: the dice are named by ``die``."""
     die: str = "d6"
-    """Die kind: ``d4``, ``d6``, ``d8``, ``d10``, ``d12``, ``d20`` or a game's custom die name."""
-    faces: tuple[int, ...] = ()
-    """The value of each die read, in reading order."""
+    """Die kind: ``d4``, ``d6``, ``d8``, ``d10``, ``d12``, ``d20`` or a game's custom die name (unused
+    when ``kinds`` is given)."""
+    faces: tuple[int | str, ...] = ()
+    """The face of each die read, in reading order: its value (``die``), or its symbol (``kinds``)."""
     source: str = ""
     """Where the reading came from: ``sim``, ``camera:0``, ``dir:/full/path/IMG_001.jpg``, ``video:/full/path/throw.mp4@<frame index>``, ``control``."""
     image: str = ""

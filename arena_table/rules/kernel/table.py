@@ -16,6 +16,7 @@ earlier roll is resolved by replay too (:mod:`.corrections`, :func:`correct`).
 from __future__ import annotations
 
 import dataclasses
+from collections import Counter
 import hashlib
 import json
 from dataclasses import dataclass
@@ -174,11 +175,17 @@ def is_sensed(event: Event) -> bool:
 
 def is_awaited(game: Any, state: Any, event: Event) -> bool:
     """Whether the running game takes ``event``: anything but a sensed roll; a sensed roll only while
-    the game awaits dice of its kind (``Game.awaits``), as many as it awaits or fewer. A game without
-    ``awaits`` takes every roll."""
+    the game awaits dice of its kind (``Game.awaits``), as many as it awaits or fewer; a throw of several
+    kinds (``roll kinds=[...]``) when some of its kinds are awaited, none more often than awaited (the
+    game leaves the others to the tray). A game without ``awaits`` takes every roll."""
     if game.awaits is None or not is_sensed(event):
         return True
-    return 0 < len(event.faces) <= dict(game.awaits(state) or {}).get(event.die, 0)
+    awaited = dict(game.awaits(state) or {})
+    if event.kinds:  # a throw of several kinds: taken when the game awaits some of them, no more than asked
+        counts = Counter(tray_record.roll_kinds(event))
+        wanted = {k: max((awaited.get(name, 0) for name in tray_record.die_names(k)), default=0) for k in counts}
+        return any(wanted.values()) and all(n <= wanted[k] for k, n in counts.items() if wanted[k])
+    return 0 < len(event.faces) <= awaited.get(event.die, 0)
 
 
 SANE_LIMIT = 10**6

@@ -129,7 +129,8 @@ def test_adjust_of_a_removed_hero_is_refused(prep):
         "Rochon has been removed from the game: no Health or Mana to correct")
 
 
-THEOSIS_DICE = "its dice: d4 (faces 1-4), d6 (faces 1-6), skull (faces 1-6), skullduggery (faces 1-6)"
+THEOSIS_DICE = ("its dice: d4 (faces 1-4), d6 (faces 1-6), skull (faces 1-6), skullduggery (faces 1-6), "
+                "theosis-d4 (faces 1-4), theosis-thieves-d6 (faces 1-6)")
 
 
 @pytest.mark.parametrize("line,why", [

@@ -22,6 +22,7 @@ from typing import Any, Mapping
 from arena_table.rules.kernel.errors import Refused
 from arena_table.rules.kernel.events import DiceRolled, Event, TagPlaced
 from arena_table.rules.kernel.game import Game, Outcome
+from arena_table.rules.kernel.mechanics.dice import kind_values
 from arena_table.rules.kernel.view import View
 
 from . import combat, data, divine, form, moves, offers, rounds, sensed, setup, use, victory
@@ -105,8 +106,39 @@ def _tag(state: DemigodsState, e: TagPlaced) -> DemigodsState:
     return state
 
 
+def _kind_roll(state: DemigodsState, e: DiceRolled) -> DemigodsState:
+    """A throw named by die kind (``roll kinds=[demigods-fire,demigods-ice] faces=[burn,2]``): each attack die
+    fills the waiting attack with the face showing its printed result ('Attack Dice', p.24; the game's
+    ``dice_faces``), Demigod dice order the Demigods or break a tie when no attack waits; other dice are
+    the tray's.
+
+    Raises:
+        Refused: a result the game's die of that type does not have, or as :func:`combat.take_roll`.
+    """
+    attack: dict[str, list[int]] = {}
+    order: list[int] = []
+    for kid, value in kind_values(e):
+        kind = kid.removeprefix("demigods-")
+        if kind in state.dice:
+            results = state.dice[kind]
+            if value not in results:
+                raise Refused(f"the {kind} die of this game has no {value} face; its faces: "
+                              + ", ".join(map(str, results)))
+            attack.setdefault(kind, []).append(results.index(value) + 1)
+        elif kid == "demigods-demigod":
+            order.append(value)
+    if attack:
+        for kind, faces in attack.items():
+            state = combat.take_roll(state, kind, tuple(faces))
+        return state
+    return _order_roll(state, tuple(order)) if order else state
+
+
 def _roll(state: DemigodsState, e: DiceRolled) -> DemigodsState:
-    """Demigod dice order the Demigods or break an initiative tie; ``dg-<type>`` dice resolve an attack."""
+    """Demigod dice order the Demigods or break an initiative tie; ``dg-<type>`` dice resolve an attack;
+    a throw named by die kind: :func:`_kind_roll`."""
+    if e.kinds:
+        return _kind_roll(state, e)
     if e.die == data.demigod_die()["kind"]:
         return _order_roll(state, e.faces)
     if e.die in data.demigod_die().get("aliases", ()):

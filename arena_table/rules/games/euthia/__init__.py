@@ -35,6 +35,7 @@ from typing import Any, Mapping
 
 from arena_table.rules.kernel.events import DiceRolled, Event, TagPlaced
 from arena_table.rules.kernel.game import Game, Outcome
+from arena_table.rules.kernel.mechanics.dice import kind_values
 from arena_table.rules.kernel.view import View
 
 from . import catalog, combat, familiars, fellowship, monster_attack as ma, offers, rolls, tiles
@@ -47,10 +48,44 @@ from .view import describe as _describe, view as _view
 DICE = {"eu-monster": 6, "eu-combat": 6, "eu-attack": 6, "eu-hero": 6, "d6": 6}
 """The dice Euthia rolls: the Monster dice (two dice of another Hero, l.787), the Combat die (faces
 1-6 named by ``combat_die``), the three of one Monster-Attack throw (``eu-attack``: two Monster
-dice then the Combat die), a Hero's two dice, and a plain d6 for whichever is awaited."""
+dice then the Combat die), a Hero's two dice, and a plain d6 for whichever is awaited. By die kind
+(``data/die_kinds.json``): ``euthia-hero``, ``euthia-monster``, ``euthia-combat`` (aliases of the above)."""
+
+
+def _kind_roll(state: EuState, e: DiceRolled) -> EuState:
+    """A throw named by die kind: Hero dice (``euthia-hero``) are the open Hero roll, Monster dice
+    (``euthia-monster``) the Monster-Attack roll, the Combat die (``euthia-combat``) read by its symbols
+    (``chaos+chaos``, as ``eu-combat-face``), Monster dice and the Combat die of one throw together
+    (step B); a plain ``d6`` kind as a ``d6`` roll.
+
+    Raises:
+        Refused: a mix of Hero dice with others, more than one Combat die, or as the handlers above.
+    """
+    groups: dict[str, list] = {}
+    for kid, value in kind_values(e):
+        groups.setdefault(kid, []).append(value)
+    hero, monster, combat_d = (groups.pop(k, []) for k in ("euthia-hero", "euthia-monster", "euthia-combat"))
+    plain = groups.pop("d6", [])
+    if groups:
+        return state  # dice Euthia does not throw: the tray keeps them
+    if hero and (monster or combat_d or plain):
+        raise Refused("Hero dice are thrown on their own, not with Monster dice or the Combat die")
+    if len(combat_d) > 1:
+        raise Refused(f"one Combat die, not {len(combat_d)}")
+    if hero:
+        return rolls.hero_dice(state, tuple(hero))
+    if monster:
+        state = ma.monster_dice(state, tuple(monster))
+    if combat_d:
+        state = ma.combat_face(state, tuple(str(combat_d[0]).split("+")))
+    if plain:
+        state = _roll(state, DiceRolled(faces=tuple(plain)))
+    return state
 
 
 def _roll(state: EuState, e: DiceRolled) -> EuState:
+    if e.kinds:
+        return _kind_roll(state, e)
     die, faces = e.die.lower(), tuple(e.faces)
     c = state.combat
     attack = c.attack if c is not None and not c.over else None

@@ -11,6 +11,7 @@ import dataclasses
 
 from arena_table.rules.kernel.events import DiceRolled, Event, Note, TagPlaced, TagRemoved
 from arena_table.rules.kernel.errors import Refused
+from arena_table.rules.kernel.mechanics.dice import kind_values
 
 from . import dice, flow, harm, hazards, play
 from . import events as ev
@@ -52,7 +53,15 @@ def _holy(state: SnsState, hid: str, face: str) -> SnsState:
 
 
 def _kernel_roll(state: SnsState, e: DiceRolled) -> SnsState:
-    """``roll die=sns-red|sns-blue faces=[indices]`` read through the die kinds (:mod:`.dice`)."""
+    """``roll die=sns-red|sns-blue faces=[indices]`` read through the die kinds (:mod:`.dice`); a throw
+    named by die kind gives its faces by symbol, red and blue dice together
+    (``roll kinds=[sns-red,sns-red,sns-blue] faces=[hit+gate1,blank+gate2,shield]``)."""
+    if e.kinds:
+        pairs = kind_values(e)
+        if any(k not in dice.DIE_KINDS for k, _ in pairs):
+            return state  # dice Sword & Sorcery does not throw: the tray keeps them
+        red = tuple(str(f) for k, f in pairs if k == "sns-red")
+        return _roll(state, "", red, tuple(str(f) for k, f in pairs if k == "sns-blue"), None)
     try:
         faces = tuple(dice.face_of(e.die, i) for i in e.faces)
     except ValueError as exc:

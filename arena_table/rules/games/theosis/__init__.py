@@ -45,6 +45,7 @@ from arena_table.rules.kernel.view import View
 
 from . import arena, catalog, fight, form, monsters, offers, preparation, ranking, sensed
 from .describe import describe as _describe
+from .die_kinds import as_die
 from .events import (Adjust, Allocate, ArtifactRevealed, Attack, Bid, Bless, CastRitual, Draft, Equip, Gem,
                      MonsterAction, Move, Next, Pass, Place, SetRanking, Stamina, UseSkill)
 from .flow import FLOW
@@ -55,10 +56,11 @@ from .view import final_line, view as _view
 
 SKULL_DICE = ("skull", "skullduggery", "d6")
 """Die kinds accepted for the skullduggery die (faces 1-6 = dash, two pips, four pips, sword, lightning, spade)."""
-DICE = {"d4": 4, "d6": 6, "skull": 6, "skullduggery": 6}
+DICE = {"d4": 4, "d6": 6, "skull": 6, "skullduggery": 6, "theosis-d4": 4, "theosis-thieves-d6": 6}
 """Every die Theosis rolls (Setting up the Hierapolis Board; Monsters): the four-sided die (Mercenary
 Camp, a monster's Defense and Attack), the six-sided die (Thieves' Guild) and the skullduggery die
-(a monster's action), which a plain d6 may stand in for."""
+(a monster's action), which a plain d6 may stand in for; by die kind (``data/die_kinds.json``): ``theosis-d4``,
+``theosis-thieves-d6``, ``theosis-skullduggery`` (its aliases ``skull``, ``skullduggery``)."""
 WHILE_PENDING = (CastRitual, MonsterAction, Move, Stamina, Equip, Gem)
 """Events still taken while a roll or choice is awaited (``state.pending``)."""
 
@@ -77,8 +79,8 @@ def dice(state: ThState) -> dict[str, int]:
     return dict(DICE)
 
 
-AWAITED = {"thieves-d6": ("d6",), "mercenary-d4": ("d4",), "defence-d4": ("d4",), "monster-d4": ("d4",),
-           "skull": SKULL_DICE}
+AWAITED = {"thieves-d6": ("d6", "theosis-thieves-d6"), "mercenary-d4": ("d4", "theosis-d4"),
+           "defence-d4": ("d4", "theosis-d4"), "monster-d4": ("d4", "theosis-d4"), "skull": SKULL_DICE}
 """Each wait (``Pending.kind``) and the dice kinds that answer it (:func:`_dice`)."""
 
 
@@ -143,10 +145,14 @@ def describe(state: ThState, ev: Event) -> str:
 
 
 def _dice(state: ThState, ev: DiceRolled) -> ThState:
-    """Dice matter only where the rules wait for one; any other roll is just recorded by the tray."""
+    """Dice matter only where the rules wait for one; any other roll is just recorded by the tray. A roll
+    named by die kind is read through :func:`.die_kinds.as_die` (the skullduggery die by its symbol: Monsters)."""
     p = state.pending
     if p is None or not ev.faces:
         return state
+    ev = as_die(ev)
+    if ev is None:
+        return state  # dice of other kinds, or of several: the tray keeps them
     if p.kind in ("thieves-d6",) and ev.die == "d6" or p.kind == "mercenary-d4" and ev.die == "d4":
         return preparation.on_die(state, ev.faces)[0]
     if p.kind == "defence-d4" and ev.die == "d4":

@@ -11,6 +11,7 @@ from typing import Any
 from arena_table.rules.kernel.errors import Refused
 from arena_table.rules.kernel.events import DiceRolled, Event, TagPlaced
 from . import catalog
+from .die_kinds import as_die
 from .events import (Adjust, Allocate, ArtifactRevealed, Attack, Bid, Bless, CastRitual, Draft, Equip, Gem,
                      MonsterAction, Move, Next, Pass, Place, SetRanking, Stamina, UseSkill)
 from .mats import name
@@ -113,7 +114,8 @@ def _line(before: ThState, after: ThState, ev: Event) -> str:
 
 def _dice_line(before: ThState, after: ThState, ev: DiceRolled) -> str:
     p = before.pending
-    if p is None or after.pending == p:
+    ev = as_die(ev)
+    if p is None or after.pending == p or ev is None:
         return ""
     if p.kind == "mercenary-d4":
         return f"{p.actor} rolls {ev.faces[0]} at the Mercenary Camp and earns {ev.faces[0]} gold"

@@ -16,11 +16,12 @@ from __future__ import annotations
 import dataclasses
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from ..errors import Refused
 from ..events import MEDIA_REF, DiceRolled, DieCorrected, Event
+from .die_kinds import KIND_ID, SYMBOL, DieKind, DieKindError, face_index, find_kind
 
 FAIRNESS_MIN_DICE = 60
 """Dice of one kind needed before the chi-square figure is reported (expected >= 10 a face on a d6)."""
@@ -38,18 +39,24 @@ class Roll:
 
     seq: int
     die: str
-    faces: tuple[int, ...]
-    sensed: tuple[int, ...]
+    """The die kind of every die: ``d6``, a game's die name, a kind id of the catalogue, or
+    ``mixed`` (``kinds`` names each die's)."""
+    faces: tuple[int | str, ...]
+    """Each die's value, or its face symbol (a kind roll; a numeral face as its number)."""
+    sensed: tuple[int | str, ...]
     """The faces as first read; differs from ``faces`` where a player corrected a die."""
     at: float | None = None
     source: str = ""
     image: str = ""
     crops: tuple[str, ...] = ()
     confidence: tuple[float, ...] = ()
+    kinds: tuple[str, ...] = field(default=(), metadata={"omit_default": True})
+    """Each die's kind id when the roll named its dice by kind (``roll kinds=[...]``), else empty."""
 
     @property
     def total(self) -> int:
-        return sum(self.faces)
+        """The sum of the faces that are numbers (a symbol face such as ``burn`` adds nothing)."""
+        return sum(f for f in self.faces if isinstance(f, int))
 
 
 @dataclass(frozen=True)
@@ -73,6 +80,109 @@ def sides_of(die: str) -> int | None:
     return int(m.group(1)) if m else None
 
 
+def roll_kinds(event: DiceRolled) -> tuple[str, ...]:
+    """Each die's kind name as the roll gives it (``kinds`` repeated for every die when it names
+    one); ``()`` for a roll named by ``die``.
+
+    >>> roll_kinds(DiceRolled(kinds=("demigods-fire",), faces=("burn", 2)))
+    ('demigods-fire', 'demigods-fire')
+    """
+    if not event.kinds:
+        return ()
+    return event.kinds * len(event.faces) if len(event.kinds) == 1 else tuple(event.kinds)
+
+
+def known_kind(name: str) -> DieKind | None:
+    """The catalogue's kind of id or alias ``name``, or ``None`` (a kind taught at the table)."""
+    try:
+        return find_kind(name)
+    except DieKindError:
+        return None
+
+
+def die_names(kind: str) -> tuple[str, ...]:
+    """The names a die of kind ``kind`` goes by: its id and aliases (``demigods-fire``, ``dg-fire``),
+    or ``kind`` alone for a kind the catalogue does not know.
+
+    >>> import arena_table.rules
+    >>> die_names("dg-fire"), die_names("ivory")
+    (('demigods-fire', 'dg-fire'), ('ivory',))
+    """
+    k = known_kind(kind)
+    return (k.id, *k.aliases) if k is not None else (kind,)
+
+
+def face_symbol(kind: str, face: int | str) -> int | str:
+    """The face ``face`` of a die of ``kind`` as a roll records it: the catalogue's symbol, a numeral
+    face as its number (``"2"`` -> ``2``).
+
+    Raises:
+        Refused: the kind has no such face (its faces named), or for a kind the catalogue does not
+            know or whose faces are to enter (placeholders: a table's own dice may differ), ``face``
+            is neither a whole number nor a lower-case symbol.
+
+    >>> import arena_table.rules
+    >>> face_symbol("demigods-fire", "Burn"), face_symbol("demigods-fire", "-1")
+    ('burn', -1)
+    """
+    k = known_kind(kind)
+    if k is not None and (k.has_face(face) or "faces" not in k.to_enter):
+        try:
+            symbol = k.faces[face_index(k, face) - 1].symbol
+        except DieKindError as exc:
+            raise Refused(str(exc)) from None
+    else:  # a taught kind, or one whose shipped faces are placeholders: the game's own faces decide
+        symbol = str(face).strip().lower()
+        if isinstance(face, bool) or not SYMBOL.match(symbol):
+            raise Refused(f"face {face!r} of a {kind} die is not a number or a lower-case symbol")
+    return int(symbol) if re.fullmatch(r"-?[0-9]+", symbol) else symbol
+
+
+def kind_values(event: DiceRolled) -> tuple[tuple[str, int | str | None], ...]:
+    """Each die of a roll named by ``kinds`` as (kind id, the game value of its face): the catalogue's
+    value (``burn``, ``2``; the skullduggery die's row), or the face itself for a kind the catalogue
+    does not know or a face its placeholder faces lack. ``()`` for a roll named by ``die``.
+
+    Raises:
+        Refused: as :func:`_kind_roll`.
+
+    >>> import arena_table.rules
+    >>> kind_values(DiceRolled(kinds=("skull",), faces=("lightning", "dash")))
+    (('theosis-skullduggery', 5), ('theosis-skullduggery', 1))
+    """
+    if not event.kinds:
+        return ()
+    _, ids, faces = _kind_roll(event)
+    return tuple((i, k.value_of(f) if (k := known_kind(i)) is not None and k.has_face(f) else f)
+                 for i, f in zip(ids, faces))
+
+
+def _kind_roll(event: DiceRolled) -> tuple[str, tuple[str, ...], tuple[int | str, ...]]:
+    """(die, kind id per die, faces) of a roll named by ``kinds``, each checked.
+
+    Raises:
+        Refused: kinds that are neither one nor one per die, a ``die`` beside them, an unknown kind
+            that is not a kind id, or a face the kind does not have.
+    """
+    if len(event.kinds) not in (1, len(event.faces)):
+        raise Refused(f"{len(event.kinds)} kinds for {len(event.faces)} dice: give one kind for every die, "
+                      "or one per die", event=event)
+    if event.die != "d6":
+        raise Refused(f"a roll names its dice by kinds or by die, not both (die={event.die})", event=event)
+    ids, faces = [], []
+    for name, face in zip(roll_kinds(event), event.faces):
+        k = known_kind(name)
+        if k is None and not KIND_ID.match(name):
+            raise Refused(f"die kind {name!r} is not a lower-case word (words joined by -)", event=event)
+        ids.append(k.id if k is not None else name)
+        try:
+            faces.append(face_symbol(name, face))
+        except Refused as exc:
+            raise exc.at(event) from None
+    die = ids[0] if len(set(ids)) == 1 else "mixed"
+    return die, tuple(ids), tuple(faces)
+
+
 def game_dice_error(title: str, kinds: Mapping[str, int], tray: TrayState, event: Event) -> str:
     """Why a running game refuses a ``roll`` or ``correct`` event, or "": the game rolls only the
     die kinds it names (kind -> number of faces), each face ``1..faces``.
@@ -85,6 +195,12 @@ def game_dice_error(title: str, kinds: Mapping[str, int], tray: TrayState, event
     >>> game_dice_error("Theosis", dice, new_tray(), DiceRolled(die="D4", faces=(4,)))
     ''
     """
+    if isinstance(event, DiceRolled) and event.kinds:
+        for name in dict.fromkeys(roll_kinds(event)):
+            if not any(n in kinds for n in die_names(name)):
+                known = ", ".join(f"{k} (faces 1-{n})" for k, n in kinds.items())
+                return f"{title} uses no {name!r} die; its dice: {known}"
+        return ""  # the faces are the kind's own (apply_tray checks them)
     if isinstance(event, DiceRolled):
         die, values = event.die, event.faces
     elif isinstance(event, DieCorrected):
@@ -137,6 +253,15 @@ def _check_reading(event: DiceRolled) -> None:
             raise Refused(f"{what} {ref!r} is not a media reference such as 2026-11-29/000123-frame.jpg", event=event)
 
 
+def _check_extras(event: DiceRolled) -> None:
+    """``crops`` and ``confidence`` one per die (or none), and :func:`_check_reading`."""
+    for name in ("crops", "confidence"):
+        extra = getattr(event, name)
+        if extra and len(extra) != len(event.faces):
+            raise Refused(f"{name} has {len(extra)} entries for {len(event.faces)} dice", event=event)
+    _check_reading(event)
+
+
 def apply_tray(tray: TrayState, event: Event, seq: int) -> TrayState:
     """The tray after a ``roll`` or ``correct`` event numbered ``seq``.
 
@@ -150,6 +275,15 @@ def apply_tray(tray: TrayState, event: Event, seq: int) -> TrayState:
             raise Refused("a roll needs at least one die", event=event)
         if len(event.faces) > MAX_DICE:
             raise Refused(f"{len(event.faces)} dice in one roll; at most {MAX_DICE}", event=event)
+        if event.kinds:
+            die, ids, faces = _kind_roll(event)
+            _check_extras(event)
+            roll = Roll(seq=seq, die=die, faces=faces, sensed=faces, at=event.at, source=event.source,
+                        image=event.image, crops=event.crops, confidence=event.confidence, kinds=ids)
+            return TrayState(rolls=tray.rolls + (roll,))
+        if any(not isinstance(f, int) for f in event.faces):
+            raise Refused(f"faces {list(event.faces)} of a {event.die} die must be numbers; a roll of symbol "
+                          f"faces names its die kind (roll kinds=[...] faces=[...])", event=event)
         sides = sides_of(event.die)
         if sides is not None and not 2 <= sides <= MAX_SIDES:
             raise Refused(f"no such die {event.die}: standard dice have 2 to {MAX_SIDES} sides", event=event)
@@ -159,11 +293,7 @@ def apply_tray(tray: TrayState, event: Event, seq: int) -> TrayState:
             bad = [f for f in event.faces if not 1 <= f <= sides]
             if bad:
                 raise Refused(f"face(s) {bad} impossible on a {event.die}", event=event)
-        for name in ("crops", "confidence"):
-            extra = getattr(event, name)
-            if extra and len(extra) != len(event.faces):
-                raise Refused(f"{name} has {len(extra)} entries for {len(event.faces)} dice", event=event)
-        _check_reading(event)
+        _check_extras(event)
         die = f"d{sides}" if sides is not None else event.die  # D6, d06 and d6 are one kind of die
         roll = Roll(seq=seq, die=die, faces=event.faces, sensed=event.faces, at=event.at,
                     source=event.source, image=event.image, crops=event.crops, confidence=event.confidence)
@@ -181,7 +311,13 @@ def apply_tray(tray: TrayState, event: Event, seq: int) -> TrayState:
         sides = sides_of(roll.die)
         if sides is not None and not 1 <= event.value <= sides:
             raise Refused(f"{event.value} is impossible on a {roll.die}", event=event)
-        faces = roll.faces[:event.index] + (event.value,) + roll.faces[event.index + 1:]
+        value: int | str = event.value
+        if roll.kinds:
+            try:
+                value = face_symbol(roll.kinds[event.index], event.value)
+            except Refused as exc:
+                raise exc.at(event) from None
+        faces = roll.faces[:event.index] + (value,) + roll.faces[event.index + 1:]
         rolls = tray.rolls[:i] + (dataclasses.replace(roll, faces=faces),) + tray.rolls[i + 1:]
         return TrayState(rolls=rolls)
     return tray
@@ -265,7 +401,7 @@ def stats(tray: TrayState) -> dict[str, dict[str, Any]]:
         if sides is not None:
             s["counts"] = {f: s["counts"].get(f, 0) for f in range(1, sides + 1)}
         else:
-            s["counts"] = dict(sorted(s["counts"].items()))
+            s["counts"] = dict(sorted(s["counts"].items(), key=lambda kv: (isinstance(kv[0], str), kv[0])))
         s["mean"] = s["total"] / s["dice"] if s["dice"] else None
         s["chi2"] = s["p_value"] = None
         if sides is not None and s["dice"] >= FAIRNESS_MIN_DICE:
@@ -281,7 +417,8 @@ def tray_view(tray: TrayState) -> dict[str, Any]:
     def roll_json(r: Roll) -> dict[str, Any]:
         return {"seq": r.seq, "die": r.die, "faces": list(r.faces), "sensed": list(r.sensed),
                 "total": r.total, "at": r.at, "source": r.source, "image": r.image,
-                "crops": list(r.crops), "confidence": list(r.confidence)}
+                "crops": list(r.crops), "confidence": list(r.confidence),
+                **({"kinds": list(r.kinds)} if r.kinds else {})}
 
     st = stats(tray)
     return {
@@ -294,6 +431,16 @@ def tray_view(tray: TrayState) -> dict[str, Any]:
 
 def describe_tray(tray: TrayState, event: Event) -> str:
     """Plain words for a tray event (``tray`` is the state before it)."""
+    if isinstance(event, DiceRolled) and event.kinds:
+        try:
+            die, ids, faces_read = _kind_roll(event)
+        except Refused:
+            return ""
+        names = [k.title if (k := known_kind(i)) is not None else i for i in ids]
+        if die != "mixed":
+            total = f" (total {sum(faces_read)})" if all(isinstance(f, int) for f in faces_read) else ""
+            return f"Rolled {len(faces_read)} × {names[0]}: {', '.join(map(str, faces_read))}{total}"
+        return "Rolled " + ", ".join(f"{name} {face}" for name, face in zip(names, faces_read))
     if isinstance(event, DiceRolled):
         faces = ", ".join(map(str, event.faces))
         n = len(event.faces)

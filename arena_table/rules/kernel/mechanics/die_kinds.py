@@ -113,6 +113,10 @@ class DieKind:
         """The distinct face symbols in face order (a repeated face once)."""
         return tuple(dict.fromkeys(f.symbol for f in self.faces))
 
+    def has_face(self, face: int | str) -> bool:
+        """Whether a face of this kind shows ``face`` (see :func:`face_index`)."""
+        return not isinstance(face, bool) and str(face).strip().lower() in self.symbols
+
     def value_of(self, face: int | str) -> int | str | None:
         """The game value of the face showing ``face`` (its symbol, or a number for a numeral face).
 
