@@ -204,6 +204,9 @@ class Game:
     (:mod:`arena_table.rules.kernel.actions`); ``None``: the game offers nothing (typed notation only)."""
     fallback: bool = False
     """The game a table runs before its first ``start`` (exactly one registered game has it)."""
+    board: Callable[[Any], Any] | None = None
+    """``board(state)``: the board in play, a :class:`~.geometry.boards.Board` (cells, names of
+    places, the layout in board mm that tracking maps marker positions onto), or ``None``."""
     figures: Figures | None = None
     """How sensed figure moves (``figure-moved``) become the game's own moves; ``None``: the game
     tracks no figures and such events are only recorded."""

@@ -380,4 +380,5 @@ GAME = Game(
     setup=new_game, handlers=HANDLERS, flow=FLOW, guard=guard, explain=explain, outcome=outcome, view=view_of,
     describe=describe, objects=objects, dice=dice, setup_form=form.setup_form, summary=summary,
     actions=lambda state: offers.actions(state, GAME.apply), awaits=awaits, figures=sensed.FIGURES,
+    board=sensed.board,
 )

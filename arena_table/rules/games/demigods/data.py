@@ -15,6 +15,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any, Mapping
 
+from arena_table.rules.kernel.geometry.boards import Board, boards_from
 from arena_table.rules.kernel.mechanics.die_kinds import DieKind, package_kinds
 
 ATTACK_TYPES = ("slashing", "piercing", "bludgeoning", "arcane", "fire", "ice")
@@ -33,6 +34,19 @@ HERO_FIELDS = ("name", "class", "race", "ap", "health", "initiative", "attack", 
 def _load(name: str) -> dict[str, Any]:
     text = resources.files(__package__).joinpath("data", f"{name}.json").read_text(encoding="utf-8")
     return json.loads(text)
+
+
+@lru_cache(maxsize=None)
+def boards() -> dict[str, Board]:
+    """The battlefields as board definitions (``data/boards.json``): the Arena of the God of War
+    and the Dungeon on two and six tiles, sizes marked to enter (p.8)."""
+    return boards_from(_load("boards"), "demigods data/boards.json")
+
+
+def board_extras(board_id: str) -> dict[str, Any]:
+    """The Demigods keys of a board definition the geometry does not know (``entry_inset``)."""
+    spec = next(b for b in _load("boards")["boards"] if b["id"] == board_id)
+    return {"entry_inset": spec.get("entry_inset", 0)}
 
 
 def classes() -> dict[str, dict[str, Any]]:

@@ -32,7 +32,7 @@ CHOICES = {"class": lambda: tuple(data.classes()), "race": lambda: RACES, "attac
            "target": lambda: TARGETS, "type": lambda: ITEM_TYPES}
 """Card fields whose value is one of a known list."""
 LINEUP_KEYS = ("demigod", "heroes", "items", "bind", "formation")
-BOARD_KEYS = ("cols", "rows", "obstacles", "entry_inset", "stone_owners")
+BOARD_KEYS = ("id", "cols", "rows", "obstacles", "entry_inset", "stone_owners")
 
 
 def checked(options: Any) -> dict[str, Any]:
@@ -61,7 +61,8 @@ def checked(options: Any) -> dict[str, Any]:
         out["teams"] = {opt.text("teams", name): opt.names(f"teams {name}", members)
                         for name, members in opt.obj(options, "teams").items()}
     if options.get("board"):
-        out["board"] = board(opt.obj(options, "board"))
+        named = options["board"]
+        out["board"] = board({"id": named} if isinstance(named, str) else opt.obj(options, "board"))
     out["hero_stats"] = {str(h): hero_stats(str(h), v) for h, v in opt.obj(options, "hero_stats").items()}
     out["demigod_stats"] = {str(d): card_stats(f"demigod_stats {d}", v, DEMIGOD_STAT_FIELDS)
                             for d, v in opt.obj(options, "demigod_stats").items()}
@@ -77,13 +78,23 @@ def checked(options: Any) -> dict[str, Any]:
 
 
 def board(b: Mapping[str, Any]) -> dict[str, Any]:
-    """The ``board`` option: ``cols`` x ``rows`` fields, obstacles on the board, entry rows apart.
+    """The ``board`` option: ``cols`` x ``rows`` fields, obstacles on the board, entry rows apart;
+    or ``id``, a battlefield of ``data/boards.json`` (``"demigods-arena"``: its size, pitfalls and
+    entry inset), which the other keys change (an obstacle given replaces the printed one on its field).
 
     Raises:
         ValueError: a missing size, a size too small for two entry rows, an obstacle off the board,
             of an unknown kind, or two obstacles on one field.
     """
     opt.only_keys("board", b, BOARD_KEYS)
+    printed: dict[tuple[int, int], str] = {}
+    if b.get("id"):  # a shipped battlefield (data/boards.json); the keys given change it
+        defs = data.boards()
+        if b["id"] not in defs:
+            raise ValueError(f"board: no battlefield {b['id']!r} (battlefields: {', '.join(defs)})")
+        d = defs[b["id"]]
+        b = {"cols": d.layout.cols, "rows": d.layout.rows, **data.board_extras(d.id), **b}
+        printed = {cell: kind for kind in OBSTACLES for cell in d.feature(kind)}
     for key in ("cols", "rows"):
         if key not in b:
             raise ValueError(f"board needs {key} (fields across and down)")
@@ -107,12 +118,15 @@ def board(b: Mapping[str, Any]) -> dict[str, Any]:
         obstacles.append((cell[0], cell[1], kind))
         if stone:
             owners.append((cell[0], cell[1], opt.text("board stone owner", entry[3])))
+    given = {(c, r) for c, r, _ in obstacles}
+    obstacles = [(c, r, k) for (c, r), k in printed.items() if (c, r) not in given and c < cols and r < rows] + obstacles
     for entry in b.get("stone_owners") or ():  # already normalised (options checked twice)
         if not isinstance(entry, (list, tuple)) or len(entry) != 3 or (entry[0], entry[1], "stone") not in obstacles:
             raise ValueError(f"board stone_owners: {entry!r:.40} is not [col, row, player] of a stone")
         owners.append((entry[0], entry[1], opt.text("board stone owner", entry[2])))
-    return {"cols": cols, "rows": rows, "obstacles": tuple(obstacles), "entry_inset": inset,
-            "stone_owners": tuple(dict.fromkeys(owners))}
+    out = {"cols": cols, "rows": rows, "obstacles": tuple(obstacles), "entry_inset": inset,
+           "stone_owners": tuple(dict.fromkeys(owners))}
+    return {"id": str(b["id"]), **out} if b.get("id") else out
 
 
 def hero_stats(hero: str, stats: Any) -> dict[str, Any]:

@@ -14,7 +14,9 @@ from __future__ import annotations
 from arena_table.rules.kernel.errors import Refused
 from arena_table.rules.kernel.events import Event, FigureMoved
 from arena_table.rules.kernel.game import Figures
+from arena_table.rules.kernel.geometry.boards import Board, board_from
 
+from . import data
 from .events import Enter, Move, Place
 from .state import DemigodsState, char
 
@@ -48,6 +50,33 @@ def sensed_move(state: DemigodsState, moved: FigureMoved) -> Event:
 def placed(state: DemigodsState, moved: FigureMoved) -> Place:
     """The placement a player confirmed: field and facing as seen, no AP."""
     return Place(who=moved.figure, cell=_field(state, moved), facing=moved.facing)
+
+
+DEFAULT_FIELD_MM = 30.0
+"""A field's side when the battlefield was entered field by field: to enter, or measure it
+(:func:`arena_table.rules.kernel.geometry.measure.measure`)."""
+
+
+def board(state: DemigodsState) -> Board | None:
+    """The battlefield in play as a board definition (``Game.board``): the shipped one it was made
+    from, else ``cols`` x ``rows`` fields of :data:`DEFAULT_FIELD_MM`; obstacles as named places."""
+    b = state.board
+    if b is None:
+        return None
+    base = data.boards().get(b.id)
+    size = base.layout.size_mm if base else DEFAULT_FIELD_MM
+    spec = {"id": b.id or "demigods-battlefield", "game": "demigods", "kind": "square", "size_mm": size,
+            "cols": b.cols, "rows": b.rows, "title": base.title if base else "Battlefield",
+            "features": _kinds(b.obstacles),
+            "to_enter": dict(base.to_enter) if base else {"size_mm": f"{DEFAULT_FIELD_MM:g} mm a field until measured"}}
+    return board_from(spec)
+
+
+def _kinds(obstacles) -> dict[str, list[list[int]]]:
+    out: dict[str, list[list[int]]] = {}
+    for c, r, kind in obstacles:
+        out.setdefault(kind, []).append([c, r])
+    return out
 
 
 FIGURES = Figures(cell=figure_cell, move=sensed_move, place=placed, name=lambda state, who: char(state, who).name)

@@ -13,6 +13,8 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
+from arena_table.rules.kernel.table import LATER_OPTION
+
 from . import data
 
 MODES = ("slayer", "tactics", "advanced-tactics")
@@ -125,6 +127,8 @@ class Board:
     stone_owners: tuple[tuple[int, int, str], ...] = ()
     """``(col, row, player)``: whose Demigod each Ascending Stone belongs to (p.9); a stone without
     an owner blocks everyone like a boulder."""
+    id: str = dataclasses.field(default="", metadata=LATER_OPTION)
+    """The shipped battlefield it was made from (``data/boards.json``), or "" for one entered field by field."""
 
     def own_stones(self, player: str) -> set[tuple[int, int]]:
         """Fields of the Ascending Stones of ``player``'s Demigod."""

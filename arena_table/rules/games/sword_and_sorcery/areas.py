@@ -2,7 +2,8 @@
 
 Areas are adjacent only when they share an edge (4.1); the board lists each area's neighbours,
 so walls and unconnected tile edges are simply missing links. The printed tiles' areas are not in
-the text layer, so the default board is a *schematic* 5x5 grid (rows a-e, columns 1-5), marked
+the text layer, so the default board is a *schematic* 5x5 grid of rooms (rows a-e, columns 1-5;
+``data/boards.json``, its adjacency worked out by the shared geometry from the rooms' edges), marked
 *to enter*: corner rooms ``a1 a5 e1 e5`` hold the four Shrines, the Pitfall Locations A-D are the
 stone pillars ``b2 b4 d4 d2`` and E is the centre ``c3``, the Spawn Gates 1-4 are ``a3 c5 e3 c1``.
 A table with the real map gives its own ``board`` option (same keys).
@@ -19,36 +20,56 @@ of all opposing figures (reading ``control``).
 
 from __future__ import annotations
 
-from collections import deque
+import json
+import math
+from functools import lru_cache
+from importlib import resources
 from typing import Any, Mapping
+
+from arena_table.rules.kernel.geometry.areas import graph_distance
+from arena_table.rules.kernel.geometry.boards import Board as MapBoard, boards_from
 
 from .state import Board, Hero, SnsState, is_ally
 
 ROWS, COLS = "abcde", "12345"
+"""Row and column names of the schematic board's areas (``a1`` .. ``e5``)."""
+
+
+@lru_cache(maxsize=None)
+def definition() -> MapBoard:
+    """The schematic Arena of Aegis as a board definition (``data/boards.json``: 100 mm rooms, to enter)."""
+    doc = json.loads(resources.files(__package__).joinpath("data", "boards.json").read_text(encoding="utf-8"))
+    return boards_from(doc, "sword-and-sorcery data/boards.json")["aegis-schematic"]
 
 
 def default_board() -> Board:
-    """The schematic 5x5 board (*to enter*: the printed tiles' areas)."""
-    adj = []
-    for r, row in enumerate(ROWS):
-        for c, col in enumerate(COLS):
-            near = []
-            for dr, dc in ((-1, 0), (0, 1), (1, 0), (0, -1)):
-                rr, cc = r + dr, c + dc
-                if 0 <= rr < 5 and 0 <= cc < 5:
-                    near.append(ROWS[rr] + COLS[cc])
-            adj.append((row + col, tuple(sorted(near))))
-    locations = (("A", "b2"), ("B", "b4"), ("C", "d4"), ("D", "d2"), ("E", "c3"))
-    rings = tuple((area, _ring(area)) for _, area in locations)
-    shrines = ("a1", "a5", "e5", "e1")
-    return Board(adjacent=tuple(adj), shrines=shrines, open_shrines=shrines, locations=locations, rings=rings,
-                 gates=((1, "a3"), (2, "c5"), (3, "e3"), (4, "c1")))
+    """The schematic 5x5 board (*to enter*: the printed tiles' areas): adjacency by shared edges of
+    the definition's rooms (4.1), the Shrines, Pitfall Locations and Spawn Gates its named places."""
+    d = definition()
+    adj = d.layout.adjacency()
+    locations = tuple((k, d.feature(f"location-{k}")[0]) for k in "ABCDE")
+    rings = tuple((area, _ring(d, area)) for _, area in locations)
+    shrines = d.feature("shrine")
+    return Board(adjacent=tuple((a, adj[a]) for a in sorted(adj)), shrines=shrines, open_shrines=shrines,
+                 locations=locations, rings=rings, gates=tuple((n, d.feature(f"gate-{n}")[0]) for n in (1, 2, 3, 4)))
 
 
-def _ring(area: str) -> tuple[str, ...]:
-    """The four areas around ``area`` clockwise from north (where a Blade turns)."""
-    r, c = ROWS.index(area[0]), COLS.index(area[1])
-    return tuple(ROWS[r + dr] + COLS[c + dc] for dr, dc in ((-1, 0), (0, 1), (1, 0), (0, -1)))
+def board(state: SnsState) -> MapBoard | None:
+    """The board in play as a definition (``Game.board``): the schematic one while the table plays
+    on it; ``None`` for a ``board`` option given as adjacency only (no room outlines to map onto)."""
+    d = definition()
+    return d if dict(state.board.adjacent) == d.layout.adjacency() else None
+
+
+def _ring(d: MapBoard, area: str) -> tuple[str, ...]:
+    """The areas around ``area`` clockwise from north (where a Blade turns)."""
+    x0, y0 = d.centre(area)
+
+    def bearing(other: str) -> float:
+        x, y = d.centre(other)
+        return math.atan2(x - x0, -(y - y0)) % (2 * math.pi)
+
+    return tuple(sorted(d.neighbours(area), key=bearing))
 
 
 def board_from(spec: Mapping[str, Any] | None) -> Board:
@@ -92,16 +113,7 @@ def board_from(spec: Mapping[str, Any] | None) -> Board:
 
 def distance(board: Board, a: str, b: str) -> int | None:
     """Fewest steps from area ``a`` to ``b`` through adjacent areas (``None``: no path)."""
-    seen, queue = {a: 0}, deque([a])
-    while queue:
-        x = queue.popleft()
-        if x == b:
-            return seen[x]
-        for n in board.neighbours(x):
-            if n not in seen:
-                seen[n] = seen[x] + 1
-                queue.append(n)
-    return None
+    return graph_distance(dict(board.adjacent), a, b)
 
 
 def within(board: Board, area: str, steps: int) -> tuple[str, ...]:

@@ -43,7 +43,7 @@ from arena_table.rules.kernel.events import DiceRolled, Event, TagPlaced
 from arena_table.rules.kernel.game import Game, Outcome
 from arena_table.rules.kernel.view import View
 
-from . import arena, catalog, fight, form, monsters, offers, preparation, ranking, sensed
+from . import arena, board, catalog, fight, form, monsters, offers, preparation, ranking, sensed
 from .describe import describe as _describe
 from .die_kinds import as_die
 from .events import (Adjust, Allocate, ArtifactRevealed, Attack, Bid, Bless, CastRitual, Draft, Equip, Gem,
@@ -240,6 +240,7 @@ GAME = Game(
     flow=FLOW, guard=guard, explain=explain, outcome=outcome, view=view_of, describe=describe,
     objects=catalog.object_ids, dice=dice, setup_form=form.setup_form, summary=ThState.summary,
     actions=lambda state: offers.actions(state, GAME.apply), awaits=awaits, figures=sensed.FIGURES,
+    board=board.board,
 )
 
 __all__ = ["GAME", "ThState", "MAX_HEALTH", "final_line", "name"]

@@ -15,6 +15,7 @@ from arena_table.rules.kernel.errors import Refused
 from arena_table.rules.kernel.geometry import hexes
 
 from . import catalog
+from .board import board
 from .events import Bless, CastRitual, Move, Pass, UseSkill
 from .mats import (add_gems, alive_hero, clear_tokens, damage, give_gems, heal, mitigation, name,
                    place_token, play_card, remove, remove_gems, skills_of, speed_of, tokens_on)
@@ -357,7 +358,7 @@ def move(state: ThState, ev: Move) -> ThState:
         now = ("Fast Action Preparation" if state.phase == "fast"
                else f"the Preparation Phase (Hierapolis turn {state.prep_turn}/6)")
         raise Refused(f"figures enter the Arena once the Preparation Phase is over (p.13); it is {now}")
-    if hexes.distance(CENTRE, cell) > state.config.arena_radius:
+    if not board(state).has(cell):
         raise Refused(f"{list(cell)} is off the Arena (radius {state.config.arena_radius} hexes around the centre)")
     other = occupied(state).get(cell)
     if other and other != ev.hero:

@@ -24,9 +24,10 @@ from arena_table.rules.kernel.game import Figures
 from arena_table.rules.kernel.geometry import hexes
 
 from .arena import enemies, move_allowance
+from .board import board
 from .events import Move
 from .mats import alive_hero, name
-from .state import CENTRE, ThState
+from .state import ThState
 
 SWAMP_COST = 2
 """Movement a Hero spends entering a Death Swamp hex (FAQ)."""
@@ -75,10 +76,10 @@ def check_reach(state: ThState, hero_id: str, to: tuple[int, int]) -> None:
     left = allowed - state.moved
     blocked = set() if leap else _blockers(state, hero_id)
     swamp = set(state.ritual_cells.get("death-swamp", ()))
-    radius = state.config.arena_radius
+    arena = board(state)
 
     def passable(cell: tuple[int, int]) -> bool:
-        return hexes.distance(CENTRE, cell) <= radius and cell not in blocked
+        return arena.has(cell) and cell not in blocked
 
     reach = hexes.reachable(start, max(left, 0), passable=passable,
                             cost=lambda cell: SWAMP_COST if cell in swamp else 1)

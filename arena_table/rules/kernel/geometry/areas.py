@@ -16,6 +16,7 @@ passages the drawing does not show (a door, a portal), symmetric like the rest.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections import deque
 from dataclasses import dataclass
@@ -131,7 +132,11 @@ class AreaMap:
         return tuple(n for n, _ in self.polygons)
 
     def adjacency(self) -> dict[str, tuple[str, ...]]:
-        """``{area: sorted neighbours}`` for every area (symmetric)."""
+        """``{area: sorted neighbours}`` for every area (symmetric; a copy)."""
+        return dict(self._adjacency)
+
+    @functools.cached_property
+    def _adjacency(self) -> dict[str, tuple[str, ...]]:
         adj: dict[str, set[str]] = {n: set() for n, _ in self.polygons}
         for i, (na, pa) in enumerate(self.polygons):
             for nb, pb in self.polygons[i + 1:]:
@@ -156,7 +161,7 @@ class AreaMap:
         return False
 
     def neighbours(self, area: str) -> tuple[str, ...]:
-        return self.adjacency().get(area, ())
+        return self._adjacency.get(area, ())
 
     def area_at(self, point: Point, *, keep: str | None = None) -> str | None:
         """The area holding a board point (a point on a border: ``keep`` if it is one of them, else
