@@ -87,7 +87,8 @@ def board_svg(board: Mapping[str, Any], title: str = "Board") -> str:
     """
     kind = board.get("kind", "hex")
     figures = list(board.get("figures") or [])
-    colours = side_colours(str(f.get("side", "")) for f in figures)
+    # ``sides`` (seating order) keeps a side's colour when the figures on the board change
+    colours = side_colours([str(s) for s in board.get("sides") or []] + [str(f.get("side", "")) for f in figures])
     if kind == "hex":
         return _hex_board(board, figures, colours, title)
     if kind == "square":
@@ -192,16 +193,78 @@ def _area_board(board: Mapping[str, Any], figures: list, colours: dict[str, str]
     for i, area in enumerate(areas):
         x, y = (i % per_row) * w, (i // per_row) * h
         note = labels.get(area, "")
+        # a note that would run past the card (about 0.6 em a letter) takes a line of its own
+        apart = note and (len(area) * 20 + len(note) * 16 + 16) * 0.6 > w - 28
         body.append(f'<rect x="{_num(x + 4)}" y="{_num(y + 4)}" width="{_num(w - 8)}" height="{_num(h - 8)}" rx="10" '
                     f'fill="#f4f1e8" stroke="#6b6b6b" stroke-width="2"/>'
                     f'<text x="{_num(x + 14)}" y="{_num(y + 30)}" font-size="20" fill="#222">{escape(area)}'
-                    + (f'<tspan font-size="16" fill="#444"> {escape(note)}</tspan>' if note else "") + "</text>")
+                    + (f'<tspan font-size="16" fill="#444"{f" x={chr(34)}{_num(x + 14)}{chr(34)} dy={chr(34)}20{chr(34)}" if apart else ""}>'
+                       f'{"" if apart else " "}{escape(note)}</tspan>' if note else "") + "</text>")
         here = [f for f in figures if str(f.get("cell")) == area]
         for j, fig in enumerate(here):
-            body.append(_figure(x + 40 + (j % 4) * 48, y + 70 + (j // 4) * 44, 36, fig,
+            body.append(_figure(x + 40 + (j % 4) * 48, y + (82 if apart else 70) + (j // 4) * 44, 36, fig,
                                 colours.get(str(fig.get("side", ""))), None))
     rows = (len(areas) + per_row - 1) // per_row
     return _svg(per_row * w, max(1, rows) * h, body, title)
+
+
+TRACK_CELL = 50.0
+"""Width of one position of a track."""
+TRACK_END = 150.0
+"""Width of a track's end names, left and right of its positions."""
+
+
+def tracks_svg(tracks: Sequence[Mapping[str, Any]], title: str = "Tracks") -> str:
+    """The view's ``tracks`` (docs/view-schema.md): a row each, ``ends[0]`` left, ``ends[1]`` right,
+    the positions ``min..max`` between them numbered by their distance from the middle, the
+    marker a filled square with a thick outline on its position (told by shape, not colour), and
+    each end's ``notes`` under it.
+
+    >>> s = tracks_svg([{"name": "W / G", "ends": ["Guardian", "Warmonger"], "min": -3, "max": 3, "value": 2,
+    ...                  "notes": ["Lug (Cy)", "Norn (Ann)"]}])
+    >>> s.count('class="pos"'), s.count('class="marker"'), "Warmonger +2" in s, "Norn (Ann)" in s
+    (6, 1, True, True)
+    """
+    row_h, font, note_font = 84.0, 22.0, 18.0
+    width = 2 * TRACK_END + 7 * TRACK_CELL
+    body = []
+    for i, t in enumerate(tracks):
+        lo, hi, value = int(t["min"]), int(t["max"]), int(t["value"])
+        ends = [str(e) for e in t.get("ends") or ("", "")]
+        n = hi - lo + 1
+        cell = 7 * TRACK_CELL / max(n, 1)
+        y = i * row_h + 6
+        lean = "level" if value == 0 else f"{ends[1] if value > 0 else ends[0]} +{abs(value)}"
+        body.append(f'<g class="track"><title>{escape(str(t.get("name", "")))}: {escape(lean)}</title>')
+        body.append(f'<text x="{_num(TRACK_END - 8)}" y="{_num(y + 30)}" text-anchor="end" font-size="{_num(font)}" '
+                    f'font-weight="700" fill="currentColor">{escape(ends[0])}</text>')
+        body.append(f'<text x="{_num(width - TRACK_END + 8)}" y="{_num(y + 30)}" font-size="{_num(font)}" '
+                    f'font-weight="700" fill="currentColor">{escape(ends[1])}</text>')
+        middle = -lo
+        for k in range(n):
+            x = TRACK_END + k * cell
+            here = lo + k == value
+            body.append(f'<rect class="{"marker" if here else "pos"}" x="{_num(x + 3)}" y="{_num(y + 4)}" '
+                        f'width="{_num(cell - 6)}" height="38" rx="6" '
+                        + ('fill="#f3f3f1" stroke="#000" stroke-width="4"/>' if here else
+                           'fill="none" stroke="currentColor" stroke-width="1.5" opacity=".8"/>'))
+            body.append(f'<text x="{_num(x + cell / 2)}" y="{_num(y + 31)}" text-anchor="middle" font-size="{_num(font)}" '
+                        f'font-weight="{800 if here else 400}" fill="{"#000" if here else "currentColor"}">'
+                        f'{abs(k - middle)}</text>')
+        if value:
+            body.append(f'<text x="{_num(width / 2)}" y="{_num(y + 64)}" text-anchor="middle" '
+                        f'font-size="{_num(note_font)}" font-weight="700" fill="currentColor">{escape(lean)}</text>')
+        notes = [str(x) for x in (t.get("notes") or ())][:2]
+        room = width / 2 - (60 if value else 10)
+        for j, note in enumerate(notes):
+            if not note:
+                continue
+            fit = f' textLength="{_num(room)}" lengthAdjust="spacingAndGlyphs"' if len(note) * note_font * 0.6 > room else ""
+            x, anchor = (4, "start") if j == 0 else (width - 4, "end")
+            body.append(f'<text x="{_num(x)}" y="{_num(y + 64)}" text-anchor="{anchor}" font-size="{_num(note_font)}" '
+                        f'fill="currentColor"{fit}>{escape(note)}</text>')
+        body.append("</g>")
+    return _svg(width, max(1, len(tracks)) * row_h, body, title)
 
 
 def histogram_svg(die: str, counts: Mapping[str, int], chi2: float | None = None,

@@ -23,7 +23,7 @@ log = logging.getLogger(__name__)
 
 
 def spectator_state(ts: TableState, service: TableService | None = None, viewer: str = "spectator") -> dict[str, Any]:
-    """``table_view(ts, viewer)`` with an ``svg`` key: ``board``, ``histograms`` {die: svg}, ``health``;
+    """``table_view(ts, viewer)`` with an ``svg`` key: ``board``, ``tracks``, ``histograms`` {die: svg}, ``health``;
     the tray's ``last`` roll gets ``correctable`` (see :func:`correctable`) and, when not,
     ``correct_refused`` (the rules' reason)."""
     view = table_view(ts, viewer)
@@ -39,6 +39,12 @@ def spectator_state(ts: TableState, service: TableService | None = None, viewer:
             pictures["board"] = svg.board_svg(board, title=f"{view['title']} board")
         except (ValueError, TypeError, KeyError, IndexError) as exc:
             log.warning("cannot draw the board of %s: %s", view["game"], exc)
+    tracks = (view.get("view") or {}).get("tracks")
+    if tracks:
+        try:
+            pictures["tracks"] = svg.tracks_svg(tracks, title=f"{view['title']} tracks")
+        except (ValueError, TypeError, KeyError) as exc:
+            log.warning("cannot draw the tracks of %s: %s", view["game"], exc)
     for die, s in (view.get("tray") or {}).get("stats", {}).items():
         pictures["histograms"][die] = svg.histogram_svg(die, s["counts"], s.get("chi2"), s.get("p_value"))
     if view.get("outcome") and service is not None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from arena_table.rules import parse
 from arena_table.table.app import Table
 from arena_table.table.config import CameraSettings, DataSettings, TableConfig, WebSettings
 from arena_table.webui.app import create_app
@@ -78,3 +79,45 @@ def open_tv(page, live, ready: str = "") -> None:
         page.wait_for_function(ready, timeout=5000)
     else:
         page.wait_for_timeout(200)
+
+
+def play(live, game: str, upto: int) -> None:
+    """Submit the first ``upto`` events of the transcript ``game`` (a path under the repository)."""
+    lines = [ln for ln in (ROOT / game).read_text(encoding="utf-8").splitlines()
+             if ln.strip() and not ln.startswith("#")]
+    for line in lines[:upto]:
+        live.table.submit(parse(line))
+
+
+SHOWN = """() => {
+  const game = document.getElementById('game');
+  const main = game.querySelector('.game-main'), side = game.querySelector('.game-side');
+  const flat = (col) => [...col.children].flatMap((c) => (c.hasAttribute('data-page-flow') ? [...c.children] : [c]));
+  const apart = getComputedStyle(game).display === 'contents';  // the compact ranking's two panels
+  const out = {};
+  for (const [name, st] of Object.entries(window.arena.pages())) {
+    const cols = name === 'game' ? [main, side] : [name === 'main' ? main : side];
+    const box = apart ? cols[0] : game;
+    const cs = getComputedStyle(box);
+    const room = box.clientHeight - parseFloat(cs.paddingTop) - parseFloat(cs.paddingBottom);
+    const shown = cols.flatMap(flat).filter((e) => e.offsetHeight && !e.closest('.off-page')
+      && !e.classList.contains('pager'));
+    const rects = shown.map((e) => e.getBoundingClientRect());
+    const used = rects.length ? Math.max(...rects.map((r) => r.bottom)) - Math.min(...rects.map((r) => r.top)) : 0;
+    out[name] = { page: st.page, pages: st.pages, blocks: shown.map((e) => e.id || e.tagName), fill: used / room };
+  }
+  return out;
+}"""
+"""For each paged region (``window.arena.pages()``), what its page shows: the shown blocks' ids (or
+tags) top to bottom, and the height they take as a share of the region's box (its padding left out)."""
+
+
+def every_page(page) -> dict[str, list[dict]]:
+    """Each paged region's pages, in order, as :data:`SHOWN` sees them (the pages turned by hand)."""
+    seen: dict[str, dict[int, dict]] = {}
+    turns = max([p["pages"] for p in page.evaluate("window.arena.pages()").values()] + [1])
+    for _ in range(turns):
+        for name, shown in page.evaluate(SHOWN).items():
+            seen.setdefault(name, {})[shown["page"]] = shown
+        page.evaluate("window.arena.nextPage()")
+    return {name: [pages[k] for k in sorted(pages)] for name, pages in seen.items()}

@@ -155,6 +155,22 @@ class Board:
     more: dict = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class Track:
+    """A marker on a numbered track between two ends (Theosis's Alignment tracks)."""
+
+    name: str
+    ends: list
+    """The two ends' names: ``ends[0]`` at ``min``, ``ends[1]`` at ``max``."""
+    min: int
+    max: int
+    value: int
+    """Where the marker stands, ``min``..``max``."""
+    notes: list = UNSET
+    """A line under each end (who gains when the marker leans to it)."""
+    more: dict = field(default_factory=dict)
+
+
 @dataclass(frozen=True, eq=False)
 class View(Mapping):
     """A game's view of its state (``docs/view-schema.md``); read-only, readable as its JSON form."""
@@ -175,6 +191,8 @@ class View(Mapping):
     scores: tuple[Score, ...] = UNSET
     last_action: LastAction | None = UNSET
     board: Board = UNSET
+    tracks: tuple[Track, ...] = UNSET
+    """Markers on tracks, drawn beside the board."""
     prompt: str = UNSET
     """What the table waits for, in plain words."""
     extra: dict = UNSET
@@ -196,6 +214,7 @@ class View(Mapping):
             "scores": lambda v, w: _read(Score, v, w),
             "last_action": lambda v, w: _read(LastAction, v, w),
             "board": lambda v, w: _read(Board, v, w),
+            "tracks": lambda v, w: _read(Track, v, w),
         })
 
     def to_json(self) -> dict[str, Any]:
@@ -222,8 +241,10 @@ _TYPES: dict[type, dict[str, Any]] = {
     Score: {"side": (_S, False), "label": (_S, False), "value": ((int, str), False), "max": ((int, str), True)},
     LastAction: {"title": (_S, False), "lines": (_L, False), "result": (_S, False)},
     Board: {"kind": (_S, False), "cells": (_L, False), "radius": (_I, False), "figures": (_L, False)},
+    Track: {"name": (_S, False), "ends": (_L, False), "min": (_I, False), "max": (_I, False), "value": (_I, False),
+            "notes": (_L, False)},
     View: {"phase": (_S, False), "round": (_I, True), "round_max": (_I, True), "order_title": (_S, False),
            "order": "list", "acting": (_S, True), "sides": (_L, False), "acting_side": (_S, True),
-           "scores": "list", "last_action": "nested", "board": "nested", "prompt": (_S, False), "extra": (_D, False)},
+           "scores": "list", "last_action": "nested", "board": "nested", "tracks": "list", "prompt": (_S, False), "extra": (_D, False)},
 }
 """Each field's JSON type: ``(types, may be null)``, or how a nested field is read."""

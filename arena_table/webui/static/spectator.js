@@ -129,9 +129,10 @@
     } else la.hidden = true;
     const svg = state.svg || {};
     $('board').innerHTML = svg.board || '';
+    $('tracks').innerHTML = svg.tracks || '';
     $('health').innerHTML = svg.health || '';
     renderExtra(state.game, view.extra, view);
-    $('game').classList.toggle('has-side', !!(svg.board || svg.health || $('extra').childNodes.length));
+    $('game').classList.toggle('has-side', !!(svg.board || svg.tracks || svg.health || $('extra').childNodes.length));
     document.body.classList.toggle('no-game', !(view.order && view.order.length) && !svg.board && !(view.extra && Object.keys(view.extra).length) && !view.prompt && !state.outcome);
   }
 
@@ -264,15 +265,71 @@
     return [{ name: 'game', box: game, blocks: blocks(main).concat(blocks(side)) }];
   }
 
+  // ---- the free part of the game panel is filled before anything pages ---------------------
+  // When the panel's two parts stand side by side (the ranking's and the board's) and the side part
+  // cannot hold its blocks (board, tracks, the game's panel) while the main part leaves room under
+  // its own, the side's first blocks move under the main part (#spill), as many as wholly fit there
+  // with room for a page mark (one too tall stays, a later one may still go), a picture only where
+  // it is drawn at least as large as beside it, a heading only with what follows it; a picture there is no taller
+  // than the room left (--spill-room). Everything goes back before each render and each measure.
+  const moved = [];  // {el, parent, before}, in the order moved
+
+  function unspill(keep = 0) {
+    while (moved.length > keep) {
+      const { el, parent, before } = moved.pop();
+      el.style.removeProperty('--spill-room');
+      if (before && before.parentElement === parent) parent.insertBefore(el, before);
+      else parent.append(el);
+    }
+  }
+
+  function fillFree() {
+    unspill();
+    const regions = pageRegions();
+    const main = regions.find((r) => r.name === 'main');
+    const side = regions.find((r) => r.name === 'side');
+    if (!main || !side) return;
+    const spill = $('spill');
+    const shown = (blocks) => blocks.filter((e) => e.offsetHeight && !e.classList.contains('pager'));
+    const inner = (box) => {
+      const cs = getComputedStyle(box);
+      return box.getBoundingClientRect().bottom - parseFloat(cs.paddingBottom) - parseFloat(cs.borderBottomWidth);
+    };
+    const rem = parseFloat(getComputedStyle(document.documentElement).fontSize);
+    const reserve = 1.3 * rem;  // a page mark
+    const bottom = (blocks) => Math.max(-Infinity, ...shown(blocks).map((e) => e.getBoundingClientRect().bottom));
+    const mainBlocks = () => [...(main.column || main.box).children].filter((e) => e !== spill).concat([...spill.children]);
+    const sideBlocks = () => pageRegions().find((r) => r.name === 'side').blocks;
+    const sideFits = () => bottom(sideBlocks()) <= inner(side.box) + 1;
+    const mainFits = () => bottom(mainBlocks()) <= inner(main.box) - reserve + 1;
+    if (sideFits() || !mainFits()) return;
+    const blocks = shown(side.blocks);
+    for (let i = 0; i < blocks.length; i += 1) {
+      const group = /^H[1-6]$/.test(blocks[i].tagName) && i + 1 < blocks.length ? [blocks[i], blocks[++i]] : [blocks[i]];
+      const room = Math.max(0, inner(main.box) - reserve - bottom(mainBlocks()) - 0.5 * rem);  // app.css: .spill margins
+      // a picture moves only where it is drawn at least as large as in the side panel
+      if (group.some((el) => el.querySelector('svg') && el.offsetHeight > room)) continue;
+      const at = moved.length;
+      for (const el of group) {
+        moved.push({ el, parent: el.parentElement, before: el.nextElementSibling });
+        el.style.setProperty('--spill-room', room + 'px');
+        spill.append(el);
+      }
+      if (!mainFits()) unspill(at);  // too tall: a later, smaller block may still fit
+      else if (sideFits()) break;
+    }
+  }
+
   const pageSeconds = parseFloat(new URLSearchParams(location.search).get('page_seconds')) || PAGE_SECONDS;
-  const pager = window.ArenaPager.create({ regions: pageRegions, seconds: pageSeconds, fit: fitNames,
-    onchange: titleCutTexts });
+  const pager = window.ArenaPager.create({ regions: pageRegions, seconds: pageSeconds,
+    fit: () => { fitNames(); fillFree(); }, onchange: titleCutTexts });
   window.arena.pages = pager.status;
   window.arena.nextPage = pager.next;
 
   function render() {
     const s = cur.state || {};
     try {
+      unspill();  // the game's panel is rebuilt where it belongs
       renderGame(s);
       renderDice(s.tray || {});
       renderHistograms(s.svg);

@@ -58,3 +58,32 @@ def test_no_board_while_in_hierapolis_and_a_bad_radius_is_named():
     with pytest.raises(ValueError, match="arena_radius must be 1-12 hexes, not 0"):
         setup({"players": ["Ann", "Bo"], "heroes": {"Ann": ["rochon", "rac", "norn"], "Bo": ["aer", "lug", "edhel"]},
                "arena_radius": 0})
+
+
+PVP = """
+start game=theosis options={"players":["Ann","Bo"],"heroes":{"Ann":["rochon","rac","norn"],"Bo":["aer","lug","edhel"]}}
+th-place hero=rochon location=guardian golden=true
+th-place hero=aer location=deceitful golden=true target=Ann
+th-place hero=rac location=warmonger
+"""
+
+
+def test_hierapolis_shows_each_placed_hero_at_its_location_and_the_golden_slots_taken():
+    board = table_view(play(PVP))["view"]["board"]
+    assert board["kind"] == "areas" and board["columns"] == 6 and board["sides"] == ["Ann", "Bo"]
+    assert board["cells"][:6] == ["Warmonger quest", "Guardian quest", "Deceitful quest", "Righteous quest",
+                                  "Vengeful quest", "Merciful quest"]  # paired as their tracks (p.4)
+    assert board["cells"][6:] == ["Tavern", "Cathedral", "Thieves' Guild", "Mercenary Camp", "Market", "Mage Tower"]
+    assert {f["id"]: f["cell"] for f in board["figures"]} == {
+        "rochon": "Guardian quest", "aer": "Deceitful quest", "rac": "Warmonger quest"}
+    assert board["labels"] == {"Guardian quest": "★ golden slot taken", "Deceitful quest": "★ golden slot taken"}
+
+
+def test_the_alignment_tracks_show_each_cube_and_who_it_pays():
+    tracks = table_view(play(PVP))["view"]["tracks"]
+    # Rochon's Guardian quest and Rac's Warmonger quest cancel out on the first track; Aer's Deceitful
+    # quest moves the second cube a step (Quests, p.11: a quest slot moves its track's cube)
+    assert [(t["name"], t["value"]) for t in tracks] == [
+        ("Warmonger / Guardian", 0), ("Deceitful / Righteous", 1), ("Vengeful / Merciful", 0)]
+    assert tracks[1]["ends"] == ["Righteous", "Deceitful"] and (tracks[1]["min"], tracks[1]["max"]) == (-3, 3)
+    assert tracks[1]["notes"] == ["Rochon (Ann), Aer (Bo)", "Rac (Ann)"]  # heroes.json alignments

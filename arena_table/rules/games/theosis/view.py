@@ -10,8 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 from . import catalog
-from .mats import name, tokens_on
-from .preparation import next_placer
+from .mats import alignment_of, name, tokens_on
+from .offers import LOCATION_NAMES
+from .preparation import LOCATIONS, next_placer
 from .ranking import allocation_order, describe_ranking
 from .state import ALL_ITEMS, ARENA_TURNS, CENTRE, MAX_HEALTH, PREP_TURNS, ThState
 
@@ -157,6 +158,55 @@ def view(state: ThState, viewer: str = "spectator") -> dict[str, Any]:
                 for m in state.monsters if m.alive and m.cell]
     if state.phase not in ("idle", "preparation", "fast", "ranking") or figures:
         out["board"] = board(state, figures)
+    elif state.phase == "preparation":
+        out["board"] = hierapolis(state)
+    if state.players:
+        out["tracks"] = tracks(state)
+    return out
+
+
+QUEST_NAMES = {q: f"{q.capitalize()} quest" for q in catalog.ALIGNMENTS}
+"""The Quest locations by their names on the Hierapolis board (Quests, p.11)."""
+
+
+def hierapolis(state: ThState) -> dict[str, Any]:
+    """The Hierapolis board (p.4, pp.10-12) as an ``areas`` board: the six Quests (a row, paired as
+    their Alignment tracks are) over the six other locations, each hero at the location it was
+    placed on this turn; a Quest whose golden slot is taken says so.
+
+    >>> from .setup import setup
+    >>> s = setup({"players": ["Ann", "Bo"], "heroes": {"Ann": ["rochon", "rac", "norn"], "Bo": ["aer", "lug", "edhel"]}})
+    >>> b = hierapolis(s)
+    >>> b["kind"], len(b["cells"]), b["cells"][0], b["cells"][6], b["sides"]
+    ('areas', 12, 'Warmonger quest', 'Tavern', ['Ann', 'Bo'])
+    """
+    where = {**QUEST_NAMES, **LOCATION_NAMES}
+    quests = [q for pair in catalog.TRACKS for q in pair]
+    figures = [{"id": hid, "name": name(state, hid), "side": h.player, "cell": where[h.placed]}
+               for hid, h in state.heroes.items() if h.placed in where]
+    return {"kind": "areas", "cells": [QUEST_NAMES[q] for q in quests] + [LOCATION_NAMES[loc] for loc in LOCATIONS],
+            "columns": 6, "figures": figures, "sides": [p.id for p in state.players],
+            "labels": {QUEST_NAMES[q]: "★ golden slot taken" for q in state.golden}}
+
+
+def tracks(state: ThState) -> list[dict[str, Any]]:
+    """The three Alignment tracks (p.4, p.13 Step 1): each cube's position, -3..+3 from the second
+    alignment to the first, and under each end the heroes in play favouring it, who gain 10 gold
+    per step the cube leans their way when the Preparation Phase ends.
+
+    >>> from .setup import setup
+    >>> s = setup({"players": ["Ann", "Bo"], "heroes": {"Ann": ["rochon", "rac", "norn"], "Bo": ["aer", "lug", "edhel"]}})
+    >>> t = tracks(s)[1]
+    >>> t["ends"], t["value"], t["notes"]
+    (['Righteous', 'Deceitful'], 0, ['Rochon (Ann), Aer (Bo)', 'Rac (Ann)'])
+    """
+    out = []
+    for first, second in catalog.TRACKS:
+        fans = {a: ", ".join(f"{name(state, hid)} ({h.player})" for hid, h in state.heroes.items()
+                             if h.alive and alignment_of(state, hid) == a) for a in (second, first)}
+        out.append({"name": f"{first.capitalize()} / {second.capitalize()}",
+                    "ends": [second.capitalize(), first.capitalize()], "min": -catalog.TRACK_MAX,
+                    "max": catalog.TRACK_MAX, "value": state.alignment[first], "notes": [fans[second], fans[first]]})
     return out
 
 

@@ -1,4 +1,5 @@
-// Theosis: the view's `extra` (initiative, alignment track, players' gold/hand/rituals, monsters).
+// Theosis: the view's `extra` (initiative, players' gold/hand/rituals, monsters); the Alignment tracks
+// are the view's `tracks`, drawn as a picture beside the board.
 // Called as render(extra, box, el) by spectator.js; hidden information never reaches the page
 // (the spectator view carries counts, not cards).
 (function () {
@@ -17,11 +18,6 @@
     if (monsters.length) {
       parts.push(el('h3', { text: 'Monsters' }), el('ul', {}, monsters.map((m) => el('li', {
         text: (m.name || m.id) + (m.health !== undefined ? ' — ' + m.health + (m.health_max ? ' / ' + m.health_max : '') + ' health' : '') }))));
-    }
-    const align = extra.alignment || {};
-    const moved = Object.entries(align).filter(([, v]) => v);
-    if (moved.length) {
-      parts.push(el('h3', { text: 'Alignment' }), el('ul', {}, moved.map(([axis, v]) => el('li', { text: axis + ': ' + (v > 0 ? '+' : '') + v }))));
     }
     box.replaceChildren(...parts);
   };
