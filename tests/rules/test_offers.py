@@ -236,3 +236,55 @@ def test_sns_hero_turn_offers_the_activities_and_an_attack_on_an_opponent_in_ran
 def test_sns_trap_save_is_offered_as_saved_or_failed():
     (save,) = SNS.actions(_sns("sns-move hero=artemis to=a2"))
     assert save.label == "Artemis: Save against the Trap" and choices(save.params[0]) == ["saved", "failed"]
+
+
+def _theosis_after_preparation():
+    """Six Hierapolis turns, each offer taken with its first choices (a 1 where a die is awaited)."""
+    from arena_table.rules import DiceRolled
+
+    st = THEOSIS.setup(TH_OPTIONS)
+    while st.phase == "preparation":
+        acts = THEOSIS.actions(st)
+        if not acts:
+            kind = next(iter(THEOSIS.awaits(st)))
+            st = THEOSIS.apply(st, DiceRolled(die=kind, faces=(1,)))
+            continue
+        st = THEOSIS.apply(st, acts[0].event(acts[0].completions()[0]))
+    return st
+
+
+def test_theosis_ranking_offers_the_allocating_players_gold_hero_by_hero():
+    from arena_table.rules.games.theosis.mats import name
+
+    st = _theosis_after_preparation()
+    assert st.phase == "ranking"
+    (alloc,) = THEOSIS.actions(st)
+    who = st.player(alloc.player)
+    assert alloc.label == f"{who.id}: put gold on the Heroes ({who.gold} gold)"
+    first = alloc.params[0]
+    assert first.label == f"Gold on {name(st, who.heroes[0])}"
+    assert choices(first)[0] == "0 gold" and len(first.choices) == who.gold + 1
+    # all the gold on the first Hero leaves nothing for the others
+    rest = first.choices[-1].then[0]
+    assert choices(rest) == ["0 gold"]
+    ev = alloc.event([who.gold, 0, 0])
+    assert ev.gold == {who.heroes[0]: who.gold, who.heroes[1]: 0, who.heroes[2]: 0}
+    assert THEOSIS.apply(st, ev).player(who.id).allocated
+
+
+def test_theosis_arena_offers_the_acting_hero_a_hex_to_enter_and_actions_1_2():
+    st = _theosis_after_preparation()
+    while st.phase == "ranking":
+        (alloc,) = THEOSIS.actions(st)
+        st = THEOSIS.apply(st, alloc.event([0] * 3))
+    acts = by_label(THEOSIS.actions(st))
+    hero = st.acting_hero()
+    from arena_table.rules.games.theosis.mats import name
+
+    enter = acts[f"{name(st, hero)}: enter the Arena"]
+    r = st.config.arena_radius
+    assert len(enter.params[0].choices) == 3 * r * (r + 1) + 1  # every hex of the Arena: nobody stands on one yet
+    act12 = acts[f"{name(st, hero)}: actions 1-2 (discard a Power)"]
+    assert {c.label for c in act12.params[0].choices} == {name(st, c) for c in st.player(st.heroes[hero].player).hand}
+    gems = act12.params[0].choices[0].then[0]
+    assert choices(gems)[0] == "no Mana gem" and all("(1 Damage)" in g for g in choices(gems)[1:])

@@ -3,23 +3,30 @@
 Covers the Hierapolis turns (p.10-12): the placer's heroes, each with the quests and
 locations it may take now (the first hero of a turn a golden quest slot, p.10), the
 targets of Warmonger, Deceitful and the Thieves' Guild, the Market's items, the Mage
-Tower's Rituals; then the Artifact, the sealed bids and the end of the turn. Every choice
+Tower's Rituals; then the Artifact, the sealed bids and the end of the turn. The Hero Ranking's
+gold, each player in allocation order placing gold on each living Hero (p.13 Step 2). In the
+Arena (p.14) the acting Hero's move to a hex (entering the Arena, then within its speed) and
+actions 1-2, discarding a Power face down with or without a Mana gem placed. Every choice
 is one :func:`~arena_table.rules.kernel.actions.accepts` lets through, so only what
 ``apply`` accepts is offered. While the Thieves' Guild d6 or the Mercenary Camp d4 is awaited,
-its faces are offered (the d6's with their results); while another die is awaited nothing is. Later phases offer the end of the step (``th-next``) where it is legal;
-their moves are still typed at the control page's advanced panel.
+its faces are offered (the d6's with their results); while another die is awaited nothing is. A Ritual due at the start of an Arena turn (p.14), cast by its player: Mana Surge's up to four
+Mana gems to allied Heroes (p.44); a Ritual token placed on the hex chosen (the tokens' shapes
+are pictures in the book: a token covering more hexes is typed with all of them). Attacks,
+Blessings and Skills are still typed at the control page's advanced panel.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from arena_table.rules.kernel.actions import Action, Apply, Choice, Param, accepts, legal
+from arena_table.rules.kernel.actions import Action, Apply, Choice, Param, accepts, legal, settled
+from arena_table.rules.kernel.geometry import hexes
 
 from . import catalog
-from .mats import name
+from .mats import name, skills_of
 from .preparation import LOCATIONS, next_placer, thieves_result
-from .state import ThState
+from .ranking import allocation_order
+from .state import CENTRE, ThState
 
 LOCATION_NAMES = {"tavern": "Tavern", "cathedral": "Cathedral", "thieves-guild": "Thieves' Guild",
                   "mercenary-camp": "Mercenary Camp", "market": "Market", "mage-tower": "Mage Tower"}
@@ -30,12 +37,18 @@ RITUAL_TURNS = range(1, 10)
 
 def actions(state: ThState, apply: Apply) -> list[Action]:
     """The actions legal in ``state`` under ``apply`` (the game's own, ``GAME.apply``); empty while a roll is awaited or the game is over."""
+    if state.pending and state.pending.kind == "ritual":
+        return [a for a in _rituals(state, apply) if a]
     if state.pending:
         roll = _roll(state, apply)
         return [roll] if roll else []
     out: list[Action] = []
     if state.phase == "preparation":
         out += _placements(state, apply) or _bidding(state, apply)
+    elif state.phase == "ranking":
+        out += _allocation(state, apply)
+    elif state.phase == "combat":
+        out += [a for a in (settled(a) for a in _arena(state, apply)) if a]
     if accepts(apply, state, "th-next", {}):
         out.append(Action(kind="th-next", label="End the turn" if state.phase == "preparation" else "Done",
                           player=""))
@@ -124,3 +137,87 @@ def _bidding(state: ThState, apply: Apply) -> list[Action]:
         out.append(legal(apply, state, "th-bid", f"{p.id}: sealed bid for {name(state, state.artifact)}", p.id,
                          {"player": p.id}, (amounts,)))
     return [a for a in out if a is not None]
+
+
+def _allocation(state: ThState, apply: Apply) -> list[Action]:
+    """The player whose turn it is to allocate puts gold on each living Hero in turn (p.13 Step 2):
+    each Hero's amounts are those ``apply`` accepts with the gold already put on the Heroes before."""
+    todo = [pid for pid in allocation_order(state) if not state.player(pid).allocated]
+    if not todo:
+        return []
+    p = state.player(todo[0])
+    heroes = [h for h in p.heroes if state.heroes[h].alive]
+
+    def rows(i: int, given: dict[str, int]) -> tuple[Param, ...]:
+        if i == len(heroes):
+            return ()
+        h, choices = heroes[i], []
+        for g in range(p.gold - sum(given.values()) + 1):
+            gold = {**given, h: g}
+            if accepts(apply, state, "th-allocate", {"player": p.id, "gold": gold}):
+                choices.append(Choice(f"{g} gold", {"gold": {h: g}}, rows(i + 1, gold)))
+        return (Param(f"gold.{h}", f"Gold on {name(state, h)}", tuple(choices)),) if choices else ()
+
+    params = rows(0, {})
+    if not params and not accepts(apply, state, "th-allocate", {"player": p.id, "gold": {}}):
+        return []
+    return [Action(kind="th-allocate", label=f"{p.id}: put gold on the Heroes ({p.gold} gold)", player=p.id,
+                   fields={"player": p.id, "gold": {}}, params=params)]
+
+
+def _arena(state: ThState, apply: Apply) -> list[Action | None]:
+    """The acting Hero: a move (entering the Arena on any free hex, then within its speed, p.14) and
+    actions 1-2 (discard a Power face down; with a Mana gem placed in a Skill, one Damage taken)."""
+    hid = state.acting_hero()
+    if hid is None:
+        return []
+    h = state.heroes[hid]
+    me = {"hero": hid}
+    cells = tuple(Choice(f"hex {q},{r}", {"cell": [q, r]}) for q, r in hexes.disc(CENTRE, state.config.arena_radius)
+                  if (q, r) != h.cell)
+    out: list[Action | None] = [legal(apply, state, "th-move", f"{name(state, hid)}: "
+                                      + ("enter the Arena" if h.cell is None else "move"), h.player, me,
+                                      (Param("cell", "To the hex", cells),))]
+    gems = (Choice("no Mana gem", {}),) + tuple(
+        Choice(f"a Mana gem on {catalog.skills().get(sk, {}).get('name', sk)} (1 Damage)", {"skill": sk})
+        for sk in skills_of(state, hid) if sk not in h.mana)
+    powers = tuple(Choice(name(state, c), {"power": c}, (Param("skill", "And", gems),))
+                   for c in dict.fromkeys(state.player(h.player).hand))
+    pass_params = (Param("power", "Discard face down", powers),) if powers else (Param("skill", "And", gems),)
+    out.append(legal(apply, state, "th-pass", f"{name(state, hid)}: actions 1-2 (discard a Power)", h.player, me,
+                     pass_params))
+    return out
+
+
+MANA_SURGE_GEMS = 4
+"""Mana Surge: "a total of up to four Mana gems distributed as you like" to allied Heroes (p.44)."""
+
+
+def _rituals(state: ThState, apply: Apply) -> list[Action | None]:
+    """Each player's Ritual due this turn (Rituals come first, p.14)."""
+    out: list[Action | None] = []
+    for pid in state.pending.data.get("due", ()):
+        p = state.player(pid)
+        ritual = next((r for r, t in p.rituals if t == state.turn and r not in p.cast), None)
+        if ritual is None:
+            continue
+        rec = catalog.rituals().get(ritual, {})
+        label = f"{pid}: cast {rec.get('name', ritual)}"
+        params: tuple[Param, ...] = ()
+        if ritual == "mana-surge":
+            allies = [h for h, x in state.heroes.items() if x.alive and state.team_of(h) == p.team]
+            params = (_gems(state, allies, ()),)
+        elif rec.get("token"):
+            params = (Param("cells", "Its token on the hex", tuple(
+                Choice(f"hex {q},{r}", {"cells": [[q, r]]}) for q, r in hexes.disc(CENTRE, state.config.arena_radius)
+                if (q, r) != CENTRE)),)
+        out.append(legal(apply, state, "th-ritual", label, pid, {"player": pid}, params))
+    return out
+
+
+def _gems(state: ThState, allies: list[str], given: tuple[str, ...]) -> Param:
+    """The next Mana gem of Mana Surge: to an allied Hero, or no more (each choice carries the gems so far)."""
+    more = len(given) + 1 < MANA_SURGE_GEMS
+    return Param("mana", f"Mana gem {len(given) + 1}", (Choice("no more gems", {"mana": list(given)}),) + tuple(
+        Choice(name(state, h), {"mana": [*given, h]}, (_gems(state, allies, (*given, h)),) if more else ())
+        for h in allies))
