@@ -54,7 +54,7 @@ def test_a_roll_between_the_two_taps_leaves_the_correction_on_its_roll(live, pag
     rolls = live.table.state.tray.rolls
     assert [(r.seq, r.faces, r.sensed) for r in rolls] == [(1, (3, 1), (4, 1)), (2, (6, 6, 2), (6, 6, 2))]
     # done: the card follows the latest roll again
-    page.wait_for_function("document.querySelector('#correct-dice .roll-no').textContent === 'Roll #2:'")
+    page.wait_for_function("document.querySelector('#correct-dice .roll-no')?.textContent === 'Roll #2:'")
     assert page.inner_text("#dice-h") == "Last roll — tap a die to correct it"
     assert page.evaluate(NOTICE) == ""
     assert not page.locator("#correct-values").is_visible()
@@ -76,7 +76,7 @@ def test_a_selection_cancelled_by_keyboard_after_new_rolls_records_nothing(live,
     assert page.evaluate("document.activeElement.getAttribute('aria-label')") == "Set die 2 of roll #1 to 2"
     assert page.get_attribute("#correct-cancel", "aria-label") == "Cancel: leave die 2 of roll #1 as it is"
     page.keyboard.press("Escape")
-    page.wait_for_function("document.querySelector('#correct-dice .roll-no').textContent === 'Roll #3:'")
+    page.wait_for_function("document.querySelector('#correct-dice .roll-no')?.textContent === 'Roll #3:'")
     assert not page.locator("#correct-values").is_visible() and not page.locator("#correct-cancel").is_visible()
     assert page.evaluate(NOTICE) == ""
     assert page.evaluate("document.activeElement.closest('#correct-dice') !== null")  # not lost to <body>
@@ -114,31 +114,33 @@ def test_step_back_to_an_earlier_roll_correct_it_and_return_to_the_latest(live, 
     assert page.evaluate(NOTICE) == ""
     assert page.evaluate("document.activeElement.closest('#correct-dice, #correct-nav') !== null")
     live.table.submit(DiceRolled(faces=(5,)))  # back at the latest: the card follows the next roll
-    page.wait_for_function("document.querySelector('#correct-dice .roll-no').textContent === 'Roll #5:'")
+    page.wait_for_function("document.querySelector('#correct-dice .roll-no')?.textContent === 'Roll #5:'")
     assert [e for e in page.errors if not e.startswith("Failed to load resource")] == []
 
 
-def test_an_earlier_roll_the_game_will_not_correct_shows_the_servers_reason(live, page):
-    """Whether a game takes a correction is known for the last roll only; for an earlier one the
-    page sends it and shows the server's refusal, the die still selected to cancel."""
+def test_an_earlier_roll_whose_correction_makes_a_later_event_illegal_says_which(live, page):
+    """Any roll of the game can be corrected, the events after it replayed; when the corrected value
+    makes one of them illegal the card names it and why, and "Keep the roll" leaves all as it was."""
     lines = [ln for ln in (ROOT / "tests/rules/demigods/golden/advanced-tactics.txt").read_text().splitlines()
              if ln.strip() and not ln.startswith("#")]
     login(page, live.url)
     for line in lines[:13]:  # Demigods with two rolls: 2 and 11
         live.table.submit(parse(line))
-    page.wait_for_selector("#correct-refused")
-    assert page.inner_text("#dice-h") == "Last roll"
+    page.wait_for_function("document.querySelector('#correct-dice .roll-no')?.textContent === 'Roll #11:'")
+    assert page.inner_text("#dice-h") == "Last roll — tap a die to correct it"
     page.click("#roll-earlier")
     assert page.inner_text("#correct-dice .roll-no") == "Roll #2:"
     page.click("#correct-dice button[data-index='0']")
     page.click("#correct-values button:text-is('4')")
-    page.wait_for_selector("#toast.err")
-    assert "Demigods uses each die the moment it is read, so roll 2 cannot be corrected afterwards" in \
-        page.inner_text("#toast")  # the server's words, as for any refused event
-    assert page.locator("#correct-values").is_visible()
-    page.click("#correct-cancel")
-    assert not page.locator("#correct-values").is_visible()
+    page.wait_for_selector("#correct-later:not([hidden])")
+    assert page.inner_text("#correct-later .correct-later-what").startswith("With die 1 of roll #2 as 4, event #3 (")
+    assert page.inner_text("#correct-later .correct-later-what").endswith("is illegal: it is warlord's turn, not protector's.")
+    page.click("#correct-later button[data-key='later-keep']")
+    assert not page.locator("#correct-later").is_visible()
     assert live.table.state.tray.rolls[0].faces == (2, 3)
+    page.click("#correct-values button:text-is('1')")  # a face that keeps every later event legal
+    page.wait_for_function("document.querySelector('#toast').textContent.startsWith('Corrected')")
+    assert live.table.state.tray.rolls[0].faces == (1, 3) and live.table.state.tray.rolls[0].sensed == (2, 3)
 
 
 def test_control_dice_show_their_confidence_and_a_corrected_die_is_marked(live, page, phone, screenshots):

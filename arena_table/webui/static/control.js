@@ -299,6 +299,7 @@
       pinnedSeq = null;
     }
     if (gone && gone.latest !== (latest && latest.seq)) gone = null;  // a new roll since: old news
+    if (later && !find(later.sel.seq)) later = null;  // its roll went away (undone, a new game)
     const roll = selected ? find(selected.seq) : pinnedSeq !== null ? find(pinnedSeq) : latest;
     const isLatest = !!roll && roll === latest;
     // whether the running game takes a correction is asked of the rules for the last roll only (tray.last,
@@ -310,6 +311,7 @@
       : (isLatest ? 'Last roll' : 'Earlier roll') + ' — tap a die to correct it';
     renderNotice(rolls, roll, latest);
     renderNav(rolls, roll);
+    renderLater();
 
     const box = $('correct-dice');
     const vals = $('correct-values');
@@ -378,18 +380,77 @@
     if (target && document.activeElement !== target) target.focus();
   }
 
-  async function sendCorrection(sel, value) {
+  // A correction replays the events after the roll. One the corrected value makes illegal comes back as
+  // a 409 naming it (later: seq, text, reason): the card asks to drop it (sent again with it in "drop"),
+  // to drop it and enter it again afterwards, or to leave the roll as it is.
+  let later = null;  // { sel, value, drops: [seq], event: {seq, text, reason, event}, reenter: [notation] }
+  async function sendCorrection(sel, value, drops, reenter) {
     if (sending) return;  // a double tap sends one correction
     sending = true;
-    const d = await act('POST', '/api/correct', { roll: sel.seq, index: sel.index, value },
-      (x) => (x.unchanged ? x.text : 'Corrected die ' + (sel.index + 1) + ' of roll #' + sel.seq + ' to ' + value + ' (event #' + x.seq + ')'));
+    let d = null;
+    try {
+      d = await api('POST', '/api/correct', { roll: sel.seq, index: sel.index, value, drop: drops || [] });
+      const dropped = (drops || []).length ? ', dropped ' + drops.map((k) => '#' + k).join(', ') : '';
+      toast(d.unchanged ? d.text : 'Corrected die ' + (sel.index + 1) + ' of roll #' + sel.seq + ' to ' + value + ' (event #' + d.seq + ')' + dropped, false);
+    } catch (e) {
+      const r = window.control.lastResult;
+      if (r && r.status === 409 && r.data && r.data.later) {
+        later = { sel, value, drops: drops || [], event: r.data.later, reenter: reenter || [] };
+      } else {
+        toast(e.message, true);
+      }
+    }
     sending = false;
+    if (d) {
+      later = null;
+      if ((reenter || []).length) offerReentry(reenter);
+    }
     // done: back to the roll shown before; refused: the die stays selected (the toast says why), to try again or cancel
     if (d && selected === sel) {
       selected = null;
       focusKey = 'die-' + sel.index;
     }
+    if (later) focusKey = 'later-drop';
     renderCorrect();
+  }
+
+  // the dropped events to enter again: the first in the typed panel, to change and send
+  function offerReentry(lines) {
+    $('event-text').value = lines[0];
+    $('event-text').dataset.auto = '';
+    toast('Dropped ' + lines.length + ' event' + (lines.length > 1 ? 's' : '') + ': enter ' + (lines.length > 1 ? 'them' : 'it')
+      + ' again as ' + (lines.length > 1 ? 'they' : 'it') + ' should be (the buttons above, or the line under Advanced)', false);
+  }
+
+  function renderLater() {
+    const box = $('correct-later');
+    if (!later) { box.hidden = true; box.replaceChildren(); return; }
+    const { sel, value, drops, event } = later;
+    const send = (reenter) => sendCorrection(sel, value, drops.concat([event.seq]), reenter ? later.reenter.concat([event.event]) : later.reenter);
+    const b = (key, text, label, handler) => {
+      const x = el('button', { type: 'button', 'data-key': key, 'aria-label': label, text });
+      x.addEventListener('click', handler);
+      return x;
+    };
+    box.hidden = false;
+    box.replaceChildren(...[
+      el('p', { class: 'correct-later-what', text: 'With die ' + (sel.index + 1) + ' of roll #' + sel.seq + ' as ' + value
+        + ', event #' + event.seq + ' (' + event.text + (event.when ? ', ' + event.when : '') + ') is illegal: ' + event.reason + '.' }),
+      drops.length ? el('p', { class: 'muted', text: 'Dropping too: ' + drops.map((k) => '#' + k).join(', ') }) : null,
+      el('div', { class: 'correct-nav', role: 'group', 'aria-label': 'What to do with event #' + event.seq },
+        b('later-drop', 'Drop #' + event.seq + ' and correct', 'Drop event #' + event.seq + ' and correct the die', () => send(false)),
+        b('later-reenter', 'Drop #' + event.seq + ', correct, enter it again', 'Drop event #' + event.seq + ', correct the die, then enter the event again', () => send(true)),
+        b('later-keep', 'Keep the roll', 'Keep roll #' + sel.seq + ' as it is', () => { later = null; renderCorrect(); })),
+    ].filter(Boolean));
+  }
+
+  // a roll line of the event log: its Correct button shows that roll in the card, its dice ready to tap
+  function correctFromLog(seq) {
+    showRoll(seq);
+    const card = $('correct-dice').closest('section');
+    card.scrollIntoView({ block: 'nearest' });
+    const first = $('correct-dice').querySelector('button');
+    if (first) first.focus();
   }
 
   function renderNotice(rolls, roll, latest) {
@@ -547,10 +608,18 @@
   async function refreshLog() {
     try {
       const d = await api('GET', '/api/events?viewer=control&since=' + Math.max(0, (state ? state.seq : 0) - 40));
-      $('control-log').replaceChildren(...d.events.slice().reverse().map((r) =>
-        el('li', { value: r.seq, class: r.status === 'rejected' ? 'rejected' : null,
+      const rolls = new Set(recentRolls().map((x) => x.seq));  // the running game's rolls the card can show
+      $('control-log').replaceChildren(...d.events.slice().reverse().map((r) => {
+        const li = el('li', { value: r.seq, class: r.status === 'rejected' ? 'rejected' : null,
           text: (r.when ? r.when + ' · ' : '') + (r.words || r.text)
-            + (r.status === 'rejected' ? '  — rejected: ' + r.reason : '') })));
+            + (r.status === 'rejected' ? '  — rejected: ' + r.reason : '') });
+        if (r.status === 'ok' && r.event && r.event.kind === 'roll' && rolls.has(r.seq)) {
+          const b = el('button', { type: 'button', class: 'log-correct', 'aria-label': 'Correct roll #' + r.seq, text: 'Correct' });
+          b.addEventListener('click', () => correctFromLog(r.seq));
+          li.append(' ', b);
+        }
+        return li;
+      }));
     } catch (e) { /* shown */ }
   }
 
