@@ -269,6 +269,20 @@ def _hand(frame: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return mask
 
 
+def camera_faults(frame: np.ndarray, rng: np.random.Generator, blur_px: float, noise: float) -> np.ndarray:
+    """``frame`` blurred (Gaussian sigma ``blur_px``) with sensor noise (sd ``noise`` grey levels)
+    added: a new noisy frame of the same scene for each call."""
+    if blur_px > 0:
+        frame = cv2.GaussianBlur(frame, (0, 0), blur_px)
+    if noise > 0:
+        cv2.setRNGSeed(int(rng.integers(0, 2**31 - 1)))  # OpenCV's generator, seeded from ours: fast and repeatable
+        grain = np.empty(frame.shape, np.int16)
+        cv2.randn(grain, 0, noise)
+        grain += frame
+        frame = np.clip(grain, 0, 255).astype(np.uint8)
+    return frame
+
+
 def render_scene(spec: SceneSpec, rng: np.random.Generator, texture: np.ndarray | None = None,
                  camera: np.ndarray | None = None) -> tuple[np.ndarray, SceneTruth]:
     """The frame (HxWx3 uint8 BGR) of ``spec`` and its truth.
@@ -324,13 +338,6 @@ def render_scene(spec: SceneSpec, rng: np.random.Generator, texture: np.ndarray 
         yy, xx = np.mgrid[y0:y1, x0:x1].astype(np.float32)
         spot = np.exp(-(((xx - gx) / r) ** 2 + ((yy - gy) / (0.6 * r)) ** 2))[..., None] * spec.glare
         frame[y0:y1, x0:x1] = np.clip(frame[y0:y1, x0:x1] + spot, 0, 255).astype(np.uint8)
-    if spec.blur_px > 0:
-        frame = cv2.GaussianBlur(frame, (0, 0), spec.blur_px)
-    if spec.noise > 0:
-        cv2.setRNGSeed(int(rng.integers(0, 2**31 - 1)))  # OpenCV's generator, seeded from ours: fast and repeatable
-        noise = np.empty(frame.shape, np.int16)
-        cv2.randn(noise, 0, spec.noise)
-        noise += frame
-        frame = np.clip(noise, 0, 255).astype(np.uint8)
+    frame = camera_faults(frame, rng, spec.blur_px, spec.noise)
     truth = SceneTruth(cam, tuple(FigureTruth(f.id, f.at, f.heading_deg, f.id in covered) for f in spec.figures))
     return frame, truth

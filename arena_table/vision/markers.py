@@ -104,9 +104,14 @@ class MarkerConfig:
     """Smallest marker perimeter as a fraction of the frame's long side (OpenCV's
     ``minMarkerPerimeterRate``, default 0.03). 0.01 keeps a 12 mm marker seen at 1 px/mm
     in a 1280 px frame (perimeter 48 px > 12.8 px); smaller blobs are too few pixels to decode."""
+    cell_margin: float = 0.3
+    """Share of each bit's cell left out when the bit is read (OpenCV's
+    ``perspectiveRemoveIgnoredMarginPerCell``, default 0.13): reading only the middle of each cell
+    keeps a blurred, turned small marker readable. On rendered boards (23 px markers, blur up to
+    1.1 px) 0.13 missed 4 of 369 markers, 0.3 none."""
     params_file: str = ""
-    """An OpenCV ``DetectorParameters`` file (YAML) read first, its values then overridden by
-    ``corner_refinement`` only when that is not ``none``; empty for none."""
+    """An OpenCV ``DetectorParameters`` file (YAML) used instead of ``min_perimeter_rate`` and
+    ``cell_margin``, then ``corner_refinement`` when that is not ``none``; empty for none."""
 
     def __post_init__(self) -> None:
         if self.corner_refinement not in CORNER_REFINEMENT:
@@ -114,6 +119,8 @@ class MarkerConfig:
                             f"{', '.join(CORNER_REFINEMENT)}")
         if not 0 < self.min_perimeter_rate < 4:
             raise BadConfig(f"min_perimeter_rate {self.min_perimeter_rate}: want 0 < rate < 4")
+        if not 0 <= self.cell_margin < 0.5:
+            raise BadConfig(f"cell_margin {self.cell_margin}: want 0 <= margin < 0.5")
 
 
 @dataclass(frozen=True)
@@ -181,6 +188,7 @@ class MarkerDetector:
             params.cornerRefinementMethod = CORNER_REFINEMENT[self.cfg.corner_refinement]
         if not self.cfg.params_file:
             params.minMarkerPerimeterRate = self.cfg.min_perimeter_rate
+            params.perspectiveRemoveIgnoredMarginPerCell = self.cfg.cell_margin
         self.dictionary = marker_dictionary(self.cfg.dictionary)
         self.detector = cv2.aruco.ArucoDetector(self.dictionary, params)
 
