@@ -121,6 +121,19 @@ def test_demigods_walk(seed):
     assert taken["dg-use"] >= 3 and taken["dg-end-turn"] >= 5
 
 
+@pytest.mark.parametrize("start, first", [("demigods-tactics.txt", ("dg-pick", "dg-demigod", "dg-begin")),
+                                          ("demigods-slayer.txt", ("dg-end-turn",)),
+                                          ("demigods-advanced-tactics.txt", ("dg-end-turn",))])
+@pytest.mark.parametrize("seed", SEEDS[:2])
+def test_demigods_walk_from_the_start(seed, start, first):
+    """From the start line: heroes taken, Demigods fielded and equipped by the offers, then play
+    (the Slayer and Advanced Tactics examples start from a line-up, in play)."""
+    game = find_game("demigods")
+    options = _start_line(start)
+    taken, _ = walk(game, lambda: game.setup(options), _demigods_roll, random.Random(seed), 120)
+    assert all(taken[k] >= 1 for k in first), taken
+
+
 # --- Euthia ------------------------------------------------------------------------------------
 
 def _euthia_roll(state, rng):

@@ -288,3 +288,17 @@ def test_theosis_arena_offers_the_acting_hero_a_hex_to_enter_and_actions_1_2():
     assert {c.label for c in act12.params[0].choices} == {name(st, c) for c in st.player(st.heroes[hero].player).hand}
     gems = act12.params[0].choices[0].then[0]
     assert choices(gems)[0] == "no Mana gem" and all("(1 Damage)" in g for g in choices(gems)[1:])
+
+
+def test_demigods_selection_offers_the_chieftain_order_pick_then_a_demigod_and_its_slots():
+    st = DEMIGODS.setup({"first": "Bo", "heroes": 4, "mode": "tactics", "players": ["Ann", "Bo"],
+                         "selection": "chieftain"})
+    acts = by_label(DEMIGODS.actions(st))
+    assert "Bo: take a hero" in acts and "Ann: take a hero" not in acts  # Bo picks first (p.11)
+    assert {"Ann: field a Demigod", "Bo: field a Demigod"} <= set(acts)
+    assert str(acts["Bo: take a hero"].event([choices(acts["Bo: take a hero"].params[0]).index("Trapper")])) \
+        == "dg-pick player=Bo hero=trapper"
+    st = DEMIGODS.apply(st, parse("dg-demigod player=Ann demigod=warlord"))
+    equip = by_label(DEMIGODS.actions(st))["Ann: equip Warlord"]
+    slot = equip.params[0].choices[0]
+    assert "Elemental Sword" in choices(slot.then[0])

@@ -1,6 +1,8 @@
 """What the players can do now in Demigods Evolution, as tappable actions (``Game.actions``).
 
-In play ('Rounds' p.26-30): the acting character enters the battlefield (1 AP, p.26), uses its
+Before the first round ('Heroes', 'Demigods', pp.10-19): each player takes heroes (in the
+Chieftain order where it is played, p.11), fields a Demigod (p.17) and equips its slots
+(p.18), then the first round begins. In play ('Rounds' p.26-30): the acting character enters the battlefield (1 AP, p.26), uses its
 base attack, a skill, an item or a special ability on a target ('Attacking' p.22-23: the side
 of the target is asked only while the figures' positions are unknown), or ends its turn; a
 pending attack with attack-link rerolls left offers a re-roll of each die or keeping them
@@ -16,9 +18,9 @@ from typing import Any
 
 from arena_table.rules.kernel.actions import Action, Apply, Choice, Param, accepts, legal
 
-from . import rounds
+from . import data, rounds
 from .actions import knows, spec
-from .state import Character, DemigodsState, demigod_card
+from .state import Character, DemigodsState, demigod_card, item_card
 
 SIDES = (("front", "Front"), ("side", "Side"), ("back", "Back"))
 """Where the attacker stands as seen from the target ('Attacking', p.22)."""
@@ -29,6 +31,7 @@ def actions(state: DemigodsState, apply: Apply) -> list[Action]:
     Demigod dice are awaited or the game is over."""
     out: list[Action | None] = []
     if state.stage == "select":
+        out += _selection(state, apply)
         if accepts(apply, state, "dg-begin", {}):
             out.append(Action(kind="dg-begin", label="Begin the first round"))
         return [a for a in out if a]
@@ -128,3 +131,35 @@ def _targets(state: DemigodsState, ch: Character) -> Param:
             Choice(label, {"side": [side]}) for side, label in SIDES)),)
         choices.append(Choice(t.name + ("" if t.player == ch.player else f" ({t.player})"), {"targets": [t.id]}, then))
     return Param("targets", "Target", tuple(choices))
+
+
+def _selection(state: DemigodsState, apply: Apply) -> list[Action | None]:
+    """Taking heroes, fielding a Demigod and equipping it, as :mod:`.setup` allows them now."""
+    out: list[Action | None] = []
+    heroes = Param("hero", "Hero", tuple(Choice(_hero_name(state, h), {"hero": h}) for h in data.hero_ids()))
+    demigods = Param("demigod", "Demigod", tuple(Choice(data.demigod(d).get("name", d), {"demigod": d})
+                                                 for d in data.demigod_ids()))
+    for p in state.players:
+        me = {"player": p}
+        out.append(legal(apply, state, "dg-pick", f"{p}: take a hero", p, me, (heroes,)))
+        dg = next((c for c in state.chars.values() if c.kind == "demigod" and c.player == p), None)
+        if dg is None:
+            out.append(legal(apply, state, "dg-demigod", f"{p}: field a Demigod", p, me, (demigods,)))
+            continue
+        owned = tuple(Choice(_hero_name(state, h), {"hero": h}) for q, h in state.picks if q == p)
+        items = []
+        for i in data.item_ids():
+            rec = item_card(state, i)
+            then = (Param("hero", "Bound to", owned),) if rec.get("choose_hero") and owned else ()
+            items.append(Choice(rec.get("name", i), {"item": i}, then))
+        slots = tuple(Choice(f"slot {n + 1} ({'/'.join(kinds)})", {"slot": n}, (Param("item", "Item", tuple(items)),))
+                      for n, kinds in enumerate(demigod_card(state, dg.card_id)["slots"]) if not dg.items[n])
+        if slots:
+            out.append(legal(apply, state, "dg-equip", f"{p}: equip {dg.name}", p, me,
+                             (Param("slot", "Equipment slot", slots),)))
+    return out
+
+
+def _hero_name(state: DemigodsState, hero: str) -> str:
+    """A hero by the name on its card."""
+    return str(data.hero(hero, state.hero_stats).get("name", hero))
