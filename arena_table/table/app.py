@@ -130,6 +130,7 @@ class Table:
         """
         from arena_table.webui.app import WebConfig, create_app
 
+        from .login_codes import LoginCodes
         from .revoked_sessions import StoredSessionRevocations
         from .secrets_store import load_or_create_pin, load_or_create_session_secret
 
@@ -144,7 +145,8 @@ class Table:
             table.web = create_app(table, WebConfig(pin=table.pin, max_clients=config.web.max_clients,
                                                     streams_per_address=config.web.streams_per_address,
                                                     tv_addresses=config.web.tv_addresses, host=config.web.host, public_url=config.web.public_url or None,
-                                                    secret_key=key, revocations=revocations))
+                                                    secret_key=key, revocations=revocations,
+                                                    login_code=LoginCodes(table.data_dir).use))
         except BaseException:
             table.close()
             raise

@@ -15,7 +15,7 @@ import logging
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from flask import Flask, Response, abort, jsonify, make_response, render_template, request, send_file
 from werkzeug.exceptions import HTTPException, InternalServerError
@@ -62,6 +62,9 @@ class WebConfig:
     revocations: auth.SessionRevocations | None = dataclasses.field(default=None, repr=False)
     """The logged-out session ids (:class:`auth.SessionRevocations`); the table keeps them beside its
     key, so a logged-out cookie stays refused after a restart. Default: in memory."""
+    login_code: Callable[[str], bool] | None = dataclasses.field(default=None, repr=False)
+    """``login_code(text) -> bool``: whether ``text`` is a one-time login code (``arena-table pin``),
+    used up when it is (:func:`auth.init_auth`). Default: none is accepted."""
 
 
 def _web_config(config: WebConfig | Mapping[str, Any] | None, service: TableService) -> WebConfig:
@@ -93,7 +96,7 @@ def create_app(service: TableService, config: WebConfig | Mapping[str, Any] | No
     app.extensions["arena_hub"] = hub
     app.extensions["arena_service"] = service
     app.extensions["arena_web_config"] = cfg
-    auth.init_auth(app, cfg.pin, secret_key=cfg.secret_key, revocations=cfg.revocations)
+    auth.init_auth(app, cfg.pin, secret_key=cfg.secret_key, revocations=cfg.revocations, login_code=cfg.login_code)
     _register_errors(app)
     _register_pages(app, service, hub, cfg)
     _register_api(app, service, hub)

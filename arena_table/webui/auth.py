@@ -1,4 +1,4 @@
-"""The control page's lock: a PIN login, a session cookie, CSRF tokens, a PIN rate limit.
+"""The control page's lock: a PIN login, a session cookie, CSRF tokens, a wrong-PIN back-off per address.
 
 * The PIN is the table's (``service.pin``), printed on the Pi's console and by
   ``arena-table doctor``; it is compared in constant time.
@@ -15,80 +15,36 @@
   the session's CSRF token in the ``X-CSRF-Token`` header or a ``csrf_token`` form field —
   else **403** (OWASP CSRF Prevention Cheat Sheet, "synchronizer token pattern"). The login
   itself needs the token of the session that showed the form.
-* Wrong PINs are limited per client address (:data:`MAX_FAILURES` in :data:`WINDOW_S`) and
-  for the whole table (:data:`MAX_FAILURES_ALL`), answered **429** with ``Retry-After``.
+* Wrong PINs slow down the client address that sends them, and no other
+  (:mod:`~arena_table.webui.pin_backoff`): after a few, that address waits ever longer before its
+  next try, answered **429** with ``Retry-After``.
+* The owner can always get in: a one-time code from ``arena-table pin`` on the Pi (13 or more
+  digits, longer than any PIN) logs in once, even from an address that has to wait. The table
+  checks and uses it up (the ``login_code`` callable :func:`init_auth` takes).
 """
 
 from __future__ import annotations
 
 import functools
 import hmac
+import logging
 import secrets
 import threading
 import time
-from collections import deque
 from typing import Any, Callable
 
 from flask import Flask, current_app, jsonify, redirect, render_template, request, session, url_for
 
-MAX_FAILURES = 5
-"""Wrong PINs one address may try in :data:`WINDOW_S` seconds."""
-MAX_FAILURES_ALL = 30
-"""Wrong PINs the whole table accepts in :data:`WINDOW_S` (a guesser with many addresses)."""
-WINDOW_S = 60.0
+from .address import client_address
+from .pin_backoff import PinBackoff, TooSoon, seconds
+
+log = logging.getLogger(__name__)
+
+LONGEST_PIN = 12
+"""Digits a PIN has at most (``secrets_store.valid_pin``); a longer number is a one-time code."""
 MUTATING = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 PUBLIC_MUTATING = frozenset({"auth.login"})
 """Endpoints that take a POST without a session (they still need the CSRF token)."""
-
-
-class RateLimiter:
-    """Sliding-window failure counter per key and overall (thread-safe).
-
-    >>> rl = RateLimiter(max_per_key=2, max_all=10, window=60, clock=lambda: 100.0)
-    >>> rl.retry_after("a"), rl.fail("a"), rl.fail("a"), rl.retry_after("a") > 0, rl.retry_after("b")
-    (0.0, None, None, True, 0.0)
-    """
-
-    def __init__(self, max_per_key: int = MAX_FAILURES, max_all: int = MAX_FAILURES_ALL,
-                 window: float = WINDOW_S, clock: Callable[[], float] = time.monotonic) -> None:
-        self.max_per_key, self.max_all, self.window, self.clock = max_per_key, max_all, window, clock
-        self._lock = threading.Lock()
-        self._keys: dict[str, deque[float]] = {}
-        self._all: deque[float] = deque()
-
-    def _trim(self, q: deque[float], now: float) -> None:
-        while q and q[0] <= now - self.window:
-            q.popleft()
-
-    def retry_after(self, key: str) -> float:
-        """Seconds until ``key`` may try again; 0 when it may now."""
-        now = self.clock()
-        with self._lock:
-            q = self._keys.get(key, deque())
-            self._trim(q, now)
-            self._trim(self._all, now)
-            waits = [0.0]
-            if len(q) >= self.max_per_key:
-                waits.append(q[0] + self.window - now)
-            if len(self._all) >= self.max_all:
-                waits.append(self._all[0] + self.window - now)
-            return max(waits)
-
-    def fail(self, key: str) -> None:
-        now = self.clock()
-        with self._lock:
-            self._keys.setdefault(key, deque()).append(now)
-            self._all.append(now)
-            if len(self._keys) > 10_000:  # keep memory bounded under a flood of addresses
-                for k in [k for k, q in self._keys.items() if not q or q[-1] <= now - self.window]:
-                    del self._keys[k]
-
-    def remaining(self, key: str) -> int:
-        now = self.clock()
-        with self._lock:
-            q = self._keys.get(key, deque())
-            self._trim(q, now)
-            return max(0, self.max_per_key - len(q))
 
 
 SESSION_LIFETIME_S = 31 * 24 * 3600
@@ -224,19 +180,43 @@ MIN_SECRET_KEY = 32
 """Bytes a session key must have at least (256 bits: no guessing it from a signed cookie)."""
 
 
-def init_auth(app: Flask, pin: str, limiter: RateLimiter | None = None, secret_key: bytes | None = None,
-              revocations: SessionRevocations | None = None) -> None:
+def _wrong(is_code: bool, backoff: PinBackoff, who: str) -> str:
+    """What the login form says after a wrong PIN or code from ``who``."""
+    if is_code:
+        return "wrong, used or expired login code: `arena-table pin` on the table makes a new one"
+    left, wait = backoff.left(who), backoff.wait(who)
+    if wait > 0:
+        return f"wrong PIN: the next try from this address in {seconds(wait)} s"
+    return f"wrong PIN ({left} {'try' if left == 1 else 'tries'} left before a wait)"
+
+
+def _is_code(given: str) -> bool:
+    """Whether the login field holds a one-time code rather than a PIN: digits (spaces and dashes
+    between groups allowed), more than any PIN has.
+
+    >>> _is_code("4821-0937-5561-2208"), _is_code("246810"), _is_code("abc-defg-hijk-lmno")
+    (True, False, False)
+    """
+    digits = given.replace("-", "").replace(" ", "")
+    return digits.isascii() and digits.isdigit() and len(digits) > LONGEST_PIN
+
+
+def init_auth(app: Flask, pin: str, backoff: PinBackoff | None = None, secret_key: bytes | None = None,
+              revocations: SessionRevocations | None = None,
+              login_code: Callable[[str], bool] | None = None) -> None:
     """Install the session settings, the CSRF guard and the login/logout routes on ``app``.
 
     Args:
         app: the web app.
         pin: the control page's PIN, digits.
-        limiter: the wrong-PIN counter; default: a new :class:`RateLimiter`.
+        backoff: the wrong-PIN back-off per address; default: a new :class:`PinBackoff`.
         secret_key: the key that signs the session cookie, at least :data:`MIN_SECRET_KEY` bytes;
             an app given the same key (a restart of the table) accepts the same cookies. Default:
             random bytes, so no other app accepts this one's cookies.
         revocations: the logged-out session ids; default: a new in-memory
             :class:`SessionRevocations` (give the same stored one to an app with the same key).
+        login_code: ``login_code(text) -> bool``: whether ``text`` is a one-time code from
+            ``arena-table pin``, used up by this call when it is; default: no codes.
 
     Raises:
         ValueError: ``pin`` is not digits, or ``secret_key`` is shorter than :data:`MIN_SECRET_KEY`.
@@ -251,8 +231,7 @@ def init_auth(app: Flask, pin: str, limiter: RateLimiter | None = None, secret_k
     app.config.update(SESSION_COOKIE_NAME="arena_session", SESSION_COOKIE_HTTPONLY=True,
                       SESSION_COOKIE_SAMESITE="Strict", PERMANENT_SESSION_LIFETIME=SESSION_LIFETIME_S)
     app.extensions["arena_session_revocations"] = revocations or SessionRevocations()
-    limiter = limiter or RateLimiter()
-    app.extensions["arena_rate_limiter"] = limiter
+    app.extensions["arena_pin_backoff"] = backoff or PinBackoff()
     app.before_request(_guard)
     app.jinja_env.globals["csrf_token"] = csrf_token
     app.jinja_env.globals["is_authenticated"] = is_authenticated
@@ -266,22 +245,29 @@ def init_auth(app: Flask, pin: str, limiter: RateLimiter | None = None, secret_k
             nxt = "/control"  # no open redirect
         if request.method == "GET":
             return render_template("login.html", next=nxt, error=None)
-        who = request.remote_addr or "?"
-        wait = limiter.retry_after(who)
-        if wait > 0:
-            return _refuse(429, f"too many wrong PINs: try again in {int(wait) + 1} s",
-                           {"Retry-After": str(int(wait) + 1)})
+        who = client_address(request.remote_addr) or "?"
+        backoff: PinBackoff = current_app.extensions["arena_pin_backoff"]
         data = request.get_json(silent=True) if request.is_json else request.form
         if request.is_json and not isinstance(data, dict):
             return _refuse(400, 'the body must be a JSON object such as {"pin": "123456"}')
         given = str((data or {}).get("pin", "")).strip()
-        if not hmac.compare_digest(given.encode(), str(pin).encode()):
-            limiter.fail(who)
-            left = limiter.remaining(who)
-            msg = f"wrong PIN ({left} {'try' if left == 1 else 'tries'} left this minute)"
+        is_code = _is_code(given)
+        if is_code:  # nobody guesses a code: it is tried even when this address must wait
+            right = backoff.attempt(who, lambda: login_code is not None and login_code(given), waits=False)
+        else:
+            try:
+                right = backoff.attempt(who, lambda: hmac.compare_digest(given.encode(), str(pin).encode()))
+            except TooSoon as exc:
+                wait = str(seconds(exc.retry_after))
+                return _refuse(429, f"{exc} (or log in with a one-time code from `arena-table pin` on the table)",
+                               {"Retry-After": wait})
+        if not right:
+            msg = _wrong(is_code, backoff, who)
             if _wants_json():
                 return _refuse(401, msg)
             return render_template("login.html", next=nxt, error=msg), 401
+        if is_code:
+            log.warning("control page: logged in with a one-time code from %s", who)
         _revoke_this_session()  # a login over a logged-in session (a second tab): the old id ends
         session["auth"] = True
         session["sid"] = secrets.token_urlsafe(16)

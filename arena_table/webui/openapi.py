@@ -86,7 +86,7 @@ OPERATIONS: dict[tuple[str, str], dict[str, Any]] = {
         "requestBody": _body({"type": "object", "required": ["pin"], "properties": {"pin": {"type": "string"}}}),
         "responses": {"200": _json({"type": "object", "properties": {
             "authenticated": {"type": "boolean"}, "csrf": {"type": "string"}}}),
-            "401": _json(_ERROR, "Wrong PIN (the message says how many tries are left this minute)"),
+            "401": _json(_ERROR, "Wrong PIN or one-time code (the message says how many tries are left before a wait)"),
             **_errors(400, 403, 429)}},
     ("/logout", "post"): {
         "security": _CONTROL,

@@ -1,4 +1,4 @@
-"""The control page's lock: PIN, session cookie, CSRF, rate limit, and no way in for spectators."""
+"""The control page's lock: PIN, session cookie, CSRF, the wrong-PIN back-off, and no way in for spectators."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ import re
 import pytest
 from webhelpers import PIN, login
 
-from arena_table.webui.auth import MAX_FAILURES, PUBLIC_MUTATING
+from arena_table.webui.auth import PUBLIC_MUTATING
+from arena_table.webui.pin_backoff import FREE_FAILURES, PinBackoff
 
 MUTATING = {"POST", "PUT", "PATCH", "DELETE"}
 
@@ -88,16 +89,19 @@ def test_post_without_or_with_wrong_csrf_token_is_refused(client, table):
     assert resp.status_code == 201 and resp.get_json()["seq"] == 1
 
 
-def test_pin_attempts_are_rate_limited(client):
+def test_wrong_pins_make_the_address_wait(app, client):
+    app.extensions["arena_pin_backoff"] = PinBackoff(clock=lambda: 1000.0)  # time stands still
     token = client.get("/api/session").get_json()["csrf"]
-    for i in range(MAX_FAILURES):
+    for i in range(FREE_FAILURES):
         r = client.post("/login", json={"pin": "1111"}, headers={"X-CSRF-Token": token})
         assert r.status_code == 401
-        left = MAX_FAILURES - i - 1
-        assert f"({left} {'try' if left == 1 else 'tries'} left this minute)" in r.get_json()["error"]
+        left = FREE_FAILURES - i - 1
+        if left:
+            assert f"({left} {'try' if left == 1 else 'tries'} left before a wait)" in r.get_json()["error"]
+    assert r.get_json()["error"] == "wrong PIN: the next try from this address in 1 s"
     r = client.post("/login", json={"pin": PIN}, headers={"X-CSRF-Token": token})
-    assert r.status_code == 429  # even the right PIN waits out the lock
-    assert 0 < int(r.headers["Retry-After"]) <= 61
+    assert r.status_code == 429  # even the right PIN waits out the wait
+    assert r.headers["Retry-After"] == "1" and "arena-table pin" in r.get_json()["error"]
 
 
 def test_logout_ends_the_session(client):

@@ -9,7 +9,7 @@ import json
 import socket
 
 import pytest
-from webhelpers import PIN
+from webhelpers import PIN, needs_loopback_net
 
 from arena_table.rules import DiceRolled
 from arena_table.webui.app import create_app
@@ -19,18 +19,6 @@ from arena_table.webui.views import spectator_state
 
 FLOODER, OTHER_PHONE, PLAYER = "127.0.0.2", "127.0.0.3", "127.0.0.4"
 TV = "127.0.0.1"  # the browser on the Pi itself: a default web.tv_addresses
-
-
-def _can_bind(address: str) -> bool:
-    try:
-        with socket.socket() as s:
-            s.bind((address, 0))
-    except OSError:
-        return False
-    return True
-
-
-needs_loopback_net = pytest.mark.skipif(not _can_bind(FLOODER), reason="127.0.0.2 is not this machine's (not Linux)")
 
 
 class Stream:

@@ -8,6 +8,8 @@ import json
 import time
 from contextlib import contextmanager
 
+import pytest
+
 from arena_table.table import secrets_store
 from arena_table.table.app import Table
 from arena_table.table.config import CameraSettings, DataSettings, TableConfig, WebSettings
@@ -15,6 +17,21 @@ from arena_table.table.revoked_sessions import StoredSessionRevocations
 from arena_table.webui.app import WebConfig, create_app, shutdown
 
 PIN = "246810"
+
+
+def _can_bind(address: str) -> bool:
+    import socket
+
+    try:
+        with socket.socket() as s:
+            s.bind((address, 0))
+    except OSError:
+        return False
+    return True
+
+
+needs_loopback_net = pytest.mark.skipif(not _can_bind("127.0.0.2"),
+                                        reason="127.0.0.2 is not this machine's (not Linux): one client per address")
 
 
 def login(client, pin: str = PIN) -> str:
