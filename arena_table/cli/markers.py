@@ -169,8 +169,26 @@ def _cmd_remove(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_bench(args: argparse.Namespace) -> int:
+    from arena_table.bench.markers import format_result, run_bench
+
+    from .dice import _quiet_opencv
+
+    _quiet_opencv()
+    out = run_bench(frames=args.frames, repeats=args.repeats)
+    print(json.dumps(out, indent=1) if args.json else format_result(out))
+    return 0
+
+
 def register(sub: argparse._SubParsersAction) -> None:
-    from .common import at_least
+    from .common import at_least, bench_subparsers
+
+    p = bench_subparsers(sub).add_parser("markers", help="figure markers: the whole locate -> cell -> event path "
+                                                          "against the bare detector, 1280x720, 20 markers, one core")
+    p.add_argument("--frames", type=at_least(1), default=12, help="rendered frames (default 12)")
+    p.add_argument("--repeats", type=at_least(1), default=5, help="timings of each frame (default 5)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=_cmd_bench)
 
     markers = subcommand_group(sub, "markers", "the figures' markers: read, print, and which figure each is")
 

@@ -31,6 +31,7 @@ import datetime as _dt
 import json
 import math
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
@@ -76,7 +77,7 @@ class BoardCalibration:
     """ISO 8601 UTC time it was made (informative)."""
     reference: Reference | None = None
 
-    @property
+    @cached_property
     def corner_ids(self) -> frozenset[int]:
         return frozenset(i for i, _ in self.corners)
 
@@ -104,17 +105,32 @@ class BoardCalibration:
 
         Facing comes from the marker's orientation in the image mapped through the homography: a
         direction on the board plane, with no 3D pose (which flips on a flat table)."""
-        mapped = self.to_board([marker.centre, *marker.corners])
-        centre, q = mapped[0], mapped[1:]
+        return self.markers_on_board([marker])[0]
+
+    def markers_on_board(self, markers: Sequence[Marker]) -> list[tuple[Point, Point, float]]:
+        """:meth:`marker_on_board` of each marker, mapped in one call (the tracker's every frame)."""
+        if not markers:
+            return []
+        pts = self.to_board([p for m in markers for p in (m.centre, *m.corners)]).reshape(-1, 5, 2)
+        centre, q = pts[:, 0], pts[:, 1:]
         # all four edges vote: up from the two side edges, and the top and bottom edges turned a
         # quarter (half the jitter of one edge's midpoint)
-        up = (q[0] - q[3] + q[1] - q[2]) / 2
-        right = (q[1] - q[0] + q[2] - q[3]) / 2
-        nu, nr = np.linalg.norm(up), np.linalg.norm(right)
-        if nu > 0 and nr > 0:
-            up = (up / nu + np.array([right[1], -right[0]]) / nr) / 2 * (nu + nr) / 2
-        side = float(np.mean([np.linalg.norm(q[i] - q[(i + 1) % 4]) for i in range(4)]))
-        return (float(centre[0]), float(centre[1])), (float(up[0]), float(up[1])), side
+        up = (q[:, 0] - q[:, 3] + q[:, 1] - q[:, 2]) / 2
+        right = (q[:, 1] - q[:, 0] + q[:, 2] - q[:, 3]) / 2
+        nu = np.hypot(up[:, 0], up[:, 1])[:, None]
+        nr = np.hypot(right[:, 0], right[:, 1])[:, None]
+        turned = np.stack([right[:, 1], -right[:, 0]], axis=1)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            vote = (up / nu + turned / nr) / 2 * (nu + nr) / 2
+        vote = np.where((nu > 0) & (nr > 0), vote, up)
+        edges = np.diff(np.concatenate([q, q[:, :1]], axis=1), axis=1)
+        side = np.hypot(edges[..., 0], edges[..., 1]).mean(axis=1)
+        return [((float(c[0]), float(c[1])), (float(u[0]), float(u[1])), float(sd))
+                for c, u, sd in zip(centre, vote, side)]
+
+    @cached_property
+    def _polygon(self) -> np.ndarray:
+        return self.board_polygon().astype(np.float32).reshape(-1, 1, 2)
 
     def board_polygon(self) -> np.ndarray:
         """The corner markers' board positions, in the order that walks round the board (4x2 mm)."""
@@ -125,8 +141,7 @@ class BoardCalibration:
 
     def on_board(self, point: Point, margin_mm: float = 0.0) -> bool:
         """Whether a board point lies within the corner markers' quadrilateral grown by ``margin_mm``."""
-        poly = self.board_polygon().astype(np.float32).reshape(-1, 1, 2)
-        return cv2.pointPolygonTest(poly, (float(point[0]), float(point[1])), True) >= -margin_mm
+        return cv2.pointPolygonTest(self._polygon, (float(point[0]), float(point[1])), True) >= -margin_mm
 
     # -- files ------------------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:

@@ -218,6 +218,7 @@ class FigureTracker:
         lo = self.cfg.marker_mm * (1 - self.cfg.size_tolerance)
         hi = self.cfg.marker_mm * (1 + self.cfg.size_tolerance)
         out = {}
+        fit = []
         for m in markers:
             if m.id in corners:
                 continue
@@ -227,7 +228,8 @@ class FigureTracker:
             if counts[m.id] > 1:
                 self._ignore(m.id, f"seen {counts[m.id]} times in one frame (which one is {self.figures[m.id]}?)", ignored)
                 continue
-            centre, up, side = self.calibration.marker_on_board(m)
+            fit.append(m)
+        for m, (centre, up, side) in zip(fit, self.calibration.markers_on_board(fit)):
             if not lo <= side <= hi:
                 self._ignore(m.id, f"implausible size ({side:.1f} mm on the board, markers are "
                                    f"{self.cfg.marker_mm:g} mm)", ignored)
