@@ -286,6 +286,12 @@ class CameraLoop:
             source.skip_to(max(done) + 1)
             log.info("camera %s: rolls up to frame %d already recorded; going on from there", self.spec, max(done))
 
+    def feed(self, frame: Frame) -> bool:
+        """Take one frame as the loop's thread does, in the caller's thread: a test drives a
+        simulated source frame by frame on a simulated clock, without :meth:`start`. Returns False
+        when the loop would stop (a calibration refused the frame)."""
+        return self._step(frame)
+
     def _step(self, frame: Frame) -> bool:
         """One frame; False stops the loop (calibration refused)."""
         if self.calibration is not None:
