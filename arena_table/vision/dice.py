@@ -44,6 +44,7 @@ from . import nets
 from .errors import BadConfig, BadFrame
 from .candidates import find_candidates, inside_larger, split_halves, suppress
 from .nets import face_probs
+from .pip_groups import PipGroupConfig
 from .pips import FaceCheck, PipConfig, cocked, inspect_faces
 from .second_look import second_look, unstable
 
@@ -121,6 +122,10 @@ class DiceConfig:
     maker's logo. Empty: a logo face is ``unreadable``."""
     pips: PipConfig = field(default_factory=PipConfig)
     """Thresholds of the pip-layout and squareness check."""
+    pip_groups: PipGroupConfig | None = field(default_factory=PipGroupConfig)
+    """Thresholds of the check for dice read 1 that are the pips of one larger die
+    (``pip_groups.pips_of_one_face``; ``None``: not checked). Such a frame is read again above the
+    automatic range (``size_search.read_pip_groups``)."""
 
 
 @dataclass(frozen=True)

@@ -49,6 +49,7 @@ import numpy as np
 
 from .dice import MIN_DIE_SIDE_PX, DiceConfig, DiceReading, die_box, is_partial, read_dice, size_range
 from .errors import DiceNotFound
+from .pip_groups import pips_of_one_face
 
 log = logging.getLogger(__name__)
 
@@ -258,6 +259,42 @@ def read_beside_range(cfg: DiceConfig, frame: np.ndarray, first: DiceReading) ->
     return merge_readings(cfg, small, first) if len(sure_sides(small)) else None
 
 
+def read_pip_groups(cfg: DiceConfig, frame: np.ndarray, first: DiceReading) -> DiceReading | None:
+    """``first`` with the dice read 1 that are pips of larger dice replaced by those dice, or ``None``.
+
+    When dice read 1 lie on one face (``pip_groups.pips_of_one_face``), the frame is read above the
+    automatic range (:func:`read_close_up`). A die read there ``ok`` at ``SURE`` or more is taken
+    for such a larger die, and stands for the dice of ``first`` whose centres lie in its box (its
+    pips), when two or more of those are dice on one face, and they are at most as many as its value
+    and all read 1 or refused: a die over dice read 2-6 is a pile of dice read as one, not a die.
+    ``None`` when no dice read 1 lie on one face, ``cfg.pip_groups`` is ``None``, a ``die_size_px``
+    is configured, or no larger die is found: then nothing is known to be wrong and ``first`` stands.
+    """
+    if cfg.pip_groups is None or cfg.die_size_px is not None:
+        return None
+    group = set(pips_of_one_face(cfg.pip_groups, frame, first))
+    if not group:
+        return None
+
+    def covered(box) -> list[int]:
+        x, y, w, h = box
+        return [k for k, d in enumerate(first.dice) if x <= d.center[0] <= x + w and y <= d.center[1] <= y + h]
+
+    large, replaced = [], set()
+    for big in read_close_up(cfg, frame).dice:
+        inner = covered(big.box)
+        if big.status != "ok" or big.confidence < SURE:
+            continue  # a refused "die" over the dice is no evidence (a pile, or the frame's whole view)
+        if len(group.intersection(inner)) >= 2 and len(inner) <= big.value \
+                and all(first.dice[k].status != "ok" or first.dice[k].value == 1 for k in inner):
+            large.append(big)
+            replaced.update(inner)
+    if not large:
+        return None
+    rest = [d for k, d in enumerate(first.dice) if k not in replaced]
+    return replace(first, dice=tuple(sorted(rest + large, key=lambda d: (d.center[1], d.center[0]))))
+
+
 def read_dice_any_size(cfg: DiceConfig, frame: np.ndarray) -> DiceReading:
     """Read every d6 in ``frame``, searching every die size when the automatic range may miss them.
 
@@ -269,11 +306,18 @@ def read_dice_any_size(cfg: DiceConfig, frame: np.ndarray) -> DiceReading:
         A :class:`~arena_table.vision.dice.DiceReading`: that of ``read_dice(cfg, frame)``, or,
         after a search (see the module docstring), the frame read at the side found plus the
         dice the first reading read surely where the second reads no die (dice of another size
-        in the same frame).
+        in the same frame); dice read 1 that are the pips of a larger die are then replaced by
+        it (:func:`read_pip_groups`).
 
     Raises:
         BadFrame, BadConfig, ModelMissing: as :func:`~arena_table.vision.dice.read_dice`.
     """
+    reading = _read_any_size(cfg, frame)
+    return read_pip_groups(cfg, frame, reading) or reading
+
+
+def _read_any_size(cfg: DiceConfig, frame: np.ndarray) -> DiceReading:
+    """:func:`read_dice_any_size` before its check for pips read as dice (:func:`read_pip_groups`)."""
     first = read_dice(cfg, frame)
     if not needs_search(cfg, first):
         return first
@@ -353,7 +397,13 @@ class LearningReader:
         self._quiet_until = -math.inf
 
     def __call__(self, frame: np.ndarray) -> DiceReading:
-        """Read ``frame`` (HxWx3 uint8 BGR); raises as :func:`~arena_table.vision.dice.read_dice`."""
+        """Read ``frame`` (HxWx3 uint8 BGR); raises as :func:`~arena_table.vision.dice.read_dice`.
+        Dice read 1 that are the pips of a larger die are replaced by it, as by
+        :func:`read_dice_any_size` (:func:`read_pip_groups`)."""
+        reading = self._read(frame)
+        return read_pip_groups(self.cfg, frame, reading) or reading
+
+    def _read(self, frame: np.ndarray) -> DiceReading:
         first = read_dice(self.cfg, frame)
         if not needs_search(self.cfg, first):  # sure dice well inside the automatic range
             self._learn(None)
