@@ -284,10 +284,10 @@ def test_theosis_arena_offers_the_acting_hero_a_hex_to_enter_and_actions_1_2():
     enter = acts[f"{name(st, hero)}: enter the Arena"]
     r = st.config.arena_radius
     assert len(enter.params[0].choices) == 3 * r * (r + 1) + 1  # every hex of the Arena: nobody stands on one yet
-    act12 = acts[f"{name(st, hero)}: actions 1-2 (discard a Power)"]
+    act12 = acts[f"{name(st, hero)}: discard a Power face down"]
     assert {c.label for c in act12.params[0].choices} == {name(st, c) for c in st.player(st.heroes[hero].player).hand}
     gems = act12.params[0].choices[0].then[0]
-    assert choices(gems)[0] == "no Mana gem" and all("(1 Damage)" in g for g in choices(gems)[1:])
+    assert choices(gems)[0] == "do nothing" and all("(take one Damage)" in g for g in choices(gems)[1:])
 
 
 def test_demigods_selection_offers_the_chieftain_order_pick_then_a_demigod_and_its_slots():

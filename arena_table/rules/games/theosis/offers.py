@@ -5,14 +5,15 @@ locations it may take now (the first hero of a turn a golden quest slot, p.10), 
 targets of Warmonger, Deceitful and the Thieves' Guild, the Market's items, the Mage
 Tower's Rituals; then the Artifact, the sealed bids and the end of the turn. The Hero Ranking's
 gold, each player in allocation order placing gold on each living Hero (p.13 Step 2). In the
-Arena (p.14) the acting Hero's move to a hex (entering the Arena, then within its speed) and
-actions 1-2, discarding a Power face down with or without a Mana gem placed. Every choice
+Arena (p.14) the acting Hero's move to a hex (entering the Arena, then within its speed),
+actions 1-2 (discard a Power face down, with or without a Mana gem placed) and action 5, a
+Power used face down on an enemy Hero in range who defends with a Power face down (p.16). Every choice
 is one :func:`~arena_table.rules.kernel.actions.accepts` lets through, so only what
 ``apply`` accepts is offered. While the Thieves' Guild d6 or the Mercenary Camp d4 is awaited,
 its faces are offered (the d6's with their results); while another die is awaited nothing is. A Ritual due at the start of an Arena turn (p.14), cast by its player: Mana Surge's up to four
 Mana gems to allied Heroes (p.44); a Ritual token placed on the hex chosen (the tokens' shapes
-are pictures in the book: a token covering more hexes is typed with all of them). Attacks,
-Blessings and Skills are still typed at the control page's advanced panel.
+are pictures in the book: a token covering more hexes is typed with all of them). Blessings,
+Spells, Skills and area attacks are still typed at the control page's advanced panel.
 """
 
 from __future__ import annotations
@@ -178,15 +179,36 @@ def _arena(state: ThState, apply: Apply) -> list[Action | None]:
     out: list[Action | None] = [legal(apply, state, "th-move", f"{name(state, hid)}: "
                                       + ("enter the Arena" if h.cell is None else "move"), h.player, me,
                                       (Param("cell", "To the hex", cells),))]
-    gems = (Choice("no Mana gem", {}),) + tuple(
-        Choice(f"a Mana gem on {catalog.skills().get(sk, {}).get('name', sk)} (1 Damage)", {"skill": sk})
+    gems = (Choice("do nothing", {}),) + tuple(
+        Choice(f"place a Mana gem in {catalog.skills().get(sk, {}).get('name', sk)} (take one Damage)", {"skill": sk})
         for sk in skills_of(state, hid) if sk not in h.mana)
-    powers = tuple(Choice(name(state, c), {"power": c}, (Param("skill", "And", gems),))
-                   for c in dict.fromkeys(state.player(h.player).hand))
+    hand = tuple(dict.fromkeys(state.player(h.player).hand))
+    powers = tuple(Choice(name(state, c), {"power": c}, (Param("skill", "And", gems),)) for c in hand)
     pass_params = (Param("power", "Discard face down", powers),) if powers else (Param("skill", "And", gems),)
-    out.append(legal(apply, state, "th-pass", f"{name(state, hid)}: actions 1-2 (discard a Power)", h.player, me,
+    out.append(legal(apply, state, "th-pass", f"{name(state, hid)}: discard a Power face down", h.player, me,
                      pass_params))
+    out.append(_attack(state, apply, hid, hand))
     return out
+
+
+def _attack(state: ThState, apply: Apply, hid: str, hand: tuple[str, ...]) -> Action | None:
+    """Action 5 (p.14): use a Power face down on one enemy Hero in range, who defends with a Power
+    of its player's hand face down (p.16); each target asks its own Powers (range and defence differ)."""
+    h = state.heroes[hid]
+    team = state.player(h.player).team
+    targets = []
+    for t, x in state.heroes.items():
+        if not x.alive or x.cell is None or state.team_of(t) == team:
+            continue
+        defender = x.player
+        defend = Param("defend", f"{defender} defends with", tuple(
+            Choice(name(state, c), {"defend": [c]}) for c in dict.fromkeys(state.player(defender).hand)))
+        attack = Param("power", "Power used face down", tuple(Choice(name(state, c), {"power": c}) for c in hand))
+        targets.append(Choice(name(state, t), {"target": [t]}, (attack, defend)))
+    if not targets or not hand:
+        return None
+    return legal(apply, state, "th-attack", f"{name(state, hid)}: use a Power face down (attack)", h.player,
+                 {"hero": hid}, (Param("target", "Which enemy Hero", tuple(targets)),))
 
 
 MANA_SURGE_GEMS = 4
