@@ -17,14 +17,16 @@ import math
 from typing import Any, Iterable, Mapping, Sequence
 from xml.sax.saxutils import escape, quoteattr
 
+from arena_table.rules.kernel.geometry import hexes
+
 PALETTE = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000")
 """Okabe & Ito (2008), "Color Universal Design": one colour per side, in order of appearance."""
 DASHES = ("", "8 4", "2 4", "12 4 2 4", "4 4", "16 6")
 """Line patterns that tell chart series apart without colour."""
 MIN_HEXES = 7
 """The hex board is drawn at least this many cells wide, however few cells the view lists."""
-HEX_DIRECTIONS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
-"""Axial neighbour directions E, NE, NW, W, SW, SE: ``facing`` indexes this."""
+HEX_DIRECTIONS = hexes.DIRECTIONS
+"""Axial neighbour directions E, NE, NW, W, SW, SE: ``facing`` indexes this (the rules' geometry)."""
 COUNT_FONT = 20.0
 """Font size of a histogram bar's count."""
 TEXT_BOX = (0.93, 0.24)
@@ -66,8 +68,7 @@ def hex_cells(radius: int) -> list[tuple[int, int]]:
     >>> len(hex_cells(0)), len(hex_cells(1)), len(hex_cells(4))
     (1, 7, 61)
     """
-    return [(q, r) for q in range(-radius, radius + 1) for r in range(-radius, radius + 1)
-            if abs(q + r) <= radius]
+    return hexes.disc((0, 0), radius)
 
 
 def hex_center(q: int, r: int, size: float) -> tuple[float, float]:
@@ -76,7 +77,7 @@ def hex_center(q: int, r: int, size: float) -> tuple[float, float]:
     >>> tuple(round(v, 2) for v in hex_center(1, 0, 10))
     (17.32, 0.0)
     """
-    return size * math.sqrt(3) * (q + r / 2), size * 1.5 * r
+    return hexes.HexLayout(size_mm=size).centre((q, r))
 
 
 def board_svg(board: Mapping[str, Any], title: str = "Board") -> str:

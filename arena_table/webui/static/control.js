@@ -635,11 +635,28 @@
     renderKindHelp();
   }
 
+  // a figure on the table where the rules say it cannot be: put it back, or settle it here
+  function renderDesync() {
+    const off = (state && state.desync) || [];
+    $('desync').hidden = !off.length;
+    $('desync').replaceChildren(...off.map((d) => {
+      const button = (text, kind, done) => {
+        const b = el('button', { type: 'button', text });
+        b.addEventListener('click', () => act('POST', '/api/events', { notation: kind + ' figure=' + d.figure }, () => done));
+        return b;
+      };
+      return el('div', { class: 'desync-row' }, el('p', { text: d.message }),
+        button('The table is right: ' + d.name + ' stays there', 'figure-confirm', 'Confirmed ' + d.name),
+        button('The rules are right: ' + d.name + ' goes back', 'figure-override', 'Kept ' + d.name + ' where the rules have it'));
+    }));
+  }
+
   function onState() {
     document.dispatchEvent(new CustomEvent('table-state'));
     if (state) renderKinds(state.game);
     $('running').textContent = state ? 'Running: ' + state.title + ' · event ' + state.seq : '';
     renderCorrect();
+    renderDesync();
     refreshLog();
     refreshUndoWhat();
   }

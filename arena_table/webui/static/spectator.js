@@ -118,6 +118,10 @@
       outcome.textContent = o.draw ? 'Draw — ' + o.reason
         : 'Winner: ' + (o.winners || []).join(', ') + ' — ' + o.reason;
     } else outcome.hidden = true;
+    const desync = $('desync');  // "check the table: ..." until the figures and the rules agree
+    const off = state.desync || [];
+    desync.hidden = !off.length;
+    desync.replaceChildren(...off.map((d) => el('p', { text: d.message })));
     $('scores').replaceChildren(...(view.scores || []).map((s) => el('div', { class: 'score' },
       el('strong', { text: s.side + ' ' }), s.label + ': ' + s.value + (s.max !== undefined ? ' / ' + s.max : ''))));
     const la = $('last-action');
