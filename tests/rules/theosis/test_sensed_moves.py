@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -17,19 +18,10 @@ from arena_table.rules.kernel.events import FigureConfirmed, FigureMoved, Figure
 from th_helpers import ARENA, fast_blitz, lines_of
 
 HERE = Path(__file__).parent
+sys.path.insert(0, str(HERE.parent))
+from test_golden_transcripts import load  # noqa: E402 - one reader of golden transcripts
+
 GOLDEN = sorted(HERE.glob("golden/*.txt")) + [HERE.parents[2] / "examples" / "theosis-pvp-12.txt"]
-
-
-def load(path: Path):
-    """The events of a golden transcript and its ``# key: value`` lines."""
-    events, meta = [], {}
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if line.startswith("# "):
-            key, _, value = line[2:].partition(": ")
-            meta[key] = value
-        elif line.strip():
-            events.append(parse(line))
-    return events, meta
 
 ANN = ["fiery-purge", "fireball", "bloodthirst", "tactics", "pain-spike", "blazing-sun"]
 BO = ["warcraft", "nova", "despair", "valor", "lifeswap", "last-stand"]
