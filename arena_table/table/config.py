@@ -174,6 +174,17 @@ def ip_addresses(v: Any) -> tuple[str, ...]:
     return tuple(out)
 
 
+def ip_address_or_none(v: Any) -> str:
+    """``""`` or one IP address.
+
+    >>> ip_address_or_none("127.0.0.1"), ip_address_or_none("")
+    ('127.0.0.1', '')
+    """
+    if not isinstance(v, str):
+        _fail("an IP address, or empty", v)
+    return ip_addresses([v])[0] if v.strip() else ""
+
+
 def web_url(v: Any) -> str:
     """``""`` or an ``http://`` or ``https://`` address with a host, ending in ``/`` (one is added).
 
@@ -401,6 +412,9 @@ class WebSettings(_Section):
     tv_addresses: tuple[str, ...] = setting(("127.0.0.1", "::1"), "client addresses whose streams are the TV's, with "
                                             "slots no spectator can take (the Pi's own browser; add a TV set's)",
                                             ip_addresses)
+    trusted_proxy: str = setting("", "the address of a reverse proxy in front of the table whose X-Forwarded-For "
+                                 "names the client (docs/security.md); empty: none, every client counts by its own "
+                                 "address", ip_address_or_none)
     public_url: str = setting("", "the address the QR code and the console show (http(s)://NAME[:PORT][/PATH]/, "
                               "a hall's DNS name or a proxy); empty: this machine's LAN address", web_url,
                               flag="--public-url")

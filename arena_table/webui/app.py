@@ -50,6 +50,9 @@ class WebConfig:
     """Addresses whose streams are the TV's, with slots no spectator takes (:mod:`.stream_slots`)."""
     heartbeat: float = 15.0
     """Seconds of silence before the stream sends a heartbeat."""
+    trusted_proxy: str | None = None
+    """A reverse proxy's address whose ``X-Forwarded-For`` names the client (``web.trusted_proxy``);
+    default: none, each client counts by the peer address of its connection."""
     public_url: str | None = None
     """The address the QR code and the page show (``web.public_url``: a name in the hall's DNS, a
     proxy's address); default: the LAN address, worked out from the request and :attr:`host`."""

@@ -12,7 +12,9 @@ has the figures): p99 event-to-client latency and ``/api/state`` latency under l
 waitress details that matter here: ``send_bytes=1`` (the default in 3.x) so each SSE
 message is flushed at once; ``channel_request_lookahead=1`` so the app sees
 ``waitress.client_disconnected`` and drops a vanished client without waiting for a
-write; ``connection_limit`` above the stream cap so the 503 page can still be sent.
+write; ``connection_limit`` above the stream cap so the 503 page can still be sent;
+``clear_untrusted_proxy_headers`` so a client's own ``X-Forwarded-For`` is dropped, and only a
+configured proxy's (``WebConfig.trusted_proxy``) names the client (``request.remote_addr``).
 """
 
 from __future__ import annotations
@@ -46,9 +48,12 @@ def make_server(app: Flask, host: str = "127.0.0.1", port: int = 8000, *, client
         clients = hub.capacity
     elif clients is None:
         clients = hub.max_clients if hub is not None else 200
+    web = app.extensions.get("arena_web_config")
+    proxy = {"trusted_proxy": web.trusted_proxy, "trusted_proxy_count": 1,
+             "trusted_proxy_headers": {"x-forwarded-for", "x-forwarded-proto"}} if getattr(web, "trusted_proxy", None) else {}
     return create_server(app, host=host, port=port, threads=threads or clients + SPARE_THREADS,
                          connection_limit=clients + 4 * SPARE_THREADS, channel_request_lookahead=1,
-                         asyncore_use_poll=True, ident="arena-table", clear_untrusted_proxy_headers=True)
+                         asyncore_use_poll=True, ident="arena-table", clear_untrusted_proxy_headers=True, **proxy)
 
 
 def address_problem(host: str, port: int) -> str:

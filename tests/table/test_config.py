@@ -34,7 +34,7 @@ def test_the_example_file_is_the_generated_one_and_lists_every_key():
         "examples/config.toml is stale: write arena_table.table.config.example_file() to it"
     full = every_key(example_file())
     shown = {f"{section}.{key}" for section, body in __import__("tomllib").loads(full).items() for key in body}
-    assert shown == set(keys()) and len(keys()) == 49
+    assert shown == set(keys()) and len(keys()) == 50
 
 
 def test_precedence_is_defaults_then_file_then_flags(tmp_path):
@@ -143,7 +143,7 @@ def test_config_check_names_a_bad_key_or_value(tmp_path, capsys):
     f.write_text("[web]\nprot = 9001\n")
     assert main(["config", "check", str(f)]) == 1
     assert capsys.readouterr().err == (f"error: {f}: unknown key web.prot (known in [web]: host, port, pin, "
-                                       "max_clients, streams_per_address, tv_addresses, public_url)\n")
+                                       "max_clients, streams_per_address, tv_addresses, trusted_proxy, public_url)\n")
     f.write_text("[web]\nport = 70000\n")
     assert main(["config", "check", str(f)]) == 1
     assert capsys.readouterr().err == f"error: {f}: web.port: must be a whole number from 1 to 65535, got 70000\n"

@@ -139,3 +139,48 @@ def test_waits_double_to_an_hour_and_other_addresses_never_wait():
     assert backoff.wait("192.0.2.8") == 0.0 and backoff.attempt("192.0.2.8", lambda: True)
     now[0] += MAX_WAIT_S
     assert backoff.attempt("192.0.2.7", lambda: True) and backoff.wait("192.0.2.7") == 0.0  # a right PIN forgets
+
+
+@needs_loopback_net
+def test_a_clients_own_x_forwarded_for_is_not_believed(served):
+    """Without ``web.trusted_proxy`` the peer address counts, whatever the client says it is."""
+    table, server = served
+    guesser = Browser(server.port, GUESSER)
+    answers = []
+    for n in range(FREE_FAILURES + 1):
+        guesser.conn.putrequest("POST", "/login")  # a new "address" in each request's header
+        for name, value in {"X-Forwarded-For": f"192.0.2.{n + 1}", "Content-Type": "application/json",
+                            "X-CSRF-Token": guesser.csrf, "Cookie": guesser.cookie,
+                            "Content-Length": "17"}.items():
+            guesser.conn.putheader(name, value)
+        guesser.conn.endheaders(b'{"pin": "000000"}')
+        resp = guesser.conn.getresponse()
+        resp.read()
+        answers.append(resp.status)
+    assert answers == [401] * FREE_FAILURES + [429]
+
+
+@needs_loopback_net
+def test_behind_a_trusted_proxy_its_x_forwarded_for_names_the_client(tmp_path):
+    proxy = "127.0.0.5"
+    table = Table.build(TableConfig(data=DataSettings(db=tmp_path / "t.db"), camera=CameraSettings(source="none"),
+                                    web=WebSettings(pin=PIN, trusted_proxy=proxy))).start()
+    try:
+        with ServerThread(table.web, "127.0.0.1", 0) as server:
+            def log_in(client: str, pin: str) -> int:
+                conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10, source_address=(proxy, 0))
+                conn.request("GET", "/api/session", headers={"X-Forwarded-For": client})
+                resp = conn.getresponse()
+                token, cookie = json.loads(resp.read())["csrf"], resp.getheader("Set-Cookie").split(";", 1)[0]
+                conn.request("POST", "/login", body=json.dumps({"pin": pin}),
+                             headers={"Content-Type": "application/json", "X-CSRF-Token": token, "Cookie": cookie,
+                                      "X-Forwarded-For": client})
+                resp = conn.getresponse()
+                resp.read()
+                return resp.status
+
+            assert [log_in("192.0.2.50", "000000") for _ in range(FREE_FAILURES + 1)][-1] == 429
+            assert log_in("192.0.2.50", PIN) == 429
+            assert log_in("192.0.2.51", PIN) == 200  # another client behind the same proxy
+    finally:
+        table.close()
