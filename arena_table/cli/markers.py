@@ -110,6 +110,8 @@ def _cmd_assign(args: argparse.Namespace) -> int:
                 print(f"error: {_registry_path(args)} holds {reg.dictionary} ids, not {args.dictionary}",
                       file=sys.stderr)
                 return 2
+            if args.size_mm is not None:
+                reg.set_marker_mm(args.size_mm)
             old = reg.figures().get(args.id)
             row = reg.assign(args.id, args.figure, team=args.team or "")
             same = [m.id for m in reg.figures().values() if m.figure == row.figure and m.id != row.id]
@@ -140,9 +142,9 @@ def _cmd_list(args: argparse.Namespace) -> int:
         rows = list(reg.figures().values())
         if args.json:
             print(json.dumps([{"id": m.id, "figure": m.figure, "team": m.team, "game": m.game, "kind": m.kind,
-                               "dictionary": reg.dictionary} for m in rows], indent=1))
+                               "dictionary": reg.dictionary, "marker_mm": reg.marker_mm} for m in rows], indent=1))
             return 0
-        print(f"{reg.dictionary}: {len(rows)} marker{'s' if len(rows) != 1 else ''} assigned")
+        print(f"{reg.dictionary}, {reg.marker_mm:g} mm: {len(rows)} marker{'s' if len(rows) != 1 else ''} assigned")
     for m in rows:
         print(f"  {m.id:>4}  {m.figure:<40}  {m.team}")
     return 0
@@ -216,6 +218,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--as", dest="figure", required=True, metavar="FIGURE",
                    help="game:kind:name, kind hero, monster or minion (e.g. theosis:hero:rochon)")
     p.add_argument("--team", help="the figure's side (default: the game's name)")
+    p.add_argument("--size-mm", type=float, help="printed side of the markers (default: as recorded, first 12)")
     _dict_flag(p, default=None)
     common(p)
     p.set_defaults(func=_cmd_assign)

@@ -217,8 +217,11 @@ class Table:
         cfg = self.config
         if camera := cfg.camera.device():
             from .camera_loop import build_camera
+            from .figures import build_figures
 
-            devices.append(build_camera(self.ports("camera"), camera, cfg.camera, cfg.dice))
+            figures = build_figures(self.ports("figures"), self.data_dir)  # the same camera's second reader
+            devices.append(build_camera(self.ports("camera"), camera, cfg.camera, cfg.dice,
+                                        frame_readers=(figures,) if figures else ()))
         if tokens := cfg.tokens.device():
             from .tokens import build_tokens
 

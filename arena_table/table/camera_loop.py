@@ -105,7 +105,8 @@ class CameraLoop:
     def __init__(self, ports: Ports, spec: str, *, settle: SettleConfig = SettleConfig(), reader: Reader | None = None,
                  calibration: Calibration | None = None, options: Mapping[str, Any] | None = None,
                  dice: DiceSettings = DiceSettings(),
-                 source_factory: Callable[..., FrameSource] | None = None, read_timeout: float = 1.0) -> None:
+                 source_factory: Callable[..., FrameSource] | None = None, read_timeout: float = 1.0,
+                 frame_readers: tuple[Callable[[Frame], None], ...] = ()) -> None:
         self.ports = ports
         self.spec = spec
         self.detector = SettleDetector(settle)
@@ -115,6 +116,10 @@ class CameraLoop:
         self.dice = dice
         self.source_factory = source_factory or open_source
         self.read_timeout = read_timeout
+        self.frame_readers = tuple(frame_readers)
+        """Other readers of the same camera (the figure reader, ``figures.py``): each gets every full
+        frame, before the dice tray is cut out of it; one that fails is logged and goes on getting them."""
+        self._reader_errors: set[str] = set()
         self.source: FrameSource | None = None
         self.rolls = 0
         """Roll events accepted by the engine."""
@@ -292,8 +297,20 @@ class CameraLoop:
         when the loop would stop (a calibration refused the frame)."""
         return self._step(frame)
 
+    def _share(self, frame: Frame) -> None:
+        """Hand the full frame to the other readers of this camera (:attr:`frame_readers`)."""
+        for reader in self.frame_readers:
+            try:
+                reader(frame)
+            except Exception as exc:  # a failing reader must not stop the dice, nor the next frames
+                what = f"{type(exc).__name__}: {exc}"
+                if what not in self._reader_errors:
+                    self._reader_errors.add(what)
+                    log.exception("camera %s: frame reader %r failed", self.spec, reader)
+
     def _step(self, frame: Frame) -> bool:
         """One frame; False stops the loop (calibration refused)."""
+        self._share(frame)
         if self.calibration is not None:
             # every frame: a USB camera that reconnects, or a folder of photos, can change size midway
             try:
@@ -435,7 +452,8 @@ class CameraLoop:
 
 
 def build_camera(ports: Ports, spec: str, camera: CameraSettings = CameraSettings(),
-                 dice: DiceSettings = DiceSettings()) -> CameraLoop:
+                 dice: DiceSettings = DiceSettings(),
+                 frame_readers: tuple[Callable[[Frame], None], ...] = ()) -> CameraLoop:
     """The camera device on ``ports`` (called by ``Table`` when ``camera.source`` names one).
 
     Raises:
@@ -443,4 +461,4 @@ def build_camera(ports: Ports, spec: str, camera: CameraSettings = CameraSetting
     """
     calibration = Calibration.load(Path(camera.calibration)) if camera.calibration else None
     return CameraLoop(ports, str(spec), settle=camera.settle(), calibration=calibration,
-                      options=camera.source_options(), dice=dice)
+                      options=camera.source_options(), dice=dice, frame_readers=frame_readers)

@@ -63,6 +63,8 @@ class SceneSpec:
     figures: tuple[FigureSpec, ...] = ()
     size: tuple[int, int] = (1280, 720)
     marker_mm: float = 12.0
+    base_mm: float = BASE_MM
+    """Diameter of the figures' white round bases."""
     corner_mm: float = 20.0
     """Side of the corner markers; their centres sit on the board's corners."""
     corner_ids: tuple[int, int, int, int] = CORNER_IDS
@@ -317,7 +319,7 @@ def render_scene(spec: SceneSpec, rng: np.random.Generator, texture: np.ndarray 
         draw_die(window, DieSpec(int(rng.integers(1, 7)), (float(centre[0] - x0), float(centre[1] - y0)),
                                  side_px, angle=float(rng.uniform(0, 90))), shadow=True)
     for f in spec.figures:
-        tile, mask, side = _tile(spec.dictionary, f.id, spec.marker_mm, BASE_MM, px_per_mm)
+        tile, mask, side = _tile(spec.dictionary, f.id, spec.marker_mm, spec.base_mm, px_per_mm)
         _paste(frame, tile, mask, cam @ _place(f.at, f.heading_deg, side, tile.shape[0]))
     covered = set()
     if spec.hand:

@@ -4,7 +4,8 @@ A figure is named ``game:kind:name`` with kind one of :data:`FIGURE_KINDS`
 (``theosis:hero:rochon``, ``demigods:minion:archer-2``) and belongs to a team (a colour, a
 player's name: what the game calls a side). The registry keeps the marker dictionary its ids
 belong to (:attr:`MarkerRegistry.dictionary`, fixed when the file is made), so an id is only
-ever read in that dictionary.
+ever read in that dictionary, and the printed side of the markers (:attr:`MarkerRegistry.marker_mm`,
+default 12 mm), which tracking checks each marker's size against.
 
 >>> reg = MarkerRegistry(":memory:", clock=lambda: 0.0)
 >>> reg.assign(7, "theosis:hero:rochon", team="red")
@@ -29,6 +30,9 @@ from typing import Callable
 
 from .errors import BadConfig, VisionError
 from .markers import DEFAULT_DICTIONARY, dictionary_size
+
+DEFAULT_MARKER_MM = 12.0
+"""The printed marker side a registry assumes until told (``markers print``'s default)."""
 
 FIGURE_KINDS = ("hero", "monster", "minion")
 """What a marker can stand for (issue 29: hero, monster or minion)."""
@@ -118,6 +122,8 @@ class MarkerRegistry:
             self._db.executescript(_SCHEMA)
             self._db.execute("INSERT OR IGNORE INTO meta (key, value) VALUES ('dictionary', ?)", (dictionary,))
             self.dictionary = self._db.execute("SELECT value FROM meta WHERE key = 'dictionary'").fetchone()[0]
+            row = self._db.execute("SELECT value FROM meta WHERE key = 'marker_mm'").fetchone()
+            self.marker_mm = float(row[0]) if row else DEFAULT_MARKER_MM
         except sqlite3.DatabaseError as exc:
             raise RegistryFileError(f"{self.path}: not a marker registry ({exc})") from exc
 
@@ -133,6 +139,19 @@ class MarkerRegistry:
     def close(self) -> None:
         with self._lock:
             self._db.close()
+
+    def set_marker_mm(self, size_mm: float) -> None:
+        """Record the printed side of the figures' markers (``markers print --size-mm``), which
+        tracking checks every marker's size against.
+
+        Raises:
+            BadConfig: not 4-150 mm.
+        """
+        if not 4.0 <= size_mm <= 150.0:
+            raise BadConfig(f"marker size {size_mm:g} mm: want 4-150 mm")
+        with self._lock:
+            self._db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('marker_mm', ?)", (str(float(size_mm)),))
+        self.marker_mm = float(size_mm)
 
     def assign(self, marker_id: int, figure: str, team: str = "") -> FigureMarker:
         """Let ``marker_id`` stand for ``figure`` of ``team`` (default: the figure's game), replacing

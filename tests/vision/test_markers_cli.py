@@ -146,4 +146,4 @@ def test_a_new_registry_takes_its_dictionary(tmp_path, capsys):
     assert main(["markers", "assign", "300", "--as", "euthia:monster:ghoul", "--dict", "DICT_APRILTAG_36h11",
                  *data]) == 0
     assert main(["markers", "list", *data]) == 0
-    assert capsys.readouterr().out.splitlines()[1] == "DICT_APRILTAG_36h11: 1 marker assigned"
+    assert capsys.readouterr().out.splitlines()[1] == "DICT_APRILTAG_36h11, 12 mm: 1 marker assigned"

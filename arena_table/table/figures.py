@@ -1,0 +1,140 @@
+"""The figure reader: the camera loop's frames -> markers -> tracked figures -> ``figure-moved``.
+
+One camera sees dice and figures, and one frame owner (:class:`~.camera_loop.CameraLoop`) hands
+every full frame to both readers: the dice reader gets the tray, this reader the whole board. A
+:class:`FigureReader` is built when the data folder holds a board calibration
+(``board-calibration.json``, ``arena-table calibrate``) and a marker registry (``markers.db``,
+``arena-table markers assign``); it reads at most one frame every ``interval_s`` (markers need no
+settle), maps the markers through the calibration onto the running game's board
+(``Game.board``) and submits each stable move as ``FigureMoved``, which the engine turns into the
+game's own move or a "check the table" desync.
+
+A throw in the tray does not move figures: the dice carry no markers, a hand over figures only
+hides them (they keep their cells), and a marker in the tray is off the board or of an
+implausible size, ignored and logged once.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from pathlib import Path
+from typing import Any
+
+from arena_table.rules import Refused, find_game
+from arena_table.rules.kernel.events import FigureMoved
+from arena_table.vision.board_calib import CALIBRATION_FILE, BoardCalibration
+from arena_table.vision.frames import CalibrationMismatch, Frame
+from arena_table.vision.marker_registry import MarkerRegistry
+from arena_table.vision.markers import MarkerConfig, MarkerDetector
+from arena_table.vision.tracking import FigureTracker, TrackConfig
+
+from .ports import Ports
+
+log = logging.getLogger(__name__)
+
+REGISTRY_FILE = "markers.db"
+
+
+class FigureReader:
+    """Feeds a :class:`~arena_table.vision.tracking.FigureTracker` from the camera loop's frames.
+
+    Args:
+        ports: the table as the ``figures`` device sees it (submit, state, report).
+        calibration: the board calibration (resolution checked on every frame read).
+        figures: marker id -> registry figure name ``game:kind:name``; only the running game's
+            are tracked, as the game's figure ``name``.
+        track: the tracker's thresholds.
+        interval_s: least time between two frames read (frame clock).
+    """
+
+    def __init__(self, ports: Ports, calibration: BoardCalibration, figures: dict[int, str],
+                 track: TrackConfig = TrackConfig(), interval_s: float = 0.2) -> None:
+        self.ports = ports
+        self.calibration = calibration
+        self.figures = dict(figures)
+        self.track = track
+        self.interval_s = interval_s
+        self.detector = MarkerDetector(MarkerConfig(dictionary=calibration.dictionary))
+        self.moves = 0
+        """``figure-moved`` events accepted by the engine."""
+        self._tracker: FigureTracker | None = None
+        self._game: tuple[str, Any] | None = None
+        self._last_t: float | None = None
+        self._failed = ""
+        ports.report(state="ok", detail=f"figures: {len(self.figures)} markers, board calibrated at "
+                                         f"{calibration.resolution[0]}x{calibration.resolution[1]}")
+
+    def __repr__(self) -> str:
+        return f"<FigureReader {len(self.figures)} markers, {self.moves} moves>"
+
+    def _tracker_for(self, game: str, board: Any) -> FigureTracker | None:
+        """The tracker of the running game's board (made anew when the game or its board changes)."""
+        if board is None:
+            return None
+        if self._game is None or self._game[0] != game or (self._game[1] is not board and self._game[1] != board):
+            names = {i: f.split(":")[2] for i, f in self.figures.items() if f.split(":")[0] == game}
+            self._tracker = FigureTracker(self.track, self.calibration, board, names)
+            self._game = (game, board)
+        return self._tracker
+
+    def seen(self) -> list:
+        """The figures on the board now (:class:`~arena_table.vision.tracking.FigureSeen`)."""
+        return self._tracker.seen() if self._tracker is not None else []
+
+    def __call__(self, frame: Frame) -> None:
+        """Read ``frame`` (the full camera frame) unless one was read less than ``interval_s`` ago."""
+        if self._failed or (self._last_t is not None and frame.t - self._last_t < self.interval_s):
+            return
+        self._last_t = frame.t
+        try:
+            self.calibration.check(frame.image.shape[1::-1])
+        except CalibrationMismatch as exc:
+            self._failed = str(exc)
+            log.error("figures: %s", exc)
+            self.ports.report(state="failed", detail=f"figures: {exc}")
+            return
+        table = self.ports.state()
+        game = find_game(table.game)
+        board = game.board(table.state) if game.board is not None else None
+        tracker = self._tracker_for(game.name, board)
+        if tracker is None:
+            return
+        update = tracker.update(self.detector.detect(frame.image), frame.t)
+        for marker_id, reason in update.ignored:
+            self.ports.report(last_ignored={"id": marker_id, "reason": reason})
+        for move in update.moves:
+            event = FigureMoved(figure=move.figure, from_cell=move.from_cell, to_cell=move.to_cell,
+                                facing=move.facing, source=frame.name)
+            try:
+                self.ports.submit(event)
+            except Refused as exc:  # recorded as refused by the engine; tracking goes on
+                log.info("figures: %s refused: %s", move.figure, exc)
+                continue
+            self.moves += 1
+            self.ports.report(last_move={"figure": move.figure, "to": _cell(move.to_cell), "facing": move.facing})
+
+
+def _cell(cell: Any) -> Any:
+    return list(cell) if isinstance(cell, tuple) else cell
+
+
+def build_figures(ports: Ports, data_dir: Path, track: TrackConfig = TrackConfig()) -> FigureReader | None:
+    """The figure reader of a data folder, or ``None`` when it has no board calibration or no
+    marker registry (figures are then entered by hand). The markers' size is the registry's.
+
+    Raises:
+        CalibrationRefused: ``board-calibration.json`` is there but unreadable.
+    """
+    cal_path, reg_path = Path(data_dir) / CALIBRATION_FILE, Path(data_dir) / REGISTRY_FILE
+    if not cal_path.is_file() or not reg_path.is_file():
+        return None
+    calibration = BoardCalibration.load(cal_path)
+    with MarkerRegistry(reg_path) as reg:
+        if reg.dictionary != calibration.dictionary:
+            log.warning("figures: %s holds %s markers, the calibration %s; figures not tracked",
+                        reg_path, reg.dictionary, calibration.dictionary)
+            return None
+        figures = {i: m.figure for i, m in reg.figures().items()}
+        track = dataclasses.replace(track, marker_mm=reg.marker_mm)
+    return FigureReader(ports, calibration, figures, track)

@@ -1,0 +1,131 @@
+"""The figure reader on a running table: rendered frames of the Theosis Arena -> figure-moved ->
+the Hero's own move, or "check the table"; and one camera feeding both readers.
+
+The Arena (91 hexes of 25 mm, ``games/theosis/data/boards.json``) is 500x430 mm: at 1280x720 that
+is about 1.2 px/mm, so these figures carry 20 mm markers on 32 mm bases (12 mm markers would be
+15 px, below what the detector reads reliably).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from arena_table.rules import find_game, parse
+from arena_table.table.app import Table
+from arena_table.table.config import CameraSettings, DataSettings, TableConfig
+from arena_table.table.figures import FigureReader
+from arena_table.vision.board_calib import CALIBRATION_FILE, calibrate_board
+from arena_table.vision.board_scenes import CORNER_IDS, FigureSpec, SceneSpec, board_texture, render_scene
+from arena_table.vision.frames import Frame
+from arena_table.vision.marker_registry import MarkerRegistry
+from arena_table.vision.markers import MarkerConfig, locate_markers
+from arena_table.vision.tracking import TrackConfig
+
+sys.path.insert(0, str(Path(__file__).parents[1] / "rules" / "theosis"))
+from th_helpers import ARENA, fast_blitz, lines_of  # noqa: E402
+
+pytestmark = pytest.mark.slow
+
+ANN = ["fiery-purge", "fireball", "bloodthirst", "tactics", "pain-spike", "blazing-sun"]
+BO = ["warcraft", "nova", "despair", "valor", "lifeswap", "last-stand"]
+SPEEDS = '"speeds":{"rac":3,"aer":3,"norn":3,"rochon":3}'
+SIZE = (500.0, 430.0)
+"""The rendered board: the Arena's hexes with a margin, its centre hex in the middle."""
+SHIFT = (SIZE[0] / 2, SIZE[1] / 2)
+CORNERS = dict(zip(CORNER_IDS, ((-SHIFT[0], -SHIFT[1]), (SHIFT[0], -SHIFT[1]), SHIFT, (-SHIFT[0], SHIFT[1]))))
+"""Corner markers in the Arena's own board mm (its centre hex at 0, 0)."""
+MARKERS = {1: "theosis:hero:rac", 2: "theosis:hero:norn", 3: "theosis:hero:rochon", 4: "theosis:hero:aer"}
+TRACK = TrackConfig(marker_mm=20.0, stable_s=0.6)
+
+
+def _table(tmp_path) -> Table:
+    table = Table(TableConfig(data=DataSettings(db=tmp_path / "t.db"), camera=CameraSettings(source="none")))
+    table.start()
+    for line in lines_of(fast_blitz(ANN, BO, extra_options=SPEEDS)) + lines_of(ARENA):
+        table.submit(parse(line))
+    return table
+
+
+class Scenes:
+    """Frames of the Arena from one camera, figures at the hexes asked for."""
+
+    def __init__(self, layout):
+        self.layout = dataclasses.replace(layout, origin_mm=SHIFT)  # the renderer's board starts at a corner
+        self.rng = np.random.default_rng(9)
+        self.base = SceneSpec(board_mm=SIZE, grid=self.layout, marker_mm=20.0, base_mm=32.0, dice=2)
+        self.texture = board_texture(self.base, self.rng)
+        clean, truth = render_scene(self.base, self.rng, self.texture)
+        self.camera = truth.board_to_image
+        self.calibration = calibrate_board(locate_markers(MarkerConfig(), clean), (1280, 720), CORNERS)
+
+    def frame(self, **cells) -> np.ndarray:
+        ids = {f.split(":")[2]: i for i, f in MARKERS.items()}
+        figs = tuple(FigureSpec(ids[h], self.layout.centre(c), 90.0) for h, c in cells.items())
+        spec = dataclasses.replace(self.base, figures=figs, blur_px=0.6)
+        return render_scene(spec, self.rng, self.texture, camera=self.camera)[0]
+
+
+@pytest.fixture(scope="module")
+def scenes():
+    table = find_game("theosis")
+    from arena_table.rules import replay
+    ts = replay([parse(x) for x in lines_of(fast_blitz(ANN, BO, extra_options=SPEEDS)) + lines_of(ARENA)])
+    return Scenes(table.board(ts.state).layout)
+
+
+def _feed(reader, image, t0, seconds=1.0, fps=10):
+    for k in range(int(seconds * fps)):
+        reader(Frame(image, t0 + k / fps, k, "camera:0"))
+    return t0 + seconds
+
+
+def test_sensed_moves_become_the_heros_moves_or_a_check_the_table(tmp_path, scenes):
+    table = _table(tmp_path)
+    try:
+        reader = FigureReader(table.ports("figures"), scenes.calibration, MARKERS, TRACK, interval_s=0.2)
+        t = _feed(reader, scenes.frame(rac=(0, 3), norn=(3, -3)), 0.0)
+        heroes = table.state.state.heroes
+        assert heroes["rac"].cell == (0, 3) and heroes["norn"].cell == (3, -3)
+        t = _feed(reader, scenes.frame(rac=(0, 0), norn=(3, -3)), t)  # 3 hexes: Rac's speed
+        assert table.state.state.heroes["rac"].cell == (0, 0) and not table.state.desync
+        t = _feed(reader, scenes.frame(rac=(0, -4), norn=(3, -3)), t)  # 4 more: beyond what is left
+        assert table.state.state.heroes["rac"].cell == (0, 0)
+        (d,) = table.state.desync
+        assert d.message.startswith("check the table: Rac cannot reach that hex")
+        _feed(reader, scenes.frame(rac=(0, 0), norn=(3, -3)), t)  # put back
+        assert not table.state.desync
+        assert [f.cell for f in reader.seen()] == [(0, 0), (3, -3)]
+    finally:
+        table.close()
+
+
+def test_one_camera_feeds_the_dice_and_the_figures(tmp_path, scenes):
+    data = tmp_path
+    scenes.calibration.save(data / CALIBRATION_FILE)
+    with MarkerRegistry(data / "markers.db") as reg:
+        reg.set_marker_mm(20.0)
+        for i, f in MARKERS.items():
+            reg.assign(i, f)
+    photos = tmp_path / "cam"
+    photos.mkdir()
+    for k, cells in enumerate([dict(rac=(0, 3), norn=(3, -3)), dict(rac=(1, 1), norn=(3, -3))]):
+        cv2.imwrite(str(photos / f"p{k}.png"), scenes.frame(**cells))
+    _table(tmp_path).close()  # the game set up in the log first, then the table runs with its camera
+    table = Table(TableConfig(data=DataSettings(db=tmp_path / "t.db"),
+                              camera=CameraSettings(source=str(photos), still_frames=12)))
+    table.start()
+    try:
+        camera = table.devices[0]
+        assert camera.frame_readers, "the camera loop was given the figure reader"
+        camera.join(60)
+        heroes = table.state.state.heroes
+        assert heroes["norn"].cell == (3, -3)
+        assert heroes["rac"].cell == (1, 1)  # placed on (0, 3), then moved 2 hexes
+    finally:
+        table.close()
