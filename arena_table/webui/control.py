@@ -84,8 +84,9 @@ def _register_control(app: Flask, service: TableService) -> None:
 
     @app.post("/api/correct")
     def correct_die() -> Response:
-        """Correct one die of a roll, any roll of the running game: ``{"roll": SEQ, "index": I, "value": V}``,
-        optionally ``"drop": [K, ...]``, later events to take out of effect with it.
+        """Correct one die of a roll, any roll of the running game: ``{"roll": SEQ, "index": I, "value": V}``
+        (``V`` a number, or a face symbol for a roll by die kinds), optionally ``"drop": [K, ...]``,
+        later events to take out of effect with it.
 
         The roll is replayed with the corrected value and every event after it again. A later event
         the corrected value makes illegal is a 409 naming it (``later``: ``seq``, ``event``, ``text``,
@@ -96,8 +97,13 @@ def _register_control(app: Flask, service: TableService) -> None:
         if unknown:  # a typo ("vaule") must not pass for a correction of something else
             return _error(400, f"unknown field(s) {', '.join(map(repr, unknown))}: a correction takes roll, "
                                "index, value and drop")
-        ev = DieCorrected(roll=_int(data, "roll", minimum=1), index=_int(data, "index", minimum=0),
-                          value=_int(data, "value"))
+        value = data.get("value")
+        if isinstance(value, str):  # a face symbol of a die kind ("critical"): the rules check it
+            if not 0 < len(value) <= 40:
+                return _error(400, "value: a face symbol of 1 to 40 characters, or a whole number")
+        else:
+            value = _int(data, "value")
+        ev = DieCorrected(roll=_int(data, "roll", minimum=1), index=_int(data, "index", minimum=0), value=value)
         drops = data.get("drop") or []
         if not isinstance(drops, list) or not all(type(k) is int and k >= 1 for k in drops) or len(drops) > 100:
             return _error(400, "drop must be a list of at most 100 event numbers (integers from 1)")

@@ -27,6 +27,10 @@ def spectator_state(ts: TableState, service: TableService | None = None, viewer:
     the tray's ``last`` roll gets ``correctable`` (see :func:`correctable`) and, when not,
     ``correct_refused`` (the rules' reason)."""
     view = table_view(ts, viewer)
+    for roll in [(view.get("tray") or {}).get("last")] + list((view.get("tray") or {}).get("history") or []):
+        if roll and roll.get("kinds"):  # the faces a die of each kind can be corrected to, by symbol
+            roll["face_choices"] = [face_choices(k) for k in roll["kinds"]] if len(roll["kinds"]) == len(roll["faces"]) \
+                else [face_choices(roll["kinds"][0])] * len(roll["faces"])
     last = (view.get("tray") or {}).get("last")
     if last:
         last["correctable"], reason = correctable(ts, last)
@@ -77,6 +81,19 @@ def plain_words(text: str) -> str:
     return text
 
 
+def face_choices(kind: str) -> list[str]:
+    """The face symbols of a die of ``kind`` (the catalogue's, in face order), ``[]`` for a kind it
+    does not know (a kind taught at the table: corrected by number only).
+
+    >>> face_choices("demigods-bludgeoning")
+    ['knockdown', 'push', 'critical', '2', '1', '-1']
+    """
+    from arena_table.rules.kernel.mechanics.dice import known_kind
+
+    k = known_kind(kind)
+    return [str(s) for s in k.symbols] if k is not None else []
+
+
 def correctable(ts: TableState, last: dict[str, Any]) -> tuple[bool, str]:
     """Whether the running game accepts a ``correct`` of the roll ``last`` (a tray view's
     ``last``: ``seq``, ``die``, ``faces``), asked of the rules with one trial correction of
@@ -90,9 +107,14 @@ def correctable(ts: TableState, last: dict[str, Any]) -> tuple[bool, str]:
         return False, "the roll has no dice"
     sides = re.fullmatch(r"d(\d+)", str(last.get("die") or "d6"))
     n = int(sides.group(1)) if sides else 6
-    value = faces[0] % n + 1 if n > 1 else faces[0]
+    choices = (last.get("face_choices") or [[]])[0]
+    if choices:
+        value = next((c for c in choices if c != str(faces[0])), faces[0])
+    else:
+        value = faces[0] % n + 1 if n > 1 and isinstance(faces[0], int) else faces[0]
     try:
-        check_correction(ts, DieCorrected(roll=int(last["seq"]), index=0, value=int(value)))
+        check_correction(ts, DieCorrected(roll=int(last["seq"]), index=0,
+                                          value=int(value) if isinstance(value, int) else str(value)))
     except Refused as exc:
         return False, exc.reason
     except (RulesError, ValueError, TypeError, KeyError):

@@ -98,3 +98,23 @@ def test_a_later_event_made_illegal_is_named_and_dropped_by_taps(browser, live, 
     right = [(i, dataclasses.replace(e, faces=(5, 3)) if i == k + 1 else e) for i, e in kept]
     assert live.table.state.state == replay(right).state
     ctx.close()
+
+
+def test_a_die_of_a_kind_is_corrected_by_tapping_its_printed_face(browser, live):
+    """A Demigods attack die rolled by kind offers its faces by the book's words (Critical, not a bare 3)."""
+    lines = lines_of("demigods-tactics.txt")
+    k = lines.index("roll die=dg-bludgeoning faces=[3]")
+    for line in lines[:k] + ["roll kinds=[demigods-bludgeoning] faces=[1]"]:
+        live.table.submit(parse(line))
+    ctx, page = new_page(browser, 390, 844)
+    login(page, live.url)
+    page.wait_for_selector(f"#control-log button[aria-label='Correct roll #{k + 1}']")
+    page.click(f"#control-log button[aria-label='Correct roll #{k + 1}']")
+    page.click("#correct-dice button[data-index='0']")
+    faces = page.eval_on_selector_all("#correct-values button", "els => els.map(e => e.textContent)")
+    assert faces == ["knockdown", "push", "critical", "2", "1", "-1"]
+    page.click("#correct-values button:text-is('critical')")
+    assert wait_toast(page, "Corrected") == f"Corrected die 1 of roll #{k + 1} to critical (event #{k + 2})"
+    roll = live.table.state.tray.rolls[-1]
+    assert (roll.faces, roll.sensed) == (("critical",), (1,))
+    ctx.close()

@@ -178,3 +178,24 @@ def test_apply_leaves_a_correction_to_replay():
     with pytest.raises(Refused, match="resolved by replaying the log"):
         apply(ts, DieCorrected(roll=1, index=0, value=2))
     assert str(Dropped(seq=3, reason="x")) == "drop seq=3 reason=x" and parse("drop seq=3 reason=x") == Dropped(seq=3, reason="x")
+
+
+def test_a_die_of_a_kind_is_corrected_to_a_face_by_its_symbol():
+    """Demigods "Attack": the attack die read as a 1, corrected five events later to the face the
+    book prints as Critical (``value=critical``): the state is that of Critical entered at once."""
+    events = example("demigods-tactics")
+    k = events.index(parse("roll die=dg-bludgeoning faces=[3]"))
+    read = parse("roll kinds=[demigods-bludgeoning] faces=[1]")
+    records = list(enumerate(events[:k] + [read] + events[k + 1:k + 1 + BACK], start=1))
+    fix = parse(f"correct roll={k + 1} index=0 value=critical")
+    assert fix.value == "critical" and parse(str(fix)) == fix
+    ts = correct(records, (len(records) + 1, fix))
+    right = records[:k] + [(k + 1, parse("roll kinds=[demigods-bludgeoning] faces=[critical]"))] + records[k + 1:]
+    assert ts.state == replay(right).state != replay(records).state
+    roll = next(r for r in ts.tray.rolls if r.seq == k + 1)
+    assert (roll.faces, roll.sensed) == (("critical",), (1,))
+    with pytest.raises(Refused, match="has no face"):
+        correct(records, (len(records) + 1, parse(f"correct roll={k + 1} index=0 value=banana")))
+    numbered = list(enumerate(events[:k + 1], start=1))
+    with pytest.raises(Refused, match="shows a number, not 'critical'"):
+        correct(numbered, (k + 2, fix))

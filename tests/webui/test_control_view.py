@@ -96,3 +96,21 @@ def test_what_happened_shows_only_the_running_game(ctl, client, table):
     log = client.get("/api/state").get_json()["state"]["log"]
     assert [(line["seq"], line["text"]) for line in log] == [(4, "New game: Dice tray"), (5, "Rolled 1d6: 6 (total 6)")]
     assert table.state.started_seq == 4 and len(table.state.log) == 5  # the table keeps them; the view shows this game
+
+
+def test_a_roll_by_die_kinds_offers_its_faces_by_symbol_and_takes_one(ctl, client, table):
+    """A Demigods attack die rolled by kind: the control view lists its faces by the book's symbols,
+    and a correction names one (``"value": "critical"``)."""
+    tactics = DEMIGODS.with_name("tactics.txt")
+    lines = [ln for ln in tactics.read_text().splitlines() if ln.strip() and not ln.startswith("#")]
+    k = lines.index("roll die=dg-bludgeoning faces=[3]")
+    for line in lines[:k] + ["roll kinds=[demigods-bludgeoning] faces=[1]"]:
+        assert ctl("/api/events", {"notation": line}).status_code == 201
+    last = control_last(client)
+    assert last["face_choices"] == [["knockdown", "push", "critical", "2", "1", "-1"]]
+    assert last["correctable"] is True
+    r = ctl("/api/correct", {"roll": k + 1, "index": 0, "value": "critical"})
+    assert r.status_code == 201 and r.get_json()["event"] == f"correct roll={k + 1} index=0 value=critical"
+    assert control_last(client)["faces"] == ["critical"] and control_last(client)["sensed"] == [1]
+    r = ctl("/api/correct", {"roll": k + 1, "index": 0, "value": "banana"})
+    assert r.status_code == 422 and "has no face" in r.get_json()["error"]

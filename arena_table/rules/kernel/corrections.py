@@ -22,12 +22,13 @@ from .registry import find_game
 Record = tuple[int, Event]
 
 
-def substitutions(records: Iterable[Record], skip: frozenset[int]) -> tuple[dict[int, tuple[int, ...]], dict[int, int]]:
+def substitutions(records: Iterable[Record], skip: frozenset[int]) -> tuple[dict[int, tuple[int | str, ...]],
+                                                                            dict[int, int | str]]:
     """The faces each corrected roll is replayed with, and what each correction changed.
 
     Corrections count in log order; one counts only when it names an earlier roll in effect (not in
     ``skip``, the undone and dropped events) of the same game, a die position that roll has and a
-    face its die has (for a standard die).
+    face its die has (for a standard die or a die kind of the catalogue: its symbol is substituted).
 
     Returns:
         ``(faces, was)``: ``faces[roll seq]`` the corrected faces; ``was[correction seq]`` the value
@@ -38,7 +39,7 @@ def substitutions(records: Iterable[Record], skip: frozenset[int]) -> tuple[dict
     >>> subs
     ({1: (3, 4)}, {2: 5, 3: 2})
     """
-    rolls: dict[int, tuple[int, str, tuple[int, ...]]] = {}  # seq -> (game number, die, faces)
+    rolls: dict[int, tuple[int, DiceRolled, tuple[int | str, ...]]] = {}  # seq -> (game number, roll, faces)
     changed: set[int] = set()
     was: dict[int, int] = {}
     game = 0
@@ -48,16 +49,30 @@ def substitutions(records: Iterable[Record], skip: frozenset[int]) -> tuple[dict
         if isinstance(ev, GameStarted):
             game += 1
         elif isinstance(ev, DiceRolled):
-            rolls[seq] = (game, ev.die, ev.faces)
+            rolls[seq] = (game, ev, ev.faces)
         elif isinstance(ev, DieCorrected) and ev.roll < seq and ev.roll in rolls:
-            of_game, die, faces = rolls[ev.roll]
-            sides = tray_record.sides_of(die)
-            if of_game != game or not 0 <= ev.index < len(faces) or (sides is not None and not 1 <= ev.value <= sides):
+            of_game, roll, faces = rolls[ev.roll]
+            value = _face(roll, ev.index, ev.value) if of_game == game and 0 <= ev.index < len(faces) else None
+            if value is None:
                 continue
             was[seq] = faces[ev.index]
-            rolls[ev.roll] = (game, die, faces[:ev.index] + (ev.value,) + faces[ev.index + 1:])
+            rolls[ev.roll] = (game, roll, faces[:ev.index] + (value,) + faces[ev.index + 1:])
             changed.add(ev.roll)
     return {seq: rolls[seq][2] for seq in changed}, was
+
+
+def _face(roll: DiceRolled, index: int, value: int | str) -> int | str | None:
+    """Face ``value`` of die ``index`` of ``roll`` as the roll records it (a kind's symbol, as the tray
+    applies a correction), or ``None`` when that die has no such face."""
+    if roll.kinds:
+        try:
+            return tray_record.face_symbol(tray_record.roll_kinds(roll)[index], value)
+        except Refused:
+            return None
+    sides = tray_record.sides_of(roll.die)
+    if not isinstance(value, int):
+        return None
+    return value if sides is None or 1 <= value <= sides else None
 
 
 def check_correction(ts, event: DieCorrected) -> None:

@@ -442,7 +442,9 @@ class DieCorrected(Event):
     """Sequence number of the ``roll`` event corrected."""
     index: int
     """Position of the die in that roll's ``faces`` (0-based)."""
-    value: int
+    value: int | str
+    """The face the die really shows: its value, or, for a roll by die kinds, the face's symbol
+    (``critical``) or numeral (``2``)."""
 
 
 @event("drop", undoable=False)

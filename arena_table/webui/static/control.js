@@ -348,17 +348,20 @@
     if (roll && selected && selected.seq === roll.seq) {
       vals.hidden = false;
       const sel = selected;
-      const n = sidesOf(roll.die);
       const shown = roll.faces[sel.index];
+      // a die of a kind: its faces by symbol (a Demigods attack die's "critical"); else the numbers 1..sides
+      const symbols = roll.face_choices && roll.face_choices[sel.index] && roll.face_choices[sel.index].length
+        ? roll.face_choices[sel.index] : null;
+      const values = symbols || Array.from({ length: sidesOf(roll.die) }, (_, k) => k + 1);
       vals.replaceChildren(el('span', { class: 'correct-label', text: 'Die ' + (sel.index + 1) + ' is really:' }),
-        ...Array.from({ length: n }, (_, k) => {
-          if (k + 1 === shown) {  // the face the die shows now: no correction to make
-            return el('button', { type: 'button', class: 'current', disabled: true, 'aria-current': 'true', 'data-key': 'value-' + (k + 1),
-              'aria-label': 'Die ' + (sel.index + 1) + ' of roll #' + sel.seq + ' shows ' + shown + ' now', text: String(k + 1) });
+        ...values.map((v) => {
+          if (String(v) === String(shown)) {  // the face the die shows now: no correction to make
+            return el('button', { type: 'button', class: 'current', disabled: true, 'aria-current': 'true', 'data-key': 'value-' + v,
+              'aria-label': 'Die ' + (sel.index + 1) + ' of roll #' + sel.seq + ' shows ' + shown + ' now', text: String(v) });
           }
-          const b = el('button', { type: 'button', 'data-key': 'value-' + (k + 1),
-            'aria-label': 'Set die ' + (sel.index + 1) + ' of roll #' + sel.seq + ' to ' + (k + 1), text: String(k + 1) });
-          b.addEventListener('click', () => sendCorrection(sel, k + 1));
+          const b = el('button', { type: 'button', 'data-key': 'value-' + v,
+            'aria-label': 'Set die ' + (sel.index + 1) + ' of roll #' + sel.seq + ' to ' + v, text: String(v) });
+          b.addEventListener('click', () => sendCorrection(sel, v));
           return b;
         }));
     } else { vals.hidden = true; vals.replaceChildren(); }

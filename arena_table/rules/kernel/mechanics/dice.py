@@ -207,6 +207,8 @@ def game_dice_error(title: str, kinds: Mapping[str, int], tray: TrayState, event
         roll = next((r for r in tray.rolls if r.seq == event.roll), None)
         if roll is None:
             return ""  # apply_tray names the missing roll
+        if roll.kinds or not isinstance(event.value, int):
+            return ""  # a die of a kind: the kind's own faces; a symbol for a numbered die: apply_tray says
         die, values = roll.die, (event.value,)
     else:
         return ""
@@ -308,6 +310,8 @@ def apply_tray(tray: TrayState, event: Event, seq: int) -> TrayState:
             n = len(roll.faces)
             raise Refused(f"roll {event.roll} has no die with index {event.index} "
                           f"(its {n} dice have index 0 to {n - 1}: #1 to #{n} in the log)", event=event)
+        if not roll.kinds and not isinstance(event.value, int):
+            raise Refused(f"a {roll.die} die shows a number, not {event.value!r}", event=event)
         sides = sides_of(roll.die)
         if sides is not None and not 1 <= event.value <= sides:
             raise Refused(f"{event.value} is impossible on a {roll.die}", event=event)
