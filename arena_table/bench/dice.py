@@ -16,6 +16,7 @@ calibrated die size, plus the process's peak resident memory.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import resource
 import time
@@ -83,6 +84,23 @@ def _reference_frame() -> np.ndarray:
 _YARDSTICK = _reference_frame()
 
 
+@contextlib.contextmanager
+def one_core():
+    """OpenCV on one thread and this process pinned to one CPU while inside (the benchmarks'
+    "one core"); both are put back after."""
+    threads = cv2.getNumThreads()
+    cv2.setNumThreads(1)
+    affinity = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else None
+    if affinity:
+        os.sched_setaffinity(0, {min(affinity)})
+    try:
+        yield
+    finally:
+        cv2.setNumThreads(threads)
+        if affinity:
+            os.sched_setaffinity(0, affinity)
+
+
 def reference_ms() -> float:
     """Wall ms of the speed yardstick: ``cv2.GaussianBlur`` (5x5, sigma 1.5) then ``cv2.Canny``
     (50, 150) on a fixed 1280x720 frame, run with OpenCV's current thread setting.
@@ -131,12 +149,7 @@ def time_frames(cfg: DiceConfig, frames: int = 40, seed: int = 1, calibrated: bo
     if calibrated:
         side = measure_die_side(first, cfg).side_px
         cfg = sized_config(side, cfg)
-    threads = cv2.getNumThreads()
-    cv2.setNumThreads(1)
-    affinity = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else None
-    if affinity:
-        os.sched_setaffinity(0, {min(affinity)})
-    try:
+    with one_core():
         read_dice_any_size(cfg, first)  # warm-up: model load
         ms, cpu, ref = [], [], []
         for k in range(frames):
@@ -146,10 +159,6 @@ def time_frames(cfg: DiceConfig, frames: int = 40, seed: int = 1, calibrated: bo
             ms.append((time.perf_counter() - t0) * 1000.0)
             cpu.append((time.process_time() - c0) * 1000.0)
             ref.append(reference_ms())
-    finally:
-        cv2.setNumThreads(threads)
-        if affinity:
-            os.sched_setaffinity(0, affinity)
     # CPU time is reported too: on a loaded machine wall time also counts other processes.
     median, p95, ref_ms = float(np.median(ms)), float(np.percentile(ms, 95)), float(np.median(ref))
     out = {"median_ms": median, "p95_ms": p95,

@@ -19,13 +19,10 @@ also given beside :func:`arena_table.bench.dice.reference_ms`, the machine's yar
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
 import sys
 import time
 
-import cv2
 import numpy as np
 
 from arena_table.rules.kernel.geometry import HexLayout
@@ -34,27 +31,11 @@ from arena_table.vision.board_scenes import CORNER_IDS, FigureSpec, SceneSpec, b
 from arena_table.vision.markers import MarkerConfig, MarkerDetector
 from arena_table.vision.tracking import FigureTracker, TrackConfig
 
-from .dice import reference_ms
+from .dice import one_core, reference_ms
 
 BOARD = (450.0, 300.0)
 FIGURES = 20
 GRID = HexLayout(20.0, origin_mm=(30.0, 30.0))
-
-
-@contextlib.contextmanager
-def one_core():
-    """OpenCV on one thread and this process on one CPU while inside."""
-    threads = cv2.getNumThreads()
-    cv2.setNumThreads(1)
-    affinity = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else None
-    if affinity:
-        os.sched_setaffinity(0, {min(affinity)})
-    try:
-        yield
-    finally:
-        cv2.setNumThreads(threads)
-        if affinity:
-            os.sched_setaffinity(0, affinity)
 
 
 def bench_frames(n: int, seed: int = 29):
