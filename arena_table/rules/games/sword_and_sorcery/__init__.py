@@ -29,7 +29,7 @@ from arena_table.rules.kernel.events import Event
 from arena_table.rules.kernel.game import Game, Outcome
 from arena_table.rules.kernel.view import View
 
-from . import areas, dice, form, offers, setup
+from . import areas, dice, form, offers, sensed, setup
 from . import events as _events  # noqa: F401 - registers the sns-* event kinds
 from .flow import FLOW
 from .rules import HANDLERS, guard
@@ -82,5 +82,5 @@ GAME = Game(
     describe=describe, dice=dice_kinds, setup_form=form.setup_form,
     summary=lambda state: f"sword-and-sorcery {phase_line(state)}",
     actions=lambda state: offers.actions(state, GAME.apply),
-    board=areas.board,
+    board=areas.board, figures=sensed.FIGURES,
 )
