@@ -105,12 +105,21 @@ OPERATIONS: dict[tuple[str, str], dict[str, Any]] = {
     ("/api/correct", "post"): {
         "security": _CONTROL,
         "requestBody": _body({"type": "object", "required": ["roll", "index", "value"], "properties": {
-            "roll": {"type": "integer"}, "index": {"type": "integer", "minimum": 0}, "value": {"type": "integer"}},
+            "roll": {"type": "integer"}, "index": {"type": "integer", "minimum": 0},
+            "value": {"oneOf": [{"type": "integer"}, {"type": "string", "minLength": 1, "maxLength": 40}]},
+            "drop": {"type": "array", "items": {"type": "integer", "minimum": 1}, "maxItems": 100}},
             "additionalProperties": False}),
         "responses": {"201": _json(_ACCEPTED),
                       "200": _json({"type": "object", "properties": {
                           "unchanged": {"type": "boolean"}, "event": {"type": "string"}, "text": {"type": "string"}}},
                           "The die already shows that value (a resent correction): nothing is recorded"),
+                      "409": _json({"type": "object", "properties": {
+                          "error": {"type": "string"}, "drop": {"type": "array", "items": {"type": "integer"}},
+                          "later": {"type": "object", "properties": {
+                              "seq": {"type": "integer"}, "event": {"type": "string"}, "text": {"type": "string"},
+                              "when": {"type": "string"}, "reason": {"type": "string"}}}}},
+                          "A later event would be illegal with the corrected die (later names it); send the "
+                          "correction again with its seq in drop to drop it. Nothing is changed"),
                       **_errors(400, 401, 403, 422)}},
     ("/api/actions", "get"): {
         "security": [{"session": []}],

@@ -33,22 +33,29 @@ def wait_toast(page, start: str) -> str:
     return page.inner_text("#toast")
 
 
+def open_die(browser, live, lines, roll_seq: int, size: tuple[int, int]):
+    """Record ``lines``, open the remote at ``size`` and tap Correct on roll ``roll_seq``'s log line,
+    then its first die; returns ``(context, page)`` with the clicks counted from the Correct tap."""
+    for line in lines:
+        live.table.submit(parse(line))
+    ctx, page = new_page(browser, *size)
+    login(page, live.url)
+    page.wait_for_selector(f"#control-log button[aria-label='Correct roll #{roll_seq}']")
+    taps_counted(page)
+    page.click(f"#control-log button[aria-label='Correct roll #{roll_seq}']")
+    page.wait_for_function("s => document.querySelector('#correct-dice .roll-no')?.textContent === s", arg=f"Roll #{roll_seq}:")
+    page.click("#correct-dice button[data-index='0']")
+    return ctx, page
+
+
 def test_a_die_of_a_roll_five_events_back_corrected_by_taps(browser, live, screenshots):
     """Theosis p.11, Mercenary Camp: Ann gains the d4 in gold. Read as 3, five placements later
     corrected to 1 by three taps (Correct on the roll's log line, the die, the value): Ann has 2 gold
     less, as if 1 had been entered at once."""
     lines = lines_of("theosis-pvp-12.txt")
     k = lines.index("roll die=d4 faces=[3]")
-    for line in lines[:k + 1 + BACK]:
-        live.table.submit(parse(line))
-    gold = live.table.state.state.player("Ann").gold
-    ctx, page = new_page(browser, 390, 844)
-    login(page, live.url)
-    page.wait_for_selector(f"#control-log button[aria-label='Correct roll #{k + 1}']")
-    taps_counted(page)
-    page.click(f"#control-log button[aria-label='Correct roll #{k + 1}']")
-    page.wait_for_function("s => document.querySelector('#correct-dice .roll-no')?.textContent === s", arg=f"Roll #{k + 1}:")
-    page.click("#correct-dice button[data-index='0']")
+    gold = replay([parse(x) for x in lines[:k + 1 + BACK]]).state.player("Ann").gold
+    ctx, page = open_die(browser, live, lines[:k + 1 + BACK], k + 1, (390, 844))
     page.screenshot(path=str(screenshots / "correct-earlier-roll-390x844.png"), full_page=False)
     page.click("#correct-values button:text-is('1')")
     assert wait_toast(page, "Corrected") == f"Corrected die 1 of roll #{k + 1} to 1 (event #{k + 2 + BACK})"
@@ -68,14 +75,9 @@ def test_a_later_event_made_illegal_is_named_and_dropped_by_taps(browser, live, 
     times as events depend on it); the state is the log's without them, with the corrected dice."""
     lines = lines_of("demigods-tactics.txt")
     k = lines.index("roll die=dg-demigod faces=[2,3]")
-    for line in lines[:k + 1 + BACK]:
-        live.table.submit(parse(line))
-    ctx, page = new_page(browser, 1280, 800)
-    login(page, live.url)
-    page.wait_for_selector(f"#control-log button[aria-label='Correct roll #{k + 1}']")
-    page.click(f"#control-log button[aria-label='Correct roll #{k + 1}']")
-    page.click("#correct-dice button[data-index='0']")
+    ctx, page = open_die(browser, live, lines[:k + 1 + BACK], k + 1, (1280, 800))
     page.click("#correct-values button:text-is('5')")
+    assert page.evaluate("window.taps") == 3  # Correct, the die, the face
     page.wait_for_selector("#correct-later:not([hidden])")
     what = page.inner_text("#correct-later .correct-later-what")
     assert what.startswith(f"With die 1 of roll #{k + 1} as 5, event #{k + 2} (") and "is illegal: " in what
@@ -104,13 +106,7 @@ def test_a_die_of_a_kind_is_corrected_by_tapping_its_printed_face(browser, live)
     """A Demigods attack die rolled by kind offers its faces by the book's words (Critical, not a bare 3)."""
     lines = lines_of("demigods-tactics.txt")
     k = lines.index("roll die=dg-bludgeoning faces=[3]")
-    for line in lines[:k] + ["roll kinds=[demigods-bludgeoning] faces=[1]"]:
-        live.table.submit(parse(line))
-    ctx, page = new_page(browser, 390, 844)
-    login(page, live.url)
-    page.wait_for_selector(f"#control-log button[aria-label='Correct roll #{k + 1}']")
-    page.click(f"#control-log button[aria-label='Correct roll #{k + 1}']")
-    page.click("#correct-dice button[data-index='0']")
+    ctx, page = open_die(browser, live, lines[:k] + ["roll kinds=[demigods-bludgeoning] faces=[1]"], k + 1, (390, 844))
     faces = page.eval_on_selector_all("#correct-values button", "els => els.map(e => e.textContent)")
     assert faces == ["knockdown", "push", "critical", "2", "1", "-1"]
     page.click("#correct-values button:text-is('critical')")
