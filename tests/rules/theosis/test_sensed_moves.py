@@ -137,3 +137,13 @@ def test_the_centre_hex_winner_from_sensed_positions():
         if out and "holds the centre hex at the end of turn 9" in out["reason"]:
             winners.append((path.stem, tuple(out["winners"])))
     assert ("pvp-3p", ("Ann",)) in winners and ("team-2x2", ("Sun",)) in winners
+
+
+def test_the_facing_seen_is_kept_and_drawn():
+    ts = apply(arena(rac=(0, 3), norn=(3, -3)), seen("rac", (0, 1), facing=2))
+    assert ts.state.heroes["rac"].facing == 2
+    figures = {f["id"]: f for f in table_view(ts)["view"]["board"]["figures"]}
+    assert figures["rac"]["facing"] == 2 and "facing" not in figures["norn"]
+    turned = apply(ts, seen("rac", (0, 1), facing=5))  # turning on the spot is no move
+    assert turned.state.heroes["rac"].facing == 5 and turned.state.moved == 2 and not turned.desync
+    assert apply(turned, seen("rac", (0, 1), facing=9)).desync[0].reason.startswith("facing 9 is not a hex side")

@@ -369,7 +369,10 @@ def move(state: ThState, ev: Move) -> ThState:
     if state.acting_hero() == ev.hero and h.cell is not None and not ev.placed:
         state = _own_move(state, ev.hero, h.cell, cell)
     left_start = state.phase in ("combat", "monsters") and bool(state.acted or state.acting_hero() == ev.hero)
-    state = replace_hero(state, dataclasses.replace(h, cell=cell, on_start=h.on_start and not left_start))
+    if ev.facing is not None and not 0 <= ev.facing <= 5:
+        raise Refused(f"facing {ev.facing} is not a hex side 0-5 (E, NE, NW, W, SW, SE)")
+    facing = h.facing if ev.facing is None else ev.facing
+    state = replace_hero(state, dataclasses.replace(h, cell=cell, on_start=h.on_start and not left_start, facing=facing))
     if cell in state.ritual_cells.get("wall-of-fire", ()) and not area_safe(state, ev.hero):
         state = auto_damage(state, ev.hero, 4, "fire")
     return state

@@ -122,6 +122,8 @@ class Move(Event):
     placed: bool = False
     """A placement a player confirmed at the table (``figure-confirm``): not counted or checked as
     the acting Hero's own move."""
+    facing: int | None = None
+    """The side the miniature faces, 0..5 (E, NE, NW, W, SW, SE) as the camera saw it; shown only."""
 
 
 @event("th-stamina")

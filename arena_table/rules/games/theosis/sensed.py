@@ -103,24 +103,24 @@ def sensed_move(state: ThState, moved: FigureMoved) -> Move:
     fid = moved.figure
     to = _hex(state, moved)
     if fid not in state.heroes:
-        return Move(hero=fid, cell=to)
+        return Move(hero=fid, cell=to, facing=moved.facing)
     h = alive_hero(state, fid)
     if h.cell is None or to == h.cell:
-        return Move(hero=fid, cell=to)
+        return Move(hero=fid, cell=to, facing=moved.facing)
     acting = state.acting_hero()
     if fid == acting:
         check_reach(state, fid, to)
-        return Move(hero=fid, cell=to)
+        return Move(hero=fid, cell=to, facing=moved.facing)
     actor_cell = state.heroes[acting].cell if acting else None
     if hexes.distance(h.cell, to) == 1 or hexes.is_adjacent(to, actor_cell):
-        return Move(hero=fid, cell=to)  # pushed one hex (p.14) or pulled next to the acting Hero
+        return Move(hero=fid, cell=to, facing=moved.facing)  # pushed one hex (p.14) or pulled next to the acting Hero
     now = f"it is {name(state, acting)}'s turn" if acting else "no Hero is acting now"
     raise Refused(f"{name(state, fid)} cannot move there now: {now}, and a push moves a hero one hex (p.14)")
 
 
 def placed(state: ThState, moved: FigureMoved) -> Move:
     """The placement a player confirmed: the hex seen, not counted as the Hero's own move."""
-    return Move(hero=moved.figure, cell=_hex(state, moved), placed=moved.figure in state.heroes)
+    return Move(hero=moved.figure, cell=_hex(state, moved), placed=moved.figure in state.heroes, facing=moved.facing)
 
 
 def figure_name(state: ThState, figure: str) -> str:

@@ -110,6 +110,9 @@ class Hero:
     stealth: bool = False
     on_start: bool = True
     """Still on the starting triad: safe from area effects on turn 1 (errata p.14)."""
+    facing: int | None = field(default=None, metadata=LATER_OPTION)
+    """The hex side the miniature faces as the camera last saw it (0..5, E NE NW W SW SE); the
+    rules give facing no effect, the screens draw it."""
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import catalog
+from .board import arena
 from .mats import alignment_of, name, tokens_on
 from .offers import LOCATION_NAMES
 from .preparation import LOCATIONS, next_placer
@@ -152,7 +153,8 @@ def view(state: ThState, viewer: str = "spectator") -> dict[str, Any]:
         out["scores"] = [{"side": p.id, "label": "Stamina Tokens", "value": p.stamina_taken} for p in state.players]
     else:
         out["scores"] = [{"side": p.id, "label": "Gold", "value": p.gold} for p in state.players]
-    figures = [{"id": h, "name": name(state, h), "side": x.player, "cell": list(x.cell)}
+    figures = [{"id": h, "name": name(state, h), "side": x.player, "cell": list(x.cell),
+                **({"facing": x.facing} if x.facing is not None else {})}
                for h, x in state.heroes.items() if x.alive and x.cell]
     figures += [{"id": m.id, "name": name(state, m.id), "side": "monsters", "cell": list(m.cell)}
                 for m in state.monsters if m.alive and m.cell]
@@ -216,7 +218,7 @@ def arena_cells(radius: int) -> list[tuple[int, int]]:
     >>> len(arena_cells(4)), (0, 0) in arena_cells(4), (4, -4) in arena_cells(4), (4, 1) in arena_cells(4)
     (61, True, True, False)
     """
-    return [(q, r) for q in range(-radius, radius + 1) for r in range(-radius, radius + 1) if abs(q + r) <= radius]
+    return list(arena(radius).cells)
 
 
 def board(state: ThState, figures: list[dict[str, Any]]) -> dict[str, Any]:
