@@ -84,16 +84,22 @@ def test_a_later_event_made_illegal_is_named_and_dropped_by_taps(browser, live, 
     assert "=" not in what.split("(")[1].split(")")[0]  # the event in plain words, not notation
     page.screenshot(path=str(screenshots / "correct-later-event-1280x800.png"), full_page=False)
     dropped = []
-    for _ in range(BACK):
+    for n in range(BACK):
         seq = int(page.get_attribute("#correct-later button[data-key='later-drop']", "aria-label").split("#")[1].split(" ")[0])
         dropped.append(seq)
-        page.click("#correct-later button[data-key='later-drop']")
+        # the first one to enter again (as it should be, after the correction); the rest dropped
+        key = "later-reenter" if n == 0 else "later-drop"
+        page.click(f"#correct-later button[data-key='{key}']")
         page.wait_for_function("() => document.querySelector('#correct-later').hidden"
                                " || !document.querySelector('#correct-later').textContent.includes('event #" + str(seq) + " (')",
                                timeout=10000)
         if page.locator("#correct-later").is_hidden():
             break
-    assert wait_toast(page, "Corrected").endswith("dropped " + ", ".join(f"#{d}" for d in dropped))
+    # each refused try is kept in the log as rejected, then come the drops and the correction
+    assert wait_toast(page, "Corrected") == (f"Corrected die 1 of roll #{k + 1} to 5 (event #{k + 2 + BACK + 2 * len(dropped)}), "
+                                             "dropped " + ", ".join(f"#{d}" for d in dropped) + ". Enter it again as it "
+                                             "should be: the buttons above, or the line under Advanced")
+    assert page.eval_on_selector("#event-text", "e => e.value") == lines[dropped[0] - 1]  # ready to change and send
     records = live.table.engine.log.records()
     assert [ev.seq for _, ev in records if ev.KIND == "drop"] == dropped
     kept = [(i, parse(x)) for i, x in enumerate(lines[:k + 1 + BACK], 1) if i not in dropped]

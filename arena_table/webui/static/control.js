@@ -394,7 +394,8 @@
     try {
       d = await api('POST', '/api/correct', { roll: sel.seq, index: sel.index, value, drop: drops || [] });
       const dropped = (drops || []).length ? ', dropped ' + drops.map((k) => '#' + k).join(', ') : '';
-      toast(d.unchanged ? d.text : 'Corrected die ' + (sel.index + 1) + ' of roll #' + sel.seq + ' to ' + value + ' (event #' + d.seq + ')' + dropped, false);
+      toast((d.unchanged ? d.text : 'Corrected die ' + (sel.index + 1) + ' of roll #' + sel.seq + ' to ' + value + ' (event #' + d.seq + ')' + dropped)
+        + ((reenter || []).length ? offerReentry(reenter) : ''), false);
     } catch (e) {
       const r = window.control.lastResult;
       if (r && r.status === 409 && r.data && r.data.later) {
@@ -404,10 +405,7 @@
       }
     }
     sending = false;
-    if (d) {
-      later = null;
-      if ((reenter || []).length) offerReentry(reenter);
-    }
+    if (d) later = null;
     // done: back to the roll shown before; refused: the die stays selected (the toast says why), to try again or cancel
     if (d && selected === sel) {
       selected = null;
@@ -417,12 +415,12 @@
     renderCorrect();
   }
 
-  // the dropped events to enter again: the first in the typed panel, to change and send
+  // the dropped events to enter again: the first in the typed panel, to change and send; returns the words
   function offerReentry(lines) {
     $('event-text').value = lines[0];
     $('event-text').dataset.auto = '';
-    toast('Dropped ' + lines.length + ' event' + (lines.length > 1 ? 's' : '') + ': enter ' + (lines.length > 1 ? 'them' : 'it')
-      + ' again as ' + (lines.length > 1 ? 'they' : 'it') + ' should be (the buttons above, or the line under Advanced)', false);
+    return '. Enter ' + (lines.length > 1 ? 'them' : 'it') + ' again as ' + (lines.length > 1 ? 'they' : 'it')
+      + ' should be: the buttons above, or the line under Advanced';
   }
 
   function renderLater() {
