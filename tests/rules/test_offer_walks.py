@@ -89,6 +89,21 @@ def test_theosis_walk(seed):
     assert taken["th-place"] >= 36 and taken["th-allocate"] >= 2 and taken["th-attack"] >= 6 and ended >= 1
 
 
+TH_STARTS = sorted((Path(__file__).parent / "theosis" / "golden").glob("*.txt"))
+
+
+@pytest.mark.parametrize("start", TH_STARTS, ids=lambda p: p.stem)
+def test_theosis_walk_every_mode(start):
+    """Each golden game's start (PvP, team, blitz, solo, the co-op and semi co-op modes, Fast Action
+    Preparation): a walk to the end of the game, the monsters' targets and defences included."""
+    game = find_game("theosis")
+    options = _start_line(start)
+    taken, ended = walk(game, lambda: game.setup(options), _theosis_roll, random.Random(0), 150)
+    assert taken["th-move"] >= 4 and (taken["th-place"] or taken["th-draft"])
+    if game.setup(options).monsters:
+        assert taken["th-monster"] >= 1
+
+
 # --- Demigods ----------------------------------------------------------------------------------
 
 def _demigods_start():

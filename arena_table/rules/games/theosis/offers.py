@@ -14,6 +14,9 @@ its faces are offered (the d6's with their results); while another die is awaite
 Mana gems to allied Heroes (p.44); a Ritual token placed on the hex chosen (the tokens' shapes
 are pictures in the book: a token covering more hexes is typed with all of them). Blessings,
 Spells, Skills and area attacks are still typed at the control page's advanced panel.
+Fast Action Preparation (Game Modes): each player drafts a Power of each value pair, each Hero
+places its Mana gem, then its end. A monster's attack (Monster Defense): the Hero it targets and
+the Power each attacked Hero defends with.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from arena_table.rules.kernel.actions import Action, Apply, Choice, Param, accep
 from arena_table.rules.kernel.geometry import hexes
 
 from . import catalog
-from .mats import name, skills_of
+from .mats import name, play_card, skills_of
 from .preparation import LOCATIONS, next_placer, thieves_result
 from .ranking import allocation_order
 from .state import CENTRE, ThState
@@ -40,18 +43,23 @@ def actions(state: ThState, apply: Apply) -> list[Action]:
     """The actions legal in ``state`` under ``apply`` (the game's own, ``GAME.apply``); empty while a roll is awaited or the game is over."""
     if state.pending and state.pending.kind == "ritual":
         return [a for a in _rituals(state, apply) if a]
+    if state.pending and state.pending.kind == "monster-targets":
+        return [a for a in (settled(_monster_targets(state, apply)),) if a]
     if state.pending:
         roll = _roll(state, apply)
         return [roll] if roll else []
     out: list[Action] = []
     if state.phase == "preparation":
         out += _placements(state, apply) or _bidding(state, apply)
+    elif state.phase == "fast":
+        out += [a for a in (settled(a) for a in _fast(state, apply)) if a]
     elif state.phase == "ranking":
         out += _allocation(state, apply)
     elif state.phase == "combat":
         out += [a for a in (settled(a) for a in _arena(state, apply)) if a]
     if accepts(apply, state, "th-next", {}):
-        out.append(Action(kind="th-next", label="End the turn" if state.phase == "preparation" else "Done",
+        done = {"preparation": "End the turn", "fast": "End Fast Action Preparation"}
+        out.append(Action(kind="th-next", label=done.get(state.phase, "Done"),
                           player=""))
     return out
 
@@ -169,16 +177,22 @@ def _allocation(state: ThState, apply: Apply) -> list[Action]:
 def _arena(state: ThState, apply: Apply) -> list[Action | None]:
     """The acting Hero: a move (entering the Arena on any free hex, then within its speed, p.14) and
     actions 1-2 (discard a Power face down; with a Mana gem placed in a Skill, one Damage taken)."""
+    out: list[Action | None] = []
+    centre = (CENTRE,) + tuple(hexes.ring(CENTRE, 1))
+    for m in state.monsters:  # Setting Up the Arena (Monster Modes): they enter at the centre, side by side
+        if m.alive and m.cell is None:
+            out.append(legal(apply, state, "th-move", f"{name(state, m.id)} enters the Arena", "", {"hero": m.id},
+                             (Param("cell", "On the hex", tuple(Choice(f"hex {q},{r}", {"cell": [q, r]})
+                                                                for q, r in centre)),)))
     hid = state.acting_hero()
     if hid is None:
-        return []
+        return out
     h = state.heroes[hid]
     me = {"hero": hid}
     cells = tuple(Choice(f"hex {q},{r}", {"cell": [q, r]}) for q, r in hexes.disc(CENTRE, state.config.arena_radius)
                   if (q, r) != h.cell)
-    out: list[Action | None] = [legal(apply, state, "th-move", f"{name(state, hid)}: "
-                                      + ("enter the Arena" if h.cell is None else "move"), h.player, me,
-                                      (Param("cell", "To the hex", cells),))]
+    out.append(legal(apply, state, "th-move", f"{name(state, hid)}: " + ("enter the Arena" if h.cell is None else "move"),
+                     h.player, me, (Param("cell", "To the hex", cells),)))
     gems = (Choice("do nothing", {}),) + tuple(
         Choice(f"place a Mana gem in {catalog.skills().get(sk, {}).get('name', sk)} (take one Damage)", {"skill": sk})
         for sk in skills_of(state, hid) if sk not in h.mana)
@@ -193,7 +207,8 @@ def _arena(state: ThState, apply: Apply) -> list[Action | None]:
 
 def _attack(state: ThState, apply: Apply, hid: str, hand: tuple[str, ...]) -> Action | None:
     """Action 5 (p.14): use a Power face down on one enemy Hero in range, who defends with a Power
-    of its player's hand face down (p.16); each target asks its own Powers (range and defence differ)."""
+    of its player's hand face down (p.16), or on a monster, whose Defense d4 is rolled next; each
+    target asks its own Powers (range and defence differ)."""
     h = state.heroes[hid]
     team = state.player(h.player).team
     targets = []
@@ -205,6 +220,10 @@ def _attack(state: ThState, apply: Apply, hid: str, hand: tuple[str, ...]) -> Ac
             Choice(name(state, c), {"defend": [c]}) for c in dict.fromkeys(state.player(defender).hand)))
         attack = Param("power", "Power used face down", tuple(Choice(name(state, c), {"power": c}) for c in hand))
         targets.append(Choice(name(state, t), {"target": [t]}, (attack, defend)))
+    for m in state.monsters:  # a monster defends with its d4, rolled next (Monster Defense)
+        if m.alive and m.cell is not None:
+            attack = Param("power", "Power used face down", tuple(Choice(name(state, c), {"power": c}) for c in hand))
+            targets.append(Choice(name(state, m.id), {"target": [m.id]}, (attack,)))
     if not targets or not hand:
         return None
     return legal(apply, state, "th-attack", f"{name(state, hid)}: use a Power face down (attack)", h.player,
@@ -243,3 +262,54 @@ def _gems(state: ThState, allies: list[str], given: tuple[str, ...]) -> Param:
     return Param("mana", f"Mana gem {len(given) + 1}", (Choice("no more gems", {"mana": list(given)}),) + tuple(
         Choice(name(state, h), {"mana": [*given, h]}, (_gems(state, allies, (*given, h)),) if more else ())
         for h in allies))
+
+
+def _fast(state: ThState, apply: Apply) -> list[Action | None]:
+    """Fast Action Preparation (Game Modes): a Power of each value pair drafted by each player, and
+    each Hero's one Mana gem placed in a Skill of its choice."""
+    out: list[Action | None] = []
+    drafted = {c for p in state.players for c in p.hand}
+    for p in state.players:
+        if len(p.hand) < len(catalog.VALUE_ORDER):
+            powers = tuple(Choice(name(state, c), {"power": c}) for c in catalog.powers() if c not in drafted)
+            out.append(legal(apply, state, "th-draft", f"{p.id}: draft a Power", p.id, {"player": p.id},
+                             (Param("power", "Power", powers),)))
+        for hid in p.heroes:
+            h = state.heroes[hid]
+            if h.alive and not h.mana:
+                skills = tuple(Choice(catalog.skills().get(sk, {}).get("name", sk), {"skill": sk})
+                               for sk in skills_of(state, hid))
+                out.append(legal(apply, state, "th-gem", f"{name(state, hid)}: place its Mana gem", p.id,
+                                 {"hero": hid}, (Param("skill", "In the Skill", skills),)))
+    return out
+
+
+def _monster_targets(state: ThState, apply: Apply) -> Action | None:
+    """The monster's attacking action (Monster Defense): the Hero it targets (every Hero for an
+    attack on all), then each attacked Hero's defence Power, one per Hero per attack, in order."""
+    from .monsters import actions_of
+
+    pend = state.pending
+    m = state.monster(pend.actor)
+    attacks = actions_of(m.kind, pend.data["table"])[pend.data["row"]]["attacks"]
+    living = [h for h in state.ranking if state.heroes[h].alive]
+
+    def defences(order: list[str], given: tuple[str, ...], scratch: ThState) -> tuple[Param, ...]:
+        """The next defence: a card of the hand as it is after the cards given so far (the last card
+        played brings the others back: Power Management, FAQ)."""
+        if len(given) == len(order):
+            return ()
+        pid = state.heroes[order[len(given)]].player
+        return (Param("defend", f"{name(state, order[len(given)])} defends with", tuple(
+            Choice(name(state, c), {"defend": [*given, c]}, defences(order, (*given, c), play_card(scratch, pid, c)))
+            for c in dict.fromkeys(scratch.player(pid).hand))),)
+
+    if any(a.get("area") == "all" for a in attacks):
+        from .arena import area_safe
+        hit = [h for h in living if not area_safe(state, h)]
+        order = [t for a in attacks for t in (hit if a.get("area") == "all" else hit[:1])]
+        return legal(apply, state, "th-monster", f"{name(state, m.id)} attacks", "", {"monster": m.id},
+                     defences(order, (), state))
+    targets = tuple(Choice(name(state, t), {"target": [t]}, defences([t] * len(attacks), (), state)) for t in living)
+    return legal(apply, state, "th-monster", f"{name(state, m.id)} attacks: its target", "", {"monster": m.id},
+                 (Param("target", "The Hero it targets", targets),))
