@@ -222,6 +222,8 @@ class Table:
             figures = build_figures(self.ports("figures"), self.data_dir)  # the same camera's second reader
             devices.append(build_camera(self.ports("camera"), camera, cfg.camera, cfg.dice,
                                         frame_readers=(figures,) if figures else ()))
+            if figures:
+                devices.append(figures)  # listed for the control page's board view
         if tokens := cfg.tokens.device():
             from .tokens import build_tokens
 

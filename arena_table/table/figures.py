@@ -62,6 +62,8 @@ class FigureReader:
         self._game: tuple[str, Any] | None = None
         self._last_t: float | None = None
         self._failed = ""
+        self._image = None
+        """The last full frame read (for :meth:`board_view`)."""
         ports.report(state="ok", detail=f"figures: {len(self.figures)} markers, board calibrated at "
                                          f"{calibration.resolution[0]}x{calibration.resolution[1]}")
 
@@ -77,6 +79,23 @@ class FigureReader:
             self._tracker = FigureTracker(self.track, self.calibration, board, names)
             self._game = (game, board)
         return self._tracker
+
+    # the table's device protocol: the camera loop drives this reader, so there is nothing to run
+    def start(self) -> "FigureReader":
+        return self
+
+    def close(self) -> None:
+        pass
+
+    def board_view(self):
+        """The last frame read, warped to the board with the grid and the figures drawn over it
+        (``vision.board_view``), or ``None`` before a frame of a game with a board."""
+        image, game = self._image, self._game
+        if image is None or game is None:
+            return None
+        from arena_table.vision.board_view import draw_board
+
+        return draw_board(image, self.calibration, game[1], self.seen())
 
     def seen(self) -> list:
         """The figures on the board now (:class:`~arena_table.vision.tracking.FigureSeen`)."""
@@ -100,6 +119,7 @@ class FigureReader:
         tracker = self._tracker_for(game.name, board)
         if tracker is None:
             return
+        self._image = frame.image
         update = tracker.update(self.detector.detect(frame.image), frame.t)
         for marker_id, reason in update.ignored:
             self.ports.report(last_ignored={"id": marker_id, "reason": reason})

@@ -229,6 +229,30 @@ def _register_control(app: Flask, service: TableService) -> None:
         resp.headers["Cache-Control"] = "no-store"
         return resp
 
+    @app.get("/api/camera/board.jpg")
+    @auth.login_required
+    def camera_board() -> Response:
+        """The board as the calibration sees it: the frame warped to board mm, the game's grid and
+        the tracked figures drawn over it (JPEG); 404 without a calibrated figure reader."""
+        dev = find_device(service, "board_view")
+        if dev is None:
+            return _error(404, "no board calibration on this table (arena-table calibrate)")
+        image = dev.board_view()
+        if image is None:
+            return _error(404, "no frame of a game with a board yet")
+        return _jpeg(image)
+
+
+def _jpeg(image: Any) -> Response:
+    import cv2
+
+    ok, buf = cv2.imencode(".jpg", image)
+    if not ok:
+        return _error(500, "cannot encode the image")
+    resp = Response(buf.tobytes(), mimetype="image/jpeg")
+    resp.headers["Cache-Control"] = "no-store"
+    return resp
+
 
 def _plain(service: TableService, seq: int, ev: Any) -> tuple[str, str]:
     """Event ``seq`` in plain words and when it happened (``"at 21:03"``, local time; with

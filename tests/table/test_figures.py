@@ -18,7 +18,7 @@ import pytest
 
 from arena_table.rules import find_game, parse
 from arena_table.table.app import Table
-from arena_table.table.config import CameraSettings, DataSettings, TableConfig
+from arena_table.table.config import CameraSettings, DataSettings, TableConfig, WebSettings
 from arena_table.table.figures import FigureReader
 from arena_table.vision.board_calib import CALIBRATION_FILE, calibrate_board
 from arena_table.vision.board_scenes import CORNER_IDS, FigureSpec, SceneSpec, board_texture, render_scene
@@ -128,4 +128,41 @@ def test_one_camera_feeds_the_dice_and_the_figures(tmp_path, scenes):
         assert heroes["norn"].cell == (3, -3)
         assert heroes["rac"].cell == (1, 1)  # placed on (0, 3), then moved 2 hexes
     finally:
+        table.close()
+
+
+def test_the_control_page_shows_the_board_with_its_grid_and_figures(tmp_path, scenes):
+    from arena_table.webui.app import create_app, shutdown
+
+    sys.path.insert(0, str(Path(__file__).parents[1] / "webui"))
+    from webhelpers import PIN, login
+
+    table = Table(TableConfig(data=DataSettings(db=tmp_path / "t.db"), camera=CameraSettings(source="none"),
+                              web=WebSettings(pin=PIN))).start()
+    app = create_app(table, {"heartbeat": 0.3})
+    app.config["TESTING"] = True
+    try:
+        for line in lines_of(fast_blitz(ANN, BO, extra_options=SPEEDS)) + lines_of(ARENA):
+            table.submit(parse(line))
+        client = app.test_client()
+        login(client)
+        r = client.get("/api/camera/board.jpg")
+        assert r.status_code == 404 and "no board calibration" in r.get_json()["error"]
+        reader = FigureReader(table.ports("figures"), scenes.calibration, MARKERS, TRACK)
+        table.devices.append(reader)
+        assert client.get("/api/camera/board.jpg").get_json()["error"] == "no frame of a game with a board yet"
+        _feed(reader, scenes.frame(rac=(0, 3)), 0.0)
+        r = client.get("/api/camera/board.jpg")
+        assert r.status_code == 200 and r.mimetype == "image/jpeg"
+        view = cv2.imdecode(np.frombuffer(r.data, np.uint8), cv2.IMREAD_COLOR)
+        assert view.shape == (int(np.ceil((SIZE[1] + 20) * 2)), int(np.ceil((SIZE[0] + 20) * 2)), 3)  # 2 px/mm
+        # the warped board puts Rac's marker where the Arena has hex (0, 3): its centre, 2 px/mm, 10 mm margin
+        x, y = scenes.layout.centre((0, 3))
+        cx, cy = int(round((x + 10) * 2)), int(round((y + 10) * 2))
+        patch = cv2.cvtColor(view[cy - 8:cy + 8, cx - 8:cx + 8], cv2.COLOR_BGR2GRAY)
+        assert patch.min() < 60 and patch.max() > 180  # the marker's black and white modules
+        green = (view[..., 1] > 180) & (view[..., 0] < 120) & (view[..., 2] < 120)
+        assert green[cy - 20:cy + 20, cx - 20:cx + 20].any()  # the figure's ring drawn around it
+    finally:
+        shutdown(app)
         table.close()

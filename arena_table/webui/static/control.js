@@ -599,7 +599,28 @@
       : 'Live frame, detected dice outlined. Move the camera until every die is found.';
     return true;
   }
+  // the board view: the frame warped by the board calibration, the grid and the figures over it
+  let boardUrl = null;
+  async function refreshBoard() {
+    const r = await fetch('/api/camera/board.jpg', { cache: 'no-store' });
+    if (!r.ok) {
+      let msg = r.status + '';
+      try { msg = (await r.json()).error; } catch (e) { /* keep status */ }
+      $('board-note').textContent = 'Board view unavailable: ' + msg;
+      $('board-frame').hidden = true;
+      return;
+    }
+    const blob = await r.blob();
+    if (boardUrl) URL.revokeObjectURL(boardUrl);
+    boardUrl = URL.createObjectURL(blob);
+    $('board-frame').src = boardUrl;
+    $('board-frame').hidden = false;
+    $('board-note').textContent = 'The board from above: each figure should sit in its cell of the grid, '
+      + 'its arrow where it faces. If not, calibrate again (arena-table calibrate).';
+  }
+
   async function cameraLoop() {
+    try { await refreshBoard(); } catch (e) { /* the note says what it can */ }
     let ok = false;
     try { ok = await refreshCamera(); } catch (e) { ok = false; }
     setTimeout(cameraLoop, ok ? 1000 : 10000);
