@@ -169,6 +169,12 @@ OPERATIONS: dict[tuple[str, str], dict[str, Any]] = {
         "responses": {"200": {"description": "JPEG of the latest frame with detections drawn",
                               "content": {"image/jpeg": {"schema": {"type": "string", "format": "binary"}}}},
                       **_errors(401, 404)}},
+    ("/api/camera/board.jpg", "get"): {
+        "security": [{"session": []}],
+        "responses": {"200": {"description": "JPEG of the latest frame warped to the board by the board "
+                                             "calibration, the game's grid and the tracked figures drawn",
+                              "content": {"image/jpeg": {"schema": {"type": "string", "format": "binary"}}}},
+                      **_errors(401, 404)}},
 }
 
 COMPONENTS: dict[str, Any] = {
