@@ -279,14 +279,22 @@ def replay_steps(records: Iterable[Record] | Iterable[Event], game: str | None =
 
 
 def _replaying(records: Iterable[Record] | Iterable[Event], game: str | None, options: Mapping[str, Any] | None,
-               strict: bool, refused: list | None) -> Iterator[tuple[TableState, bool]]:
+               strict: bool, refused: list | None, *, start: TableState | None = None,
+               stop: int | None = None) -> Iterator[tuple[TableState, bool]]:
+    """Replay ``records`` (undo, drop and correction resolved over all of them), yielding
+    ``(state, applied)`` a record; from ``start`` (the state before its next record, ``start.seq``
+    its last), up to the record before ``stop``."""
     recs: list[Record] = []
     for i, item in enumerate(records, start=1):
         recs.append(item if isinstance(item, tuple) else (i, item))
     skip = undone_seqs(recs)
     faces, was = corrections.substitutions(recs, skip)
-    ts = new_table(game, options)
+    ts = new_table(game, options) if start is None else start
     for seq, ev in recs:
+        if start is not None and seq <= start.seq:
+            continue
+        if stop is not None and seq >= stop:
+            return
         if isinstance(ev, (Undone, Dropped)) and ev.seq >= seq and strict:
             raise Refused(f"an {ev.KIND} takes back an earlier event; this is event {seq}", event=ev)
         if isinstance(ev, (Undone, Dropped)) or seq in skip:
@@ -344,12 +352,24 @@ def correct(records: Sequence[Record], correction: Record, drops: Sequence[Recor
     """
     records = list(records)
     seq, event = correction
+    # the events before the roll replay alike with and without the correction: once
+    prefix = new_table(game, options)
+    for prefix, _ in _replaying(records, game, options, False, None, stop=event.roll):
+        pass
+    prefix = dataclasses.replace(prefix, seq=min(prefix.seq, event.roll - 1))
+
+    def rest(recs: list[Record], refused: list) -> TableState:
+        ts = prefix
+        for ts, _ in _replaying(recs, game, options, False, refused, start=prefix):
+            pass
+        return ts
+
     before: list[tuple[int, Event, Refused]] = []
-    now = replay(records, game, options, strict=False, refused=before)
+    now = rest(records, before)
     corrections.check_correction(now, event)
     corrections.check_drops(records, undone_seqs(records), event.roll, [d for _, d in drops])
     after: list[tuple[int, Event, Refused]] = []
-    ts = replay(records + list(drops) + [correction], game, options, strict=False, refused=after)
+    ts = rest(records + list(drops) + [correction], after)
     known = {s for s, _, _ in before}
     for later_seq, later_event, why in after:
         if later_seq == seq:
