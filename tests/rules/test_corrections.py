@@ -3,8 +3,9 @@ corrected value (``rules/kernel/corrections.py``); the log keeps what was read.
 
 Acceptance (issue 28): a correction of a roll five events back replays to the same state as
 entering the corrected roll in the first place. Checked on every golden transcript that rolls
-(Theosis, Demigods, Euthia, Sword & Sorcery, first to ten), for every other face of the roll's
-first die: either the same game state, or, when the corrected value makes one of the five events
+the table's dice (Theosis, Demigods, Euthia), on Sword & Sorcery's battle phase example with its
+throws entered as rolls by die kind, and on the dice tray (tests/rules/test_kernel.py), for every
+other face: either the same game state, or, when the corrected value makes one of the five events
 illegal, a refusal naming that event.
 """
 
@@ -199,3 +200,57 @@ def test_a_die_of_a_kind_is_corrected_to_a_face_by_its_symbol():
     numbered = list(enumerate(events[:k + 1], start=1))
     with pytest.raises(Refused, match="shows a number, not 'critical'"):
         correct(numbered, (k + 2, fix))
+
+
+def sns_by_kinds(events):
+    """A Sword & Sorcery transcript with its attack and defence throws (``sns-roll`` without a team) as
+    the table's own rolls by die kind (``roll kinds=[sns-red,...,sns-blue] faces=[...]``)."""
+    out = []
+    for e in events:
+        if e.KIND == "sns-roll" and not e.team and (e.red or e.blue) and not e.shields:
+            kinds = ("sns-red",) * len(e.red) + ("sns-blue",) * len(e.blue)
+            out.append(DiceRolled(kinds=kinds, faces=tuple(e.red) + tuple(e.blue)))
+        else:
+            out.append(e)
+    return out
+
+
+SNS_FACES = {"sns-red": ("blank", "hit", "hit+hit", "hit+critical"), "sns-blue": ("blank", "shield", "shield+shield", "hit")}
+"""Faces to correct to, by symbol (the shipped sns faces are placeholders: any symbol names a face)."""
+
+
+def test_sword_and_sorcery_dice_corrected_five_events_back():
+    """Sword & Sorcery, the rulebook's battle phase example with its throws entered as the table's
+    rolls by die kind: each die of a throw with five events after it, corrected to each other face,
+    gives the state of that face entered at once, or names the event it makes illegal; throw after
+    throw until a correction changes the game."""
+    path = next(p for p in FILES if _id(p) == "sword_and_sorcery/battle-phase-example")
+    events = sns_by_kinds(load(path)[0])
+    assert replay(events).state == replay(load(path)[0]).state  # the same game by either notation
+    assert any(sns_throw_checked(events, k) for k in rolls_with_five_after(events))
+
+
+def sns_throw_checked(events, k) -> int:
+    """Check every other face of every die of throw ``events[k]``; returns how many changed the game."""
+    roll = events[k]
+    records = list(enumerate(events[:k + 1 + BACK], start=1))
+    before = replay(records)
+    changed = 0
+    for i, kind in enumerate(roll.kinds):
+        for face in SNS_FACES[kind]:
+            if face == roll.faces[i]:
+                continue
+            fix = (len(records) + 1, DieCorrected(roll=k + 1, index=i, value=face))
+            right = records[:k] + [(k + 1, dataclasses.replace(roll, faces=roll.faces[:i] + (face,) + roll.faces[i + 1:]))] \
+                + records[k + 1:]
+            refused: list = []
+            entered = replay(right, strict=False, refused=refused)
+            if refused:
+                with pytest.raises(LaterEventRefused) as exc:
+                    correct(records, fix)
+                assert exc.value.later_seq == refused[0][0]
+                continue
+            ts = correct(records, fix)
+            assert ts.state == entered.state
+            changed += ts.state != before.state
+    return changed
