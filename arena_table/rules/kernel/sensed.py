@@ -118,6 +118,36 @@ def figure_event(game: Any, state: Any, desync: tuple[Desync, ...], event: Event
     return after, rest, ""
 
 
+def refusal(game: Any, state: Any, moved: FigureMoved) -> str:
+    """Why the rules would not take a sensed move now, or "" when they would ("an engine can say
+    whether a sensed move is legal now"); nothing is applied. A figure the game does not have, or a
+    game without figures, refuses nothing (the move is only recorded).
+
+    >>> from .game import Figures, Game
+    >>> from .events import Note
+    >>> def walk(s, m):
+    ...     if m.to_cell != "near":
+    ...         raise Refused("x cannot reach that cell")
+    ...     return Note(text="1")
+    >>> g = Game(name="walk2", title="Walk", setup=lambda o: 0, handlers={Note: lambda s, e: 1},
+    ...          figures=Figures(cell=lambda s, f: "here", move=walk, place=walk))
+    >>> refusal(g, 0, FigureMoved(figure="x", to_cell="far")), refusal(g, 0, FigureMoved(figure="x", to_cell="near"))
+    ('x cannot reach that cell', '')
+    """
+    hook = game.figures
+    if hook is None:
+        return ""
+    try:
+        recorded = _cell(hook.cell(state, moved.figure))
+    except KeyError:
+        return ""
+    try:
+        game.apply(state, hook.move(state, dataclasses.replace(moved, from_cell=recorded, to_cell=_cell(moved.to_cell))))
+    except Refused as exc:
+        return exc.reason
+    return ""
+
+
 def _name(hook: Any, state: Any, figure: str) -> str:
     try:
         return hook.name(state, figure)

@@ -147,3 +147,13 @@ def test_the_facing_seen_is_kept_and_drawn():
     turned = apply(ts, seen("rac", (0, 1), facing=5))  # turning on the spot is no move
     assert turned.state.heroes["rac"].facing == 5 and turned.state.moved == 2 and not turned.desync
     assert apply(turned, seen("rac", (0, 1), facing=9)).desync[0].reason.startswith("facing 9 is not a hex side")
+
+
+def test_the_engine_says_whether_a_sensed_move_is_legal_now():
+    from arena_table.rules.kernel.sensed import refusal
+    ts = arena(rac=(0, 3), norn=(0, 2))
+    game = find_game("theosis")
+    assert refusal(game, ts.state, seen("rac", (1, 1))) == ""
+    assert refusal(game, ts.state, seen("rac", (0, -1))) == "Rac cannot reach that hex (4 hexes away; 3 hexes of movement left)"
+    assert refusal(game, ts.state, seen("rac", (0, 0))).startswith("Rac cannot reach that hex (enemies bar the way")
+    assert refusal(game, ts.state, seen("nobody", (0, 0))) == ""
