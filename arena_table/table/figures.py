@@ -23,7 +23,7 @@ from typing import Any
 
 from arena_table.rules import Refused, find_game
 from arena_table.rules.kernel.events import FigureMoved
-from arena_table.vision.board_calib import CALIBRATION_FILE, BoardCalibration
+from arena_table.vision.board_calib import CALIBRATION_FILE, BoardCalibration, CalibrationRefused, calibrate_board
 from arena_table.vision.frames import CalibrationMismatch, Frame
 from arena_table.vision.marker_registry import MarkerRegistry
 from arena_table.vision.markers import MarkerConfig, MarkerDetector
@@ -49,8 +49,11 @@ class FigureReader:
     """
 
     def __init__(self, ports: Ports, calibration: BoardCalibration, figures: dict[int, str],
-                 track: TrackConfig = TrackConfig(), interval_s: float = 0.2) -> None:
+                 track: TrackConfig = TrackConfig(), interval_s: float = 0.2,
+                 calibration_file: Path | None = None) -> None:
         self.ports = ports
+        self.calibration_file = calibration_file
+        """Where :meth:`recalibrate` stores a new calibration (``None``: kept in memory only)."""
         self.calibration = calibration
         self.figures = dict(figures)
         self.track = track
@@ -96,6 +99,30 @@ class FigureReader:
         from arena_table.vision.board_view import draw_board
 
         return draw_board(image, self.calibration, game[1], self.seen())
+
+    def recalibrate(self, corners: dict[int, tuple[float, float]], reference: tuple[int, Any] | None = None
+                    ) -> BoardCalibration:
+        """Calibrate anew from the last frame read (the control page's "Calibrate"): four corner
+        marker ids -> board mm, and a reference marker that must land in its cell of the running
+        game's board. The new calibration replaces the old one (and its file) only when accepted.
+
+        Raises:
+            CalibrationRefused: no frame yet, or :func:`~arena_table.vision.board_calib.calibrate_board`'s
+                refusals ("missed by N mm").
+        """
+        image, game = self._image, self._game
+        if image is None or game is None:
+            raise CalibrationRefused("no frame of a game with a board yet: the camera must see the board")
+        board = game[1]
+        new = calibrate_board(self.detector.detect(image), image.shape[1::-1], corners,
+                              dictionary=self.calibration.dictionary, reference=reference,
+                              cell_at=board.cell_at, centre_of=board.centre)
+        if self.calibration_file is not None:
+            new.save(self.calibration_file)
+        self.calibration, self._game = new, None
+        self._tracker_for(*game)  # figures are tracked anew through the new calibration
+        log.info("figures: board calibrated anew from the control page (%s)", self.calibration_file or "not saved")
+        return new
 
     def seen(self) -> list:
         """The figures on the board now (:class:`~arena_table.vision.tracking.FigureSeen`)."""
@@ -157,4 +184,4 @@ def build_figures(ports: Ports, data_dir: Path, track: TrackConfig = TrackConfig
             return None
         figures = {i: m.figure for i, m in reg.figures().items()}
         track = dataclasses.replace(track, marker_mm=reg.marker_mm)
-    return FigureReader(ports, calibration, figures, track)
+    return FigureReader(ports, calibration, figures, track, calibration_file=cal_path)

@@ -242,6 +242,44 @@ def _register_control(app: Flask, service: TableService) -> None:
             return _error(404, "no frame of a game with a board yet")
         return _jpeg(image)
 
+    @app.post("/api/board/calibrate")
+    def board_calibrate() -> Response:
+        """Calibrate the board anew from the camera's last frame: four corner markers and an optional
+        reference marker that must land in its cell; 400 with the refusal ("missed by N mm")."""
+        dev = find_device(service, "recalibrate")
+        if dev is None:
+            return _error(404, "no figure tracking on this table (arena-table markers assign, arena-table calibrate)")
+        try:
+            corners, reference = _calibration_request(_json_body())
+            cal = dev.recalibrate(corners, reference)
+        except ValueError as exc:  # a bad request, or CalibrationRefused (a ValueError) with its reason
+            return _error(400, str(exc))
+        ref = cal.reference
+        return jsonify({"resolution": list(cal.resolution), "corners": sorted(cal.corner_ids),
+                        "reference": None if ref is None else {
+                            "id": ref.id, "cell": list(ref.cell) if isinstance(ref.cell, tuple) else ref.cell,
+                            "offset_mm": ref.offset_mm}})
+
+
+def _calibration_request(body: Any) -> tuple[dict[int, tuple[float, float]], tuple[int, Any] | None]:
+    """``{"corners": {"46": [x, y], ...}, "reference": {"id": 1, "cell": [q, r] | "area"}}`` ->
+    (corners, reference); raises ValueError naming what is wrong."""
+    if not isinstance(body, dict) or not isinstance(body.get("corners"), dict):
+        raise ValueError('want {"corners": {"ID": [x, y], ...}} with four corner markers')
+    corners = {}
+    for key, xy in body["corners"].items():
+        if not str(key).isdigit() or not isinstance(xy, list) or len(xy) != 2 \
+                or not all(isinstance(v, (int, float)) for v in xy):
+            raise ValueError(f"corner {key!r}: want a marker id and [x, y] in board mm")
+        corners[int(key)] = (float(xy[0]), float(xy[1]))
+    ref = body.get("reference")
+    if ref is None:
+        return corners, None
+    if not isinstance(ref, dict) or not isinstance(ref.get("id"), int) or "cell" not in ref:
+        raise ValueError('reference: want {"id": ID, "cell": [q, r]} (or an area name)')
+    cell = ref["cell"]
+    return corners, (ref["id"], tuple(cell) if isinstance(cell, list) else cell)
+
 
 def _jpeg(image: Any) -> Response:
     import cv2

@@ -169,6 +169,14 @@ OPERATIONS: dict[tuple[str, str], dict[str, Any]] = {
         "responses": {"200": {"description": "JPEG of the latest frame with detections drawn",
                               "content": {"image/jpeg": {"schema": {"type": "string", "format": "binary"}}}},
                       **_errors(401, 404)}},
+    ("/api/board/calibrate", "post"): {
+        "security": [{"session": []}],
+        "requestBody": _body({"type": "object", "required": ["corners"], "properties": {
+            "corners": {"type": "object", "description": "corner marker id -> [x, y] board mm of its centre (four)",
+                        "additionalProperties": {"type": "array", "items": {"type": "number"}}},
+            "reference": {"type": "object", "required": ["id", "cell"], "properties": {
+                "id": {"type": "integer"}, "cell": {"description": "[q, r], [col, row] or an area name"}}}}}),
+        "responses": {"200": _json(_OBJECT), **_errors(400, 401, 403, 404)}},
     ("/api/camera/board.jpg", "get"): {
         "security": [{"session": []}],
         "responses": {"200": {"description": "JPEG of the latest frame warped to the board by the board "

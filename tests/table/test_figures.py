@@ -163,6 +163,20 @@ def test_the_control_page_shows_the_board_with_its_grid_and_figures(tmp_path, sc
         assert patch.min() < 60 and patch.max() > 180  # the marker's black and white modules
         green = (view[..., 1] > 180) & (view[..., 0] < 120) & (view[..., 2] < 120)
         assert green[cy - 20:cy + 20, cx - 20:cx + 20].any()  # the figure's ring drawn around it
+        # calibrate anew from the page: a reference marker off its hex is refused with the miss in mm
+        token = client.get("/api/session").get_json()["csrf"]
+        corners = {str(i): list(p) for i, p in CORNERS.items()}
+        r = client.post("/api/board/calibrate", json={"corners": corners, "reference": {"id": 1, "cell": [0, 2]}},
+                        headers={"X-CSRF-Token": token})
+        assert r.status_code == 400
+        assert r.get_json()["error"].startswith("reference marker 1 landed in cell [0, 3], not [0, 2]: missed by 43.")  # one hex: 25 mm x sqrt 3
+        before = reader.calibration
+        r = client.post("/api/board/calibrate", json={"corners": corners, "reference": {"id": 1, "cell": [0, 3]}},
+                        headers={"X-CSRF-Token": token})
+        assert r.status_code == 200, r.get_json()
+        assert r.get_json()["reference"]["cell"] == [0, 3] and reader.calibration is not before
+        r = client.post("/api/board/calibrate", json={"corners": {"46": [0, 0]}}, headers={"X-CSRF-Token": token})
+        assert r.status_code == 400 and "four distinct corner marker ids" in r.get_json()["error"]
     finally:
         shutdown(app)
         table.close()

@@ -619,6 +619,40 @@
       + 'its arrow where it faces. If not, calibrate again (arena-table calibrate).';
   }
 
+  // "46=-250,-215 47=250,-215 ..." -> {"46": [-250, -215], ...}; "1=0,3" -> {id: 1, cell: [0, 3]}
+  function boardCalibration() {
+    const corners = {};
+    for (const part of $('board-corners').value.trim().split(/\s+/).filter(Boolean)) {
+      const m = part.match(/^(\d+)=(-?[\d.]+),(-?[\d.]+)$/);
+      if (!m) throw new Error('corner "' + part + '": write id=x,y (board mm), e.g. 46=0,0');
+      corners[m[1]] = [Number(m[2]), Number(m[3])];
+    }
+    const body = { corners };
+    const ref = $('board-reference').value.trim();
+    if (ref) {
+      const m = ref.match(/^(\d+)=(.+)$/);
+      if (!m) throw new Error('reference "' + ref + '": write id=cell, e.g. 1=0,0');
+      const cell = m[2].match(/^(-?\d+),(-?\d+)$/);
+      body.reference = { id: Number(m[1]), cell: cell ? [Number(cell[1]), Number(cell[2])] : m[2] };
+    }
+    return body;
+  }
+  $('board-calibrate').addEventListener('submit', async (ev) => {
+    ev.preventDefault();
+    const msg = $('board-calibrate-msg');
+    msg.classList.remove('err');
+    try {
+      const d = await api('POST', '/api/board/calibrate', boardCalibration());
+      msg.textContent = 'Calibrated at ' + d.resolution.join('x')
+        + (d.reference ? '; reference marker ' + d.reference.id + ' ' + d.reference.offset_mm.toFixed(1)
+          + ' mm from the centre of its cell' : '') + '.';
+      refreshBoard();
+    } catch (e) {
+      msg.textContent = 'Calibration refused: ' + e.message;
+      msg.classList.add('err');
+    }
+  });
+
   async function cameraLoop() {
     try { await refreshBoard(); } catch (e) { /* the note says what it can */ }
     let ok = false;
