@@ -276,6 +276,19 @@ class Table:
     def media_path(self, ref: str) -> Path:
         return self.media.path(ref)
 
+    def markers(self) -> dict:
+        """The marker registry (:func:`arena_table.table.figures.registry_rows`)."""
+        from .figures import registry_rows
+
+        return registry_rows(self.data_dir)
+
+    def edit_marker(self, marker_id: int, figure: str | None, team: str = "") -> dict:
+        """Assign a marker to a figure, or remove it (``figure`` None); the figure reader follows."""
+        from .figures import FigureReader, edit_registry
+
+        readers = [d for d in self.devices if isinstance(d, FigureReader)]
+        return edit_registry(self.data_dir, readers, marker_id, figure, team)
+
     def enroll_tag(self, uid: str, obj: str) -> dict[str, str]:
         """Bind tag ``uid`` to game object ``obj`` (see :func:`arena_table.table.tokens.enroll_tag`)."""
         from .tokens import enroll_tag

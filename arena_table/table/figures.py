@@ -124,6 +124,12 @@ class FigureReader:
         log.info("figures: board calibrated anew from the control page (%s)", self.calibration_file or "not saved")
         return new
 
+    def set_figures(self, figures: dict[int, str]) -> None:
+        """Track these figures (marker id -> ``game:kind:name``) from the next frame on (the
+        registry was edited)."""
+        self.figures = dict(figures)
+        self._game = self._tracker = None
+
     def seen(self) -> list:
         """The figures on the board now (:class:`~arena_table.vision.tracking.FigureSeen`)."""
         return self._tracker.seen() if self._tracker is not None else []
@@ -185,3 +191,34 @@ def build_figures(ports: Ports, data_dir: Path, track: TrackConfig = TrackConfig
         figures = {i: m.figure for i, m in reg.figures().items()}
         track = dataclasses.replace(track, marker_mm=reg.marker_mm)
     return FigureReader(ports, calibration, figures, track, calibration_file=cal_path)
+
+
+def registry_rows(data_dir: Path) -> dict:
+    """The marker registry of a data folder as JSON: ``{"dictionary", "marker_mm", "markers":
+    [{"id", "figure", "team", "game", "kind"}]}`` (an empty list when there is none yet)."""
+    path = Path(data_dir) / REGISTRY_FILE
+    if not path.is_file():
+        return {"dictionary": None, "marker_mm": None, "markers": []}
+    with MarkerRegistry(path) as reg:
+        return {"dictionary": reg.dictionary, "marker_mm": reg.marker_mm,
+                "markers": [{"id": m.id, "figure": m.figure, "team": m.team, "game": m.game, "kind": m.kind}
+                            for m in reg.figures().values()]}
+
+
+def edit_registry(data_dir: Path, readers: list, marker_id: int, figure: str | None, team: str = "") -> dict:
+    """Assign ``marker_id`` to ``figure`` (``None``: remove it) in the data folder's registry (made
+    when missing), and let the running figure readers track the new set.
+
+    Raises:
+        ValueError: a bad id, figure or team (``BadConfig``), or removing an id not assigned.
+    """
+    with MarkerRegistry(Path(data_dir) / REGISTRY_FILE) as reg:
+        if figure is None:
+            if not reg.remove(marker_id):
+                raise ValueError(f"marker {marker_id} is not assigned")
+        else:
+            reg.assign(marker_id, figure, team)
+        figures = {i: m.figure for i, m in reg.figures().items()}
+    for reader in readers:
+        reader.set_figures(figures)
+    return registry_rows(data_dir)

@@ -166,6 +166,34 @@ def _register_control(app: Flask, service: TableService) -> None:
             return _error(400, str(exc))
         return jsonify({"uid": uid, "object": obj, "result": result if isinstance(result, (str, int, dict)) else None})
 
+    @app.get("/api/markers")
+    @auth.login_required
+    def markers_list() -> Response:
+        """The marker registry: which figure each marker id stands for."""
+        rows = getattr(service, "markers", None)
+        if not callable(rows):
+            return _error(501, "this table has no marker registry")
+        return jsonify(rows())
+
+    @app.post("/api/markers")
+    def markers_edit() -> Response:
+        """Assign a marker: ``{"id": 7, "figure": "theosis:hero:rochon", "team": "red"}``; remove one:
+        ``{"id": 7, "remove": true}``."""
+        data = _json_body()
+        edit = getattr(service, "edit_marker", None)
+        if not callable(edit):
+            return _error(501, "this table has no marker registry")
+        marker_id = data.get("id")
+        if not isinstance(marker_id, int) or isinstance(marker_id, bool) or marker_id < 0:
+            return _error(400, "id: want a marker id (a whole number from 0)")
+        figure = None if data.get("remove") is True else _text(data, "figure")
+        team = "" if data.get("team") in (None, "") else _text(data, "team")
+        _check_sizes({"figure": figure or "", "team": team}, "marker")
+        try:
+            return jsonify(edit(marker_id, figure, team))
+        except ValueError as exc:
+            return _error(400, str(exc))
+
     @app.get("/api/tokens")
     @auth.login_required
     def tokens_info() -> Response:

@@ -169,6 +169,16 @@ OPERATIONS: dict[tuple[str, str], dict[str, Any]] = {
         "responses": {"200": {"description": "JPEG of the latest frame with detections drawn",
                               "content": {"image/jpeg": {"schema": {"type": "string", "format": "binary"}}}},
                       **_errors(401, 404)}},
+    ("/api/markers", "get"): {
+        "security": [{"session": []}],
+        "responses": {"200": _json(_OBJECT, "dictionary, marker_mm and markers [{id, figure, team, game, kind}]"),
+                      **_errors(401, 501)}},
+    ("/api/markers", "post"): {
+        "security": [{"session": []}],
+        "requestBody": _body({"type": "object", "required": ["id"], "properties": {
+            "id": {"type": "integer"}, "figure": {"type": "string", "description": "game:kind:name"},
+            "team": {"type": "string"}, "remove": {"type": "boolean"}}}),
+        "responses": {"200": _json(_OBJECT), **_errors(400, 401, 403, 501)}},
     ("/api/board/calibrate", "post"): {
         "security": [{"session": []}],
         "requestBody": _body({"type": "object", "required": ["corners"], "properties": {

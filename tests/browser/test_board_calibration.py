@@ -48,5 +48,16 @@ def test_board_card_shows_the_warped_board_and_refuses_a_bad_calibration(live, p
     page.click("#board-calibrate button[type=submit]")
     page.wait_for_function("() => document.getElementById('board-calibrate-msg').textContent.startsWith('Calibrated')")
     assert "reference marker 1" in page.inner_text("#board-calibrate-msg") and reader.calibration is not before
+    # the marker registry from the same card
+    page.fill("#marker-id", "4")
+    page.fill("#marker-figure", "theosis:hero:aer")
+    page.fill("#marker-team", "bo")
+    page.click("#marker-form button[type=submit]")
+    page.wait_for_function("() => document.getElementById('marker-list').textContent.includes('aer')")
+    assert page.inner_text("#marker-list") == "4: theosis:hero:aer (bo)"
+    page.fill("#marker-figure", "theosis:pawn:aer")
+    page.click("#marker-form button[type=submit]")
+    page.wait_for_function("() => document.getElementById('marker-msg').textContent.includes('pawn')")
+    assert "kind 'pawn' is not one of hero, monster, minion" in page.inner_text("#marker-msg")
     # the browser logs the 404 of the camera view (this table has no camera) and the refusal's 400
     assert [e for e in page.errors if not e.startswith("Failed to load resource")] == []

@@ -180,3 +180,44 @@ def test_the_control_page_shows_the_board_with_its_grid_and_figures(tmp_path, sc
     finally:
         shutdown(app)
         table.close()
+
+
+def test_the_control_page_edits_the_marker_registry_and_the_reader_follows(tmp_path, scenes):
+    from arena_table.webui.app import create_app, shutdown
+
+    sys.path.insert(0, str(Path(__file__).parents[1] / "webui"))
+    from webhelpers import PIN, login
+
+    table = Table(TableConfig(data=DataSettings(db=tmp_path / "t.db"), camera=CameraSettings(source="none"),
+                              web=WebSettings(pin=PIN))).start()
+    app = create_app(table, {"heartbeat": 0.3})
+    app.config["TESTING"] = True
+    try:
+        for line in lines_of(fast_blitz(ANN, BO, extra_options=SPEEDS)) + lines_of(ARENA):
+            table.submit(parse(line))
+        client = app.test_client()
+        token = login(client)
+        assert client.get("/api/markers").get_json() == {"dictionary": None, "marker_mm": None, "markers": []}
+        reader = FigureReader(table.ports("figures"), scenes.calibration, {}, TRACK)
+        table.devices.append(reader)
+
+        def post(body):
+            return client.post("/api/markers", json=body, headers={"X-CSRF-Token": token})
+
+        r = post({"id": 1, "figure": "theosis:hero:rac", "team": "bo"})
+        assert r.status_code == 200
+        assert r.get_json()["markers"] == [{"id": 1, "figure": "theosis:hero:rac", "team": "bo", "game": "theosis",
+                                            "kind": "hero"}]
+        assert (tmp_path / "markers.db").is_file() and reader.figures == {1: "theosis:hero:rac"}
+        _feed(reader, scenes.frame(rac=(0, 3)), 0.0)
+        assert table.state.state.heroes["rac"].cell == (0, 3)  # tracked as soon as it was assigned
+        r = post({"id": 2, "figure": "theosis:pawn:x"})
+        assert r.status_code == 400 and "kind 'pawn' is not one of hero, monster, minion" in r.get_json()["error"]
+        assert post({"id": 60, "figure": "theosis:hero:aer"}).get_json()["error"] == \
+            "marker id 60: DICT_4X4_50 has ids 0-49"
+        assert post({"id": 1, "remove": True}).get_json()["markers"] == [] and reader.figures == {}
+        assert post({"id": 1, "remove": True}).get_json()["error"] == "marker 1 is not assigned"
+        assert post({"id": "x", "figure": "theosis:hero:aer"}).status_code == 400
+    finally:
+        shutdown(app)
+        table.close()

@@ -653,6 +653,32 @@
     }
   });
 
+  // the marker registry: which figure each marker id stands for
+  function showMarkers(d) {
+    const rows = d.markers.map((m) => el('li', { text: m.id + ': ' + m.figure + ' (' + m.team + ')' }));
+    $('marker-list').replaceChildren(...(rows.length ? rows : [el('li', { text: 'No markers assigned yet.' })]));
+  }
+  async function refreshMarkers() {
+    try { showMarkers(await api('GET', '/api/markers')); } catch (e) { $('marker-list').textContent = e.message; }
+  }
+  async function editMarker(remove) {
+    const msg = $('marker-msg');
+    msg.classList.remove('err');
+    const body = { id: Number($('marker-id').value) };
+    if (remove) body.remove = true;
+    else { body.figure = $('marker-figure').value; if ($('marker-team').value) body.team = $('marker-team').value; }
+    try {
+      showMarkers(await api('POST', '/api/markers', body));
+      msg.textContent = remove ? 'Removed marker ' + body.id + '.' : 'Marker ' + body.id + ' is ' + body.figure + '.';
+    } catch (e) {
+      msg.textContent = e.message;
+      msg.classList.add('err');
+    }
+  }
+  $('marker-form').addEventListener('submit', (ev) => { ev.preventDefault(); editMarker(false); });
+  $('marker-remove').addEventListener('click', () => editMarker(true));
+  refreshMarkers();
+
   async function cameraLoop() {
     try { await refreshBoard(); } catch (e) { /* the note says what it can */ }
     let ok = false;
