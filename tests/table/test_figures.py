@@ -221,3 +221,46 @@ def test_the_control_page_edits_the_marker_registry_and_the_reader_follows(tmp_p
     finally:
         shutdown(app)
         table.close()
+
+
+def test_a_demigods_frame_sequence_moves_the_knight_with_its_facing(tmp_path):
+    """'Movement' p.31's example seen by the camera: two fields, a quarter turn right, two more."""
+    sys.path.insert(0, str(Path(__file__).parents[1] / "rules" / "demigods"))
+    from dg_helpers import Table as DgTable, lineup_options
+
+    board_def = {"cols": 8, "rows": 10, "obstacles": [[6, 2, "spike-pit"], [0, 0, "high-ground"], [7, 7, "pitfall"]]}
+    played = DgTable(lineup_options(board=board_def)).until("knight").do("dg-place who=knight cell=[2,8] facing=0")
+    layout = find_game("demigods").board(played.st).layout  # 30 mm fields, 8x10, from (0, 0)
+    size = (layout.cols * layout.size_mm, layout.rows * layout.size_mm)
+    corners = dict(zip(CORNER_IDS, ((0.0, 0.0), (size[0], 0.0), size, (0.0, size[1]))))
+    rng = np.random.default_rng(31)
+    base = SceneSpec(board_mm=size, grid=layout, marker_mm=14.0, dice=2)
+    texture = board_texture(base, rng)
+    clean, truth = render_scene(base, rng, texture)
+    cal = calibrate_board(locate_markers(MarkerConfig(), clean), (1280, 720), corners)
+
+    def frame(cell, heading):
+        spec = dataclasses.replace(base, figures=(FigureSpec(5, layout.centre(cell), heading),), blur_px=0.6, hand=False)
+        return render_scene(spec, rng, texture, camera=truth.board_to_image)[0]
+
+    table = _table_of(tmp_path, played.records)
+    try:
+        reader = FigureReader(table.ports("figures"), cal, {5: "demigods:hero:knight"},
+                              dataclasses.replace(TRACK, marker_mm=14.0), interval_s=0.2)
+        t = _feed(reader, frame((2, 8), 90.0), 0.0)  # where the log has it, facing north
+        knight = table.state.state.chars["knight"]
+        assert (knight.cell, knight.facing, knight.ap) == ((2, 8), 0, 7) and not table.state.desync
+        _feed(reader, frame((4, 6), 0.0), t)  # two fields on, facing east
+        knight = table.state.state.chars["knight"]
+        assert (knight.cell, knight.facing, knight.ap) == ((4, 6), 1, 2) and not table.state.desync
+    finally:
+        table.close()
+
+
+def _table_of(tmp_path, records) -> Table:
+    """A running table (no camera) whose log holds ``records`` (``(seq, event)``)."""
+    table = Table(TableConfig(data=DataSettings(db=tmp_path / "t.db"), camera=CameraSettings(source="none")))
+    table.start()
+    for _, event in records:
+        table.submit(event)
+    return table
