@@ -44,8 +44,8 @@ MARKERS = {1: "theosis:hero:rac", 2: "theosis:hero:norn", 3: "theosis:hero:rocho
 TRACK = TrackConfig(marker_mm=20.0, stable_s=0.6)
 
 
-def _table(tmp_path) -> Table:
-    table = Table(TableConfig(data=DataSettings(db=tmp_path / "t.db"), camera=CameraSettings(source="none")))
+def _table(tmp_path, **config) -> Table:
+    table = Table(TableConfig(data=DataSettings(db=tmp_path / "t.db"), camera=CameraSettings(source="none"), **config))
     table.start()
     for line in lines_of(fast_blitz(ANN, BO, extra_options=SPEEDS)) + lines_of(ARENA):
         table.submit(parse(line))
@@ -131,96 +131,82 @@ def test_one_camera_feeds_the_dice_and_the_figures(tmp_path, scenes):
         table.close()
 
 
-def test_the_control_page_shows_the_board_with_its_grid_and_figures(tmp_path, scenes):
+@pytest.fixture
+def web(tmp_path):
+    """``(table, client, csrf token)``: a table running the Theosis game, its web app, logged in."""
     from arena_table.webui.app import create_app, shutdown
 
     sys.path.insert(0, str(Path(__file__).parents[1] / "webui"))
     from webhelpers import PIN, login
 
-    table = Table(TableConfig(data=DataSettings(db=tmp_path / "t.db"), camera=CameraSettings(source="none"),
-                              web=WebSettings(pin=PIN))).start()
+    table = _table(tmp_path, web=WebSettings(pin=PIN))
     app = create_app(table, {"heartbeat": 0.3})
     app.config["TESTING"] = True
     try:
-        for line in lines_of(fast_blitz(ANN, BO, extra_options=SPEEDS)) + lines_of(ARENA):
-            table.submit(parse(line))
         client = app.test_client()
-        login(client)
-        r = client.get("/api/camera/board.jpg")
-        assert r.status_code == 404 and "no board calibration" in r.get_json()["error"]
-        reader = FigureReader(table.ports("figures"), scenes.calibration, MARKERS, TRACK)
-        table.devices.append(reader)
-        assert client.get("/api/camera/board.jpg").get_json()["error"] == "no frame of a game with a board yet"
-        _feed(reader, scenes.frame(rac=(0, 3)), 0.0)
-        r = client.get("/api/camera/board.jpg")
-        assert r.status_code == 200 and r.mimetype == "image/jpeg"
-        view = cv2.imdecode(np.frombuffer(r.data, np.uint8), cv2.IMREAD_COLOR)
-        assert view.shape == (int(np.ceil((SIZE[1] + 20) * 2)), int(np.ceil((SIZE[0] + 20) * 2)), 3)  # 2 px/mm
-        # the warped board puts Rac's marker where the Arena has hex (0, 3): its centre, 2 px/mm, 10 mm margin
-        x, y = scenes.layout.centre((0, 3))
-        cx, cy = int(round((x + 10) * 2)), int(round((y + 10) * 2))
-        patch = cv2.cvtColor(view[cy - 8:cy + 8, cx - 8:cx + 8], cv2.COLOR_BGR2GRAY)
-        assert patch.min() < 60 and patch.max() > 180  # the marker's black and white modules
-        green = (view[..., 1] > 180) & (view[..., 0] < 120) & (view[..., 2] < 120)
-        assert green[cy - 20:cy + 20, cx - 20:cx + 20].any()  # the figure's ring drawn around it
-        # calibrate anew from the page: a reference marker off its hex is refused with the miss in mm
-        token = client.get("/api/session").get_json()["csrf"]
-        corners = {str(i): list(p) for i, p in CORNERS.items()}
-        r = client.post("/api/board/calibrate", json={"corners": corners, "reference": {"id": 1, "cell": [0, 2]}},
-                        headers={"X-CSRF-Token": token})
-        assert r.status_code == 400
-        assert r.get_json()["error"].startswith("reference marker 1 landed in cell [0, 3], not [0, 2]: missed by 43.")  # one hex: 25 mm x sqrt 3
-        before = reader.calibration
-        r = client.post("/api/board/calibrate", json={"corners": corners, "reference": {"id": 1, "cell": [0, 3]}},
-                        headers={"X-CSRF-Token": token})
-        assert r.status_code == 200, r.get_json()
-        assert r.get_json()["reference"]["cell"] == [0, 3] and reader.calibration is not before
-        r = client.post("/api/board/calibrate", json={"corners": {"46": [0, 0]}}, headers={"X-CSRF-Token": token})
-        assert r.status_code == 400 and "four distinct corner marker ids" in r.get_json()["error"]
+        yield table, client, login(client)
     finally:
         shutdown(app)
         table.close()
 
 
-def test_the_control_page_edits_the_marker_registry_and_the_reader_follows(tmp_path, scenes):
-    from arena_table.webui.app import create_app, shutdown
+def test_the_control_page_shows_the_board_with_its_grid_and_figures(web, scenes):
+    table, client, token = web
+    r = client.get("/api/camera/board.jpg")
+    assert r.status_code == 404 and "no board calibration" in r.get_json()["error"]
+    reader = FigureReader(table.ports("figures"), scenes.calibration, MARKERS, TRACK)
+    table.devices.append(reader)
+    assert client.get("/api/camera/board.jpg").get_json()["error"] == "no frame of a game with a board yet"
+    _feed(reader, scenes.frame(rac=(0, 3)), 0.0)
+    r = client.get("/api/camera/board.jpg")
+    assert r.status_code == 200 and r.mimetype == "image/jpeg"
+    view = cv2.imdecode(np.frombuffer(r.data, np.uint8), cv2.IMREAD_COLOR)
+    assert view.shape == (int(np.ceil((SIZE[1] + 20) * 2)), int(np.ceil((SIZE[0] + 20) * 2)), 3)  # 2 px/mm
+    # the warped board puts Rac's marker where the Arena has hex (0, 3): its centre, 2 px/mm, 10 mm margin
+    x, y = scenes.layout.centre((0, 3))
+    cx, cy = int(round((x + 10) * 2)), int(round((y + 10) * 2))
+    patch = cv2.cvtColor(view[cy - 8:cy + 8, cx - 8:cx + 8], cv2.COLOR_BGR2GRAY)
+    assert patch.min() < 60 and patch.max() > 180  # the marker's black and white modules
+    green = (view[..., 1] > 180) & (view[..., 0] < 120) & (view[..., 2] < 120)
+    assert green[cy - 20:cy + 20, cx - 20:cx + 20].any()  # the figure's ring drawn around it
+    # calibrate anew from the page: a reference marker off its hex is refused with the miss in mm
+    corners = {str(i): list(p) for i, p in CORNERS.items()}
+    r = client.post("/api/board/calibrate", json={"corners": corners, "reference": {"id": 1, "cell": [0, 2]}},
+                    headers={"X-CSRF-Token": token})
+    assert r.status_code == 400
+    assert r.get_json()["error"].startswith("reference marker 1 landed in cell [0, 3], not [0, 2]: missed by 43.")  # one hex: 25 mm x sqrt 3
+    before = reader.calibration
+    r = client.post("/api/board/calibrate", json={"corners": corners, "reference": {"id": 1, "cell": [0, 3]}},
+                    headers={"X-CSRF-Token": token})
+    assert r.status_code == 200, r.get_json()
+    assert r.get_json()["reference"]["cell"] == [0, 3] and reader.calibration is not before
+    r = client.post("/api/board/calibrate", json={"corners": {"46": [0, 0]}}, headers={"X-CSRF-Token": token})
+    assert r.status_code == 400 and "four distinct corner marker ids" in r.get_json()["error"]
 
-    sys.path.insert(0, str(Path(__file__).parents[1] / "webui"))
-    from webhelpers import PIN, login
 
-    table = Table(TableConfig(data=DataSettings(db=tmp_path / "t.db"), camera=CameraSettings(source="none"),
-                              web=WebSettings(pin=PIN))).start()
-    app = create_app(table, {"heartbeat": 0.3})
-    app.config["TESTING"] = True
-    try:
-        for line in lines_of(fast_blitz(ANN, BO, extra_options=SPEEDS)) + lines_of(ARENA):
-            table.submit(parse(line))
-        client = app.test_client()
-        token = login(client)
-        assert client.get("/api/markers").get_json() == {"dictionary": None, "marker_mm": None, "markers": []}
-        reader = FigureReader(table.ports("figures"), scenes.calibration, {}, TRACK)
-        table.devices.append(reader)
+def test_the_control_page_edits_the_marker_registry_and_the_reader_follows(web, tmp_path, scenes):
+    table, client, token = web
+    assert client.get("/api/markers").get_json() == {"dictionary": None, "marker_mm": None, "markers": []}
+    reader = FigureReader(table.ports("figures"), scenes.calibration, {}, TRACK)
+    table.devices.append(reader)
 
-        def post(body):
-            return client.post("/api/markers", json=body, headers={"X-CSRF-Token": token})
+    def post(body):
+        return client.post("/api/markers", json=body, headers={"X-CSRF-Token": token})
 
-        r = post({"id": 1, "figure": "theosis:hero:rac", "team": "bo"})
-        assert r.status_code == 200
-        assert r.get_json()["markers"] == [{"id": 1, "figure": "theosis:hero:rac", "team": "bo", "game": "theosis",
-                                            "kind": "hero"}]
-        assert (tmp_path / "markers.db").is_file() and reader.figures == {1: "theosis:hero:rac"}
-        _feed(reader, scenes.frame(rac=(0, 3)), 0.0)
-        assert table.state.state.heroes["rac"].cell == (0, 3)  # tracked as soon as it was assigned
-        r = post({"id": 2, "figure": "theosis:pawn:x"})
-        assert r.status_code == 400 and "kind 'pawn' is not one of hero, monster, minion" in r.get_json()["error"]
-        assert post({"id": 60, "figure": "theosis:hero:aer"}).get_json()["error"] == \
-            "marker id 60: DICT_4X4_50 has ids 0-49"
-        assert post({"id": 1, "remove": True}).get_json()["markers"] == [] and reader.figures == {}
-        assert post({"id": 1, "remove": True}).get_json()["error"] == "marker 1 is not assigned"
-        assert post({"id": "x", "figure": "theosis:hero:aer"}).status_code == 400
-    finally:
-        shutdown(app)
-        table.close()
+    r = post({"id": 1, "figure": "theosis:hero:rac", "team": "bo"})
+    assert r.status_code == 200
+    assert r.get_json()["markers"] == [{"id": 1, "figure": "theosis:hero:rac", "team": "bo", "game": "theosis",
+                                        "kind": "hero"}]
+    assert (tmp_path / "markers.db").is_file() and reader.figures == {1: "theosis:hero:rac"}
+    _feed(reader, scenes.frame(rac=(0, 3)), 0.0)
+    assert table.state.state.heroes["rac"].cell == (0, 3)  # tracked as soon as it was assigned
+    r = post({"id": 2, "figure": "theosis:pawn:x"})
+    assert r.status_code == 400 and "kind 'pawn' is not one of hero, monster, minion" in r.get_json()["error"]
+    assert post({"id": 60, "figure": "theosis:hero:aer"}).get_json()["error"] == \
+        "marker id 60: DICT_4X4_50 has ids 0-49"
+    assert post({"id": 1, "remove": True}).get_json()["markers"] == [] and reader.figures == {}
+    assert post({"id": 1, "remove": True}).get_json()["error"] == "marker 1 is not assigned"
+    assert post({"id": "x", "figure": "theosis:hero:aer"}).status_code == 400
 
 
 def test_a_demigods_frame_sequence_moves_the_knight_with_its_facing(tmp_path):
