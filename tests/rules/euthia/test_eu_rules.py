@@ -288,3 +288,17 @@ def test_the_prompt_says_what_the_table_waits_for():
     t.play("eu-monster-attack target=ael")
     assert t.v["prompt"] == "roll the two Monster dice and the Combat die"
     assert Table(start()).v["prompt"] == "set up a Combat (eu-combat): the Monster card and the Hero"
+
+
+def test_each_hero_makes_one_first_strike_then_the_monster_attacks():
+    """"At the start of the fight, each Hero may perform one First Strike" (l.927); a second Hero
+    Attack before the first Monster Attack is refused, and the Heroes attack again once it is made."""
+    t = Table(start(monsters={"shadowbeast": SHADOWBEAST}, difficulty="hard"), COMBAT,
+              "eu-hero-roll hero=ael weapon=elven-sword", "roll die=eu-hero faces=[4,3]", "eu-damage hero=ael amount=1")
+    with pytest.raises(Refused, match="First Strike already"):
+        t.play("eu-hero-roll hero=ael weapon=elven-sword")
+    offered = [a.label for a in find_game("euthia").actions(t.s)]
+    assert "Áel: Hero Attack" not in offered and "Shadowbeast's Monster Attack" in offered
+    t.play("eu-monster-attack target=ael", "roll die=eu-attack faces=[4,4,3]", "eu-done",
+           "eu-hero-roll hero=ael weapon=elven-sword")  # the Hero Attack Phase of round 1
+    assert t.s.combat.roll is not None and t.s.combat.first_struck == ()

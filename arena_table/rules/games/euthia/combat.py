@@ -213,7 +213,8 @@ def damage(state: EuState, hero: str, amount: int, target: str) -> EuState:
                      + (" — defeated" if after.defeated else ""))
     first_strike = c.attacks == 0 and c.round == 1
     c = dataclasses.replace(c, roll=None, damage_next={k: v for k, v in c.damage_next.items() if k != hero},
-                            struck=c.struck if first_strike else c.struck + (hero,))
+                            struck=c.struck if first_strike else c.struck + (hero,),
+                            first_struck=c.first_struck + ((hero,) if first_strike else ()))
     return dataclasses.replace(state, combat=c, last={"title": lines[0], "lines": lines[1:], "result": ""})
 
 
@@ -226,7 +227,7 @@ def enemy_damage(state: EuState, index: int, amount: int) -> EuState:
 def end(state: EuState, how: str) -> EuState:
     """The Combat ends: ``won`` (every Enemy defeated) or ``lost`` (every Hero died); rewards are
     taken (halved in a joint Combat, :func:`.fellowship.split_rewards`)."""
-    c = dataclasses.replace(state.combat, over=how, attack=None, roll=None)
+    c = dataclasses.replace(state.combat, over=how, attack=None, roll=None, first_struck=())
     state = dataclasses.replace(state, combat=c)
     reward = fellowship.combat_rewards(state)
     survivors = tuple(h for h in c.heroes if h not in c.dead)

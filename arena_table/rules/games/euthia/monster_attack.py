@@ -137,7 +137,7 @@ def begin(state: EuState, enemy: int, targets: tuple[str, ...]) -> EuState:
     attack = Attack(enemy=enemy, targets=targets, number=c.attacks + 1, cv_mods=tuple(cv_mods),
                     injury_mods=tuple(injuries), one_die=c.one_die,
                     lines=(f"{c.enemies[enemy].name} attacks {', '.join(state.hero(t).name for t in targets)}",))
-    return _set(state, attack, attacks=c.attacks + 1, cv_next=(),
+    return _set(state, attack, attacks=c.attacks + 1, cv_next=(), first_struck=(),
                 injuries_next={h: v for h, v in c.injuries_next.items() if h not in targets})
 
 

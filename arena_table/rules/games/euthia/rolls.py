@@ -116,6 +116,8 @@ def begin(state: EuState, hero: str, purpose: str, target: str, weapon: str,
             raise Refused(f"{h.name} is not fighting a Combat")
         if hero in c.struck:
             raise Refused(f"{h.name} attacked already this Combat Round")
+        if hero in c.first_struck:
+            raise Refused(f"{h.name} made its First Strike already: each Hero may perform one (l.927)")
         waiting = [e.name for i, e in enumerate(c.enemies) if not e.defeated and i not in c.attacked]
         if c.attacks and waiting:  # after the First Strike, the Enemies attack before the Heroes (l.937-942)
             raise Refused(f"the Enemies attack first this Combat Round: {', '.join(waiting)} still to attack")

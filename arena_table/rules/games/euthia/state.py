@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from arena_table.rules.kernel.errors import Refused
+from arena_table.rules.kernel.table import LATER_OPTION
 
 __all__ = ["Refused", "Config", "Hero", "Enemy", "Creature", "ChaosRun", "Attack", "HeroRoll", "Combat", "Round",
            "EuState", "Familiar", "put_hero", "put_enemy", "notice"]
@@ -215,6 +216,9 @@ class Combat:
     dead: tuple[str, ...] = ()
     odd: dict[str, str] = field(default_factory=dict)
     """Joint Combat: which Hero takes each odd reward value (players decide; else the Leader, l.866)."""
+    first_struck: tuple[str, ...] = field(default=(), metadata=LATER_OPTION)
+    """Heroes that made their First Strike, until the first Monster Attack ends that part of the
+    fight (each Hero may perform one, l.927)."""
     over: str = ""
     """``""`` while fought; ``won`` or ``lost`` once over."""
 
