@@ -232,3 +232,15 @@ def test_dice_tray_walk(seed):
     game = find_game("dice-tray")
     taken, ended = walk(game, lambda: game.setup({}), lambda s, r: None, random.Random(seed), 40)
     assert taken["roll"] == 40 and ended == 0
+
+
+WALKED = {"theosis", "demigods", "euthia", "sword-and-sorcery", "first-to-ten", "dice-tray"}
+"""The games the walks above cover; a new game adds its walk here (docs/new-game.md)."""
+
+
+def test_every_registered_game_offers_actions_and_is_walked():
+    from arena_table.rules.kernel.registry import registered_games
+
+    games = {g.name: g for g in registered_games()}
+    assert {n for n, g in games.items() if g.actions is None} == set()
+    assert set(games) <= WALKED, f"no random walk for {sorted(set(games) - WALKED)}"
