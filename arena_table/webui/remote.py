@@ -19,18 +19,21 @@ from .service import TableService
 
 
 def offers(service: TableService) -> dict[str, Any]:
-    """``{"game", "title", "acting", "turn", "prompt", "actions": [Action JSON], "offers", "version"}`` for the
+    """``{"game", "title", "acting", "turn", "prompt", "actions": [Action JSON], "offers", "to_enter", "version"}`` for the
     state now. ``acting`` (an id) and ``prompt`` are the spectator view's (the TV's words); ``turn`` is whose
     turn it is by the name the TV shows (the acting entry's, else the acting side), "" when the prompt
-    already begins with it; ``offers`` is false for a game that offers no actions (typed events only)."""
+    already begins with it; ``offers`` is false for a game that offers no actions (typed events only);
+    ``to_enter`` is the setup checklist (``Game.to_enter``): an action for each value still a placeholder."""
     ts = service.state
     game = find_game(ts.game)
     view = game.view(ts.state)
     get = view.get if hasattr(view, "get") else dict(view).get
     acts = [a.to_json() for a in game.actions(ts.state)] if game.actions is not None else []
+    to_enter = [a.to_json() for a in game.to_enter(ts.state)] if game.to_enter is not None else []
     prompt = get("prompt") or ""
     return {"game": game.name, "title": game.title, "acting": get("acting"), "turn": _turn(view, get, prompt),
-            "prompt": prompt, "actions": acts, "offers": game.actions is not None, "version": service.version}
+            "prompt": prompt, "actions": acts, "offers": game.actions is not None, "to_enter": to_enter,
+            "version": service.version}
 
 
 def _turn(view: Any, get: Any, prompt: str) -> str:

@@ -202,6 +202,10 @@ class Game:
     actions: Callable[[Any], list[Any]] | None = None
     """``actions(state) -> [Action]``: what players can do now, each choice legal under ``apply``
     (:mod:`arena_table.rules.kernel.actions`); ``None``: the game offers nothing (typed notation only)."""
+    to_enter: Callable[[Any], list[Any]] | None = None
+    """``to_enter(state) -> [Action]``: the setup checklist, one action for each value the game still
+    takes from a placeholder (printed on a component, not in the rulebook text), whose event enters
+    it; ``[]`` when every value is entered, ``None``: the game has no values to enter this way."""
     fallback: bool = False
     """The game a table runs before its first ``start`` (exactly one registered game has it)."""
     board: Callable[[Any], Any] | None = None

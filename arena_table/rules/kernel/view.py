@@ -193,6 +193,9 @@ class View(Mapping):
     board: Board = UNSET
     tracks: tuple[Track, ...] = UNSET
     """Markers on tracks, drawn beside the board."""
+    placeholders: list = UNSET
+    """The values used in play that are still placeholders (defaults for what the rulebook text does
+    not print), in words; the TV shows a "placeholder stats" badge while there are any."""
     prompt: str = UNSET
     """What the table waits for, in plain words."""
     extra: dict = UNSET
@@ -245,6 +248,6 @@ _TYPES: dict[type, dict[str, Any]] = {
             "notes": (_L, False)},
     View: {"phase": (_S, False), "round": (_I, True), "round_max": (_I, True), "order_title": (_S, False),
            "order": "list", "acting": (_S, True), "sides": (_L, False), "acting_side": (_S, True),
-           "scores": "list", "last_action": "nested", "board": "nested", "tracks": "list", "prompt": (_S, False), "extra": (_D, False)},
+           "scores": "list", "last_action": "nested", "board": "nested", "tracks": "list", "placeholders": (_L, False), "prompt": (_S, False), "extra": (_D, False)},
 }
 """Each field's JSON type: ``(types, may be null)``, or how a nested field is read."""

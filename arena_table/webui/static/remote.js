@@ -47,8 +47,23 @@
     }
     box.replaceChildren(...(offers.actions.length ? offers.actions.map((a) => button(a.label, () => start(a), 'remote-action'))
       : [el('p', { class: 'muted', text: offers.offers ? 'Nothing to tap now: ' + (offers.prompt || 'the game is over') : '' })]),
-    ...(undoText ? [button('Undo: ' + undoText, () => $('undo-button').click(), 'remote-undo')] : []));
+    ...(undoText ? [button('Undo: ' + undoText, () => $('undo-button').click(), 'remote-undo')] : []),
+    ...checklist());
   }
+
+  // The setup checklist: each value the game still takes from a placeholder, entered by taps like an action
+  function checklist() {
+    const todo = offers.to_enter || [];
+    if (!todo.length) return [];
+    const list = el('details', { class: 'remote-checklist', id: 'remote-checklist' },
+      el('summary', { text: 'Setup checklist: ' + todo.length + (todo.length === 1 ? ' value' : ' values')
+        + ' still placeholders' }),
+      el('div', { class: 'remote-choices' }, todo.map((a) => button(a.label, () => start(a), 'remote-enter'))));
+    list.open = !!openChecklist;
+    list.addEventListener('toggle', () => { openChecklist = list.open; });
+    return [list];
+  }
+  let openChecklist = false;
 
   function button(text, handler, cls) {
     const b = el('button', { type: 'button', class: cls, text });

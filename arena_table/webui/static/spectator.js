@@ -94,6 +94,9 @@
     $('title').textContent = state.title || state.game || 'Arena table';
     document.title = (state.title || 'Arena table') + ' · live';
     $('phase').textContent = view.phase || (state.game === 'dice-tray' ? (state.tray.rolls || 0) + ' rolls' : '');
+    const defaults = view.placeholders || [];  // values used in play still placeholders
+    $('placeholder-badge').hidden = !defaults.length;
+    $('placeholder-badge').title = defaults.length ? 'Still placeholders: ' + defaults.join(', ') : '';
     $('prompt').textContent = view.prompt || '';
     const acting = renderOrder(view);
     const actingBox = $('acting');

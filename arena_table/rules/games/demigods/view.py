@@ -106,7 +106,19 @@ def view(state: DemigodsState, viewer: str = "spectator") -> dict[str, Any]:
         out["last_action"] = {"title": la.title, "lines": list(la.lines), "result": la.result}
     if state.board:
         out["board"] = _board(state)
+    out["placeholders"] = placeholders(state)
     return out
+
+
+def placeholders(state: DemigodsState) -> list[str]:
+    """The cards in play whose values are still placeholders (``to_enter`` in ``data/*.json``, not given
+    by the ``hero_stats``/``demigod_stats``/``item_stats`` options), as "Trapper's card" and "Bow (item)"
+    (for the TV's "placeholder stats" badge)."""
+    left = data.unentered(state.hero_stats, state.demigod_stats, state.item_stats)
+    out = [f"{c.name}'s card" for c in state.chars.values()
+           if c.kind in ("hero", "demigod") and f"demigods:{c.kind}:{c.card_id}" in left]
+    items = {i for c in state.chars.values() for i in c.items}
+    return out + [f"{i} (item)" for i in sorted(items) if f"demigods:item:{i}" in left]
 
 
 def uses(state: DemigodsState, ch: Character) -> list[dict[str, Any]]:

@@ -43,10 +43,10 @@ from arena_table.rules.kernel.events import DiceRolled, Event, TagPlaced
 from arena_table.rules.kernel.game import Game, Outcome
 from arena_table.rules.kernel.view import View
 
-from . import arena, board, catalog, fight, form, monsters, offers, preparation, ranking, sensed
+from . import arena, board, catalog, entering, fight, form, monsters, offers, preparation, ranking, sensed
 from .describe import describe as _describe
 from .die_kinds import as_die
-from .events import (Adjust, Allocate, ArtifactRevealed, Attack, Bid, Bless, CastRitual, Draft, Equip, Gem,
+from .events import (Adjust, Allocate, ArtifactRevealed, Attack, Bid, Bless, CastRitual, Draft, Enter, Equip, Gem,
                      MonsterAction, Move, Next, Pass, Place, SetRanking, Stamina, UseSkill)
 from .flow import FLOW
 from .mats import add_gems, damage, heal, name, remove_gems, skills_of
@@ -61,7 +61,7 @@ DICE = {"d4": 4, "d6": 6, "skull": 6, "skullduggery": 6, "theosis-d4": 4, "theos
 Camp, a monster's Defense and Attack), the six-sided die (Thieves' Guild) and the skullduggery die
 (a monster's action), which a plain d6 may stand in for; by die kind (``data/die_kinds.json``): ``theosis-d4``,
 ``theosis-thieves-d6``, ``theosis-skullduggery`` (its aliases ``skull``, ``skullduggery``)."""
-WHILE_PENDING = (CastRitual, MonsterAction, Move, Stamina, Equip, Gem)
+WHILE_PENDING = (CastRitual, MonsterAction, Move, Stamina, Equip, Gem, Enter)
 """Events still taken while a roll or choice is awaited (``state.pending``)."""
 
 
@@ -231,7 +231,7 @@ HANDLERS = {
     Draft: preparation.draft, Allocate: ranking.allocate, SetRanking: ranking.set_ranking,
     Move: arena.move, CastRitual: arena.cast_ritual, Pass: arena.pass_turn, Bless: arena.bless,
     UseSkill: arena.use_skill, Attack: functools.partial(fight.attack, vs_monsters=monsters.hero_attacks_monsters),
-    Stamina: monsters.reveal, MonsterAction: monsters.monster_action,
+    Stamina: monsters.reveal, MonsterAction: monsters.monster_action, Enter: entering.enter,
 }
 """Event type -> handler (the kernel's ``tag-off`` and ``note`` change nothing here; a ``correct`` is replayed by the kernel)."""
 
@@ -240,7 +240,7 @@ GAME = Game(
     flow=FLOW, guard=guard, explain=explain, outcome=outcome, view=view_of, describe=describe,
     objects=catalog.object_ids, dice=dice, setup_form=form.setup_form, summary=ThState.summary,
     actions=lambda state: offers.actions(state, GAME.apply), awaits=awaits, figures=sensed.FIGURES,
-    board=board.board,
+    board=board.board, to_enter=entering.to_enter,
 )
 
 __all__ = ["GAME", "ThState", "MAX_HEALTH", "final_line", "name"]

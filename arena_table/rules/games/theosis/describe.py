@@ -12,7 +12,7 @@ from arena_table.rules.kernel.errors import Refused
 from arena_table.rules.kernel.events import DiceRolled, Event, TagPlaced
 from . import catalog
 from .die_kinds import as_die
-from .events import (Adjust, Allocate, ArtifactRevealed, Attack, Bid, Bless, CastRitual, Draft, Equip, Gem,
+from .events import (Adjust, Allocate, ArtifactRevealed, Attack, Bid, Bless, CastRitual, Draft, Enter, Equip, Gem,
                      MonsterAction, Move, Next, Pass, Place, SetRanking, Stamina, UseSkill)
 from .mats import name
 from .preparation import bid as resolve_bid, gemless, thieves_result
@@ -45,6 +45,8 @@ def _line(before: ThState, after: ThState, ev: Event) -> str:
         return text
     if isinstance(ev, DiceRolled):
         return _dice_line(before, after, ev)
+    if isinstance(ev, Enter):
+        return _entered(before, ev)
     if isinstance(ev, ArtifactRevealed):
         return f"The Artifact of this turn is {n(ev.artifact)}: bids, please"
     if isinstance(ev, Bid):
@@ -132,3 +134,19 @@ def _health_changes(before: ThState, after: ThState) -> str:
     changes = [f"{name(before, h)} {x.health} → {after.heroes[h].health}" for h, x in before.heroes.items()
                if after.heroes[h].health != x.health]
     return ("; " + ", ".join(changes)) if changes else ""
+
+
+def _entered(state: ThState, ev: Enter) -> str:
+    """The log line of a value entered from a component (``th-enter``)."""
+    v = ev.value
+    if ev.what in ("speed", "alignment"):
+        return f"{name(state, ev.key)}'s {ev.what} entered: {v if ev.what == 'speed' else str(v).capitalize()}"
+    if ev.what == "power":
+        a, d = v["values"]
+        return f"{catalog.powers()[ev.key]['name']} entered: Attack {a} / Defense {d}, {v.get('damage_type', 'physical')} damage"
+    if ev.what == "thieves-faces":
+        return "The Thieves' Guild die entered: " + ", ".join(f"{f} {v[str(f)].replace('-', ' ')}" for f in range(1, 7))
+    parts = [f"{v['damage']} damage" if "damage" in v else "", {1: "one hand", 2: "two hands"}.get(v.get("hands"), ""),
+             ", ".join(f"resists {t}" for t in v.get("resistance", ())),
+             f"Artifact +{v.get('attack', 0)} Attack +{v.get('defense', 0)} Defense" if v.get("artifact") else ""]
+    return f"Item token entered: {v.get('name', ev.key)} (" + ", ".join(p for p in parts if p) + ")"

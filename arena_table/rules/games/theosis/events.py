@@ -225,3 +225,19 @@ class Adjust(Event):
 
 THEOSIS_EVENTS = (Place, ArtifactRevealed, Bid, Next, Allocate, SetRanking, Draft, Equip, Gem, Move, Stamina,
                   CastRitual, Pass, Bless, Attack, UseSkill, MonsterAction, Adjust)
+
+
+@event("th-enter")
+class Enter(Event):
+    """A value printed on a component but not in the rulebook text, entered at the table: a hero's
+    ``speed`` or ``alignment`` (key: hero), a ``power``'s values and damage icon (key: power;
+    value ``{"values": [a, d], "damage_type": t}``), the ``thieves-faces`` (value: face -> result),
+    a new ``item`` token (key: its id; value: its fields, as the ``items`` option's).
+
+    >>> str(Enter(what="speed", key="rochon", value=4))
+    'th-enter what=speed key=rochon value=4'
+    """
+
+    what: str
+    key: str
+    value: Any = None

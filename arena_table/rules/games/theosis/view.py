@@ -11,6 +11,7 @@ from typing import Any
 
 from . import catalog
 from .board import arena
+from .entering import placeholders
 from .mats import alignment_of, name, tokens_on
 from .offers import LOCATION_NAMES
 from .preparation import LOCATIONS, next_placer
@@ -164,6 +165,7 @@ def view(state: ThState, viewer: str = "spectator") -> dict[str, Any]:
         out["board"] = hierapolis(state)
     if state.players:
         out["tracks"] = tracks(state)
+        out["placeholders"] = placeholders(state)
     return out
 
 
