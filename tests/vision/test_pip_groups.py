@@ -19,7 +19,7 @@ from arena_table.vision.labels import dice_set_dir
 from arena_table.vision.pip_groups import PipGroupConfig, pips_of_one_face
 from arena_table.vision.pips import canonical
 from arena_table.vision.render import DieSpec, TableSpec, render_table
-from arena_table.vision.size_search import read_dice_any_size
+from arena_table.vision.size_search import LearningReader, read_dice_any_size
 
 FELT = (70, 110, 60)
 WITHOUT = DiceConfig(pip_groups=None)
@@ -89,6 +89,8 @@ def test_the_pips_of_a_large_die_read_as_ones_are_replaced_by_the_die(name, pips
     frame = _photo("rune55_d6", name)
     assert _read(WITHOUT, frame) == pips_read
     assert _read(DiceConfig(), frame) == read
+    live = LearningReader(DiceConfig())(frame)  # the live camera's reader checks it too
+    assert sorted(d.value for d in live.dice if d.status == "ok") == read
 
 
 @pytest.mark.shared
