@@ -62,7 +62,7 @@ def cmd_wall(args: argparse.Namespace) -> int:
         print(f"error: --results {args.results}: {exc}", file=sys.stderr)
         return 2
     feed = Feed(broker).start()
-    app = create_wall_app(feed, results)
+    app = create_wall_app(feed, results, max_clients=args.max_clients)
     try:
         server = make_server(app, args.host, args.port, clients=args.max_clients)
     except (OSError, ValueError) as exc:
@@ -93,7 +93,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "and password from `hub init`: mqtt://hub:PASSWORD@HOST)")
     parent.add_argument("--host", default="127.0.0.1", help="address the wall listens on (0.0.0.0: the whole network)")
     parent.add_argument("--port", type=port_number, default=8080, help="the wall's TCP port (default 8080)")
-    parent.add_argument("--max-clients", type=int, default=200, help="wall streams served at once")
+    parent.add_argument("--max-clients", type=int, default=200, help="streams served at once: the wall's and the phones' table screens")
     parent.add_argument("--results", default="hub-results.db",
                         help="SQLite file of the finished games, listed at /results (default: ./hub-results.db)")
     parent.set_defaults(func=cmd_wall)

@@ -41,7 +41,7 @@ FLAG_KEYS = {"config": None, "game": "game.name", "options": "game.options", "ca
              "seats": "leds.seats", "db": "data.db", "data_dir": "data.dir", "host": "web.host", "port": "web.port",
              "pin": "web.pin", "max_clients": "web.max_clients",
              "streams_per_address": "web.streams_per_address", "public_url": "web.public_url", "publish": "publish.broker",
-             "table_id": "publish.table_id"}
+             "table_id": "publish.table_id", "hub_url": "publish.hub_url"}
 """``run``'s flags (argparse names) and the configuration key each overrides."""
 
 
@@ -80,6 +80,8 @@ def add_config_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument("--publish", metavar="mqtt://HOST[:PORT]",
                    help="publish the view, events and presence to this MQTT broker (a convention hub)")
     p.add_argument("--table-id", help="this table's id on the broker (arena-table/<id>/...); with --publish")
+    p.add_argument("--hub-url", metavar="URL", help="the hub's address (http://HUB:8080/): the QR code and the "
+                   "console show this table's screen on the hub (HUB/table/ID/); with --publish")
 
 
 def load_flags(args: argparse.Namespace) -> Loaded:

@@ -13,6 +13,7 @@ import json
 import logging
 import threading
 import time
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -24,6 +25,10 @@ log = logging.getLogger(__name__)
 
 ASK_AGAIN_S = 2.0
 """A resend request not answered in this long is repeated on the next gap."""
+KEEP_EVENTS = 500
+"""Accepted events a table's feed keeps in memory, the newest (a hall's day must not grow the hub):
+the full log of a finished game is kept by :class:`~arena_table.hub.results.Results` in SQLite,
+and the whole log stays on the table."""
 
 
 @dataclass
@@ -36,8 +41,8 @@ class TableFeed:
     """The last ``view`` message: ``{"table", "epoch", "version", "state"}``."""
     last_seq: int = 0
     """The last accepted seq held with every earlier one."""
-    events: list[dict[str, Any]] = field(default_factory=list)
-    """The accepted events in seq order, no gap, no duplicate."""
+    events: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=KEEP_EVENTS))
+    """The newest :data:`KEEP_EVENTS` accepted events in seq order, no gap, no duplicate."""
     duplicates: int = 0
     asked: tuple[int, float] | None = None
     """The last resend request: ``(after, monotonic time)``."""
@@ -45,11 +50,13 @@ class TableFeed:
 
 class Feed:
     """Subscribes once to all tables; ``tables()`` gives copies, ``listen(fn)`` is told ``fn(table_id)``
-    on every change (on paho's thread: must not block).
+    on every change and ``listen_events(fn)`` ``fn(table_id, event)`` on each accepted event, in seq
+    order (both on paho's thread: must not block).
 
     Args:
         broker: the broker's address and the hub's credentials.
-        keep_events: keep each table's event list (the tests and the results page); the wall needs only views.
+        keep_events: keep each table's newest :data:`KEEP_EVENTS` events (tests look at them); the wall
+            needs only views, the results take the events from :meth:`listen_events`.
     """
 
     def __init__(self, broker: Broker, client_id: str = "arena-table-hub", keep_events: bool = True) -> None:
@@ -57,6 +64,7 @@ class Feed:
         self._lock = threading.Lock()
         self._tables: dict[str, TableFeed] = {}
         self._listeners: list[Callable[[str], None]] = []
+        self._event_listeners: list[Callable[[str, dict[str, Any]], None]] = []
         self.connected = threading.Event()
         c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id, protocol=mqtt.MQTTv311,
                         clean_session=True)
@@ -85,11 +93,22 @@ class Feed:
         with self._lock:
             self._listeners.append(fn)
 
+    def listen_events(self, fn: Callable[[str, dict[str, Any]], None]) -> None:
+        with self._lock:
+            self._event_listeners.append(fn)
+
     def tables(self) -> dict[str, TableFeed]:
         """A copy of every table's feed, by id."""
         with self._lock:
-            return {k: TableFeed(v.table_id, v.online, v.view, v.last_seq, list(v.events), v.duplicates, v.asked)
-                    for k, v in self._tables.items()}
+            return {k: TableFeed(v.table_id, v.online, v.view, v.last_seq, deque(v.events, KEEP_EVENTS),
+                                 v.duplicates, v.asked) for k, v in self._tables.items()}
+
+    def table(self, table_id: str) -> TableFeed | None:
+        """One table's presence, view and seq (its ``events`` left empty: no copying per message), or None."""
+        with self._lock:
+            v = self._tables.get(table_id)
+            return None if v is None else TableFeed(v.table_id, v.online, v.view, v.last_seq, deque(maxlen=0),
+                                                    v.duplicates, v.asked)
 
     # -- paho callbacks ----------------------------------------------------------------------------
     def _on_connect(self, client, userdata, flags, reason_code, properties=None) -> None:
@@ -146,19 +165,28 @@ class Feed:
 
     def _take_event(self, feed: TableFeed, body: dict[str, Any]) -> None:
         seq, prev = int(body["seq"]), int(body["prev"])
-        ask = None
+        ask, taken = None, False
         with self._lock:
             if seq <= feed.last_seq:
                 feed.duplicates += 1
             elif prev == feed.last_seq:
                 feed.last_seq = seq
                 feed.asked = None
+                taken = True
                 if self.keep_events:
                     feed.events.append(body)
             elif feed.asked is None or feed.asked[0] != feed.last_seq or time.monotonic() - feed.asked[1] > ASK_AGAIN_S:
                 ask = feed.last_seq
         if ask is not None:
             self._ask(feed.table_id, ask)
+        if taken:
+            with self._lock:
+                listeners = list(self._event_listeners)
+            for fn in listeners:
+                try:
+                    fn(feed.table_id, body)
+                except Exception:
+                    log.exception("feed event listener failed")
 
     def _ask(self, table_id: str, after: int) -> None:
         with self._lock:

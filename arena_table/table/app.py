@@ -145,7 +145,7 @@ class Table:
             table.web = create_app(table, WebConfig(pin=table.pin, max_clients=config.web.max_clients,
                                                     streams_per_address=config.web.streams_per_address,
                                                     tv_addresses=config.web.tv_addresses, host=config.web.host,
-                                                    trusted_proxy=config.web.trusted_proxy or None, public_url=config.web.public_url or None,
+                                                    trusted_proxy=config.web.trusted_proxy or None, public_url=config.shown_url or None,
                                                     secret_key=key, revocations=revocations,
                                                     login_code=LoginCodes(table.data_dir).use))
         except BaseException:

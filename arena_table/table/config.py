@@ -480,12 +480,27 @@ class PublishSettings(_Section):
     password: str = setting("", "that user's password (`arena-table hub init` prints it)", text)
     keepalive_s: int = setting(10, "MQTT keep-alive in seconds: the broker marks the table offline after 1.5x "
                                "this much silence", whole(2, 600))
+    hub_url: str = setting("", "the hub's address (http(s)://HUB[:PORT]/): the QR code and the console then show "
+                           "this table's spectator screen on the hub, HUB/table/<table_id>/, so phones load the "
+                           "hub, not this table; empty: this table's own address", web_url, flag="--hub-url")
+
+    @property
+    def spectator_url(self) -> str:
+        """The hub's spectator screen of this table (``hub_url`` + ``table/<id>/``), or ``""``.
+
+        >>> PublishSettings("mqtt://hub", "t1", hub_url="http://hub:8080/").spectator_url
+        'http://hub:8080/table/t1/'
+        """
+        return f"{self.hub_url}table/{self.table_id}/" if self.hub_url and self.table_id else ""
 
     def __post_init__(self) -> None:
         super().__post_init__()
         if bool(self.broker) != bool(self.table_id):
             raise BadValue("publish", "table_id" if self.broker else "broker",
                            "broker and table_id go together (--publish mqtt://HOST[:PORT] --table-id ID)")
+        if self.hub_url and not self.broker:
+            raise BadValue("publish", "hub_url", "needs broker and table_id: the hub shows only tables that "
+                           "publish (--publish mqtt://HOST --table-id ID --hub-url URL)")
 
 
 SECTIONS: dict[str, type] = {"camera": CameraSettings, "dice": DiceSettings, "tokens": TokenSettings,
@@ -511,6 +526,13 @@ class TableConfig:
     def __post_init__(self) -> None:
         if self.leds.seats and self.leds.device() is None:
             raise ConfigError("names the LED seats: give --leds gpio or --leds mock too (leds.kind)")
+
+    @property
+    def shown_url(self) -> str:
+        """The spectator address the QR code and the console show: the hub's screen of this table
+        (``publish.hub_url``) when it publishes there, else ``web.public_url``; ``""``: worked out
+        from the request (the LAN address)."""
+        return self.publish.spectator_url or self.web.public_url
 
     def value(self, key: str) -> Any:
         """The value of ``key`` (``"camera.fps"``)."""

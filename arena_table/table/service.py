@@ -180,7 +180,7 @@ def serve(config: TableConfig, new_game: bool = False) -> int:
         url = _shown_url(web.host, server.effective_port, web.public_url)
         print(f"arena-table: {table.state.game} · camera {camera or 'none'} · tokens {config.tokens.device() or 'none'} · "
               f"log {db}", flush=True)
-        print(f"arena-table: spectator screen {url}", flush=True)
+        print(f"arena-table: spectator screen {config.publish.spectator_url or url}", flush=True)
         print(f"arena-table: control page {url}control   PIN {pin}", flush=True)
         server.run()
     except (KeyboardInterrupt, SystemExit):

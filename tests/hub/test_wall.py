@@ -3,6 +3,7 @@ over SSE; a table killed with SIGKILL is shown offline within the keep-alive (is
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -22,6 +23,7 @@ from arena_table.rules import DiceRolled, GameStarted
 from arena_table.table.app import Table
 from arena_table.table.config import CameraSettings, DataSettings, PublishSettings, TableConfig, WebSettings
 from arena_table.webui.server import make_server, stop_server
+from arena_table.webui.views import spectator_state
 
 
 def make_table(tmp_path, broker, table_id):
@@ -124,15 +126,66 @@ def test_a_finished_game_is_kept_with_its_winner_and_event_log(tmp_path, broker,
         assert tiles(wall)[0]["leader"] == "Ann won"
 
 
-def test_a_tile_links_to_the_tables_own_screen_served_by_the_hub(tmp_path, broker, wall):
+def test_a_tile_links_to_the_tables_own_spectator_screen_served_by_the_hub(tmp_path, broker, wall):
     with make_table(tmp_path, broker, "t1") as t1:
         t1.submit(DiceRolled(faces=(1, 2)))
         wait_for(lambda: (t := tiles(wall)) and t[0]["version"] == 1, 10, "the tile")
-        assert 'href="table/t1"' in urllib.request.urlopen(wall + "/", timeout=5).read().decode()
-        page = urllib.request.urlopen(wall + "/table/t1", timeout=5).read().decode()
-        assert '<h1 id="title">t1</h1>' in page and 'new EventSource("../events")' in page
+        assert 'href="table/t1/"' in urllib.request.urlopen(wall + "/", timeout=5).read().decode()
+        page = urllib.request.urlopen(wall + "/table/t1/", timeout=5).read().decode()
+        # the table's own spectator page (webui's template and script), its QR code the hub's address
+        assert 'class="page-spectator"' in page and "/static/spectator.js" in page
+        assert f"{wall}/table/t1/" in page and 'src="/table/t1/qr.svg"' in page
+        initial = json.loads(re.search(r'<script type="application/json" id="initial">(.*?)</script>', page,
+                                       re.S).group(1))
+        assert (initial["version"], initial["state"]["tray"]["last"]["faces"]) == (1, [1, 2])
+        assert initial["urls"] == {"stream": "/table/t1/stream", "status": "/table/t1/status", "media": None}
+        own = spectator_state(t1.state, t1)  # what the table's own page renders
+        assert (initial["state"]["tray"], initial["state"]["log"]) == (own["tray"], own["log"])
+        assert urllib.request.urlopen(wall + "/static/spectator.js", timeout=5).status == 200
+        qr = urllib.request.urlopen(wall + "/table/t1/qr.svg", timeout=5).read().decode()
+        assert qr.startswith("<?xml") and f"QR code of {wall}/table/t1/" in qr
         view = json.load(urllib.request.urlopen(wall + "/api/table/t1", timeout=5))
         assert (view["online"], view["version"], view["state"]["tray"]["last"]["faces"]) == (True, 1, [1, 2])
-        with pytest.raises(urllib.error.HTTPError) as err:
-            urllib.request.urlopen(wall + "/table/nobody", timeout=5)
-        assert err.value.code == 404
+        for missing in ("/table/nobody/", "/table/nobody/stream"):
+            with pytest.raises(urllib.error.HTTPError) as err:
+                urllib.request.urlopen(wall + missing, timeout=5)
+            assert err.value.code == 404
+
+
+def test_a_tables_screen_stream_on_the_hub_carries_each_view_as_a_snapshot(tmp_path, broker, wall):
+    with make_table(tmp_path, broker, "t1") as t1:
+        wait_for(lambda: tiles(wall), 10, "the tile")
+        stream = urllib.request.urlopen(wall + "/table/t1/stream", timeout=10)
+        first = _next_event(stream, "snapshot")
+        assert (first["version"], first["online"]) == (0, True)
+        t1.submit(DiceRolled(faces=(4, 5)))
+        t1.submit(DiceRolled(faces=(6,)))
+        while (latest := _next_event(stream, "snapshot"))["version"] < 2:
+            pass
+        assert latest["epoch"] == t1.epoch and latest["state"]["tray"]["last"]["faces"] == [6]
+        stream.close()
+
+
+def test_a_publishing_table_shows_the_hubs_screen_of_it_on_its_qr_code(tmp_path, broker):
+    folder = tmp_path / "t9"
+    folder.mkdir()
+    cfg = TableConfig(data=DataSettings(db=str(folder / "log.db")), camera=CameraSettings(source="none"),
+                      web=WebSettings(pin="1234"),
+                      publish=PublishSettings(broker=broker.url, table_id="t9", hub_url="http://hall.example:8080"))
+    assert cfg.shown_url == "http://hall.example:8080/table/t9/"
+    with Table.build(cfg).start() as t9:
+        client = t9.web.test_client()
+        assert b"http://hall.example:8080/table/t9/" in client.get("/").data
+        assert b"QR code of http://hall.example:8080/table/t9/" in client.get("/qr.svg").data
+    with pytest.raises(ValueError, match="hub_url: needs broker and table_id"):
+        PublishSettings(hub_url="http://hall.example:8080/")
+
+
+def _next_event(stream, name):
+    event = None
+    while True:
+        line = stream.readline().decode().rstrip("\n")
+        if line.startswith("event: "):
+            event = line[7:]
+        elif line.startswith("data: ") and event == name:
+            return json.loads(line[6:])

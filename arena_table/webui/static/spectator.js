@@ -11,6 +11,9 @@
   const loadedGameScripts = {};
 
   const initial = JSON.parse($('initial').textContent);
+  // Where the page's stream, status and die pictures come from: the table's own by default; a
+  // convention hub serving this screen names its own (null media: the hub has no pictures).
+  const urls = Object.assign({ stream: '/api/stream', status: '/api/status', media: '/media/' }, initial.urls || {});
   const cur = { epoch: initial.epoch, version: initial.version, rev: initial.rev, state: initial.state };
   // Exposed for the browser tests and for anyone poking at the page.
   window.arena = { cur, renders: 0, renderedAt: {}, snapshots: [], connected: false };
@@ -170,7 +173,7 @@
         // the camera's confidence is in the face it read: a corrected die shows it with that face, not the new one,
         // in lines no wider than "conf. 97%" (a wider die wraps a roll of three onto two rows on the TV)
         return el('div', { class: 'die' + (corrected ? ' corrected' : '') },
-          last.crops && last.crops[i] ? el('img', { src: '/media/' + last.crops[i], alt: 'die ' + (i + 1) + ' showing ' + f }) : null,
+          urls.media && last.crops && last.crops[i] ? el('img', { src: urls.media + last.crops[i], alt: 'die ' + (i + 1) + ' showing ' + f }) : null,
           el('div', { class: 'value', text: f }),
           conf && !corrected ? el('div', { class: 'conf', text: 'conf. ' + conf }) : null,
           corrected ? el('div', { class: 'conf', text: 'corrected' }) : null,
@@ -368,7 +371,7 @@
   // the table is at its viewer cap, so the page says so instead of "Reconnecting…".
   async function fullCap() {
     try {
-      const r = await fetch('/api/status', { headers: { Accept: 'application/json' }, cache: 'no-store' });
+      const r = await fetch(urls.status, { headers: { Accept: 'application/json' }, cache: 'no-store' });
       if (!r.ok) return null;
       const s = (await r.json()).streams || {};
       return s.max_clients && s.clients >= s.max_clients ? s.max_clients : null;
@@ -380,7 +383,7 @@
   function connect() {
     if (es) es.close();
     // tell the server what we have, even on a reconnect of our own (the browser's own sends Last-Event-ID)
-    es = new EventSource('/api/stream' + (cur.epoch ? '?lastEventId=' + encodeURIComponent(cur.epoch + ':' + cur.version) : ''));
+    es = new EventSource(urls.stream + (cur.epoch ? '?lastEventId=' + encodeURIComponent(cur.epoch + ':' + cur.version) : ''));
     es.addEventListener('open', () => { lastMessage = Date.now(); });
     es.addEventListener('snapshot', (e) => {
       const d = JSON.parse(e.data);
