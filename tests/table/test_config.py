@@ -34,7 +34,7 @@ def test_the_example_file_is_the_generated_one_and_lists_every_key():
         "examples/config.toml is stale: write arena_table.table.config.example_file() to it"
     full = every_key(example_file())
     shown = {f"{section}.{key}" for section, body in __import__("tomllib").loads(full).items() for key in body}
-    assert shown == set(keys()) and len(keys()) == 50
+    assert shown == set(keys()) and len(keys()) == 51
 
 
 def test_precedence_is_defaults_then_file_then_flags(tmp_path):
