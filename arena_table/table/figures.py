@@ -4,8 +4,8 @@ One camera sees dice and figures, and one frame owner (:class:`~.camera_loop.Cam
 every full frame to both readers: the dice reader gets the tray, this reader the whole board. A
 :class:`FigureReader` is built when the data folder holds a board calibration
 (``board-calibration.json``, ``arena-table calibrate``) and a marker registry (``markers.db``,
-``arena-table markers assign``); it reads at most one frame every ``interval_s`` (markers need no
-settle), maps the markers through the calibration onto the running game's board
+``arena-table markers assign``); it reads at most one frame every ``interval_s`` (0.1 s; markers
+need no settle), maps the markers through the calibration onto the running game's board
 (``Game.board``) and submits each stable move as ``FigureMoved``, which the engine turns into the
 game's own move or a "check the table" desync.
 
@@ -34,6 +34,9 @@ from .ports import Ports
 log = logging.getLogger(__name__)
 
 REGISTRY_FILE = "markers.db"
+FRAME_SLACK_S = 0.005
+"""Frame times are ``k / fps`` in floating point: a frame 0.1 s after the last one read may be
+0.0999999 s after it, and is still due."""
 
 
 class FigureReader:
@@ -45,11 +48,12 @@ class FigureReader:
         figures: marker id -> registry figure name ``game:kind:name``; only the running game's
             are tracked, as the game's figure ``name``.
         track: the tracker's thresholds.
-        interval_s: least time between two frames read (frame clock).
+        interval_s: least time between two frames read (frame clock; a frame due within
+            :data:`FRAME_SLACK_S` of it counts, so a 10 fps camera is read every frame).
     """
 
     def __init__(self, ports: Ports, calibration: BoardCalibration, figures: dict[int, str],
-                 track: TrackConfig = TrackConfig(), interval_s: float = 0.2,
+                 track: TrackConfig = TrackConfig(), interval_s: float = 0.1,
                  calibration_file: Path | None = None) -> None:
         self.ports = ports
         self.calibration_file = calibration_file
@@ -136,7 +140,7 @@ class FigureReader:
 
     def __call__(self, frame: Frame) -> None:
         """Read ``frame`` (the full camera frame) unless one was read less than ``interval_s`` ago."""
-        if self._failed or (self._last_t is not None and frame.t - self._last_t < self.interval_s):
+        if self._failed or (self._last_t is not None and frame.t - self._last_t < self.interval_s - FRAME_SLACK_S):
             return
         self._last_t = frame.t
         try:
@@ -165,7 +169,8 @@ class FigureReader:
                 log.info("figures: %s refused: %s", move.figure, exc)
                 continue
             self.moves += 1
-            self.ports.report(last_move={"figure": move.figure, "to": _cell(move.to_cell), "facing": move.facing})
+            self.ports.report(last_move={"figure": move.figure, "to": _cell(move.to_cell), "facing": move.facing,
+                                         "frame": frame.name, "frame_index": frame.index, "frame_t": frame.t})
 
 
 def _cell(cell: Any) -> Any:

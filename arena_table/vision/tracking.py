@@ -87,9 +87,12 @@ def as_grid(layout: Any) -> Grid:
 class TrackConfig:
     """The tracker's thresholds (documented defaults)."""
 
-    stable_s: float = 0.6
+    stable_s: float = 0.2
     """A new cell or facing must hold this long before it is a move (a figure carried over the
-    board passes cells it does not stop on)."""
+    board passes cells it does not stop on). 0.2 s keeps a figure put down within the 500 ms the
+    screens have to show it (with the figure reader's 0.1 s between frames read: at most 0.3 s of
+    waiting, docs/markers.md "How fast a figure is shown"); a hand sweeping a miniature across a
+    25 mm hex spends well under that on each cell it passes."""
     lost_s: float = 10.0
     """A figure unseen this long is taken off the board (a hand resting on it for a few seconds
     is not a removal)."""

@@ -108,7 +108,12 @@ def _svg(width: float, height: float, body: list[str], title: str, view_box: str
 
 def _figure(x: float, y: float, size: float, fig: Mapping[str, Any], colour: str, direction: tuple[float, float] | None) -> str:
     name = str(fig.get("name") or fig.get("id") or "?")
-    out = [f'<g class="figure"><title>{escape(name)} ({escape(str(fig.get("side", "")))})</title>']
+    cell = fig.get("cell")
+    where = ",".join(str(v) for v in cell) if isinstance(cell, (list, tuple)) else str(cell)
+    facing = "" if fig.get("facing") is None else f' data-facing="{int(fig["facing"])}"'
+    # data-cell / data-facing say what the token shows, for scripts reading the screen (tests)
+    out = [f'<g class="figure" data-cell={quoteattr(where)}{facing}>'
+           f'<title>{escape(name)} ({escape(str(fig.get("side", "")))})</title>']
     if direction is not None:
         dx, dy = direction
         tip = (x + dx * size * 0.95, y + dy * size * 0.95)
