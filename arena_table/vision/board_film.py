@@ -84,10 +84,16 @@ class BoardFilm:
             return self.layout.facing_angle(facing)
         return (SQUARE_HEADINGS[facing % 4] + getattr(self.layout, "angle_deg", 0.0)) % 360.0
 
-    def frame(self, figures: Mapping[int, tuple[Any, int | None]], *, hand: bool = False) -> np.ndarray:
+    def frame(self, figures: Mapping[int, tuple], *, hand: bool = False) -> np.ndarray:
         """A new photo (HxWx3 BGR) with marker ``id`` standing on ``cell`` facing ``facing`` for each
-        ``id: (cell, facing)``."""
-        figs = tuple(FigureSpec(i, self.layout.centre(cell), self.heading(facing)) for i, (cell, facing) in figures.items())
+        ``id: (cell, facing)``, or ``id: (cell, facing, (dx, dy))`` to stand ``(dx, dy)`` mm off the
+        cell's centre (two figures sharing a hex)."""
+        figs = []
+        for i, (cell, facing, *off) in figures.items():
+            x, y = self.layout.centre(cell)
+            dx, dy = off[0] if off else (0.0, 0.0)
+            figs.append(FigureSpec(i, (x + dx, y + dy), self.heading(facing)))
+        figs = tuple(figs)
         spec = dataclasses.replace(self.base, figures=figs, blur_px=self.blur_px, hand=hand)
         return render_scene(spec, self.rng, self.texture, camera=self.camera)[0]
 

@@ -82,3 +82,43 @@ def test_a_hero_the_camera_saw_on_the_centre_hex_at_the_end_of_turn_9_wins(tmp_p
         "winners": ["Ann"], "reason": "Rochon holds the centre hex at the end of turn 9", "draw": False}
     assert final.state.heroes["rochon"].cell == (0, 0)
     assert {h: x.cell for h, x in final.state.heroes.items()} == {h: x.cell for h, x in shadow.state.heroes.items()}
+
+
+def test_euthia_heroes_and_eltreas_familiar_seen_on_the_rotunda_tile(tmp_path):
+    """Rendered photos of the Rotunda Starting Map tile: Eltrea at the Rotunda, Áel beside her, her
+    Will o' Wisp (3 Move points) off its card onto her hex, sent two hexes, then two more (refused:
+    one Move point left, l.193-196), then one hex on (taken)."""
+    from arena_table.rules import parse
+    from arena_table.rules.games.euthia.sensed import rotunda
+
+    setup = 'start game=euthia options={"combat_die":[["blank"],["gaar"],["silver"],["chaos"],["chaos","chaos"],' \
+            '["gaar","chaos"]],"heroes":["eltrea","ael"],"leader":"ael","mode":"fellowship"}'
+    table = Table(TableConfig(data=DataSettings(db=tmp_path / "t.db"), camera=CameraSettings(source="none")))
+    table.start()
+    try:
+        table.submit(parse(setup))
+        film = BoardFilm(rotunda(), margin_mm=60.0, marker_mm=12.0,
+                         base_mm=20.0, seed=5)
+        reader = FigureReader(table.ports("figures"), film.calibration,
+                              {1: "euthia:hero:eltrea", 2: "euthia:hero:ael", 3: "euthia:minion:will-o-wisp"},
+                              TrackConfig(marker_mm=12.0))
+        t, refused = 0.0, False
+        for wisp in ((0, 0), (2, -1), (0, 0), (1, 0)):
+            image = film.frame({1: ((0, 0), None, (-10.5, 0.0)), 2: ((0, 1), None),
+                                3: (wisp, None, (10.5, 0.0) if wisp == (0, 0) else (0.0, 0.0))})
+            for _ in range(5):
+                reader(Frame(image, t, int(round(t * FPS)), "camera:0"))
+                t += 1 / FPS
+            if wisp == (2, -1):
+                assert table.state.state.familiar.moved == 2 and not table.state.desync
+            if table.state.desync:
+                (d,) = table.state.desync
+                assert d.message == ("check the table: Will o' Wisp cannot reach that hex (2 hexes away; "
+                                     "1 Move point left, l.193-196)")
+                refused = True
+        state = table.state
+        assert refused and not state.desync
+        assert dict(state.state.stands) == {"ael": (0, 1), "eltrea": (0, 0), "will-o-wisp": (1, 0)}
+        assert state.state.familiar.moved == 3
+    finally:
+        table.close()

@@ -38,7 +38,7 @@ from arena_table.rules.kernel.game import Game, Outcome
 from arena_table.rules.kernel.mechanics.dice import kind_values
 from arena_table.rules.kernel.view import View
 
-from . import catalog, combat, familiars, fellowship, monster_attack as ma, offers, rolls, tiles
+from . import catalog, combat, familiars, fellowship, monster_attack as ma, offers, rolls, sensed, tiles
 from . import events as ev
 from .flow import FLOW
 from .setup import new_game
@@ -225,6 +225,7 @@ HANDLERS = {
     ev.Draw: lambda s, e: combat.draw(s, s.hero(e.hero).id, _count(e.silver), _count(e.gold), e.cache),
     ev.FamiliarAction: lambda s, e: familiars.act(s, e.hero, e.action, e.familiar, e.steps, e.slot),
     ev.PlaceObject: _object, ev.Beast: _beast, ev.OddRewards: _odd, ev.EndGame: end_game,
+    ev.Stand: lambda s, e: sensed.stand(s, e),
 }
 """Event type -> handler (the kernel's ``tag-off`` and ``note`` change nothing here)."""
 
@@ -285,4 +286,4 @@ GAME = Game(
     name="euthia", title="Euthia: Fierce Powers", aliases=("euthia-fierce-powers", "fierce-powers", "eu"),
     setup=_setup, handlers=HANDLERS, flow=FLOW, guard=guard, outcome=outcome, view=view_of, describe=describe,
     objects=objects, dice=lambda state: dict(DICE), setup_form=_setup_form, summary=lambda state: state.summary(),
-    actions=lambda state: offers.actions(state, GAME.apply))
+    actions=lambda state: offers.actions(state, GAME.apply), figures=sensed.FIGURES, board=sensed.board)

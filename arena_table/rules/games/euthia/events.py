@@ -213,6 +213,18 @@ class FamiliarAction(Event):
     slot: str = "lower"
 
 
+@event("eu-stand")
+class Stand(Event):
+    """A figure stands on a Map hex as the table shows it (the camera's ``figure-moved``, taken by
+    :mod:`.sensed`): a Hero or Eltrea's active Familiar on ``cell`` ``[q, r]``, or off the Map
+    (``cell`` None: the Familiar back on its card). ``placed``: a player confirmed the table, so
+    nothing is checked or spent."""
+
+    figure: str
+    cell: tuple[int, int] | None = None
+    placed: bool = False
+
+
 @event("eu-odd")
 class OddRewards(Event):
     """Joint Combat: the players' choice of the Hero taking each odd reward value (l.967)."""

@@ -268,6 +268,9 @@ class EuState:
     """The last Monster Attack or Hero Roll spelled out (view ``last_action``)."""
     notices: tuple[str, ...] = ()
     result: tuple[tuple[str, ...], str] | None = None
+    stands: tuple[tuple[str, tuple[int, int]], ...] = field(default=(), metadata=LATER_OPTION)
+    """Figures on the Map as the table shows them, ``(figure, hex)`` sorted (``eu-stand``); left
+    out of the digest while empty, so games recorded before it keep theirs."""
 
     def hero(self, hid: str) -> Hero:
         """The Hero ``hid``.

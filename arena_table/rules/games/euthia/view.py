@@ -131,7 +131,24 @@ def view(state: EuState, viewer: str = "spectator") -> dict[str, Any]:
     if last.get("title"):
         out["last_action"] = {"title": last["title"], "lines": list(last.get("lines", ())),
                               "result": last.get("result", "")}
+    if state.stands:
+        out["board"] = map_board(state)
     return out
+
+
+def map_board(state: EuState) -> dict[str, Any]:
+    """The figures the table shows on the Map (``eu-stand``) on the Rotunda tile's hexes and the
+    hexes they stand on (the other Map tiles are not held by the engine)."""
+    from .sensed import figure_name, rotunda
+
+    cells = list(rotunda().cells)
+    figures = []
+    for fid, cell in state.stands:
+        if cell not in cells:
+            cells.append(cell)
+        side = state.heroes[fid].player if fid in state.heroes else state.heroes["eltrea"].player
+        figures.append({"id": fid, "name": figure_name(state, fid), "side": side, "cell": list(cell)})
+    return {"kind": "hex", "cells": [list(c) for c in cells], "figures": figures}
 
 
 def describe(before: EuState, after: EuState | None, event: Any) -> str:
