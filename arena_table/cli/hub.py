@@ -12,12 +12,19 @@ from .common import at_least
 from .run import port_number
 
 
+def _port_or_none(text: str) -> int:
+    """argparse type: a TCP port 1..65535, or 0 for none."""
+    return 0 if text.strip() == "0" else port_number(text)
+
+
 def cmd_init(args: argparse.Namespace) -> int:
     from arena_table.hub.broker_setup import table_ids, write_hub_files
 
     try:
         ids = table_ids(args.tables, [n.strip() for n in args.names.split(",")] if args.names else None)
-        creds = write_hub_files(Path(args.dir), ids, port=args.port, bind=args.bind)
+        if args.ws_port == args.port:
+            raise ValueError(f"--ws-port {args.ws_port} is the MQTT port too; give another (0: no websockets)")
+        creds = write_hub_files(Path(args.dir), ids, port=args.port, bind=args.bind, ws_port=args.ws_port or None)
     except (ValueError, FileNotFoundError, FileExistsError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -28,6 +35,8 @@ def cmd_init(args: argparse.Namespace) -> int:
     host = args.bind or "HUB-ADDRESS"
     print(f"hub init: {folder / 'mosquitto.conf'}, passwd and acl for {len(ids)} tables; start the broker with")
     print(f"  mosquitto -c {folder / 'mosquitto.conf'}")
+    if args.ws_port:
+        print(f"Spectator pages may subscribe over MQTT over WebSockets: ws://{host}:{args.ws_port}/ (read only)")
     print("Each table's credentials (shown once; only their hashes are kept):")
     for c in creds:
         if c.table_id is None:
@@ -103,5 +112,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--names", help="comma-separated table ids instead of table-1 ... table-N")
     p.add_argument("--dir", default="hub", help="folder for mosquitto.conf, passwd and acl (default: ./hub)")
     p.add_argument("--port", type=port_number, default=1883, help="the broker's TCP port (default 1883)")
+    p.add_argument("--ws-port", type=_port_or_none, default=9001, metavar="PORT",
+                   help="the broker's MQTT-over-WebSockets port for spectator pages (default 9001; 0: none)")
     p.add_argument("--bind", help="listen on this address only (default: every interface)")
     p.set_defaults(func=cmd_init)

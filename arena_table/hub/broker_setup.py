@@ -3,7 +3,10 @@
 Each table gets its own broker user, named after its id, that may write only its own
 ``view``, ``events`` and ``status`` and read its own ``resend`` (``arena_table.hub.topics``);
 the hub's user reads everything and may ask any table to resend; anonymous clients (phones,
-the wall in a browser) may only read views and presence. Passwords are hashed into the
+the wall in a browser) may only read views and presence. Besides the MQTT listener the broker has
+a websockets one (MQTT over WebSockets, ``protocol websockets``) so that a spectator page in a
+browser can subscribe to a view itself; the same ACL holds on both (``per_listener_settings
+false``). Passwords are hashed into the
 password file by Mosquitto's own ``mosquitto_passwd -U``; the plain ones are printed once.
 """
 
@@ -20,6 +23,8 @@ from .topics import PREFIX, check_table_id, topic
 
 HUB_USER = "hub"
 """The hub's broker user (the wall's subscriber)."""
+DEFAULT_WS_PORT = 9001
+"""The websockets listener's port unless told otherwise (the port Mosquitto's own docs use for it)."""
 
 
 @dataclass(frozen=True)
@@ -79,14 +84,29 @@ def acl_text(ids: list[str]) -> str:
     return "\n".join(lines)
 
 
-def config_text(folder: Path, port: int, bind: str | None) -> str:
-    """``mosquitto.conf`` for the files in ``folder`` (absolute paths), listening on ``port``."""
+def config_text(folder: Path, port: int, bind: str | None, ws_port: int | None = None) -> str:
+    """``mosquitto.conf`` for the files in ``folder`` (absolute paths): MQTT on ``port``, and MQTT
+    over WebSockets on ``ws_port`` (None: no websockets listener), both on ``bind`` (None: every
+    interface).
+
+    >>> print(config_text(Path("/h"), 1883, "127.0.0.1", 9001))  # doctest: +ELLIPSIS
+    # arena-table hub broker...
+    listener 1883 127.0.0.1
+    listener 9001 127.0.0.1
+    protocol websockets
+    allow_anonymous true
+    ...
+    """
     folder = folder.absolute()
+    at = f" {bind}" if bind else ""
+    ws = [f"listener {ws_port}{at}", "protocol websockets"] if ws_port else []
     return "\n".join([
         "# arena-table hub broker (arena-table hub init): mosquitto -c THIS_FILE",
-        "# On a shared hall network add TLS: `listener 8883`, `certfile`, `keyfile` (docs/convention.md).",
+        "# On a shared hall network add TLS: `listener 8883`, `certfile`, `keyfile` (docs/convention.md);",
+        "# browsers then need the websockets listener with TLS too (wss://), with the same two lines under it.",
         "per_listener_settings false",
-        f"listener {port}" + (f" {bind}" if bind else ""),
+        f"listener {port}{at}",
+        *ws,
         "allow_anonymous true",
         f"password_file {folder / 'passwd'}",
         f"acl_file {folder / 'acl'}",
@@ -108,8 +128,9 @@ def _readable_by_broker(path: Path) -> None:
 
 
 def write_hub_files(folder: Path, ids: list[str], port: int = 1883, bind: str | None = None,
-                    passwd_tool: str | None = None) -> list[Credential]:
+                    passwd_tool: str | None = None, ws_port: int | None = DEFAULT_WS_PORT) -> list[Credential]:
     """Write ``mosquitto.conf``, ``passwd`` (hashed) and ``acl`` into ``folder``; return the credentials.
+    ``ws_port``: the websockets listener's port (None: none).
 
     Raises:
         FileNotFoundError: ``mosquitto_passwd`` is not installed (Debian: ``apt-get install mosquitto``).
@@ -131,5 +152,5 @@ def write_hub_files(folder: Path, ids: list[str], port: int = 1883, bind: str | 
     subprocess.run([tool, "-U", str(passwd)], check=True, capture_output=True, timeout=60)
     (folder / "acl").write_text(acl_text(ids), encoding="utf-8")
     _readable_by_broker(passwd)
-    (folder / "mosquitto.conf").write_text(config_text(folder, port, bind), encoding="utf-8")
+    (folder / "mosquitto.conf").write_text(config_text(folder, port, bind, ws_port), encoding="utf-8")
     return creds

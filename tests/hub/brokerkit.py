@@ -27,14 +27,18 @@ def mosquitto_binary() -> str:
 
 class Mosquitto:
     """One broker process: on a free loopback port, anonymous clients allowed; or, given
-    ``conf_path`` and ``port``, with that config file (``hub init``'s)."""
+    ``conf_path`` and ``port``, with that config file (``hub init``'s). ``ws_port``: its MQTT over
+    WebSockets listener (with the generated config, ``True`` picks a free port), waited for too."""
 
-    def __init__(self, folder: Path, conf_path: Path | None = None, port: int | None = None) -> None:
+    def __init__(self, folder: Path, conf_path: Path | None = None, port: int | None = None,
+                 ws_port: int | bool | None = None) -> None:
         self.binary = mosquitto_binary()
         self.folder, self.port = folder, port or free_port()
+        self.ws_port = free_port() if ws_port is True else (ws_port or None)
         if conf_path is None:
             conf_path = folder / "mosquitto.conf"
-            conf_path.write_text(f"listener {self.port} 127.0.0.1\npersistence false\nallow_anonymous true\n")
+            ws = f"listener {self.ws_port} 127.0.0.1\nprotocol websockets\n" if self.ws_port else ""
+            conf_path.write_text(f"listener {self.port} 127.0.0.1\n{ws}persistence false\nallow_anonymous true\n")
         if os.geteuid() == 0:  # as root mosquitto turns into user mosquitto, who cannot enter pytest's 0700 folders
             kept = folder / "mosquitto-as-root.conf"
             kept.write_text("user root\n" + conf_path.read_text())
@@ -50,15 +54,18 @@ class Mosquitto:
         self.proc = subprocess.Popen([self.binary, "-c", str(self.conf_path)], stdout=subprocess.DEVNULL,
                                      stderr=open(self.folder / "mosquitto.log", "ab"))
         deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
-            try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
-                return self
-            except OSError:
-                if self.proc.poll() is not None:
-                    raise RuntimeError(f"mosquitto exited: {(self.folder / 'mosquitto.log').read_text()[-500:]}")
-                time.sleep(0.05)
-        raise RuntimeError("mosquitto did not listen within 10 s")
+        for port in (self.port, self.ws_port) if self.ws_port else (self.port,):
+            while True:
+                try:
+                    socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                    break
+                except OSError:
+                    if self.proc.poll() is not None:
+                        raise RuntimeError(f"mosquitto exited: {(self.folder / 'mosquitto.log').read_text()[-500:]}")
+                    if time.monotonic() > deadline:
+                        raise RuntimeError(f"mosquitto did not listen on {port} within 10 s") from None
+                    time.sleep(0.05)
+        return self
 
     def kill(self) -> None:
         if self.proc is not None and self.proc.poll() is None:

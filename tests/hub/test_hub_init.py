@@ -19,9 +19,9 @@ from arena_table.table.config import CameraSettings, DataSettings, PublishSettin
 @pytest.fixture
 def hall(tmp_path, capsys):
     """A broker from ``hub init --names t1,t2``; yields it and the printed credentials by user."""
-    port = free_port()
+    port, ws_port = free_port(), free_port()
     assert main(["hub", "init", "--names", "t1,t2", "--dir", str(tmp_path / "hub"), "--port", str(port),
-                 "--bind", "127.0.0.1"]) == 0
+                 "--ws-port", str(ws_port), "--bind", "127.0.0.1"]) == 0
     out = capsys.readouterr().out
     creds = {}
     for line in out.splitlines():
@@ -31,7 +31,8 @@ def hall(tmp_path, capsys):
     assert set(creds) == {"hub", "t1", "t2"}
     assert f"--publish mqtt://t1:{creds['t1']}@127.0.0.1:{port} --table-id t1" in out
     assert creds["t1"] not in (tmp_path / "hub" / "passwd").read_text()  # only the hash is kept
-    broker = Mosquitto(tmp_path, tmp_path / "hub" / "mosquitto.conf", port).start()
+    assert f"ws://127.0.0.1:{ws_port}/ (read only)" in out
+    broker = Mosquitto(tmp_path, tmp_path / "hub" / "mosquitto.conf", port, ws_port).start()
     yield broker, creds
     broker.kill()
 
