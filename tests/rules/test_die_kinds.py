@@ -95,3 +95,23 @@ def test_a_red_hue_range_wraps_past_179():
     red = Look(body=((170, 120, 60), (8, 255, 255)))
     assert red.holds((175, 200, 200)) and red.holds((4, 200, 200)) and not red.holds((60, 200, 200))
     assert find_kind("sns-blue").look.holds((110, 200, 200)) and not find_kind("sns-red").look.holds((110, 200, 200))
+
+
+@pytest.mark.parametrize("game", ["theosis", "demigods", "sword-and-sorcery", "euthia"])
+def test_kinds_a_game_throws_together_have_looks_that_differ(game):
+    # each kind's usual colour lies in its own body range and in no other range of the game's kinds
+    kinds = [k for k in die_kinds(game) if k.sides == 6]
+    assert len(kinds) >= 2
+    for k in kinds:
+        assert k.look.colour is not None and k.look.holds(k.look.colour), k.id
+        assert "look" in k.to_enter, k.id  # the books print no colours: the defaults are guesses
+        others = [o.id for o in kinds if o is not k and o.look.holds(k.look.colour)]
+        assert others == [], (k.id, others)
+
+
+def test_a_look_s_colour_and_marks_round_trip_and_bad_marks_are_refused():
+    kind = find_kind("licensed-d6")
+    assert kind.look.marks == "pips" and find_kind("euthia-hero").look.marks == "numerals"
+    assert kind_from_json(kind_json(kind)) == kind
+    with pytest.raises(DieKindError, match="marks: 'dots' is not one of numerals, pips"):
+        kind_from_json({"id": "coin", "faces": [1, 2], "look": {"marks": "dots"}})

@@ -34,7 +34,8 @@ from ..registry import game_homes
 
 FORMAT = 1
 """Version of the ``die_kinds.json`` format: ``{"format": 1, "kinds": [kind, ...]}``, a kind
-``{"id", "title", "games", "faces", "look", "source", "to_enter", "aliases", "counter"}``; a face is
+``{"id", "title", "games", "faces", "look", "source", "to_enter", "aliases", "counter"}``, a look
+``{"body", "colour", "ink", "marks", "size_mm", "style"}``; a face is
 a value (its symbol the value's text) or ``{"symbol": name, "value": value}``."""
 KIND_ID = re.compile(r"^[a-z][a-z0-9-]*$")
 """A kind id: a lower-case word, words joined by ``-`` (``demigods-fire``, ``d20``)."""
@@ -44,6 +45,8 @@ with several icons (``hit+critical``, ``chaos+chaos``)."""
 D4_STYLES = ("top-vertex", "bottom-edge")
 """Where a d4 shows its result: the numeral at the top vertex, or the numeral along the bottom edge
 of each side (the two common styles; a d4 has no upper face)."""
+MARKS = ("numerals", "pips")
+"""How a die's number faces are printed: as numerals (``6`` and ``9`` underlined), or as pips."""
 
 
 class DieKindError(ValueError):
@@ -66,12 +69,16 @@ class Look:
 
     body: tuple[tuple[int, int, int], tuple[int, int, int]] = ((0, 0, 0), (179, 255, 255))
     """Body colour range, (low, high) HSV; a hue range that wraps (red) has low H > high H."""
+    colour: tuple[int, int, int] | None = None
+    """The body's usual colour, HSV (what a drawn die of the kind shows; ``None``: the range's centre)."""
     ink: str = ""
     """Colour of the faces' ink by name (``black``, ``white``, ``gold``)."""
     size_mm: float | None = None
     """Edge of the die in mm (``None``: not measured)."""
     style: str = ""
     """How the result is shown when not on the upper face: a d4's :data:`D4_STYLES`."""
+    marks: str = "numerals"
+    """How number faces are printed: one of :data:`MARKS`."""
 
     def holds(self, hsv: tuple[int, int, int]) -> bool:
         """Whether the HSV colour ``hsv`` lies in the body range (hue wrapping past 179).
@@ -174,11 +181,16 @@ def _look(raw: Any, where: str) -> Look:
     style = str(raw.get("style", ""))
     if style and style not in D4_STYLES:
         raise DieKindError(f"{where}.style: {style!r} is not one of {', '.join(D4_STYLES)}")
+    marks = str(raw.get("marks", "numerals"))
+    if marks not in MARKS:
+        raise DieKindError(f"{where}.marks: {marks!r} is not one of {', '.join(MARKS)}")
+    colour = raw.get("colour")
     size = raw.get("size_mm")
     if size is not None and (isinstance(size, bool) or not isinstance(size, (int, float)) or not 0 < size < 200):
         raise DieKindError(f"{where}.size_mm: an edge in mm, 0 to 200, not {size!r}")
     return Look(body=(_hsv(body[0], f"{where}.body"), _hsv(body[1], f"{where}.body")),
-                ink=str(raw.get("ink", "")), size_mm=None if size is None else float(size), style=style)
+                colour=None if colour is None else _hsv(colour, f"{where}.colour"),
+                ink=str(raw.get("ink", "")), size_mm=None if size is None else float(size), style=style, marks=marks)
 
 
 def kind_from_json(raw: Mapping[str, Any], where: str = "die kind") -> DieKind:
@@ -301,6 +313,7 @@ def kind_json(kind: DieKind) -> dict[str, Any]:
     return {"id": kind.id, "title": kind.title, "games": list(kind.games),
             "faces": [{"symbol": f.symbol, "value": f.value} for f in kind.faces],
             "look": {"body": [list(look.body[0]), list(look.body[1])], "ink": look.ink, "size_mm": look.size_mm,
+                     "marks": look.marks, **({"colour": list(look.colour)} if look.colour else {}),
                      **({"style": look.style} if look.style else {})},
             "source": kind.source, "to_enter": list(kind.to_enter), "aliases": list(kind.aliases),
             "counter": kind.counter}
