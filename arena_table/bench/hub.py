@@ -10,7 +10,11 @@ process), which posts rolls to the table and times when each spectator reads the
 3. ``table_clients`` streams on the table's own ``/api/stream``: the same.
 
 Latency: POST sent -> message carrying that version read by a spectator, over every event x
-client. ``rss_mb``: the serving process's resident memory with its streams held.
+client (each spectator is an asyncio protocol noting the time its bytes arrive; 500 a process).
+``rss_mb``: the serving process's resident memory with its streams held. Each step of a phase
+(opening the streams, posting, collecting) has ``phase_timeout`` seconds: past it the bench stops
+with :class:`PhaseTimeout` naming the step, with the end of each process's stderr (kept in files,
+so a chatty server never blocks on a full pipe).
 """
 
 from __future__ import annotations
@@ -20,8 +24,10 @@ import json
 import re
 import shutil
 import subprocess
+import queue
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -37,66 +43,174 @@ TARGET_TABLE_CPU_GROWTH = 0.10
 
 DRAIN_S = 5.0
 """Seconds after the last post before the spectators stop: a change not read by then counts as missed."""
+PHASE_TIMEOUT_S = 120.0
+"""Each step of a phase (opening the streams, posting the events, collecting the arrivals) ends within
+this long, or the bench stops with :class:`PhaseTimeout` naming it."""
+CLIENTS_A_PROCESS = 500
+"""Spectators one child process holds (1,000 clients: two processes, one a core)."""
 HUB_PATH = "/table/bench/stream"
 """The hub's screen of the bench table (``--table-id bench``): the stream a phone at the hub reads."""
 
-_VERSION = {"id": re.compile(rb"^id: [^:\n]*:(\d+)$", re.M), "tiles": re.compile(rb'"version":(\d+)')}
+_ID = re.compile(rb"^id: [^:\n]*:(\d+)$", re.M)
+_VERSION = {"id": _ID, "tiles": re.compile(rb'"version":(\d+)')}
 
 
-async def _stream(port: int, path: str, mode: str, arrivals: list, ready: list, stop: asyncio.Event) -> None:
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    writer.write(f"GET {path} HTTP/1.0\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n".encode())
-    await writer.drain()
-    buf, pattern, first = b"", _VERSION[mode], True
-    try:
-        while not stop.is_set():
-            try:
-                chunk = await asyncio.wait_for(reader.read(65536), timeout=0.5)
-            except asyncio.TimeoutError:
-                continue
-            if not chunk:
-                break
-            now = time.monotonic()
-            buf += chunk
-            while b"\n\n" in buf:
-                block, buf = buf.split(b"\n\n", 1)
-                if first:
-                    first = False
-                    ready.append(now)
-                arrivals.extend((max(int(v) for v in found), now) for found in [pattern.findall(block)] if found)
-    finally:
-        writer.close()
+class _Spectator(asyncio.Protocol):
+    """One SSE reader: notes ``(version, monotonic_s)`` for each message the moment its bytes arrive
+    (a protocol callback, no task per read); ``ready`` is set at the first message, ``failed`` holds
+    why the stream was refused or ended early."""
+
+    def __init__(self, request: bytes, pattern: re.Pattern, arrivals: list, ready: asyncio.Future) -> None:
+        self.request, self.pattern, self.arrivals, self.ready = request, pattern, arrivals, ready
+        self.buf, self.head, self.transport = b"", True, None
+        self.closed: asyncio.Future = ready.get_loop().create_future()
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = transport
+        transport.write(self.request)
+
+    def data_received(self, data: bytes) -> None:
+        now = time.monotonic()
+        self.buf += data
+        if self.head:
+            end = self.buf.find(b"\r\n\r\n")
+            if end < 0:
+                return
+            status = self.buf.split(b"\r\n", 1)[0]
+            if b" 200 " not in status + b" ":
+                self._done(f"refused: {status.decode(errors='replace')}")
+                self.transport.close()
+                return
+            self.head, self.buf = False, self.buf[end + 4:]
+        while True:
+            end = self.buf.find(b"\n\n")
+            if end < 0:
+                return
+            block, self.buf = self.buf[:end], self.buf[end + 2:]
+            if not self.ready.done():
+                self.ready.set_result(None)
+            found = self.pattern.findall(block)
+            if found:
+                self.arrivals.append((max(int(v) for v in found), now))
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._done(f"closed by the server ({exc or 'EOF'})")
+        if not self.closed.done():
+            self.closed.set_result(None)
+
+    def _done(self, why: str) -> None:
+        if not self.ready.done():
+            self.ready.set_exception(ConnectionError(why))
 
 
-def spectators(port: int, path: str, mode: str, n: int, batch: int = 50) -> None:
-    """Child process: hold ``n`` streams on ``path`` (opened ``batch`` at a time, a crowd arriving, not
-    one SYN flood); prints ``ready N``, waits for a line on stdin, then prints the arrivals as one JSON
-    line (``[[[version, monotonic_s], ...], ...]`` a client). ``mode``: ``id`` reads the version from
-    the messages' ``id: EPOCH:VERSION`` (a table's stream), ``tiles`` from their ``"version"`` (the wall)."""
+def spectators(port: int, path: str, mode: str, n: int, batch: int = 50, open_timeout: float = 60.0) -> None:
+    """Child process: hold ``n`` streams on ``path`` of 127.0.0.1 (opened ``batch`` at a time, a crowd
+    arriving, not one SYN flood); prints ``ready N`` (then ``failed: REASON`` for the first stream that
+    did not open within ``open_timeout`` s), waits for a line on stdin, then prints the arrivals as
+    one JSON line (``[[[version, monotonic_s], ...], ...]`` a client). ``mode``: ``id`` reads the
+    version from the messages' ``id: EPOCH:VERSION`` (a table's stream), ``tiles`` from their
+    ``"version"`` (the wall)."""
     async def main() -> None:
-        stop, ready = asyncio.Event(), []
+        loop = asyncio.get_running_loop()
+        request = f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n".encode()
         per_client: list[list] = [[] for _ in range(n)]
-        tasks = []
+        readies = [loop.create_future() for _ in range(n)]
+        clients: list[_Spectator] = []
+
+        async def open_one(i: int) -> None:
+            c = _Spectator(request, _VERSION[mode], per_client[i], readies[i])
+            clients.append(c)
+            try:
+                await loop.create_connection(lambda: c, "127.0.0.1", port)
+            except OSError as exc:
+                c._done(f"connect: {exc}")
+
+        opening = []
         for i in range(n):
-            tasks.append(asyncio.create_task(_stream(port, path, mode, per_client[i], ready, stop)))
+            opening.append(asyncio.ensure_future(open_one(i)))
             if i % batch == batch - 1:
                 await asyncio.sleep(0.05)
-        while len(ready) < n and not all(t.done() for t in tasks):
-            await asyncio.sleep(0.05)
-        print(f"ready {len(ready)}", flush=True)
-        await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
-        stop.set()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        await asyncio.gather(*opening)
+        done, pending = await asyncio.wait(readies, timeout=open_timeout)
+        ok = sum(1 for f in done if f.exception() is None)
+        print(f"ready {ok}", flush=True)
+        if ok < n:
+            why = next((str(f.exception()) for f in done if f.exception() is not None), None)
+            print(f"failed: {why or f'{len(pending)} streams sent nothing in {open_timeout:g} s'}", flush=True)
+        await loop.run_in_executor(None, sys.stdin.readline)
+        for c in clients:
+            if c.transport is not None:
+                c.transport.close()
         print(json.dumps(per_client), flush=True)
 
     asyncio.run(main())
 
 
-def _post_rolls(op: _Http, events: int, interval: float) -> dict[int, float]:
+class PhaseTimeout(RuntimeError):
+    """A phase of the bench did not finish in its time (the message names the phase and what was missing)."""
+
+
+class _Crowd:
+    """``n`` spectators on ``path`` in ``procs`` child processes (:func:`spectators`), each read by a thread
+    so that no wait on a child can hang the bench."""
+
+    def __init__(self, port: int, path: str, mode: str, n: int, procs: int) -> None:
+        self.n = n
+        self.shares = [k for k in (n // procs + (1 if i < n % procs else 0) for i in range(procs)) if k]
+        self.procs = [subprocess.Popen([sys.executable, "-c", f"from arena_table.bench.hub import spectators; "
+                                        f"spectators({port}, {path!r}, {mode!r}, {k})"],
+                                       stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+                      for k in self.shares]
+        self.lines: list[queue.Queue] = [queue.Queue() for _ in self.procs]
+        for p, q in zip(self.procs, self.lines):
+            threading.Thread(target=lambda p=p, q=q: [q.put(line) for line in p.stdout] + [q.put(None)],
+                             daemon=True).start()
+
+    def _line(self, i: int, deadline: float, phase: str, what: str) -> str:
+        try:
+            line = self.lines[i].get(timeout=max(0.0, deadline - time.monotonic()))
+        except queue.Empty:
+            raise PhaseTimeout(f"{phase}: {what} did not come in time") from None
+        if line is None:
+            raise PhaseTimeout(f"{phase}: a spectator process exited ({self.procs[i].poll()}) before {what}")
+        return line
+
+    def wait_open(self, timeout: float, phase: str) -> None:
+        deadline, opened, why = time.monotonic() + timeout, 0, []
+        for i in range(len(self.procs)):
+            got = int(self._line(i, deadline, phase, "the streams' opening").split()[1])
+            opened += got
+            if got < self.shares[i]:
+                why.append(self._line(i, deadline, phase, "the reason streams failed").strip())
+        if opened < self.n:
+            raise PhaseTimeout(f"{phase}: only {opened} of {self.n} spectator streams opened ({'; '.join(why)})")
+
+    def collect(self, timeout: float, phase: str) -> list:
+        for p in self.procs:
+            p.stdin.write("stop\n")
+            p.stdin.flush()
+        deadline, out = time.monotonic() + timeout, []
+        for i in range(len(self.procs)):
+            out.extend(json.loads(self._line(i, deadline, phase, "the spectators' arrivals")))
+        return out
+
+    def close(self) -> None:
+        for p in self.procs:
+            if p.poll() is None:
+                p.kill()
+            p.wait(10)
+
+
+def _post_rolls(op: _Http, events: int, interval: float, deadline: float, phase: str) -> dict[int, float]:
     sent = {}
     for i in range(events):
+        if time.monotonic() > deadline:
+            raise PhaseTimeout(f"{phase}: only {i} of {events} events posted in time")
         t0 = time.monotonic()
-        status, body = op.request("POST", "/api/events", {"notation": f"roll faces=[{i % 6 + 1}]"})
+        try:
+            status, body = op.request("POST", "/api/events", {"notation": f"roll faces=[{i % 6 + 1}]"})
+        except OSError as exc:
+            raise PhaseTimeout(f"{phase}: POST /api/events #{i + 1} to the table: {exc}") from exc
         if status not in (200, 201):
             raise RuntimeError(f"POST /api/events: {status} {body}")
         sent[int(body["seq"])] = t0
@@ -117,31 +231,32 @@ def _latencies(per_client: list, sent: dict[int, float]) -> tuple[list[float], i
     return out, missed
 
 
-def _measure(op: _Http, table: Any, port: int, path: str, mode: str, clients: int, events: int,
-             interval: float, server: Any) -> dict[str, Any]:
-    spect = None
-    if clients:
-        spect = subprocess.Popen([sys.executable, "-c", f"from arena_table.bench.hub import spectators; "
-                                  f"spectators({port}, {path!r}, {mode!r}, {clients})"],
-                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-        line = spect.stdout.readline().split()
-        if not line or int(line[1]) < clients:
-            raise RuntimeError(f"only {line} of {clients} spectator streams opened")
-    cpu0 = sum(table.cpu_times()[:2])
-    sent = _post_rolls(op, events, interval)
-    time.sleep(DRAIN_S)
-    cpu = sum(table.cpu_times()[:2]) - cpu0
-    figures: dict[str, Any] = {"clients": clients, "table_cpu_s": round(cpu, 3)}
-    if spect is not None:
-        rss = server.memory_info().rss / 2**20
-        spect.stdin.write("stop\n")
-        spect.stdin.flush()
-        per_client = json.loads(spect.stdout.readline())
-        spect.wait(30)
-        lat, missed = _latencies(per_client, sent)
-        figures.update(event_latency_p50_ms=_round(_percentile(lat, 50)),
-                       event_latency_p99_ms=_round(_percentile(lat, 99)), missed=missed, rss_mb=round(rss, 1))
-    return figures
+def _measure(op: _Http, table: Any, port: int, path: str, clients: int, events: int, interval: float,
+             server: Any, phase: str, timeout: float) -> dict[str, Any]:
+    """One phase: ``clients`` streams on ``path`` of ``port`` (opened within ``timeout`` s), ``events``
+    rolls posted (within ``timeout`` s), then their arrivals (within ``timeout`` s).
+
+    Raises:
+        PhaseTimeout: a step did not finish in time.
+    """
+    crowd = _Crowd(port, path, "id", clients, procs=-(-clients // CLIENTS_A_PROCESS)) if clients else None
+    try:
+        if crowd is not None:
+            crowd.wait_open(timeout, phase)
+        cpu0 = sum(table.cpu_times()[:2])
+        sent = _post_rolls(op, events, interval, time.monotonic() + timeout, phase)
+        time.sleep(DRAIN_S)
+        cpu = sum(table.cpu_times()[:2]) - cpu0
+        figures: dict[str, Any] = {"clients": clients, "table_cpu_s": round(cpu, 3)}
+        if crowd is not None:
+            rss = server.memory_info().rss / 2**20
+            lat, missed = _latencies(crowd.collect(timeout, phase), sent)
+            figures.update(event_latency_p50_ms=_round(_percentile(lat, 50)),
+                           event_latency_p99_ms=_round(_percentile(lat, 99)), missed=missed, rss_mb=round(rss, 1))
+        return figures
+    finally:
+        if crowd is not None:
+            crowd.close()
 
 
 def _round(v: float | None) -> float | None:
@@ -149,10 +264,12 @@ def _round(v: float | None) -> float | None:
 
 
 def run_bench(clients: int = 1000, table_clients: int = 200, events: int = 100, interval: float = 0.05,
-              log=lambda msg: None) -> dict[str, Any]:
+              log=lambda msg: None, phase_timeout: float = PHASE_TIMEOUT_S) -> dict[str, Any]:
     """Run the three phases (module docstring) and return their figures.
 
     Raises:
+        PhaseTimeout: a phase's step took longer than ``phase_timeout`` s (the message names it, with
+            the end of each process's stderr).
         RuntimeError: mosquitto is not installed, or a process did not come up.
     """
     import psutil
@@ -165,29 +282,39 @@ def run_bench(clients: int = 1000, table_clients: int = 200, events: int = 100, 
     (tmp / "m.conf").write_text(f"listener {bport} 127.0.0.1\nallow_anonymous true\npersistence false\n"
                                 "max_queued_messages 10000\n")
     procs: list[subprocess.Popen] = []
+
+    def start(name: str, argv: list[str]) -> subprocess.Popen:
+        procs.append(subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=open(tmp / f"{name}.log", "wb")))
+        return procs[-1]
+
+    def tails() -> str:
+        return "".join(f"\n--- {log_.stem}'s stderr, the end:\n{log_.read_text(errors='replace')[-1500:]}"
+                       for log_ in sorted(tmp.glob("*.log")) if log_.stat().st_size)
+
     try:
-        procs.append(subprocess.Popen([mosquitto, "-c", str(tmp / "m.conf")], stdout=subprocess.DEVNULL,
-                                      stderr=subprocess.DEVNULL))
-        table = subprocess.Popen([sys.executable, "-m", "arena_table.cli", "run", "--camera", "none", "--db",
-                                  str(tmp / "t.db"), "--port", str(tport), "--pin", pin, "--max-clients",
-                                  str(table_clients + 8), "--publish", f"mqtt://127.0.0.1:{bport}",
-                                  "--table-id", "bench"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        procs.append(table)
-        hub = subprocess.Popen([sys.executable, "-m", "arena_table.cli", "hub", "--broker",
-                                f"mqtt://127.0.0.1:{bport}", "--port", str(hport), "--max-clients",
-                                str(clients + 8), "--results", str(tmp / "results.db")], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        procs.append(hub)
+        start("mosquitto", [mosquitto, "-c", str(tmp / "m.conf")])
+        table = start("table", [sys.executable, "-m", "arena_table.cli", "run", "--camera", "none", "--db",
+                                str(tmp / "t.db"), "--port", str(tport), "--pin", pin, "--max-clients",
+                                str(table_clients + 8), "--publish", f"mqtt://127.0.0.1:{bport}", "--table-id", "bench"])
+        hub = start("hub", [sys.executable, "-m", "arena_table.cli", "hub", "--broker", f"mqtt://127.0.0.1:{bport}",
+                            "--port", str(hport), "--max-clients", str(clients + 8), "--results", str(tmp / "results.db")])
         wait_ready(tport, table)
         wait_ready(hport, hub, path="/api/tables")
         op = _Http(tport)
         op.login(pin)
         tproc, hproc = psutil.Process(table.pid), psutil.Process(hub.pid)
-        log("no spectators")
-        idle = _measure(op, tproc, hport, HUB_PATH, "id", 0, events, interval, hproc)
-        log(f"{clients} spectators on the hub")
-        on_hub = _measure(op, tproc, hport, HUB_PATH, "id", clients, events, interval, hproc)
-        log(f"{table_clients} spectators on the table's own stream")
-        on_table = _measure(op, tproc, tport, "/api/stream", "id", table_clients, events, interval, tproc)
+        phase = "no spectators"
+        log(phase)
+        idle = _measure(op, tproc, hport, HUB_PATH, 0, events, interval, hproc, phase, phase_timeout)
+        phase = f"{clients} spectators on the hub"
+        log(phase)
+        on_hub = _measure(op, tproc, hport, HUB_PATH, clients, events, interval, hproc, phase, phase_timeout)
+        phase = f"{table_clients} spectators on the table's own stream"
+        log(phase)
+        on_table = _measure(op, tproc, tport, "/api/stream", table_clients, events, interval, tproc, phase,
+                            phase_timeout)
+    except RuntimeError as exc:
+        raise type(exc)(f"{exc}{tails()}") from exc
     finally:
         for p in reversed(procs):
             p.terminate()

@@ -49,6 +49,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--events", type=at_least(1), default=100, help="events to post (default 100)")
     p.add_argument("--interval", type=at_least(0.0, float), default=0.05,
                    help="seconds between posted events (default 0.05)")
+    p.add_argument("--phase-timeout", type=at_least(1.0, float), default=120.0,
+                   help="seconds each step of a phase may take before the bench stops with an error (default 120)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=_cmd_hub)
 
@@ -117,7 +119,8 @@ def _cmd_hub(args: argparse.Namespace) -> int:
 
     try:
         result = hub.run_bench(args.clients, args.table_clients, args.events, args.interval,
-                               log=(lambda m: None) if args.json else (lambda m: print(f"bench hub: {m}", flush=True)))
+                               log=(lambda m: None) if args.json else (lambda m: print(f"bench hub: {m}", flush=True)),
+                               phase_timeout=args.phase_timeout)
     except RuntimeError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
