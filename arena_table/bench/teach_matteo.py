@@ -1,12 +1,16 @@
 """Teach the matteo ivory pip d6 as an unknown kind with ``vision.face_model`` and read the rest.
 
-Dice are located with the dataset's YOLO boxes (``labels_yolo``, class k -> face k+1), cut as
-square crops 1.3 box sides wide; the shipped pip classifier is not used. Teaching uses the first
-5 photos (by file name) showing each face, all their dice; every die of the other photos is read.
-Run: ``python -m arena_table.bench.teach_matteo`` from the repo root (../shared beside it).
+Dice are located with the dataset's YOLO boxes (``labels_yolo``, class k -> face k+1). The boxes
+hug the pips rather than the die, so their size tells the face (a lone pip's box is small): only a
+box's centre is used, and every crop is ``WINDOW`` px square around it, whatever the box; the face
+model finds the die in it. The shipped pip classifier is not used. Teaching takes, for each face,
+the 5 photos showing the most dice of that face (ties by file name) and only those dice of that
+face: at most 5 photos per face. Every die of the photos not used for teaching is read.
+Run: ``python -m arena_table.bench.teach_matteo [--json]`` from the repo root (../shared beside it).
 """
 from __future__ import annotations
 
+import argparse
 import collections
 import json
 from pathlib import Path
@@ -17,10 +21,13 @@ import numpy as np
 from arena_table.vision.face_model import FaceModel
 
 ROOT = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "dice" / "matteo_d6"
+WINDOW = 120
+"""Crop side in px around a box centre (640x480 frames, dice of about 35-90 px)."""
+PHOTOS_PER_FACE = 5
 
 
-def _shots(root: Path) -> list[tuple[str, str, np.ndarray]]:
-    """(photo name, face, crop) for every YOLO box of the folder."""
+def shots(root: Path, window: int = WINDOW) -> list[tuple[str, str, np.ndarray]]:
+    """(photo name, face, crop) for every YOLO box of the folder: ``window`` px around the box centre."""
     out = []
     for t in sorted((root / "labels_yolo").glob("*.txt")):
         img = cv2.imread(str(root / "images" / f"{t.stem}.jpg"))
@@ -30,31 +37,58 @@ def _shots(root: Path) -> list[tuple[str, str, np.ndarray]]:
         for line in t.read_text().split("\n"):
             if not line.strip():
                 continue
-            k, x, y, bw, bh = line.split()
-            x, y, s = float(x) * w, float(y) * h, 1.3 * max(float(bw) * w, float(bh) * h)
-            crop = img[int(max(0, y - s / 2)):int(min(h, y + s / 2)), int(max(0, x - s / 2)):int(min(w, x + s / 2))]
+            k, x, y = line.split()[:3]
+            x, y, r = float(x) * w, float(y) * h, window / 2
+            crop = img[int(max(0, y - r)):int(min(h, y + r)), int(max(0, x - r)):int(min(w, x + r))]
             out.append((t.stem, str(int(k) + 1), crop))
     return out
 
 
-def main() -> None:
-    shots = _shots(ROOT)
-    by_face = collections.defaultdict(set)
-    for name, face, _ in shots:
-        by_face[face].add(name)
-    teach = set().union(*(sorted(names)[:5] for names in by_face.values()))
-    tr = [(f, c) for n, f, c in shots if n in teach]
-    te = [(f, c) for n, f, c in shots if n not in teach]
-    model = FaceModel.fit([c for _, c in tr], [f for f, _ in tr])
-    got = [model.predict(c)[0] for _, c in te]
-    answered = [(g, f) for g, (f, _) in zip(got, te) if g is not None]
-    print(json.dumps({
-        "teach_photos": len(teach), "teach_dice": len(tr), "test_dice": len(te),
-        "accuracy": round(float(np.mean([g == f for g, (f, _) in zip(got, te)])), 3),
+def split(all_shots: list, per_face: int = PHOTOS_PER_FACE) -> tuple[dict, list, list]:
+    """(teaching photos by face, taught (face, crop), held-out (face, crop)) as the module doc says."""
+    count = collections.Counter((n, f) for n, f, _ in all_shots)
+    photos = collections.defaultdict(set)
+    for n, f, _ in all_shots:
+        photos[f].add(n)
+    teach = {f: sorted(ns, key=lambda n: (-count[(n, f)], n))[:per_face] for f, ns in sorted(photos.items())}
+    used = set().union(*teach.values())
+    taught = [(f, c) for n, f, c in all_shots if n in teach[f]]
+    held = [(f, c) for n, f, c in all_shots if n not in used]
+    return teach, taught, held
+
+
+def run(root: Path = ROOT) -> dict:
+    """Teach, read the held-out dice; the figures as a dict."""
+    every = shots(root)
+    teach, taught, held = split(every)
+    model = FaceModel.fit([c for _, c in taught], [f for f, _ in taught])
+    got = [model.predict(c)[0] for _, c in held]
+    answered = [(g, f) for g, (f, _) in zip(got, held) if g is not None]
+    wrong = collections.Counter(f"{f}->{g}" for g, (f, _) in zip(got, held) if g is not None and g != f)
+    return {
+        "teach_photos": {f: ns for f, ns in teach.items()},
+        "teach_dice": len(taught), "test_photos": len({n for n, _, _ in every} - set().union(*teach.values())),
+        "test_dice": len(held),
+        "accuracy": round(float(np.mean([g == f for g, (f, _) in zip(got, held)])), 3),
         "precision": round(float(np.mean([g == f for g, f in answered])), 3) if answered else None,
-        "abstention": round(1 - len(answered) / len(te), 3),
+        "abstention": round(1 - len(answered) / len(held), 3),
+        "wrong": dict(wrong),
         "teach_leave_one_out_accuracy": round(model.report["accuracy"], 3),
-    }))
+        "threshold": round(model.threshold, 4),
+    }
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--json", action="store_true", help="print one JSON object")
+    ap.add_argument("--root", type=Path, default=ROOT, help="the matteo_d6 folder")
+    a = ap.parse_args(argv)
+    r = run(a.root)
+    if a.json:
+        print(json.dumps(r))
+        return
+    for k, v in r.items():
+        print(f"{k}: {v}")
 
 
 if __name__ == "__main__":

@@ -1,13 +1,29 @@
 """Face model for a taught die kind: tell a die's faces apart from a few labelled crops.
 
-Method (OpenCV and numpy only): each crop's die outline is found (colour distance to the
-border, Otsu threshold, largest contour, ``cv2.minAreaRect``) and rotated square to the axes, then cut to the
-outline and resized to ``SIDE`` x ``SIDE``. Unless ``orientation_matters``, the four right-angle
-rotations are added as training shots; brightness, scale and blur variants are added too. The
-features are HOG (numpy; cells of CELL pixels, BINS bins), L2-normalised; a face is read by cosine nearest
-neighbours. The confidence is the margin between the best face's similarity and the next face's;
-the abstention threshold is the smallest margin that keeps precision on held-back shots at
-``PRECISION`` or above (source: Dalal & Triggs 2005 for HOG).
+Method (OpenCV and numpy only), for any square-faced kind (pips, numerals, logos):
+
+1. *Normalise* (:func:`normalise`): the crop is taken as centred on the face to read (a die
+   locator's box, or a YOLO box of the face). The die's outline gives its scale and turn: the
+   colour distance of each pixel to the median of the crop's border (the table) is
+   Otsu-thresholded, the outline nearest the crop's centre is kept and ``cv2.minAreaRect`` of it
+   gives the turn and the side (the shorter one, so that side faces seen obliquely do not inflate
+   it). The grey crop is turned square to the axes about its centre and cut to ``SIDE`` x ``SIDE``
+   px per die side; a large blur is subtracted so that light falling across the die does not count.
+2. *Templates*: each taught square is turned through ``ANGLES`` (all turns at ``STEP_DEG`` degree
+   steps, or only within ``UPRIGHT_DEG`` of upright when the kind's orientation matters, as for 6
+   and 9 numerals) and scaled by ``SCALES``; its central disc of ``TEMPLATE`` die sides is one
+   template.
+3. *Reading*: the query's central ``QUERY`` die sides are compared with every template at every
+   shift (a shift of up to (QUERY - TEMPLATE) / 2 die sides, since the face is seldom exactly at the
+   crop's centre) by normalised cross-correlation (zero mean, unit norm over the disc). A face's score
+   is its best template's; the read face is the best face, its confidence the margin to the next
+   face's score.
+4. *Teaching* holds each shot back in turn (leave-one-out) to build the confusion matrix, refuse two
+   faces that are read as each other, and set the abstention threshold: the smallest margin that
+   keeps precision on the held-back shots at ``PRECISION`` or above.
+
+Rotation-searched normalised correlation is template matching as in Brunelli, *Template Matching
+Techniques in Computer Vision* (Wiley 2009), ch. 3 and 5.
 """
 from __future__ import annotations
 
@@ -20,9 +36,26 @@ import cv2
 import numpy as np
 
 SIDE = 48
+"""px of one die side in the normalised square."""
+QUERY = 0.9
+"""Share of the die side the query window spans."""
+TEMPLATE = 0.7
+"""Diameter of a template's disc, in die sides."""
+STEP_DEG = 10
+"""Turn step of the templates when orientation does not matter."""
+UPRIGHT_DEG = (-15, -10, -5, 0, 5, 10, 15)
+"""Template turns when orientation matters (the die is read as it lies in the frame)."""
+SCALES = (0.9, 1.0, 1.1)
+"""Template scales: the apparent face size varies with the view angle."""
 PRECISION = 0.995
-CELL = 8
-BINS = 9
+"""Precision on held-back shots the abstention threshold keeps."""
+FORMAT = 2
+"""Version of the ``to_bytes`` format."""
+
+_Q = int(round(QUERY * SIDE))
+_T = int(round(TEMPLATE * SIDE))
+_yy, _xx = np.mgrid[:_T, :_T]
+_DISC = (((_yy - (_T - 1) / 2) ** 2 + (_xx - (_T - 1) / 2) ** 2) <= (_T / 2) ** 2).ravel()
 
 
 class FaceModelError(ValueError):
@@ -38,11 +71,11 @@ class IndistinguishableFaces(FaceModelError):
                          f"({rate:.0%} of their held-back shots were read as the other)")
 
 
-def _outline_square(crop: np.ndarray) -> np.ndarray:
-    """Rotate the die's outline square to the axes and cut to it (grey); the whole crop if none is found.
+def _outline(crop: np.ndarray) -> tuple[float, float] | None:
+    """(turn in degrees, die side in px) of the die outline nearest the crop's centre, None if none fits.
 
     The die is what differs from the table: the colour distance of each pixel to the median of the
-    crop's border, Otsu-thresholded; its largest outer contour gives ``cv2.minAreaRect``.
+    crop's border, Otsu-thresholded; ``cv2.minAreaRect`` of the outer contour nearest the centre.
     """
     h, w = crop.shape[:2]
     col = crop.reshape(h, w, -1).astype(np.float32)
@@ -51,82 +84,105 @@ def _outline_square(crop: np.ndarray) -> np.ndarray:
     dist = cv2.GaussianBlur(cv2.normalize(dist, None, 0, 255, cv2.NORM_MINMAX).astype(np.uint8), (5, 5), 0)
     _, mask = cv2.threshold(dist, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
-    grey = crop if crop.ndim == 2 else cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     if not contours:
-        return grey
-    c = max(contours, key=cv2.contourArea)
-    (cx, cy), (rw, rh), ang = cv2.minAreaRect(c)
-    if rw * rh < 0.08 * h * w or max(rw, rh) > 1.6 * min(rw, rh):
-        return grey
-    side = max(rw, rh)
-    m = cv2.getRotationMatrix2D((cx, cy), ang, 1.0)
-    m[:, 2] += (side / 2 - cx, side / 2 - cy)
-    return cv2.warpAffine(grey, m, (int(round(side)), int(round(side))), flags=cv2.INTER_LINEAR,
-                          borderMode=cv2.BORDER_REPLICATE)
+        return None
+    c = max(contours, key=lambda c: (cv2.pointPolygonTest(c, (w / 2, h / 2), True), cv2.contourArea(c)))
+    _, (rw, rh), ang = cv2.minAreaRect(c)
+    if rw * rh < 0.04 * h * w or max(rw, rh) > 1.6 * min(rw, rh):
+        return None
+    return float(ang), float(min(rw, rh))
 
 
 def normalise(crop: np.ndarray) -> np.ndarray:
-    """HxWx3 uint8 BGR (or HxW grey) die crop -> SIDE x SIDE uint8 grey, outline squared, contrast stretched."""
-    if crop.ndim != 2 and (crop.ndim != 3 or crop.shape[2] != 3):
-        raise FaceModelError(f"a crop must be HxWx3 BGR or HxW grey, got shape {crop.shape}")
-    sq = _outline_square(crop)
-    sq = cv2.resize(sq, (SIDE, SIDE), interpolation=cv2.INTER_AREA)
+    """HxWx3 uint8 BGR (or HxW grey) die crop centred on the face -> SIDE x SIDE uint8 grey square.
+
+    Turned square to the die's outline about the crop's centre, one die side wide, contrast
+    stretched; the whole crop, resized, when no outline is found. Raises FaceModelError for other shapes.
+    """
+    if crop.ndim != 2 and (crop.ndim != 3 or crop.shape[2] != 3) or min(crop.shape[:2]) < 4:
+        raise FaceModelError(f"a crop must be HxWx3 BGR or HxW grey of 4 px or more, got shape {crop.shape}")
+    h, w = crop.shape[:2]
+    grey = crop if crop.ndim == 2 else cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
+    found = _outline(crop)
+    if found is None:
+        sq = cv2.resize(grey, (SIDE, SIDE), interpolation=cv2.INTER_AREA)
+    else:
+        ang, side = found
+        n = max(4, int(round(side)))
+        m = cv2.getRotationMatrix2D((w / 2, h / 2), ang, 1.0)
+        m[:, 2] += (n / 2 - w / 2, n / 2 - h / 2)
+        sq = cv2.warpAffine(grey, m, (n, n), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        sq = cv2.resize(sq, (SIDE, SIDE), interpolation=cv2.INTER_AREA if n > SIDE else cv2.INTER_LINEAR)
     return cv2.normalize(sq, None, 0, 255, cv2.NORM_MINMAX)
 
 
-def _feature(sq: np.ndarray) -> np.ndarray:
-    """HOG of a SIDE x SIDE grey square: unsigned gradients, BINS bins per CELL x CELL cell, 2x2-cell
-    blocks L2-normalised (Dalal & Triggs 2005; written with numpy as this OpenCV build has no
-    ``cv2.HOGDescriptor``)."""
-    g = sq.astype(np.float32)
-    gx, gy = cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=1), cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=1)
-    mag, ang = cv2.cartToPolar(gx, gy)
-    b = (np.mod(ang, np.pi) / np.pi * BINS).astype(int) % BINS
-    n = SIDE // CELL
-    hist = np.zeros((n, n, BINS), np.float32)
-    cy, cx = np.indices(sq.shape) // CELL
-    np.add.at(hist, (cy.ravel(), cx.ravel(), b.ravel()), mag.ravel())
-    blocks = np.stack([hist[i:i + 2, j:j + 2].ravel() for i in range(n - 1) for j in range(n - 1)])
-    blocks /= np.linalg.norm(blocks, axis=1, keepdims=True) + 1e-6
-    f = blocks.ravel()
-    return f / (np.linalg.norm(f) + 1e-6)
+def _flat(sq: np.ndarray) -> np.ndarray:
+    """The square less its large-scale light (a blur of SIDE/6 px sigma), float32."""
+    f = sq.astype(np.float32)
+    return f - cv2.GaussianBlur(f, (0, 0), SIDE / 6)
 
 
-def _variants(sq: np.ndarray, rotate: bool) -> list[np.ndarray]:
+def _unit(v: np.ndarray) -> np.ndarray:
+    v = v - v.mean(axis=-1, keepdims=True)
+    return (v / (np.linalg.norm(v, axis=-1, keepdims=True) + 1e-6)).astype(np.float32)
+
+
+def _angles(orientation_matters: bool) -> list[float]:
+    return list(UPRIGHT_DEG) if orientation_matters else list(range(0, 360, STEP_DEG))
+
+
+def _templates(sq: np.ndarray, angles: Sequence[float]) -> np.ndarray:
+    """(len(angles) * len(SCALES)) x disc-pixels unit templates of one normalised square."""
+    f, c, o = _flat(sq), (SIDE - 1) / 2, (SIDE - _T) // 2
     out = []
-    for k in (range(4) if rotate else [0]):
-        r = np.rot90(sq, k).copy()
-        out.append(r)
-        out.append(cv2.convertScaleAbs(r, alpha=0.8, beta=10))
-        out.append(cv2.GaussianBlur(r, (5, 5), 1.2))
-        out.append(cv2.resize(r[3:-3, 3:-3], (SIDE, SIDE)))
-    return out
+    for a in angles:
+        for s in SCALES:
+            r = cv2.warpAffine(f, cv2.getRotationMatrix2D((c, c), a, s), (SIDE, SIDE), flags=cv2.INTER_LINEAR,
+                               borderMode=cv2.BORDER_REPLICATE)
+            out.append(r[o:o + _T, o:o + _T].ravel()[_DISC])
+    return _unit(np.stack(out))
+
+
+def _windows(sq: np.ndarray) -> np.ndarray:
+    """Every shifted disc of the query window of one normalised square, unit rows."""
+    o = (SIDE - _Q) // 2
+    win = _flat(sq)[o:o + _Q, o:o + _Q]
+    return _unit(np.lib.stride_tricks.sliding_window_view(win, (_T, _T)).reshape(-1, _T * _T)[:, _DISC])
 
 
 @dataclass
 class FaceModel:
-    """Taught faces of one die kind: reference features, face labels and the abstention threshold."""
+    """Taught faces of one die kind: the taught squares, their faces and the abstention threshold.
+
+    ``refs`` is N x SIDE x SIDE uint8 (the normalised taught shots), ``labels`` N ints indexing
+    ``faces``. ``report`` is teaching's leave-one-out summary (see :meth:`fit`).
+    """
 
     faces: list[str]
-    refs: np.ndarray                   # N x D float32, L2-normalised features
-    labels: np.ndarray                 # N int, index into ``faces``
+    refs: np.ndarray
+    labels: np.ndarray
     threshold: float = 0.0
     orientation_matters: bool = False
     report: dict = field(default_factory=dict)
 
+    def __post_init__(self):
+        angles = _angles(self.orientation_matters)
+        self._per_shot = len(angles) * len(SCALES)
+        self._temps = np.concatenate([_templates(s, angles) for s in self.refs])
+
     @classmethod
     def fit(cls, crops: Sequence[np.ndarray], faces: Sequence[str], *, orientation_matters: bool = False,
             confusable: float = 0.2) -> "FaceModel":
-        """Teach from ``crops`` (HxWx3 uint8 BGR die crops) labelled with ``faces`` (face names).
+        """Teach from ``crops`` (HxWx3 uint8 BGR die crops, centred on the face) labelled ``faces``.
 
-        Each shot is held back in turn (leave-one-out: read against the other shots and their
-        augmented variants) to measure per-face accuracy and the confusion matrix (``report``,
-        rows = true face, columns = read face, in ``report["faces"]`` order) and to calibrate the
-        abstention threshold; the returned model holds all shots. Each face needs two shots or more.
-        Raises FaceModelError for fewer than two faces or mismatched lengths, and
-        IndistinguishableFaces when held-back shots of two faces are read as each other
-        (``confusable`` or more of the pair's held-back shots).
+        Each shot is held back in turn (leave-one-out: read against the other shots only) to measure
+        per-face accuracy and the confusion matrix (``report``: rows = true face, columns = read face,
+        in ``report["faces"]`` order) and to calibrate the abstention threshold; the returned model
+        holds all shots. Each face needs two shots or more. ``orientation_matters`` reads a die only
+        near upright in the frame (6 vs 9). Raises FaceModelError for fewer than two faces, too few
+        shots or mismatched lengths, and IndistinguishableFaces when held-back shots of two faces are
+        read as each other (``confusable`` or more of the pair's held-back shots).
         """
         if len(crops) != len(faces):
             raise FaceModelError(f"{len(crops)} crops but {len(faces)} face labels")
@@ -136,26 +192,24 @@ class FaceModel:
         few = [n for n in names if list(faces).count(n) < 2]
         if few:
             raise FaceModelError(f"each face needs at least two shots; too few for {few}")
-        sqs = [normalise(c) for c in crops]
+        sqs = np.stack([normalise(c) for c in crops])
         y = np.array([names.index(f) for f in faces])
-        model, source = cls._build(names, sqs, y, orientation_matters)
-        # each shot held back in turn: read it against the other shots' references only
-        got = []
-        for i, sq in enumerate(sqs):
-            keep = source != i
-            got.append(_nearest(model.refs[keep], model.labels[keep], len(names), _feature(sq)))
+        model = cls(list(names), sqs, y, 0.0, orientation_matters)
+        got = [model._scores(sq, exclude=i) for i, sq in enumerate(sqs)]
+        reads = [_best(s) for s in got]
         conf = np.zeros((len(names), len(names)), int)
-        for t, (p, _) in zip(y, got):
+        for t, (p, _) in zip(y, reads):
             conf[t, p] += 1
         for a in range(len(names)):
             for b in range(a + 1, len(names)):
                 n = conf[a].sum() + conf[b].sum()
                 if (conf[a, b] + conf[b, a]) / n >= confusable:
                     raise IndistinguishableFaces(names[a], names[b], (conf[a, b] + conf[b, a]) / n)
-        margins = np.array([m for _, m in got])
-        right = np.array([p == t for t, (p, _) in zip(y, got)])
+        margins = np.array([m for _, m in reads])
+        right = np.array([p == t for t, (p, _) in zip(y, reads)])
         threshold = _calibrate(margins, right)
-        report = {
+        model.threshold = threshold
+        model.report = {
             "faces": names,
             "held_back": len(sqs),
             "accuracy": float(right.mean()),
@@ -164,57 +218,54 @@ class FaceModel:
             "threshold": threshold,
             "abstention": float((margins < threshold).mean()),
         }
-        model.threshold = threshold
-        model.report = report
         return model
 
-    @classmethod
-    def _build(cls, names, sqs, y, orientation_matters) -> tuple["FaceModel", np.ndarray]:
-        feats, labels, source = [], [], []
-        for i, (s, k) in enumerate(zip(sqs, y)):
-            for v in _variants(s, not orientation_matters):
-                feats.append(_feature(v))
-                labels.append(k)
-                source.append(i)
-        return cls(list(names), np.stack(feats), np.array(labels), 0.0, orientation_matters), np.array(source)
+    def _scores(self, sq: np.ndarray, exclude: int | None = None) -> np.ndarray:
+        """Best correlation per face of one normalised square (taught shot ``exclude`` left out)."""
+        per_shot = (_windows(sq) @ self._temps.T).max(axis=0).reshape(-1, self._per_shot).max(axis=1)
+        if exclude is not None:
+            per_shot[exclude] = -2.0
+        best = np.full(len(self.faces), -2.0)
+        np.maximum.at(best, self.labels, per_shot)
+        return best
 
-    def _read(self, sq: np.ndarray) -> tuple[int, float]:
-        return _nearest(self.refs, self.labels, len(self.faces), _feature(sq))
+    def scores(self, crop: np.ndarray) -> dict[str, float]:
+        """Best normalised correlation (-1..1) of one crop with each face's templates."""
+        return dict(zip(self.faces, self._scores(normalise(crop)).tolist()))
 
     def predict(self, crop: np.ndarray) -> tuple[str | None, float]:
         """Read one HxWx3 uint8 BGR die crop: (face name, margin confidence), face None when abstaining."""
-        k, margin = self._read(normalise(crop))
+        k, margin = _best(self._scores(normalise(crop)))
         return (self.faces[k] if margin >= self.threshold else None), margin
 
     def to_bytes(self) -> bytes:
         """Serialise (numpy .npz with a JSON header); read back with ``from_bytes``."""
         meta = json.dumps({"faces": self.faces, "threshold": self.threshold,
                            "orientation_matters": self.orientation_matters, "report": self.report,
-                           "side": SIDE, "version": 1})
+                           "side": SIDE, "version": FORMAT})
         buf = io.BytesIO()
         np.savez_compressed(buf, refs=self.refs, labels=self.labels, meta=np.frombuffer(meta.encode(), np.uint8))
         return buf.getvalue()
 
     @classmethod
     def from_bytes(cls, b: bytes) -> "FaceModel":
-        """Inverse of ``to_bytes``; raises FaceModelError for bytes that are not a face model."""
+        """Inverse of ``to_bytes``; raises FaceModelError for bytes that are not a face model of this format."""
         try:
             z = np.load(io.BytesIO(b))
             meta = json.loads(z["meta"].tobytes().decode())
             refs, labels = z["refs"], z["labels"]
         except Exception as e:  # noqa: BLE001 - any unreadable input is the same error to the caller
             raise FaceModelError(f"not a face model: {e}") from e
-        if meta.get("side") != SIDE:
-            raise FaceModelError(f"face model made for side {meta.get('side')}, this reader uses {SIDE}")
+        if meta.get("version") != FORMAT or meta.get("side") != SIDE:
+            raise FaceModelError(f"face model of format {meta.get('version')} (side {meta.get('side')}); "
+                                 f"this reader uses format {FORMAT} (side {SIDE}): teach the kind again")
         return cls(meta["faces"], refs, labels, meta["threshold"], meta["orientation_matters"], meta["report"])
 
 
-def _nearest(refs: np.ndarray, labels: np.ndarray, n_faces: int, f: np.ndarray) -> tuple[int, float]:
-    """(best face index, cosine margin to the next face) of feature ``f`` against ``refs``."""
-    best = np.full(n_faces, -2.0)
-    np.maximum.at(best, labels, refs @ f)
-    order = np.argsort(best)[::-1]
-    return int(order[0]), float(best[order[0]] - best[order[1]])
+def _best(scores: np.ndarray) -> tuple[int, float]:
+    """(best face index, margin to the next face's score)."""
+    order = np.argsort(scores)[::-1]
+    return int(order[0]), float(scores[order[0]] - scores[order[1]])
 
 
 def _calibrate(margins: np.ndarray, right: np.ndarray) -> float:
