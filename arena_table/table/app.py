@@ -217,13 +217,16 @@ class Table:
         cfg = self.config
         if camera := cfg.camera.device():
             from .camera_loop import build_camera
+            from .counters import build_counters
             from .figures import build_figures
 
             figures = build_figures(self.ports("figures"), self.data_dir)  # the same camera's second reader
-            devices.append(build_camera(self.ports("camera"), camera, cfg.camera, cfg.dice,
-                                        frame_readers=(figures,) if figures else ()))
-            if figures:
-                devices.append(figures)  # listed for the control page's board view
+            counters = (build_counters(self.ports("counters"), cfg.counters,  # and third: the hero-card slots
+                                       (lambda: figures.calibration) if figures else self._board_calibration())
+                        if cfg.counters.slots else None)
+            readers = tuple(r for r in (figures, counters) if r)
+            devices.append(build_camera(self.ports("camera"), camera, cfg.camera, cfg.dice, frame_readers=readers))
+            devices.extend(readers)  # the figure reader listed for the control page's board view
         if tokens := cfg.tokens.device():
             from .tokens import build_tokens
 
@@ -237,6 +240,19 @@ class Table:
 
             devices.append(build_publisher(self, cfg.publish))
         return devices
+
+    def _board_calibration(self) -> Callable[[], Any]:
+        """The data folder's board calibration (``board-calibration.json``) as the counters reader
+        asks for it, or a function giving ``None`` when there is none (box_mm slots then unused).
+
+        Raises:
+            CalibrationRefused: the file is there but unreadable.
+        """
+        from arena_table.vision.board_calib import CALIBRATION_FILE, BoardCalibration
+
+        path = self.data_dir / CALIBRATION_FILE
+        board = BoardCalibration.load(path) if path.is_file() else None
+        return lambda: board
 
     # -- the service the web app and devices use ----------------------------------------------------
     @property

@@ -2,8 +2,8 @@
 
 :func:`load` reads a TOML file (``tomllib``) whose tables are the sections of
 :class:`TableConfig` (``[camera]``, ``[dice]``, ``[tokens]``, ``[leds]``, ``[web]``, ``[data]``,
-``[game]``, ``[publish]``), lays the overrides of ``arena-table run``'s flags over it, checks every value and
-says where each came from (:class:`Loaded`). Each key's meaning and default is the ``doc`` of its
+``[game]``, ``[publish]``, ``[counters]``), lays the overrides of ``arena-table run``'s flags over
+it, checks every value and says where each came from (:class:`Loaded`). Each key's meaning and default is the ``doc`` of its
 field (:func:`setting`); ``examples/config.toml`` lists them all (:func:`example_file`, kept in step
 by a test) and ``docs/configuration.md`` explains the file.
 
@@ -29,6 +29,7 @@ from typing import Any, Callable, Mapping
 
 from arena_table.hardware.leds import CUE_BEEPS, CUE_KINDS, MAX_SEATS, LedConfig
 
+from .counter_slots import counter_slots
 from .log import DEFAULT_DB
 
 
@@ -503,9 +504,22 @@ class PublishSettings(_Section):
                            "publish (--publish mqtt://HOST --table-id ID --hub-url URL)")
 
 
+@dataclass(frozen=True)
+class CounterSettings(_Section):
+    """``[counters]``: Demigods divine dice beside the hero cards read by the camera (table/counters.py)."""
+
+    slots: tuple[Mapping[str, Any], ...] = setting((), "where each hero's divine die lies: a list of {hero = \"knight\", "
+                                                   "power = \"rage\" (or focus, mana; left out: the hero's own), "
+                                                   "box_mm = [x, y, w, h] (board mm, through the board calibration) "
+                                                   "and/or box_px = [x, y, w, h] (camera pixels)}; empty: not read",
+                                                   counter_slots)
+    interval_s: float = setting(0.5, "seconds of camera time between two readings of the slots", number(0, 60, True))
+    stable_reads: int = setting(2, "readings in a row a new value must show before it is recorded", whole(1, 20))
+
+
 SECTIONS: dict[str, type] = {"camera": CameraSettings, "dice": DiceSettings, "tokens": TokenSettings,
                              "leds": LedSettings, "web": WebSettings, "data": DataSettings, "game": GameSettings,
-                             "publish": PublishSettings}
+                             "publish": PublishSettings, "counters": CounterSettings}
 """The file's tables, in the order ``config show`` and ``examples/config.toml`` list them."""
 
 
@@ -522,6 +536,7 @@ class TableConfig:
     data: DataSettings = DataSettings()
     game: GameSettings = GameSettings()
     publish: PublishSettings = PublishSettings()
+    counters: CounterSettings = CounterSettings()
 
     def __post_init__(self) -> None:
         if self.leds.seats and self.leds.device() is None:

@@ -1,96 +1,278 @@
-"""Divine dice beside hero cards read as the heroes' counters (Demigods rage, focus, mana).
+"""Divine dice beside hero cards read as the heroes' divine power (Demigods rage, focus, mana).
 
-Demigods Evolution, 'Divine Power': "Each hero uses one divine die with the color corresponding
-with their divine power to track their current total. The die should be placed on or near each
-hero card"; a hero holds 0 to 6 of it. A slot is a camera region (pixels) beside one hero's card;
-the divine die whose box centre lies in it gives that hero's value, no divine die in it reads 0
-(the die has no 0 face). A changed value becomes a ``dg-divine-read`` event, which the Demigods
-engine records and its view compares with the value it keeps.
+Demigods Evolution, 'Divine Power' (p.12): "Each hero uses one divine die with the color
+corresponding with their divine power to track their current total. The die should be placed on
+or near each hero card"; a hero holds 0 to 6 of it. A slot (:mod:`.counter_slots`, the
+``[counters]`` configuration) is the place beside one hero's card; the divine die whose box centre
+lies in it gives that hero's value, and an empty slot reads 0 (the die has no 0 face). A changed
+value becomes a ``dg-divine-read`` event, which the Demigods engine records and its view compares
+with the value it keeps (the spectator screen shows a mismatch).
 
-The readings are those of the kind reader (``arena_table.vision.kinds.read_kinds``): objects
-with ``kind``, ``face``, ``box`` (x, y, w, h px) and ``status`` (``ok``, ``abstain``,
-``other-kind``).
+:class:`CounterReader` is one of the camera loop's frame readers (``CameraLoop.frame_readers``,
+beside the figure reader): it gets every full frame, reads at most one every ``interval_s``, runs
+the kind reader (``arena_table.vision.kinds.read_kinds``) on each slot's part of the frame only,
+and submits the events through the table like every sensed event. It is built only when slots are
+configured, and does nothing while the running game is not Demigods.
+
+The readings are those of the kind reader: objects with ``kind``, ``face``, ``box`` (x, y, w, h
+px) and ``status`` (``ok``, ``abstain``, ``other-kind``).
 """
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
+import numpy as np
+
+from arena_table.rules import Refused, find_game
 from arena_table.rules.games.demigods.events import DivineRead
 
-DIVINE_KINDS = ("demigods-divine-rage", "demigods-divine-focus", "demigods-divine-mana")
-"""Die kinds of the Demigods catalogue used as counters (``data/die_kinds.json``)."""
+from .counter_slots import CounterSlot, contains
+from .ports import Ports
+
+log = logging.getLogger(__name__)
+
+DIVINE_KINDS = {"rage": "demigods-divine-rage", "focus": "demigods-divine-focus", "mana": "demigods-divine-mana"}
+"""Divine power -> its die kind in the Demigods catalogue (``data/die_kinds.json``)."""
+REGION_GROW = 0.5
+"""Each slot's part of the frame is its box grown by this share of its longer side on every side,
+so a die whose centre lies in the slot is seen whole even where it sticks out."""
+FRAME_SLACK_S = 0.005
+"""A frame due within this much of ``interval_s`` counts as due (frame times are ``k / fps``)."""
 
 
 @dataclass(frozen=True)
-class CounterSlot:
-    """The camera region beside one hero's card where its divine die lies."""
+class PlacedSlot:
+    """A slot in one camera's pixels: the part of the frame to read, and the test of a die's centre."""
 
-    hero: str
-    """The hero's id in the running Demigods game (``knight``)."""
-    box: tuple[float, float, float, float]
-    """x, y, width, height in pixels of the camera frame."""
-
-    def holds(self, box: Sequence[float]) -> bool:
-        """Whether the centre of a die's box ``(x, y, w, h)`` px lies in this slot."""
-        cx, cy = box[0] + box[2] / 2, box[1] + box[3] / 2
-        x, y, w, h = self.box
-        return x <= cx < x + w and y <= cy < y + h
+    slot: CounterSlot
+    region: tuple[int, int, int, int]
+    """x, y, width, height px of the frame read for this slot (clipped to the frame)."""
+    holds: Callable[[tuple[float, float]], bool]
+    """Whether a die centre (frame px) lies in the slot."""
 
 
-def slots_from_config(raw: Mapping[str, Sequence[float]]) -> tuple[CounterSlot, ...]:
-    """Counter slots from a mapping hero → ``[x, y, w, h]`` px.
+def place(slots: Sequence[CounterSlot], frame_size: tuple[int, int], board: Any = None
+          ) -> tuple[list[PlacedSlot], list[str]]:
+    """Each slot in the frame's pixels, and one line for each slot that cannot be placed.
 
-    Raises:
-        ValueError: a box that is not four numbers with positive width and height, naming the hero.
+    A slot's ``box_mm`` is used when ``board`` (a :class:`~arena_table.vision.board_calib.BoardCalibration`
+    of this frame size) is given: its corners are mapped to pixels through the inverse homography and
+    a die centre is mapped back to board mm to be tested. Otherwise its ``box_px``.
+
+    Args:
+        frame_size: (width, height) px of the full frame.
     """
-    slots = []
-    for hero, box in raw.items():
-        if len(box) != 4 or not all(isinstance(v, (int, float)) for v in box) or box[2] <= 0 or box[3] <= 0:
-            raise ValueError(f"counter slot of {hero!r}: [x, y, width, height] in pixels with width and "
-                             f"height above 0, not {list(box)!r}")
-        slots.append(CounterSlot(hero, tuple(float(v) for v in box)))
-    return tuple(slots)
+    width, height = frame_size
+    placed, problems = [], []
+    h_inv = np.linalg.inv(np.asarray(board.homography, np.float64)) if board is not None else None
+    for s in slots:
+        if s.box_mm is not None and board is not None:
+            x, y, w, h = s.box_mm
+            quad = np.array([[x, y, 1], [x + w, y, 1], [x + w, y + h, 1], [x, y + h, 1]], np.float64) @ h_inv.T
+            px = quad[:, :2] / quad[:, 2:]
+            bx, by = px.min(axis=0)
+            bw, bh = px.max(axis=0) - (bx, by)
+            box = (float(bx), float(by), float(bw), float(bh))
+            mm = s.box_mm
 
+            def holds(c, mm=mm):
+                return contains(mm, board.to_board([c])[0])
+        elif s.box_px is not None:
+            box = s.box_px
 
-def read_counters(readings: Iterable[Any], slots: Sequence[CounterSlot]) -> dict[str, int | None]:
-    """Each slot's hero → the divine die value seen in its slot.
-
-    0 when no divine die lies in the slot; ``None`` when the slot's die could not be read (an
-    abstained reading, or two divine dice in one slot): the hero keeps its last value.
-    """
-    found: dict[str, list[Any]] = {s.hero: [] for s in slots}
-    for r in readings:
-        if r.kind not in DIVINE_KINDS and r.status != "abstain":
-            continue
-        for s in slots:
-            if s.holds(r.box):
-                found[s.hero].append(r)
-    values: dict[str, int | None] = {}
-    for hero, rs in found.items():
-        if not rs:
-            values[hero] = 0
-        elif len(rs) > 1 or rs[0].status != "ok":
-            values[hero] = None
+            def holds(c, box=box):
+                return contains(box, c)
         else:
-            values[hero] = int(rs[0].face)
-    return values
+            problems.append(f"{s.hero}'s slot is in board mm and there is no board calibration "
+                            "(arena-table calibrate), nor a box_px")
+            continue
+        grow = REGION_GROW * max(box[2], box[3])
+        x0, y0 = max(0, int(box[0] - grow)), max(0, int(box[1] - grow))
+        x1, y1 = min(width, int(np.ceil(box[0] + box[2] + grow))), min(height, int(np.ceil(box[1] + box[3] + grow)))
+        if x1 - x0 < 2 or y1 - y0 < 2:
+            problems.append(f"{s.hero}'s slot lies outside the {width}x{height} frame")
+            continue
+        placed.append(PlacedSlot(s, (x0, y0, x1 - x0, y1 - y0), holds))
+    return placed, problems
+
+
+def _centre(box: Sequence[float]) -> tuple[float, float]:
+    return box[0] + box[2] / 2, box[1] + box[3] / 2
+
+
+def slot_value(readings: Iterable[Any], slot: PlacedSlot, power: str) -> tuple[int | None, str]:
+    """The value a slot shows, from the readings of its region (boxes in frame px), and why not.
+
+    0 when no die lies in the slot; ``None`` with the reason when its die cannot be taken: two dice
+    in one slot, a die not read (``abstain``, ``other-kind``), or a divine die of another power than
+    ``power`` (``""``: any divine die). The hero then keeps its last value.
+    """
+    inside = [r for r in readings if slot.holds(_centre(r.box))]
+    hero = slot.slot.hero
+    if not inside:
+        return 0, ""
+    if len(inside) > 1:
+        return None, f"{len(inside)} dice in {hero}'s slot"
+    r = inside[0]
+    if r.status != "ok" or r.kind not in DIVINE_KINDS.values():
+        return None, f"the die in {hero}'s slot is not read as a divine die ({r.status})"
+    if power and r.kind != DIVINE_KINDS[power]:
+        return None, f"a {r.kind} die in {hero}'s slot; {hero}'s divine power is {power}"
+    return int(r.face), ""
 
 
 class CounterTracker:
-    """Turns successive readings of the slots into ``dg-divine-read`` events, one per change."""
+    """Successive values of the slots -> ``dg-divine-read`` events, one per change.
 
-    def __init__(self, slots: Sequence[CounterSlot]) -> None:
-        self.slots = tuple(slots)
+    A value becomes an event after ``stable_reads`` reads in a row show it (a hand turning the die
+    over shows other faces for a moment); a slot not read (``None``) neither counts nor breaks a
+    run. ``known``: the value the log already has for each hero, so a restart records nothing anew.
+    """
+
+    def __init__(self, stable_reads: int = 1) -> None:
+        self.stable_reads = stable_reads
         self.last: dict[str, int] = {}
+        self._run: dict[str, tuple[int, int]] = {}
 
-    def update(self, readings: Iterable[Any]) -> list[DivineRead]:
-        """Events for every hero whose slot now shows a value other than the last one seen."""
+    def update(self, values: Mapping[str, int | None], known: Mapping[str, int] | None = None) -> list[DivineRead]:
+        """Events for every hero whose slot now steadily shows a value other than its last one."""
         out = []
-        for hero, value in read_counters(readings, self.slots).items():
-            if value is None or self.last.get(hero) == value:
+        for hero, value in values.items():
+            if value is None:
                 continue
-            self.last[hero] = value
-            out.append(DivineRead(who=hero, value=value))
+            seen, count = self._run.get(hero, (value, 0))
+            count = count + 1 if seen == value else 1
+            self._run[hero] = (value, count)
+            last = self.last.get(hero, (known or {}).get(hero))
+            if count >= self.stable_reads and last != value:
+                self.last[hero] = value
+                out.append(DivineRead(who=hero, value=value))
         return out
+
+
+class CounterReader:
+    """The camera loop's reader of the hero-card slots (see the module docstring).
+
+    Args:
+        ports: the table as the ``counters`` device sees it (submit, state, report).
+        slots: the configured slots.
+        board: gives the board calibration in force, or ``None`` (the figure reader's, which the
+            control page may recalibrate, or the data folder's file).
+        interval_s: least frame time between two frames read.
+        stable_reads: reads in a row a new value must show (:class:`CounterTracker`).
+        kinds: the die kinds read (default: the three divine dice of the catalogue).
+    """
+
+    def __init__(self, ports: Ports, slots: Sequence[CounterSlot], board: Callable[[], Any] = lambda: None, *,
+                 interval_s: float = 0.5, stable_reads: int = 2, kinds: Sequence[Any] | None = None) -> None:
+        from arena_table.rules.kernel.mechanics.die_kinds import find_kind
+
+        self.ports = ports
+        self.slots = tuple(slots)
+        self.board = board
+        self.interval_s = interval_s
+        self.tracker = CounterTracker(stable_reads)
+        self.kinds = tuple(kinds) if kinds is not None else tuple(find_kind(k) for k in DIVINE_KINDS.values())
+        self.reads = 0
+        """``dg-divine-read`` events the engine accepted."""
+        self._last_t: float | None = None
+        self._placed: tuple[Any, list[PlacedSlot]] | None = None
+        self._said: set[str] = set()
+        ports.report(state="ok", detail=f"counters: {len(self.slots)} hero slot(s)")
+
+    def __repr__(self) -> str:
+        return f"<CounterReader {len(self.slots)} slots, {self.reads} reads>"
+
+    # the table's device protocol: the camera loop drives this reader
+    def start(self) -> "CounterReader":
+        return self
+
+    def close(self) -> None:
+        pass
+
+    def _once(self, message: str) -> None:
+        if message not in self._said:
+            self._said.add(message)
+            log.warning("counters: %s", message)
+            self.ports.report(state="warning", detail=f"counters: {message}")
+
+    def _placed_for(self, size: tuple[int, int]) -> list[PlacedSlot]:
+        board = self.board()
+        if board is not None and tuple(board.resolution) != tuple(size):
+            self._once(f"board calibration made at {board.resolution[0]}x{board.resolution[1]}, frames are "
+                       f"{size[0]}x{size[1]}: box_mm slots not used (arena-table calibrate)")
+            board = None
+        key = (id(board), size)
+        if self._placed is None or self._placed[0] != key:
+            placed, problems = place(self.slots, size, board)
+            for p in problems:
+                self._once(p)
+            self._placed = (key, placed)
+        return self._placed[1]
+
+    def __call__(self, frame: Any) -> None:
+        """Read ``frame`` (the full camera frame, a :class:`~arena_table.vision.frames.Frame`) unless
+        one was read less than ``interval_s`` ago or the running game is not Demigods."""
+        if self._last_t is not None and frame.t - self._last_t < self.interval_s - FRAME_SLACK_S:
+            return
+        table = self.ports.state()
+        if find_game(table.game).name != "demigods" or not hasattr(table.state, "chars"):
+            return
+        self._last_t = frame.t
+        from arena_table.vision.kinds import read_kinds
+
+        chars = table.state.chars
+        image = frame.image
+        values: dict[str, int | None] = {}
+        for p in self._placed_for((image.shape[1], image.shape[0])):
+            ch = chars.get(p.slot.hero)
+            if ch is None or not ch.power:
+                self._once(f"{p.slot.hero} is no hero with divine power in this game "
+                           f"(heroes: {', '.join(c for c, x in chars.items() if x.power)})")
+                continue
+            if p.slot.power and p.slot.power != ch.power:
+                self._once(f"{p.slot.hero}'s slot is set for {p.slot.power}; {p.slot.hero}'s divine power is "
+                           f"{ch.power} (counters.slots)")
+                continue
+            x, y, w, h = p.region
+            readings = [_moved(r, x, y) for r in read_kinds(image[y:y + h, x:x + w], self.kinds, game="demigods")]
+            value, why = slot_value(readings, p, ch.power)
+            values[p.slot.hero] = value
+            if why:
+                log.debug("counters: %s: %s", frame.name, why)
+        reads = getattr(table.state, "reads", {})
+        for event in self.tracker.update(values, reads):
+            try:
+                self.ports.submit(event)
+            except Refused as exc:  # recorded as refused by the engine; reading goes on
+                log.info("counters: %s refused: %s", event, exc)
+                continue
+            self.reads += 1
+            self.ports.report(state="ok", detail=f"counters: {event.who} {event.value}",
+                              last_read={"who": event.who, "value": event.value, "frame": frame.name})
+
+
+@dataclass(frozen=True)
+class _Shifted:
+    kind: Any
+    face: Any
+    box: tuple[int, int, int, int]
+    status: str
+
+
+def _moved(r: Any, dx: int, dy: int) -> _Shifted:
+    """A reading of a slot's region with its box in full-frame pixels."""
+    x, y, w, h = r.box
+    return _Shifted(r.kind, r.face, (x + dx, y + dy, w, h), r.status)
+
+
+def build_counters(ports: Ports, settings: Any, board: Callable[[], Any]) -> CounterReader | None:
+    """The counters reader of a ``[counters]`` section (:class:`~.config.CounterSettings`), or
+    ``None`` when it configures no slot (nothing is read then)."""
+    if not settings.slots:
+        return None
+    return CounterReader(ports, [CounterSlot.of(s) for s in settings.slots], board,
+                         interval_s=settings.interval_s, stable_reads=settings.stable_reads)

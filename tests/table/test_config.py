@@ -34,7 +34,7 @@ def test_the_example_file_is_the_generated_one_and_lists_every_key():
         "examples/config.toml is stale: write arena_table.table.config.example_file() to it"
     full = every_key(example_file())
     shown = {f"{section}.{key}" for section, body in __import__("tomllib").loads(full).items() for key in body}
-    assert shown == set(keys()) and len(keys()) == 51
+    assert shown == set(keys()) and len(keys()) == 54
 
 
 def test_precedence_is_defaults_then_file_then_flags(tmp_path):
@@ -155,6 +155,33 @@ def test_config_check_names_a_bad_key_or_value(tmp_path, capsys):
     assert f"error: {f}: not a TOML file" in capsys.readouterr().err
     assert main(["config", "check", str(EXAMPLE)]) == 0
     assert main(["config", "check", str(tmp_path / "missing.toml")]) == 1
+
+
+def test_config_check_names_a_bad_counters_key(tmp_path, capsys):
+    f = tmp_path / "c.toml"
+    f.write_text('[counters]\nslots = [{hero = "knight", box_px = [0, 600, 80, 80]},\n'
+                 '         {hero = "trapper", colour = "yellow", box_px = [300, 600, 80, 80]}]\n')
+    assert main(["config", "check", str(f)]) == 1
+    assert capsys.readouterr().err == (f"error: {f}: counters.slots: slot 2 (trapper): unknown key 'colour' "
+                                       "(known: hero, power, box_mm, box_px)\n")
+    f.write_text('[[counters.slots]]\nhero = "knight"\npower = "wrath"\nbox_mm = [-60, 0, 40, 40]\n')
+    assert main(["config", "check", str(f)]) == 1
+    assert capsys.readouterr().err == (f"error: {f}: counters.slots: slot 1 (knight): power must be rage, focus, "
+                                       "mana, got 'wrath'\n")
+    f.write_text('[counters]\nstable_read = 2\n')
+    assert main(["config", "check", str(f)]) == 1
+    assert capsys.readouterr().err == (f"error: {f}: unknown key counters.stable_read (known in [counters]: slots, "
+                                       "interval_s, stable_reads)\n")
+    f.write_text('[[counters.slots]]\nhero = "knight"\npower = "rage"\nbox_mm = [-60, 0, 40, 40]\n'
+                 '[[counters.slots]]\nhero = "trapper"\nbox_px = [300, 600, 80, 80]\n')
+    assert main(["config", "check", str(f)]) == 0
+    slots = load(f).config.counters.slots
+    assert [dict(s) for s in slots] == [{"hero": "knight", "power": "rage", "box_mm": (-60.0, 0.0, 40.0, 40.0)},
+                                        {"hero": "trapper", "box_px": (300.0, 600.0, 80.0, 80.0)}]
+    assert main(["config", "show", "--config", str(f)]) == 0
+    shown = capsys.readouterr().out
+    assert ('slots = [{ hero = "knight", power = "rage", box_mm = [-60.0, 0.0, 40.0, 40.0] }, '
+            '{ hero = "trapper", box_px = [300.0, 600.0, 80.0, 80.0] }]   # file') in shown
 
 
 @pytest.mark.parametrize("which", ["every key", "no key"])

@@ -10,41 +10,76 @@ from types import SimpleNamespace
 
 import pytest
 
-from arena_table.table.counters import CounterTracker, read_counters, slots_from_config
+from arena_table.table.counter_slots import CounterSlot, counter_slots
+from arena_table.table.counters import CounterTracker, place, slot_value
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "rules" / "demigods"))
 from dg_helpers import at  # noqa: E402
 
-SLOTS = slots_from_config({"knight": [0, 0, 100, 100], "trapper": [200, 0, 100, 100]})
+SPECS = counter_slots([{"hero": "knight", "box_px": [0, 0, 100, 100]},
+                       {"hero": "trapper", "power": "focus", "box_px": [200, 0, 100, 100]}])
+PLACED, _ = place([CounterSlot.of(s) for s in SPECS], (640, 480))
 
 
 def die(kind, face, x, y, status="ok"):
     return SimpleNamespace(kind=kind, face=face, box=(x, y, 40, 40), status=status, confidence=0.99)
 
 
+def values(reads):
+    return {p.slot.hero: slot_value(reads, p, p.slot.power)[0] for p in PLACED}
+
+
 def test_die_centre_decides_the_slot_and_an_empty_slot_reads_zero():
-    # centre (90, 50) lies in the knight's slot although the box runs past it; the attack die is no counter
-    reads = [die("demigods-divine-rage", "4", 70, 30), die("demigods-fire", "burn", 220, 20)]
-    assert read_counters(reads, SLOTS) == {"knight": 4, "trapper": 0}
+    # centre (90, 50) lies in the knight's slot although the box runs past it; (110, 50) in none
+    reads = [die("demigods-divine-rage", "4", 70, 30), die("demigods-divine-rage", "2", 90, 30)]
+    assert values(reads) == {"knight": 4, "trapper": 0}
 
 
-def test_an_abstained_or_doubled_slot_keeps_the_last_value():
+def test_a_slot_is_read_in_its_region_grown_by_half_its_side():
+    assert [p.region for p in PLACED] == [(0, 0, 150, 150), (150, 0, 200, 150)]
+
+
+def test_an_unread_doubled_or_wrong_power_slot_keeps_the_last_value():
     reads = [die("demigods-divine-focus", "2", 210, 10), die("demigods-divine-focus", "5", 250, 50),
-             die("", "", 10, 10, status="abstain")]
-    assert read_counters(reads, SLOTS) == {"knight": None, "trapper": None}
+             die(None, None, 10, 10, status="abstain")]
+    assert values(reads) == {"knight": None, "trapper": None}
+    assert slot_value([die("demigods-divine-rage", "3", 210, 10)], PLACED[1], "focus") == \
+        (None, "a demigods-divine-rage die in trapper's slot; trapper's divine power is focus")
+    assert values([die(None, None, 210, 10, status="other-kind")])["trapper"] is None
 
 
-def test_only_changes_become_events_and_the_engine_takes_them():
-    tracker = CounterTracker(SLOTS)
-    first = tracker.update([die("demigods-divine-rage", "4", 10, 10), die("demigods-divine-focus", "3", 210, 10)])
+def test_only_steady_changes_become_events_and_the_engine_takes_them():
+    tracker = CounterTracker(stable_reads=2)
+    assert tracker.update({"knight": 4, "trapper": 3}) == []  # seen once: not yet
+    first = tracker.update({"knight": 4, "trapper": 3})
     assert [str(e) for e in first] == ["dg-divine-read who=knight value=4", "dg-divine-read who=trapper value=3"]
-    assert tracker.update([die("demigods-divine-rage", "4", 12, 14), die("demigods-divine-focus", "3", 210, 10)]) == []
-    second = tracker.update([die("demigods-divine-rage", "4", 12, 14)])  # trapper's die taken away: 0
+    assert tracker.update({"knight": 4, "trapper": None}) == []
+    assert tracker.update({"knight": 5, "trapper": 0}) == []
+    second = tracker.update({"knight": 4, "trapper": 0})  # the knight's 5 for one read only: no event
     assert [str(e) for e in second] == ["dg-divine-read who=trapper value=0"]
+    assert tracker.update({"knight": 4, "trapper": 0}) == []
     t = at("knight").do(*(str(e) for e in first + second))
     assert t.ts.log[-1].text == "Camera reads Trapper's divine die: 0 (engine: 3, mismatch)"
 
 
-def test_a_bad_slot_is_named():
-    with pytest.raises(ValueError, match="counter slot of 'knight'"):
-        slots_from_config({"knight": [0, 0, 0, 10]})
+def test_a_value_the_log_already_has_is_not_recorded_again():
+    tracker = CounterTracker(stable_reads=1)
+    assert tracker.update({"knight": 1}, known={"knight": 1}) == []
+    assert [str(e) for e in tracker.update({"knight": 2}, known={"knight": 1})] == ["dg-divine-read who=knight value=2"]
+
+
+@pytest.mark.parametrize("slots, message", [
+    ([{"hero": "knight", "box_px": [0, 0, 0, 10]}], "slot 1 (knight): box_px: must be [x, y, width, height] in "
+                                                    "camera pixels with width and height above 0, got [0, 0, 0, 10]"),
+    ([{"hero": "knight", "power": "fury", "box_px": [0, 0, 9, 9]}], "slot 1 (knight): power must be rage, focus, "
+                                                                    "mana, got 'fury'"),
+    ([{"hero": "knight"}], "slot 1 (knight): needs box_mm (board mm) or box_px (camera pixels)"),
+    ([{"box_px": [0, 0, 9, 9]}], "slot 1: hero must be the hero's id in the game"),
+    ([{"hero": "a", "box_px": [0, 0, 9, 9]}, {"hero": "a", "box_mm": [0, 0, 9, 9]}],
+     "slot 2 (a): a second slot of a; a hero has one divine die"),
+    ({"knight": [0, 0, 9, 9]}, "must be a list of slots"),
+])
+def test_a_bad_slot_is_named(slots, message):
+    with pytest.raises(ValueError) as err:
+        counter_slots(slots)
+    assert str(err.value).startswith(message)

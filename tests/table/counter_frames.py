@@ -1,0 +1,52 @@
+"""Rendered photos of divine dice lying beside hero cards, for the counters tests.
+
+Each die is drawn by the kind renderer (``vision.kind_render.face_image``: the kind's body colour
+from its look, its numeral in its ink), turned and pasted where it is asked for, on a table cloth
+with sensor noise; hero cards are pale rectangles, as the dice lie beside them.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import cv2
+import numpy as np
+
+import arena_table.rules  # noqa: F401 - loads the games' die kinds
+from arena_table.rules.kernel.mechanics.die_kinds import find_kind
+from arena_table.vision import kind_render
+
+SIZE = (1280, 720)
+CLOTH = (60, 90, 70)
+"""BGR of the table cloth."""
+
+
+def paste_die(frame: np.ndarray, kind: str, face: int, centre: Sequence[float], side: int = 44,
+              angle: float = 0.0) -> None:
+    """Draw a die of ``kind`` showing ``face``, ``side`` px wide, turned ``angle`` degrees, centred at
+    ``centre`` (x, y px) onto ``frame``, in place."""
+    img = kind_render.face_image(find_kind(kind), str(face), side)
+    m = cv2.getRotationMatrix2D((side / 2, side / 2), angle, 1.0)
+    m[:, 2] += (centre[0] - side / 2, centre[1] - side / 2)
+    h, w = frame.shape[:2]
+    warped = cv2.warpAffine(img, m, (w, h), flags=cv2.INTER_LINEAR)
+    mask = cv2.warpAffine(np.full((side, side), 255, np.uint8), m, (w, h))
+    frame[mask > 127] = warped[mask > 127]
+
+
+def table_photo(dice: Sequence[tuple], seed: int, cards: Sequence[tuple] = (), size=SIZE,
+                base: np.ndarray | None = None) -> np.ndarray:
+    """A photo: ``base`` (or the cloth) with hero cards (x, y, w, h px) and ``dice``
+    ``(kind, face, (x, y), angle)``, light noise and a slight blur."""
+    rng = np.random.default_rng(seed)
+    if base is None:
+        frame = np.empty((size[1], size[0], 3), np.uint8)
+        frame[:] = CLOTH
+    else:
+        frame = base.copy()
+    for x, y, w, h in cards:
+        cv2.rectangle(frame, (x, y), (x + w, y + h), (200, 215, 225), -1)
+    for kind, face, centre, angle in dice:
+        paste_die(frame, kind, face, centre, angle=angle)
+    noisy = frame.astype(np.int16) + rng.normal(0, 3, frame.shape).astype(np.int16)
+    return cv2.GaussianBlur(noisy.clip(0, 255).astype(np.uint8), (3, 3), 0)
