@@ -1,110 +1,228 @@
-"""Draw top views of dice of any :class:`DieKind` for test sets: body colour from the kind's
-:class:`Look` (centre of its HSV range; ivory when the range is open), ink from ``Look.ink``,
-the face as its numeral or a short label of its symbol name, under random rotation, scale,
-light, blur, glare and tray colour. Several kinds per frame; seeds make sets reproducible.
+"""Draw top views of six-sided dice of any :class:`DieKind` on a tray, for test and training sets.
 
-The labels stand in for the printed icons, which no rulebook page gives as artwork.
+A die's body takes the kind's usual colour (``Look.colour``, else the centre of its HSV range), its
+faces the kind's glyphs (:mod:`arena_table.vision.kind_icons`: numerals, pips or icons) in the ink
+``Look.ink`` names. A frame varies what a camera over a table varies: each die's rotation (0-360°)
+and size (:data:`SIDE_PX`), the light (gain, a gradient across the frame, a colour cast), blur
+(Gaussian or motion), glare spots, sensor noise, JPEG compression, and the tray (felt, wood or
+slate, with texture). Dice lie on a grid, not touching. Everything comes from one seed.
+
+The tray's colour is drawn at least :data:`TRAY_CONTRAST` (Lab distance) from every die of the
+frame where it can be: a die the tray hides is a locating problem, not the kind and face reading these sets test.
+
+>>> import arena_table.rules
+>>> from arena_table.rules.kernel.mechanics.die_kinds import find_kind
+>>> frame, truth = render_frame([find_kind("sns-red")], seed=3, n=2)
+>>> frame.shape, [(d.kind, d.other) for d in truth]
+((480, 640, 3), [('sns-red', False), ('sns-red', False)])
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Callable, Sequence
 
 import cv2
 import numpy as np
 
 from arena_table.rules.kernel.mechanics.die_kinds import DieKind
+from arena_table.vision.kind_icons import draw_glyph, glyph_id
 
 FACE_PX = 64
-"""Side in px of a face drawn by :func:`face_image`."""
-_INK = {"black": (20, 20, 20), "white": (245, 245, 245), "gold": (40, 180, 220)}
+"""Side in px of a face drawn by :func:`face_image` by default."""
+SIDE_PX = (44, 84)
+"""Range of a drawn die's side in px."""
+TRAY_CONTRAST = 45.0
+"""Least 8-bit Lab distance between the tray's colour and any die's body colour in a frame."""
+IVORY = (200, 225, 235)
+"""BGR body of a kind whose look has neither a colour nor a bounded range."""
+_INK = {"black": (25, 25, 25), "white": (240, 240, 240), "gold": (40, 180, 220), "red": (40, 40, 200)}
+
+Palette = Callable[[np.random.Generator, DieKind], tuple[tuple[int, int, int], tuple[int, int, int]]]
+"""``(rng, kind) -> (body BGR, ink BGR)``: colours to draw a die in instead of its kind's look."""
+
+
+def _hsv_to_bgr(hsv: Sequence[int]) -> tuple[int, int, int]:
+    px = np.uint8([[list(hsv)]])
+    return tuple(int(c) for c in cv2.cvtColor(px, cv2.COLOR_HSV2BGR)[0, 0])
 
 
 def body_bgr(kind: DieKind) -> tuple[int, int, int]:
-    """BGR body colour: centre of the kind's HSV range (hue wrap handled); ivory if open."""
+    """BGR body colour: ``Look.colour``, else the centre of the HSV range (hue wrap handled), ivory
+    when the range is the whole space."""
+    if kind.look.colour is not None:
+        return _hsv_to_bgr(kind.look.colour)
     (h0, s0, v0), (h1, s1, v1) = kind.look.body
     if (h0, s0, v0, h1, s1, v1) == (0, 0, 0, 179, 255, 255):
-        return (200, 225, 235)
+        return IVORY
     h = ((h0 + (h1 + 180 - h0) % 180 / 2) % 180) if h0 > h1 else (h0 + h1) / 2
-    px = np.uint8([[[int(h), int((s0 + s1) / 2 + (s1 - s0) / 4), int((v0 + v1) / 2)]]])
-    return tuple(int(c) for c in cv2.cvtColor(px, cv2.COLOR_HSV2BGR)[0, 0])
+    return _hsv_to_bgr((int(h), int((s0 + s1) / 2), int((v0 + v1) / 2)))
 
 
 def ink_bgr(kind: DieKind) -> tuple[int, int, int]:
     """BGR ink: ``Look.ink`` by name, else black on light bodies and white on dark ones."""
     if kind.look.ink in _INK:
         return _INK[kind.look.ink]
-    return (20, 20, 20) if sum(body_bgr(kind)) > 380 else (245, 245, 245)
+    return (25, 25, 25) if sum(body_bgr(kind)) > 380 else (240, 240, 240)
 
 
-def label(symbol: str) -> str:
-    """Text drawn for a face: numerals as is (6 and 9 underlined), names as initials of
-    their ``+``-joined parts (``hit+gate2`` → ``Hg2``), at most 3 characters."""
-    if symbol.lstrip("-").isdigit():
-        return symbol + ("_" if symbol in ("6", "9") else "")
-    if symbol[-1].isdigit() and "+" not in symbol:
-        return symbol[0].upper() + symbol[-1]
-    parts = symbol.split("+")
-    txt = "".join(p[0].upper() if i == 0 else (p[0] + p[-1] if p[-1].isdigit() else p[0]) for i, p in enumerate(parts))
-    return txt[:3] if len(parts) > 1 else symbol[:2].capitalize()
+def face_glyph(kind: DieKind, symbol: str) -> str:
+    """The glyph (:func:`~arena_table.vision.kind_icons.glyph_id`) the face ``symbol`` of ``kind`` shows."""
+    return glyph_id(symbol, kind.look.marks)
 
 
-def face_image(kind: DieKind, symbol: str, px: int = FACE_PX) -> np.ndarray:
-    """A flat ``px``x``px`` BGR face of ``kind`` showing ``symbol``, upright."""
-    img = np.full((px, px, 3), body_bgr(kind), np.uint8)
-    txt = label(symbol)
-    scale = px / 64 * (1.1 if len(txt) <= 2 else 0.75)
-    (tw, th), _ = cv2.getTextSize(txt, cv2.FONT_HERSHEY_SIMPLEX, scale, 2)
-    cv2.putText(img, txt, ((px - tw) // 2, (px + th) // 2), cv2.FONT_HERSHEY_SIMPLEX, scale,
-                ink_bgr(kind), max(2, px // 24), cv2.LINE_AA)
-    return img
+def face_image(kind: DieKind, symbol: str, px: int = FACE_PX, body=None, ink=None) -> np.ndarray:
+    """A flat ``px`` x ``px`` BGR face of ``kind`` showing ``symbol``, upright (``body``, ``ink``:
+    BGR colours instead of the kind's)."""
+    return draw_glyph(face_glyph(kind, symbol), body or body_bgr(kind), ink or ink_bgr(kind), px)
 
 
 @dataclass(frozen=True)
 class RenderedDie:
-    """Truth for one drawn die: kind id, face symbol, centre (x, y) px."""
+    """Truth for one drawn die: kind id, face symbol, centre (x, y) px, side px, and whether the
+    die is a distractor of a kind the scene's game does not use (``other``)."""
 
     kind: str
     face: str
     centre: tuple[int, int]
+    side: int = 0
+    other: bool = False
 
 
-def render_frame(kinds: Sequence[DieKind], seed: int, n: int = 4, size: tuple[int, int] = (480, 640)
+def _lab(bgr) -> np.ndarray:
+    return cv2.cvtColor(np.uint8([[list(bgr)]]), cv2.COLOR_BGR2LAB)[0, 0].astype(np.float32)
+
+
+def tray(rng: np.random.Generator, size: tuple[int, int], avoid: Sequence[tuple[int, int, int]]) -> np.ndarray:
+    """A ``size`` (H, W) BGR tray: felt (any hue), wood or slate, with fine noise and soft
+    blotches (wood: grain stripes), its colour at least :data:`TRAY_CONTRAST` from each of ``avoid``
+    (the farthest of 60 tries when none is that far)."""
+    hgt, wid = size
+    labs = [_lab(c) for c in avoid]
+    best, best_gap = None, -1.0
+    for _ in range(60):
+        style = rng.choice(["felt", "wood", "slate"], p=[0.5, 0.3, 0.2])
+        if style == "felt":
+            hsv = (int(rng.integers(0, 180)), int(rng.integers(80, 220)), int(rng.integers(55, 140)))
+        elif style == "wood":
+            hsv = (int(rng.integers(8, 20)), int(rng.integers(90, 190)), int(rng.integers(70, 150)))
+        else:
+            hsv = (int(rng.integers(0, 180)), int(rng.integers(0, 50)), int(rng.integers(40, 110)))
+        colour = _hsv_to_bgr(hsv)
+        gap = min((float(np.linalg.norm(_lab(colour) - lab)) for lab in labs), default=255.0)
+        if gap > best_gap:
+            best, best_gap = (style, colour), gap
+        if gap >= TRAY_CONTRAST:
+            break
+    style, colour = best
+    img = np.empty((hgt, wid, 3), np.float32)
+    img[:] = colour
+    low = cv2.resize(rng.normal(0, 1, (max(2, hgt // 40), max(2, wid // 40))).astype(np.float32), (wid, hgt),
+                     interpolation=cv2.INTER_CUBIC)
+    if style == "wood":
+        y = np.arange(hgt, dtype=np.float32)[:, None] + 6 * low
+        low = np.sin(y / float(rng.uniform(3, 9))) + 0.5 * low
+    img += (low * float(rng.uniform(2, 9)))[..., None]
+    img += rng.normal(0, float(rng.uniform(1.5, 5)), img.shape).astype(np.float32)
+    return img
+
+
+def _rounded_mask(side: int) -> np.ndarray:
+    mask = np.zeros((side, side), np.uint8)
+    r = max(2, int(side * 0.12))
+    cv2.rectangle(mask, (r, 0), (side - 1 - r, side - 1), 255, -1)
+    cv2.rectangle(mask, (0, r), (side - 1, side - 1 - r), 255, -1)
+    for x, y in ((r, r), (side - 1 - r, r), (r, side - 1 - r), (side - 1 - r, side - 1 - r)):
+        cv2.circle(mask, (x, y), r, 255, -1, cv2.LINE_AA)
+    return mask
+
+
+def _bevel(side: int) -> np.ndarray:
+    """Light factor over a face: 1 inside, falling to about 0.8 on the rounded edge."""
+    d = np.minimum.outer(np.minimum(np.arange(side), np.arange(side)[::-1]),
+                         np.minimum(np.arange(side), np.arange(side)[::-1])).astype(np.float32)
+    return 0.8 + 0.2 * np.clip(d / (0.08 * side), 0, 1)
+
+
+def place_die(frame: np.ndarray, face: np.ndarray, centre: tuple[float, float], angle: float) -> None:
+    """Draw the square BGR ``face`` into the float ``frame`` at ``centre`` (x, y px) turned by
+    ``angle`` degrees, with rounded corners, a darker edge and a faint shadow."""
+    side = face.shape[0]
+    hgt, wid = frame.shape[:2]
+    m = cv2.getRotationMatrix2D((side / 2, side / 2), angle, 1.0)
+    m[:, 2] += (centre[0] - side / 2, centre[1] - side / 2)
+    mask = cv2.warpAffine(_rounded_mask(side), m, (wid, hgt)).astype(np.float32) / 255.0
+    shadow = cv2.GaussianBlur(np.roll(mask, (side // 14, side // 14), (0, 1)), (0, 0), side / 12)
+    frame *= (1 - 0.35 * shadow)[..., None]
+    shaded = face.astype(np.float32) * _bevel(side)[..., None]
+    warped = cv2.warpAffine(shaded, m, (wid, hgt), flags=cv2.INTER_LINEAR)
+    frame *= (1 - mask)[..., None]
+    frame += warped * mask[..., None]
+
+
+def finish(frame: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The camera's part on a float BGR ``frame``: light gain with a gradient and a colour cast,
+    0-2 glare spots, blur (Gaussian or motion), sensor noise, JPEG; returns uint8 BGR."""
+    hgt, wid = frame.shape[:2]
+    yy, xx = np.mgrid[0:hgt, 0:wid].astype(np.float32)
+    a = float(rng.uniform(0, 2 * np.pi))
+    ramp = ((xx - wid / 2) * np.cos(a) + (yy - hgt / 2) * np.sin(a)) / max(hgt, wid)
+    gain = float(rng.uniform(0.72, 1.25)) * (1 + float(rng.uniform(-0.2, 0.2)) * ramp)
+    cast = rng.uniform(0.93, 1.07, 3).astype(np.float32)
+    frame = frame * gain[..., None] * cast + float(rng.uniform(-12, 12))
+    for _ in range(int(rng.integers(0, 3))):
+        glare = np.zeros((hgt, wid), np.float32)
+        cv2.circle(glare, (int(rng.integers(0, wid)), int(rng.integers(0, hgt))), int(rng.integers(8, 40)), 1.0, -1)
+        frame += (cv2.GaussianBlur(glare, (0, 0), float(rng.uniform(5, 14))) * float(rng.uniform(20, 110)))[..., None]
+    frame = np.clip(frame, 0, 255)
+    if rng.random() < 0.3:
+        n = int(rng.integers(3, 8))
+        k = np.zeros((n, n), np.float32)
+        k[n // 2] = 1.0 / n
+        k = cv2.warpAffine(k, cv2.getRotationMatrix2D((n / 2 - 0.5, n / 2 - 0.5), float(rng.uniform(0, 180)), 1.0),
+                           (n, n))
+        frame = cv2.filter2D(frame, -1, k / max(k.sum(), 1e-6))
+    else:
+        sigma = float(rng.uniform(0, 1.5))
+        if sigma > 0.3:
+            frame = cv2.GaussianBlur(frame, (0, 0), sigma)
+    frame = frame + rng.normal(0, float(rng.uniform(1, 4)), frame.shape).astype(np.float32)
+    out = np.clip(frame, 0, 255).astype(np.uint8)
+    if rng.random() < 0.5:
+        ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(60, 96))])
+        out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    return out
+
+
+def render_frame(kinds: Sequence[DieKind], seed: int, n: int = 4, size: tuple[int, int] = (480, 640), *,
+                 others: Sequence[DieKind] = (), n_others: int = 0, palette: Palette | None = None
                  ) -> tuple[np.ndarray, list[RenderedDie]]:
-    """One BGR frame (``size`` = (H, W)) with ``n`` dice of kinds drawn from ``kinds`` on a
-    grid (no overlap), each rotated 0-360°, 50-80 px wide, with random light gain, blur,
-    a glare spot and tray colour. Returns the frame and the truth."""
+    """One BGR frame (``size`` = (H, W)) with ``n`` dice of kinds drawn from ``kinds`` and
+    ``n_others`` distractors drawn from ``others`` (truth ``other=True``), each face drawn at
+    random, on a 4x3 grid (at most 12 dice). ``palette`` draws each die in other colours (training
+    sets). Returns the frame and the truth, in drawing order.
+
+    Raises:
+        ValueError: more than 12 dice, or distractors asked for without ``others``.
+    """
+    if n + n_others > 12:
+        raise ValueError(f"a frame holds at most 12 dice, not {n + n_others}")
+    if n_others and not others:
+        raise ValueError("n_others distractors need kinds to draw them from (others)")
     rng = np.random.default_rng(seed)
     hgt, wid = size
-    tray = np.array([rng.integers(20, 90), rng.integers(40, 110), rng.integers(20, 90)], np.uint8)
-    frame = np.empty((hgt, wid, 3), np.uint8)
-    frame[:] = tray
-    frame = cv2.add(frame, rng.normal(0, 4, frame.shape).astype(np.int16).clip(0, 255).astype(np.uint8))
+    picks = [(kinds[int(rng.integers(len(kinds)))], False) for _ in range(n)]
+    picks += [(others[int(rng.integers(len(others)))], True) for _ in range(n_others)]
+    colours = [(palette(rng, k) if palette else (body_bgr(k), ink_bgr(k))) for k, _ in picks]
+    frame = tray(rng, size, [c[0] for c in colours])
     cols, rows = 4, 3
-    cells = rng.permutation(cols * rows)[:n]
+    cells = rng.permutation(cols * rows)[:len(picks)]
     truth = []
-    for c in cells:
-        kind = kinds[int(rng.integers(len(kinds)))]
+    for c, (kind, other), (body, ink) in zip(cells, picks, colours):
         sym = kind.symbols[int(rng.integers(len(kind.symbols)))]
-        side = int(rng.integers(50, 81))
-        face = face_image(kind, sym, side)
-        cx = int((c % cols + 0.5) * wid / cols + rng.integers(-15, 16))
-        cy = int((c // cols + 0.5) * hgt / rows + rng.integers(-15, 16))
-        m = cv2.getRotationMatrix2D((side / 2, side / 2), float(rng.uniform(0, 360)), 1.0)
-        m[:, 2] += (cx - side / 2, cy - side / 2)
-        warped = cv2.warpAffine(face, m, (wid, hgt), flags=cv2.INTER_LINEAR)
-        mask = cv2.warpAffine(np.full((side, side), 255, np.uint8), m, (wid, hgt))
-        frame[mask > 127] = warped[mask > 127]
-        truth.append(RenderedDie(kind.id, sym, (cx, cy)))
-    gain = float(rng.uniform(0.75, 1.2))
-    frame = cv2.convertScaleAbs(frame, alpha=gain, beta=float(rng.uniform(-10, 10)))
-    gx, gy = int(rng.integers(0, wid)), int(rng.integers(0, hgt))
-    glare = np.zeros((hgt, wid), np.float32)
-    cv2.circle(glare, (gx, gy), int(rng.integers(15, 40)), 1.0, -1)
-    glare = cv2.GaussianBlur(glare, (0, 0), 12) * float(rng.uniform(0, 90))
-    frame = np.clip(frame.astype(np.float32) + glare[..., None], 0, 255).astype(np.uint8)
-    k = int(rng.choice([1, 3, 5]))
-    if k > 1:
-        frame = cv2.GaussianBlur(frame, (k, k), 0)
-    return frame, truth
+        side = int(rng.integers(SIDE_PX[0], SIDE_PX[1] + 1))
+        cx = int((c % cols + 0.5) * wid / cols + rng.integers(-12, 13))
+        cy = int((c // cols + 0.5) * hgt / rows + rng.integers(-12, 13))
+        place_die(frame, face_image(kind, sym, side, body, ink), (cx, cy), float(rng.uniform(0, 360)))
+        truth.append(RenderedDie(kind.id, sym, (cx, cy), side, other))
+    return finish(frame, rng), truth
