@@ -3,7 +3,9 @@
 :func:`build_camera` gives the table a :class:`CameraLoop` device. Its thread
 reads frames from the source named by the ``--camera`` spec, feeds the settle
 detector, reads the dice of each settled frame and asks :func:`arena_table.vision.roll.decide`
-which dice make the roll; it stores the frame and each die's crop in the media store and submits
+which dice make the roll (pip dice; while the running game waits for dice that show symbols, such as
+a Demigods attack's dice, the dice of the kinds that game throws, each read as its kind and face,
+:func:`arena_table.vision.kinds.read_kinds`, the roll named by kinds); it stores the frame and each die's crop in the media store and submits
 ``DiceRolled`` through the engine. Dice the reader refuses (``unreadable``, ``cocked``,
 ``partial``) are named in the ``camera`` entry of the status board (and the log) so the page can
 ask for a re-roll; a settle with a refused die records no roll at all (``decide``), unless
@@ -37,6 +39,8 @@ from arena_table.vision.frames import (Calibration, CalibrationMismatch, CameraE
 from arena_table.vision.roll import RollMemory, decide
 from arena_table.vision.settle import Settle, SettleConfig, SettleDetector
 
+from . import camera_kinds
+from .camera_kinds import KindReader
 from .camera_settings import Reader, default_reader
 from .config import CameraSettings, DiceSettings
 from .ports import Ports
@@ -99,6 +103,8 @@ class CameraLoop:
         options: source options (:meth:`CameraSettings.source_options`).
         dice: the reader's thresholds (the default reader's) and ``partial_rolls``.
         source_factory: builds the source (tests); default :func:`open_source`.
+        kind_reader: the reader of dice by kind (:mod:`.camera_kinds`); default
+            :func:`~arena_table.vision.kinds.read_kinds`.
         read_timeout: seconds a read may wait before the loop checks for close.
     """
 
@@ -106,6 +112,7 @@ class CameraLoop:
                  calibration: Calibration | None = None, options: Mapping[str, Any] | None = None,
                  dice: DiceSettings = DiceSettings(),
                  source_factory: Callable[..., FrameSource] | None = None, read_timeout: float = 1.0,
+                 kind_reader: KindReader | None = None,
                  frame_readers: tuple[Callable[[Frame], None], ...] = ()) -> None:
         self.ports = ports
         self.spec = spec
@@ -116,6 +123,9 @@ class CameraLoop:
         self.dice = dice
         self.source_factory = source_factory or open_source
         self.read_timeout = read_timeout
+        self.kind_reader = kind_reader or camera_kinds.default_kind_reader
+        self._memory_kinds: tuple[str, ...] = ()
+        """The kinds the last settle was read as (``()``: pips); another set starts the memory afresh."""
         self.frame_readers = tuple(frame_readers)
         """Other readers of the same camera (the figure reader, ``figures.py``): each gets every full
         frame, before the dice tray is cut out of it; one that fails is logged and goes on getting them."""
@@ -409,8 +419,20 @@ class CameraLoop:
 
     def _read(self, settled: Settle) -> None:
         frame = settled.frame
+        kinds, title = camera_kinds.kinds_now(self.ports)
+        ids = tuple(k.id for k in kinds)
+        if ids != self._memory_kinds:  # pip values and face codes are not to be compared
+            self._memory, self._memory_kinds = RollMemory(), ids
+        codes = None
         try:
-            reading = self._read_frame(frame.image)
+            if kinds:
+                with self._reader_lock:
+                    reading, codes, others = camera_kinds.read_by_kinds(self.kind_reader, frame.image, kinds)
+                self._set_status(other_kind=[{"box": list(r.box)} for r in others])
+                if others:
+                    self._problem(camera_kinds.other_kind_words(others, title), logging.WARNING)
+            else:
+                reading = self._read_frame(frame.image)
         except Exception as exc:
             self._memory = self._memory.forget()
             self._problem(f"{frame.name}: dice reader failed ({type(exc).__name__}: {exc})")
@@ -435,9 +457,10 @@ class CameraLoop:
         if not decision.records:
             return
         crops = tuple(media.save(crop_box(frame.image, d.box), f"die{i}") for i, d in enumerate(good))
-        event = DiceRolled(die="d6", faces=decision.faces, source=self._source_name(frame),
-                           image=image_ref, crops=crops, confidence=tuple(round(float(d.confidence), 3) for d in good),
-                           at=self.ports.clock())
+        confidence = tuple(round(float(d.confidence), 3) for d in good)
+        named = camera_kinds.roll_fields(codes, good) if codes is not None else {"die": "d6", "faces": decision.faces}
+        event = DiceRolled(**named, source=self._source_name(frame), image=image_ref, crops=crops,
+                           confidence=confidence, at=self.ports.clock())
         try:
             seq = self.ports.submit(event)
         except Refused as exc:
@@ -447,7 +470,8 @@ class CameraLoop:
             self._problem(f"roll not recorded ({type(exc).__name__}: {exc})")
             return
         self.rolls += 1
-        self._set_status(last_settle=frame.name, last_roll={"seq": seq, "faces": list(event.faces), "source": event.source},
+        self._set_status(last_settle=frame.name, last_roll={"seq": seq, "faces": list(event.faces), "source": event.source,
+                                                              **({"kinds": list(event.kinds)} if event.kinds else {})},
                          detail=f"camera {self.spec}: rolled {', '.join(map(str, event.faces))}")
 
 

@@ -22,6 +22,7 @@ import json
 from dataclasses import dataclass
 from typing import Any, Iterable, Iterator, Mapping, Sequence
 
+from . import awaited as awaited_roll
 from . import corrections
 from .errors import LaterEventRefused, NothingToUndo, Refused
 from .events import DiceRolled, DieCorrected, Dropped, Event, GameStarted, Note, TagPlaced, TagRemoved, Undone
@@ -66,6 +67,9 @@ class TableState:
     from one under way."""
     desync: tuple[Desync, ...] = dataclasses.field(default=(), metadata={"omit_default": True})
     """Figures standing where the rules say they cannot be ("check the table", :mod:`.sensed`)."""
+    refused_roll: awaited_roll.RollRefusal | None = dataclasses.field(default=None, metadata={"omit_default": True})
+    """The last camera throw the game did not take while it waited for another roll (what it expected,
+    what was seen; :mod:`.awaited`), until the game takes an event."""
 
 
 LOG_LINES = 50
@@ -135,7 +139,8 @@ def apply(ts: TableState, event: Event, seq: int | None = None) -> TableState:
         text = tray_record.describe_tray(ts.tray, event)  # short: the TV's log shows it whole
         text = "Tray roll " + text[len("Rolled "):] if text.startswith("Rolled ") else text + " (tray roll)"
         return dataclasses.replace(ts, tray=tray, seq=seq, log=_log(ts, seq, event, text),
-                                   since_start=ts.since_start + 1)
+                                   since_start=ts.since_start + 1,
+                                   refused_roll=awaited_roll.refusal(game, ts.state, event, seq))
     if game.dice is not None and isinstance(event, DiceRolled):
         wrong = tray_record.game_dice_error(game.title, game.dice(ts.state), tray, event)
         if wrong:
@@ -161,7 +166,7 @@ def apply(ts: TableState, event: Event, seq: int | None = None) -> TableState:
     if not text and isinstance(event, Note):
         text = event.text
     return dataclasses.replace(ts, state=state, tray=tray, seq=seq, tags=tags, log=_log(ts, seq, event, text),
-                               since_start=ts.since_start + 1)
+                               since_start=ts.since_start + 1, refused_roll=None)
 
 
 SENSED = ("sim", "camera", "dir:", "video:", "picamera")
@@ -471,4 +476,7 @@ def table_view(ts: TableState, viewer: str = "spectator") -> dict[str, Any]:
         "tags": [{"pad": p, "uid": u, "object": o} for p, u, o in sorted(ts.tags)],
         "acting_token": acting_token(ts),
         "desync": desync_view(ts.desync),  # "check the table: ..." until board and game agree
+        "awaits": awaited_roll.expected_words(awaited_roll.awaited_dice(game, ts.state)),  # "" when none
+        "roll_refused": None if ts.refused_roll is None else {**to_jsonable(ts.refused_roll),
+                                                              "message": ts.refused_roll.message},
     }
