@@ -1,10 +1,11 @@
 """Photos of a dice tray from one fixed camera: dice of any kinds, each where and how it is asked to lie.
 
 For the end-to-end tests of throws by die kind (``arena-table run --camera DIR`` on a folder of
-these photos). Each die is drawn as :func:`arena_table.vision.kind_render.face_image` draws its
-upper face (the kind's body colour, its face's numeral or label), turned by its angle, on a plain
-tray with sensor noise, so every photo is a new one of the same table; a die that lies still from
-one photo to the next is drawn at the same place, as a die nobody picked up.
+these photos). The tray is a plain cloth of one colour with a fixed fine texture; each die as
+:func:`~arena_table.vision.kind_render.face_image` draws its upper face (the kind's body colour and
+glyph), placed by :func:`~arena_table.vision.kind_render.place_die` (rounded, shaded, turned by its
+angle), with new sensor noise in every photo; a die that lies still from one photo to the next is
+drawn at the same place, as a die nobody picked up.
 
 >>> import arena_table.rules
 >>> film = ThrowFilm(seed=1)
@@ -18,7 +19,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-import cv2
 import numpy as np
 
 from arena_table.rules.kernel.mechanics.die_kinds import find_kind
@@ -47,20 +47,24 @@ class ThrowFilm:
 
     Args:
         size: photo size (H, W) px.
-        tray_bgr: the tray cloth's colour (BGR).
+        tray_bgr: the cloth's colour (BGR); the default green felt lies far from the bodies of the
+            Demigods dice.
         noise: standard deviation of the sensor noise (grey levels).
-        seed: each photo's noise follows from it.
+        seed: the cloth's texture and each photo's noise follow from it.
     """
 
     def __init__(self, size: tuple[int, int] = (480, 640), tray_bgr: tuple[int, int, int] = (40, 90, 50),
-                 noise: float = 3.0, seed: int = 0) -> None:
+                 noise: float = 2.0, seed: int = 0) -> None:
         self.size = size
-        self.tray_bgr = tray_bgr
         self.noise = noise
         self.rng = np.random.default_rng(seed)
+        self.tray = np.empty((*size, 3), np.float32)
+        """The tray without dice (float BGR)."""
+        self.tray[:] = tray_bgr
+        self.tray += self.rng.normal(0.0, 2.0, self.tray.shape).astype(np.float32)
 
     def __repr__(self) -> str:
-        return f"<ThrowFilm {self.size[1]}x{self.size[0]} tray {self.tray_bgr}>"
+        return f"<ThrowFilm {self.size[1]}x{self.size[0]}>"
 
     def frame(self, dice: Sequence[ThrownDie]) -> np.ndarray:
         """A new photo (HxWx3 BGR uint8) of the tray with ``dice`` in it.
@@ -68,18 +72,11 @@ class ThrowFilm:
         Raises:
             DieKindError: a die names no shipped kind. ValueError: a face its kind does not have.
         """
-        hgt, wid = self.size
-        img = np.empty((hgt, wid, 3), np.uint8)
-        img[:] = self.tray_bgr
+        img = self.tray.copy()
         for d in dice:
             kind = find_kind(d.kind)
             if d.face not in kind.symbols:
                 raise ValueError(f"a {kind.id} die has no face {d.face!r}; its faces: {', '.join(kind.symbols)}")
-            face = kind_render.face_image(kind, d.face, d.side)
-            m = cv2.getRotationMatrix2D((d.side / 2, d.side / 2), float(d.angle), 1.0)
-            m[:, 2] += (d.centre[0] - d.side / 2, d.centre[1] - d.side / 2)
-            warped = cv2.warpAffine(face, m, (wid, hgt), flags=cv2.INTER_LINEAR)
-            mask = cv2.warpAffine(np.full((d.side, d.side), 255, np.uint8), m, (wid, hgt))
-            img[mask > 127] = warped[mask > 127]
-        noisy = img.astype(np.float32) + self.rng.normal(0.0, self.noise, img.shape)
+            kind_render.place_die(img, kind_render.face_image(kind, d.face, d.side), d.centre, float(d.angle))
+        noisy = img + self.rng.normal(0.0, self.noise, img.shape).astype(np.float32)
         return np.clip(noisy, 0, 255).astype(np.uint8)

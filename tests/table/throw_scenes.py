@@ -50,7 +50,7 @@ def setup_events():
 
 def photos(lead: int = 1, seed: int = 5) -> list:
     """The photos: ``lead`` of the empty tray, then the throws of :data:`SCENES` (after the first)."""
-    film = ThrowFilm(seed=seed, tray_bgr=(28, 28, 28))
+    film = ThrowFilm(seed=seed)
     return [film.frame([]) for _ in range(lead)] + [film.frame(s) for s in SCENES[1:]]
 
 
