@@ -210,7 +210,8 @@ def test_the_control_page_edits_the_marker_registry_and_the_reader_follows(web, 
 
 
 def test_a_demigods_frame_sequence_moves_the_knight_with_its_facing(tmp_path):
-    """'Movement' p.31's example seen by the camera: two fields, a quarter turn right, two more."""
+    """The Knight's move of the example Hero turns (p.31) seen by the camera, under 'Movement' (p.21,
+    one AP a field or a 90° turn): two fields, a quarter turn right, two more."""
     sys.path.insert(0, str(Path(__file__).parents[1] / "rules" / "demigods"))
     from dg_helpers import Table as DgTable, lineup_options
 
