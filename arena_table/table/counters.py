@@ -178,10 +178,14 @@ class CounterReader:
         self.kinds = tuple(kinds) if kinds is not None else tuple(find_kind(k) for k in DIVINE_KINDS.values())
         self.reads = 0
         """``dg-divine-read`` events the engine accepted."""
+        self.unread: dict[str, str] = {}
+        """Hero -> why its slot was not read in the last reading (its last value kept); also the
+        ``unread`` field of the ``counters`` status entry."""
         self._last_t: float | None = None
         self._placed: tuple[Any, list[PlacedSlot]] | None = None
         self._said: set[str] = set()
-        ports.report(state="ok", detail=f"counters: {len(self.slots)} hero slot(s)")
+        self._status: dict[str, Any] = {}
+        self._report(state="ok", detail=f"counters: {len(self.slots)} hero slot(s)")
 
     def __repr__(self) -> str:
         return f"<CounterReader {len(self.slots)} slots, {self.reads} reads>"
@@ -193,11 +197,16 @@ class CounterReader:
     def close(self) -> None:
         pass
 
+    def _report(self, **changes: Any) -> None:
+        """This reader's status entry with ``changes`` (the board keeps only the last report whole)."""
+        self._status.update(changes)
+        self.ports.report(**self._status)
+
     def _once(self, message: str) -> None:
         if message not in self._said:
             self._said.add(message)
             log.warning("counters: %s", message)
-            self.ports.report(state="warning", detail=f"counters: {message}")
+            self._report(state="warning", detail=f"counters: {message}", problems=sorted(self._said))
 
     def _placed_for(self, size: tuple[int, int]) -> list[PlacedSlot]:
         board = self.board()
@@ -227,6 +236,7 @@ class CounterReader:
         chars = table.state.chars
         image = frame.image
         values: dict[str, int | None] = {}
+        unread: dict[str, str] = {}
         for p in self._placed_for((image.shape[1], image.shape[0])):
             ch = chars.get(p.slot.hero)
             if ch is None or not ch.power:
@@ -242,7 +252,12 @@ class CounterReader:
             value, why = slot_value(readings, p, ch.power)
             values[p.slot.hero] = value
             if why:
-                log.debug("counters: %s: %s", frame.name, why)
+                unread[p.slot.hero] = why
+        if unread != self.unread:  # told when it changes, not every reading
+            self.unread = unread
+            self._report(unread=dict(unread))
+            for hero, why in unread.items():
+                log.info("counters: %s: %s", frame.name, why)
         reads = getattr(table.state, "reads", {})
         for event in self.tracker.update(values, reads):
             try:
@@ -251,8 +266,8 @@ class CounterReader:
                 log.info("counters: %s refused: %s", event, exc)
                 continue
             self.reads += 1
-            self.ports.report(state="ok", detail=f"counters: {event.who} {event.value}",
-                              last_read={"who": event.who, "value": event.value, "frame": frame.name})
+            self._report(detail=f"counters: {event.who} {event.value}",
+                         last_read={"who": event.who, "value": event.value, "frame": frame.name})
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,18 @@ from arena_table.vision import kind_render
 SIZE = (1280, 720)
 CLOTH = (60, 90, 70)
 """BGR of the table cloth."""
+TRAY = (0, 0, 1280, 520)
+"""The dice tray (px) of the camera calibration the tests give: above the hero cards, so the pip
+reader never takes a divine die beside a card for a throw."""
+
+
+def tray_calibration(path) -> str:
+    """A camera calibration file (``arena-table dice calibrate``'s kind) at ``path`` with the tray
+    :data:`TRAY`; returns the path as text."""
+    from arena_table.vision.frames import Calibration
+
+    Calibration(SIZE, tray=TRAY).save(path)
+    return str(path)
 
 
 def paste_die(frame: np.ndarray, kind: str, face: int, centre: Sequence[float], side: int = 44,

@@ -22,7 +22,7 @@ from arena_table.table.counter_slots import counter_slots
 HERE = Path(__file__).parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent / "rules" / "demigods"))
-from counter_frames import table_photo  # noqa: E402
+from counter_frames import table_photo, tray_calibration  # noqa: E402
 from dg_helpers import lineup_options  # noqa: E402
 
 pytestmark = pytest.mark.slow
@@ -50,11 +50,11 @@ def _run(tmp_path: Path, photos: list, counters: CounterSettings) -> Table:
     db = tmp_path / "t.db"
     if not db.exists():
         _game_log(db)
-    table = Table(TableConfig(data=DataSettings(db=db), camera=CameraSettings(source=str(folder), still_frames=10),
-                              counters=counters))
+    camera = CameraSettings(source=str(folder), still_frames=10, calibration=tray_calibration(tmp_path / "cal.json"))
+    table = Table(TableConfig(data=DataSettings(db=db), camera=camera, counters=counters))
     table.start()
-    camera = next(d for d in table.devices if type(d).__name__ == "CameraLoop")
-    camera.join(timeout=300)
+    loop = next(d for d in table.devices if type(d).__name__ == "CameraLoop")
+    loop.join(timeout=300)
     return table
 
 
@@ -84,5 +84,8 @@ def test_divine_dice_in_the_slots_become_the_heroes_reads_and_the_view_shows_a_m
         assert wolf["resources"]["mana"] == 6 and "read_mismatch" not in wolf
         status = table.status()["counters"]
         assert status["last_read"]["who"] == "trapper"
+        assert status["unread"] == {"black-wolf": "a demigods-divine-rage die in black-wolf's slot; black-wolf's "
+                                                  "divine power is mana"}
+        assert not [r for r in table.rows() if r.event.KIND == "roll"], "a divine die beside a card read as a throw"
     finally:
         table.close()

@@ -63,6 +63,11 @@
       if (acting) tags.append(el('span', { class: 'tag acting-tag', text: 'Acting' }));
       else if (o.next) tags.append(el('span', { class: 'tag next-tag', text: 'Next' }));
       if (o.out) tags.append(el('span', { class: 'tag out-tag', text: 'Out' }));
+      if (o.read_mismatch) {  // the camera reads a counter die (Demigods divine die) at another value
+        const m = o.read_mismatch;
+        tags.append(el('span', { class: 'tag mismatch-tag', text: 'Die ' + m.read + '≠' + m.engine,
+          title: 'The camera reads the die at ' + m.read + '; the game has ' + m.engine + ': check the table' }));
+      }
       li.append(tags);
       const body = el('div', { class: 'body' });
       if (o.health !== undefined && o.health !== null) {
