@@ -62,3 +62,22 @@ def table_photo(dice: Sequence[tuple], seed: int, cards: Sequence[tuple] = (), s
         paste_die(frame, kind, face, centre, angle=angle)
     noisy = frame.astype(np.int16) + rng.normal(0, 3, frame.shape).astype(np.int16)
     return cv2.GaussianBlur(noisy.clip(0, 255).astype(np.uint8), (3, 3), 0)
+
+
+def paste_die_mm(frame: np.ndarray, board_to_image: np.ndarray, kind: str, face: int, centre_mm: Sequence[float],
+                 side_mm: float = 16.0, angle: float = 0.0, px_per_mm: float = 6.0) -> None:
+    """Draw a die of ``kind`` showing ``face`` lying on the table plane at ``centre_mm`` (board mm),
+    ``side_mm`` wide (the catalogue's divine die: 16 mm), turned ``angle`` degrees, through the
+    camera ``board_to_image`` (3x3, board mm -> frame px), perspective included; in place."""
+    side = int(round(side_mm * px_per_mm))
+    img = kind_render.face_image(find_kind(kind), str(face), side)
+    a = np.radians(angle)
+    rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]]) / px_per_mm
+    to_mm = np.eye(3)
+    to_mm[:2, :2] = rot
+    to_mm[:2, 2] = np.asarray(centre_mm, float) - rot @ (side / 2, side / 2)
+    m = board_to_image @ to_mm
+    h, w = frame.shape[:2]
+    warped = cv2.warpPerspective(img, m, (w, h), flags=cv2.INTER_AREA)
+    mask = cv2.warpPerspective(np.full((side, side), 255, np.uint8), m, (w, h))
+    frame[mask > 127] = warped[mask > 127]

@@ -12,17 +12,21 @@ import sys
 from pathlib import Path
 
 import cv2
+import numpy as np
 import pytest
 
 from arena_table.rules import GameStarted, parse, table_view
+from arena_table.rules.kernel.geometry.boards import board_from
 from arena_table.table.app import Table
 from arena_table.table.config import CameraSettings, CounterSettings, DataSettings, TableConfig
 from arena_table.table.counter_slots import counter_slots
+from arena_table.vision.board_calib import CALIBRATION_FILE
+from arena_table.vision.board_film import BoardFilm
 
 HERE = Path(__file__).parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent / "rules" / "demigods"))
-from counter_frames import table_photo, tray_calibration  # noqa: E402
+from counter_frames import paste_die_mm, table_photo, tray_calibration  # noqa: E402
 from dg_helpers import lineup_options  # noqa: E402
 
 pytestmark = pytest.mark.slow
@@ -42,8 +46,8 @@ def _game_log(db: Path) -> None:
         table.submit(parse(str(GameStarted(game="demigods", options=lineup_options()))))
 
 
-def _run(tmp_path: Path, photos: list, counters: CounterSettings) -> Table:
-    folder = tmp_path / "photos"
+def _run(tmp_path: Path, photos: list, counters: CounterSettings, name: str = "photos") -> Table:
+    folder = tmp_path / name
     folder.mkdir()
     for i, image in enumerate(photos):
         cv2.imwrite(str(folder / f"{i:02d}.png"), image)
@@ -87,5 +91,45 @@ def test_divine_dice_in_the_slots_become_the_heroes_reads_and_the_view_shows_a_m
         assert status["unread"] == {"black-wolf": "a demigods-divine-rage die in black-wolf's slot; black-wolf's "
                                                   "divine power is mana"}
         assert not [r for r in table.rows() if r.event.KIND == "roll"], "a divine die beside a card read as a throw"
+    finally:
+        table.close()
+
+
+def test_slots_in_board_mm_are_read_through_the_board_calibration(tmp_path):
+    """A 6x4 field board of 30 mm fields (cells from (0, 0) to (180, 120) board mm) and its corner
+    markers, photographed by one camera and calibrated as ``arena-table calibrate`` does; the
+    Knight's slot lies left of the board, Black Wolf's right of it, both on the table plane."""
+    film = BoardFilm(board_from({"id": "field", "game": "demigods", "kind": "square", "size_mm": 30.0,
+                                 "cols": 6, "rows": 4}), seed=3)
+    film.calibration.save(tmp_path / CALIBRATION_FILE)
+    own_mm = film.camera @ np.array([[1, 0, -film.offset[0]], [0, 1, -film.offset[1]], [0, 0, 1]])
+
+    def photo(dice):
+        image = film.frame({})
+        for kind, face, at, angle in dice:
+            paste_die_mm(image, own_mm, kind, face, at, angle=angle)
+        return image
+
+    slots = counter_slots([
+        # box_px names the frame's empty top-left corner: with the board calibrated, box_mm is used
+        {"hero": "knight", "power": "rage", "box_mm": [-75, 0, 36, 36], "box_px": [0, 0, 60, 60]},
+        {"hero": "black-wolf", "box_mm": [210, 82, 36, 36]}])
+    photos = [photo([(RAGE, 5, (-57, 17), 20), (MANA, 2, (228, 100), 60)]),
+              photo([(RAGE, 3, (-50, 26), 80), (MANA, 2, (229, 101), 62)])]  # the Knight's die moved, now 3
+    counters = CounterSettings(slots=slots, interval_s=0.2, stable_reads=2)
+    table = _run(tmp_path, photos, counters)
+    try:
+        assert _reads(table) == [("knight", 5), ("black-wolf", 2), ("knight", 3)]
+        assert table.status()["counters"]["state"] == "ok"
+    finally:
+        table.close()
+
+    (tmp_path / CALIBRATION_FILE).unlink()  # no board calibration: box_px, or not read at all
+    table = _run(tmp_path, photos[1:], counters, name="photos-uncalibrated")
+    try:
+        assert _reads(table)[3:] == [("knight", 0)]  # its box_px: the empty corner
+        status = table.status()["counters"]
+        assert status["state"] == "warning" and status["problems"] == [
+            "black-wolf's slot is in board mm and there is no board calibration (arena-table calibrate), nor a box_px"]
     finally:
         table.close()
