@@ -82,6 +82,8 @@ class Run:
     """The final ``/api/state``."""
     board_svg: str = ""
     log: str = ""
+    seen: Any = None
+    """What ``collect`` took from the page at the end (:func:`run_service`)."""
 
     def presented(self, photo: int) -> float:
         """Monotonic time photo ``photo``'s first frame was due at the camera loop."""
@@ -128,9 +130,12 @@ def _get(url: str) -> Any:
 
 
 def run_service(browser, tmp: Path, db: Path, photos: list[str], folder: Path,
-                until: Callable[[Any], bool] | None = None, timeout: float = 60.0) -> Run:
+                until: Callable[[Any], bool] | None = None, timeout: float = 60.0,
+                observer: str = "", collect: Callable[[Any], Any] | None = None) -> Run:
     """Run the service on ``folder`` until its camera has shown every photo, with a spectator page
-    open from before the first figure; returns what was seen."""
+    open from before the first figure; returns what was seen. ``observer``: more JavaScript
+    installed in the page with :data:`OBSERVER`; ``collect(page)``: what to keep from the page at
+    the end (``Run.seen``)."""
     config = tmp / "config.toml"
     config.write_text(f"[camera]\nfps = {FPS}\nstill_frames = {STILL_FRAMES}\nrealtime = true\n", encoding="utf-8")
     port = free_port()
@@ -156,6 +161,8 @@ def run_service(browser, tmp: Path, db: Path, photos: list[str], folder: Path,
         page.goto(url + "/?page_seconds=3600")
         page.wait_for_function("window.arena && window.arena.connected", timeout=10000, polling=20)
         page.evaluate(OBSERVER)
+        if observer:
+            page.evaluate(observer)
         run.connected_at = time.monotonic()
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
@@ -169,6 +176,8 @@ def run_service(browser, tmp: Path, db: Path, photos: list[str], folder: Path,
         shown = page.evaluate("window.desyncShown")
         run.desync = None if shown is None else {"t": shown["t"] / 1000 - offset, "text": shown["text"]}
         run.board_svg = page.inner_html("#board")
+        if collect is not None:
+            run.seen = collect(page)
         status = _get(url + "/api/status")["devices"]
         run.state = _get(url + "/api/state")
         move = status.get("figures", {}).get("last_move")

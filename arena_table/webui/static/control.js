@@ -719,6 +719,9 @@
 
   // a figure on the table where the rules say it cannot be: put it back, or settle it here
   function renderDesync() {
+    const refused = state && state.roll_refused;  // a camera throw the game did not take: throw what it waits for
+    $('roll-refused').hidden = !refused;
+    $('roll-refused').textContent = refused ? refused.message : '';
     const off = (state && state.desync) || [];
     $('desync').hidden = !off.length;
     $('desync').replaceChildren(...off.map((d) => {

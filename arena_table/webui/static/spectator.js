@@ -133,6 +133,11 @@
     const off = state.desync || [];
     desync.hidden = !off.length;
     desync.replaceChildren(...off.map((d) => el('p', { text: d.message })));
+    const refused = state.roll_refused;  // a camera throw the game did not take: what it waits for, what was seen
+    $('roll-refused').hidden = !refused;
+    $('roll-refused').textContent = refused ? refused.message : '';
+    $('awaits').hidden = !state.awaits;
+    $('awaits').textContent = state.awaits ? 'Waiting for ' + state.awaits : '';
     $('scores').replaceChildren(...(view.scores || []).map((s) => el('div', { class: 'score' },
       el('strong', { text: s.side + ' ' }), s.label + ': ' + s.value + (s.max !== undefined ? ' / ' + s.max : ''))));
     const la = $('last-action');
@@ -177,21 +182,27 @@
         const conf = last.confidence && last.confidence[i] !== undefined ? Math.round(100 * last.confidence[i]) + '%' : null;
         // the camera's confidence is in the face it read: a corrected die shows it with that face, not the new one,
         // in lines no wider than "conf. 97%" (a wider die wraps a roll of three onto two rows on the TV)
-        return el('div', { class: 'die' + (corrected ? ' corrected' : '') },
+        const kind = last.kind_titles ? last.kind_titles[last.kind_titles.length === 1 ? 0 : i] : null;  // a roll by die kinds
+        return el('div', { class: 'die' + (corrected ? ' corrected' : ''), 'data-kind': last.kinds ? last.kinds[last.kinds.length === 1 ? 0 : i] : null },
           urls.media && last.crops && last.crops[i] ? el('img', { src: urls.media + last.crops[i], alt: 'die ' + (i + 1) + ' showing ' + f }) : null,
-          el('div', { class: 'value', text: f }),
+          kind ? el('div', { class: 'kind', text: kind.replace(/ (attack )?die$/, '') }) : null,
+          el('div', { class: typeof f === 'number' ? 'value' : 'value word', text: f }),
           conf && !corrected ? el('div', { class: 'conf', text: 'conf. ' + conf }) : null,
           corrected ? el('div', { class: 'conf', text: 'corrected' }) : null,
           corrected ? el('div', { class: 'conf', text: 'read ' + last.sensed[i] }) : null,
           corrected && conf ? el('div', { class: 'conf', text: 'at ' + conf }) : null);
       });
-      $('last-roll').replaceChildren(...dice, el('div', { class: 'total', text: last.faces.length + last.die + ' = ' + last.total }));
+      const numeric = last.faces.every((f) => typeof f === 'number');
+      $('last-roll').replaceChildren(...dice, el('div', { class: 'total', text: last.kinds
+        ? last.faces.length + (last.faces.length === 1 ? ' die' : ' dice') + (numeric ? ' = ' + last.total : '')
+        : last.faces.length + last.die + ' = ' + last.total }));
     } else {
       $('last-roll').replaceChildren(el('p', { class: 'muted', text: 'No roll yet.' }));
     }
     $('history').replaceChildren(...((tray && tray.history) || []).map((r) =>
       el('li', { 'data-seq': r.seq }, el('span', { class: 'muted', text: '#' + r.seq + ' ' }),
-        r.faces.length + r.die + ': ' + r.faces.join(', ') + ' = ' + r.total)));
+        r.kind_titles ? r.faces.map((f, i) => r.kind_titles[r.kind_titles.length === 1 ? 0 : i].replace(/ (attack )?die$/, '') + ' ' + f).join(', ')
+          : r.faces.length + r.die + ': ' + r.faces.join(', ') + ' = ' + r.total)));
   }
 
   function renderHistograms(svg) {

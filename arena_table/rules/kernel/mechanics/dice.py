@@ -422,7 +422,8 @@ def tray_view(tray: TrayState) -> dict[str, Any]:
         return {"seq": r.seq, "die": r.die, "faces": list(r.faces), "sensed": list(r.sensed),
                 "total": r.total, "at": r.at, "source": r.source, "image": r.image,
                 "crops": list(r.crops), "confidence": list(r.confidence),
-                **({"kinds": list(r.kinds)} if r.kinds else {})}
+                **({"kinds": list(r.kinds), "kind_titles": [k.title if (k := known_kind(i)) is not None else i
+                                                             for i in r.kinds]} if r.kinds else {})}
 
     st = stats(tray)
     return {
