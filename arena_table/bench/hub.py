@@ -56,51 +56,58 @@ _VERSION = {"id": _ID, "tiles": re.compile(rb'"version":(\d+)')}
 
 
 class _Spectator(asyncio.Protocol):
-    """One SSE reader: notes ``(version, monotonic_s)`` for each message the moment its bytes arrive
-    (a protocol callback, no task per read); ``ready`` is set at the first message, ``failed`` holds
-    why the stream was refused or ended early."""
+    """One SSE reader: keeps each chunk with the moment it arrived (a protocol callback, no task per
+    read, no parsing until the end: :meth:`arrivals`); ``ready`` is set at the first message,
+    or fails with why the stream was refused or ended early."""
 
-    def __init__(self, request: bytes, pattern: re.Pattern, arrivals: list, ready: asyncio.Future) -> None:
-        self.request, self.pattern, self.arrivals, self.ready = request, pattern, arrivals, ready
-        self.buf, self.head, self.transport = b"", True, None
-        self.closed: asyncio.Future = ready.get_loop().create_future()
+    def __init__(self, request: bytes, ready: asyncio.Future) -> None:
+        self.request, self.ready = request, ready
+        self.chunks: list[tuple[float, bytes]] = []
+        self.transport: asyncio.BaseTransport | None = None
+        self.seen = b""
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.transport = transport
         transport.write(self.request)
 
     def data_received(self, data: bytes) -> None:
-        now = time.monotonic()
-        self.buf += data
-        if self.head:
-            end = self.buf.find(b"\r\n\r\n")
-            if end < 0:
-                return
-            status = self.buf.split(b"\r\n", 1)[0]
-            if b" 200 " not in status + b" ":
-                self._done(f"refused: {status.decode(errors='replace')}")
+        self.chunks.append((time.monotonic(), data))
+        if not self.ready.done():
+            self.seen += data
+            end = self.seen.find(b"\r\n\r\n")
+            if end >= 0 and not self.seen.startswith((b"HTTP/1.1 200 ", b"HTTP/1.0 200 ")):
+                status = self.seen.split(b"\r\n", 1)[0].decode(errors="replace")
+                self._done(f"refused: {status}")
                 self.transport.close()
-                return
-            self.head, self.buf = False, self.buf[end + 4:]
-        while True:
-            end = self.buf.find(b"\n\n")
-            if end < 0:
-                return
-            block, self.buf = self.buf[:end], self.buf[end + 2:]
-            if not self.ready.done():
+            elif end >= 0 and b"\n\n" in self.seen[end + 4:]:
                 self.ready.set_result(None)
-            found = self.pattern.findall(block)
-            if found:
-                self.arrivals.append((max(int(v) for v in found), now))
+                self.seen = b""
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._done(f"closed by the server ({exc or 'EOF'})")
-        if not self.closed.done():
-            self.closed.set_result(None)
 
     def _done(self, why: str) -> None:
         if not self.ready.done():
             self.ready.set_exception(ConnectionError(why))
+
+    def arrivals(self, pattern: re.Pattern) -> list[tuple[int, float]]:
+        """``(version, monotonic_s)`` of each message: the version its block names, the time its
+        last byte arrived."""
+        out, buf, head = [], b"", True
+        for now, data in self.chunks:
+            buf += data
+            if head:
+                end = buf.find(b"\r\n\r\n")
+                if end < 0:
+                    continue
+                head, buf = False, buf[end + 4:]
+            blocks = buf.split(b"\n\n")
+            buf = blocks.pop()
+            for block in blocks:
+                found = pattern.findall(block)
+                if found:
+                    out.append((max(int(v) for v in found), now))
+        return out
 
 
 def spectators(port: int, path: str, mode: str, n: int, batch: int = 50, open_timeout: float = 60.0) -> None:
@@ -113,21 +120,18 @@ def spectators(port: int, path: str, mode: str, n: int, batch: int = 50, open_ti
     async def main() -> None:
         loop = asyncio.get_running_loop()
         request = f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n".encode()
-        per_client: list[list] = [[] for _ in range(n)]
         readies = [loop.create_future() for _ in range(n)]
-        clients: list[_Spectator] = []
+        clients = [_Spectator(request, f) for f in readies]
 
-        async def open_one(i: int) -> None:
-            c = _Spectator(request, _VERSION[mode], per_client[i], readies[i])
-            clients.append(c)
+        async def open_one(c: _Spectator) -> None:
             try:
                 await loop.create_connection(lambda: c, "127.0.0.1", port)
             except OSError as exc:
                 c._done(f"connect: {exc}")
 
         opening = []
-        for i in range(n):
-            opening.append(asyncio.ensure_future(open_one(i)))
+        for i, c in enumerate(clients):
+            opening.append(asyncio.ensure_future(open_one(c)))
             if i % batch == batch - 1:
                 await asyncio.sleep(0.05)
         await asyncio.gather(*opening)
@@ -141,7 +145,7 @@ def spectators(port: int, path: str, mode: str, n: int, batch: int = 50, open_ti
         for c in clients:
             if c.transport is not None:
                 c.transport.close()
-        print(json.dumps(per_client), flush=True)
+        print(json.dumps([c.arrivals(_VERSION[mode]) for c in clients]), flush=True)
 
     asyncio.run(main())
 
@@ -294,10 +298,13 @@ def run_bench(clients: int = 1000, table_clients: int = 200, events: int = 100, 
     try:
         start("mosquitto", [mosquitto, "-c", str(tmp / "m.conf")])
         table = start("table", [sys.executable, "-m", "arena_table.cli", "run", "--camera", "none", "--db",
-                                str(tmp / "t.db"), "--port", str(tport), "--pin", pin, "--max-clients",
-                                str(table_clients + 8), "--publish", f"mqtt://127.0.0.1:{bport}", "--table-id", "bench"])
+                                str(tmp / "t.db"), "--port", str(tport), "--pin", pin,
+                                "--max-clients", str(table_clients + 8),
+                                "--streams-per-address", str(table_clients + 8),  # every stream comes from 127.0.0.1
+                                "--publish", f"mqtt://127.0.0.1:{bport}", "--table-id", "bench"])
         hub = start("hub", [sys.executable, "-m", "arena_table.cli", "hub", "--broker", f"mqtt://127.0.0.1:{bport}",
-                            "--port", str(hport), "--max-clients", str(clients + 8), "--results", str(tmp / "results.db")])
+                            "--port", str(hport), "--max-clients", str(clients + 8),
+                            "--results", str(tmp / "results.db")])
         wait_ready(tport, table)
         wait_ready(hport, hub, path="/api/tables")
         op = _Http(tport)

@@ -51,8 +51,8 @@ def cmd_init(args: argparse.Namespace) -> int:
 def cmd_wall(args: argparse.Namespace) -> int:
     from arena_table.hub.feed import Feed
     from arena_table.hub.topics import parse_broker
+    from arena_table.hub.server import HubServer
     from arena_table.hub.wall import create_wall_app
-    from arena_table.webui.server import make_server, stop_server
 
     if not args.broker:
         print("error: hub: give --broker mqtt://[USER:PASSWORD@]HOST[:PORT] for the wall, or `hub init`",
@@ -73,8 +73,11 @@ def cmd_wall(args: argparse.Namespace) -> int:
     feed = Feed(broker).start()
     app = create_wall_app(feed, results, max_clients=args.max_clients)
     try:
-        server = make_server(app, args.host, args.port, clients=args.max_clients)
+        server = HubServer(app, args.host, args.port)
     except (OSError, ValueError) as exc:
+        from arena_table.webui.app import shutdown
+
+        shutdown(app)
         feed.close()
         results.close()
         print(f"error: cannot listen on {args.host}:{args.port}: {getattr(exc, 'strerror', None) or exc}",
@@ -86,7 +89,7 @@ def cmd_wall(args: argparse.Namespace) -> int:
     except (KeyboardInterrupt, SystemExit):
         pass
     finally:
-        stop_server(app, server)
+        server.close()
         feed.close()
         results.close()
     return 0

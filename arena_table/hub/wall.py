@@ -1,51 +1,54 @@
 """``arena-table hub --broker URL``: the convention wall, served from one subscription to the broker.
 
 The hub subscribes once (:class:`~arena_table.hub.feed.Feed`); a broadcaster thread turns each
-change into the tiles' JSON once and puts it in every wall client's bounded queue, streamed as
-Server-Sent Events (``event: tiles``, data ``{"tables": [tile...]}``, see :mod:`arena_table.hub.tiles`).
+change into the tiles' JSON once and publishes it as one SSE frame (``event: tiles``, data
+``{"tables": [tile...]}``, see :mod:`arena_table.hub.tiles`) on the fan-out's ``wall`` channel.
 Pages: ``/`` the wall, ``/api/tables`` the tiles, ``/events`` the stream, ``/table/<id>/`` one table's
 spectator screen for a phone (the table's own page, :mod:`arena_table.hub.screens`) with its stream
 ``/table/<id>/stream``, its QR code ``/table/<id>/qr.svg``, and ``/api/table/<id>`` its view as the
-broker last carried it.
+broker last carried it. The streams are served by :mod:`arena_table.hub.server` on an asyncio loop
+(:class:`HubStreams` tells it which paths are streams); the pages by this Flask app.
 """
 
 from __future__ import annotations
 
 import json
-import queue
+import re
 import threading
 from pathlib import Path
-from typing import Any, Iterator
 
 from flask import Flask, Response, abort, render_template, request
 from jinja2 import ChoiceLoader, FileSystemLoader
 
 from arena_table.webui import app as webui_app
 
+from .fanout import Fanout
 from .feed import Feed
 from .results import Results
-from .screens import Screens
+from .screens import Screens, channel
 from .tiles import tiles
 
 WEBUI = Path(webui_app.__file__).parent
 """The table's web UI: the hub serves its spectator page, scripts and styles as they are."""
 
-HEARTBEAT_S = 15.0
-"""Silence after which the stream sends a heartbeat (so a page tells a dead hub from a quiet hall)."""
-QUEUE_SIZE = 8
-"""Tiles messages a wall client may have waiting; a slower one keeps only the newest."""
+WALL = "wall"
+"""The fan-out channel of the wall's tiles."""
+HELLO = b"retry: 2000\n\n"
+"""A stream's first bytes: the browser reconnects 2 s after a lost stream."""
+_TABLE_STREAM = re.compile(r"^/table/([^/]+)/stream$")
 
 
 class Wall:
-    """The tiles, rebuilt once per change and handed to every stream (``close`` ends them)."""
+    """The tiles, rebuilt once per change and published on the fan-out's ``wall`` channel (``close``
+    stops the thread)."""
 
-    def __init__(self, feed: Feed) -> None:
-        self.feed = feed
+    def __init__(self, feed: Feed, fanout: Fanout) -> None:
+        self.feed, self.fanout = feed, fanout
         self._lock = threading.Lock()
-        self._clients: list[queue.Queue] = []
         self._dirty = threading.Event()
         self._closing = threading.Event()
-        self._json = json.dumps({"tables": []})
+        self._json = ""
+        self._publish(json.dumps({"tables": []}))
         feed.listen(lambda table_id: self._dirty.set())
         self._thread = threading.Thread(target=self._run, name="wall", daemon=True)
         self._thread.start()
@@ -55,35 +58,17 @@ class Wall:
         with self._lock:
             return self._json
 
-    def stream(self) -> Iterator[bytes]:
-        q: queue.Queue = queue.Queue(QUEUE_SIZE)
-        with self._lock:
-            self._clients.append(q)
-            first = self._json
-        try:
-            yield b"retry: 2000\nevent: tiles\ndata: " + first.encode() + b"\n\n"
-            while not self._closing.is_set():
-                try:
-                    data = q.get(timeout=HEARTBEAT_S)
-                except queue.Empty:
-                    yield b"event: heartbeat\ndata: {}\n\n"
-                    continue
-                if data is None:
-                    return
-                yield b"event: tiles\ndata: " + data.encode() + b"\n\n"
-        finally:
-            with self._lock:
-                if q in self._clients:
-                    self._clients.remove(q)
-
     def close(self) -> None:
         self._closing.set()
         self._dirty.set()
-        with self._lock:
-            clients = list(self._clients)
-        for q in clients:
-            _put_latest(q, None)
         self._thread.join(timeout=5)
+
+    def _publish(self, data: str) -> None:
+        with self._lock:
+            if data == self._json:
+                return
+            self._json = data
+        self.fanout.publish(WALL, b"event: tiles\ndata: " + data.encode() + b"\n\n")
 
     def _run(self) -> None:
         while True:
@@ -91,75 +76,59 @@ class Wall:
             self._dirty.clear()
             if self._closing.is_set():
                 return
-            data = json.dumps({"tables": tiles(self.feed.tables())}, separators=(",", ":"))
-            with self._lock:
-                if data == self._json:
-                    continue
-                self._json = data
-                clients = list(self._clients)
-            for q in clients:
-                _put_latest(q, data)
+            self._publish(json.dumps({"tables": tiles(self.feed.tables())}, separators=(",", ":")))
 
 
-class _Count:
-    """Streams held: :meth:`take` one if fewer than ``most``, :meth:`held` gives it back at the end."""
+class HubStreams:
+    """What the hub's server needs of the app (``app.extensions["arena_hub"]``): which paths are
+    streams, on which channel, and at most how many to hold; ``close`` stops the wall's thread.
 
-    def __init__(self) -> None:
-        self.n, self._lock = 0, threading.Lock()
+    Args:
+        max_clients: streams held at once (the wall's and the phones'); the next one gets a 503.
+    """
 
-    def take(self, most: int) -> bool:
-        with self._lock:
-            if self.n >= most:
-                return False
-            self.n += 1
-            return True
+    def __init__(self, fanout: Fanout, wall: Wall, screens: Screens, max_clients: int) -> None:
+        self.fanout, self.wall, self.screens, self.max_clients = fanout, wall, screens, max_clients
 
-    def held(self, it: Iterator[bytes]) -> Iterator[bytes]:
-        try:
-            yield from it
-        finally:
-            with self._lock:
-                self.n -= 1
+    def channel(self, path: str) -> str | None:
+        """``/events`` -> ``wall``; ``/table/<id>/stream`` of a table the hub has seen -> its channel;
+        anything else None (the Flask app answers, a 404 for an unknown table's stream).
 
+        >>> from arena_table.hub.topics import Broker
+        >>> s = HubStreams(Fanout(), None, Screens(Feed(Broker("127.0.0.1", 1)), Fanout()), 5)
+        >>> s.channel("/events"), s.channel("/table/t1/stream"), s.channel("/table/t1/")
+        ('wall', None, None)
+        """
+        if path == "/events":
+            return WALL
+        m = _TABLE_STREAM.match(path)
+        if m is None or self.screens.initial(m.group(1)) is None:
+            return None
+        return channel(m.group(1))
 
-class _Closer:
-    """What ``webui.server.stop_server`` closes: the wall's streams and the screens'."""
-
-    def __init__(self, *parts: Any) -> None:
-        self.parts = parts
+    def hello(self, channel_name: str) -> bytes:
+        return HELLO
 
     def close(self) -> None:
-        for part in self.parts:
-            part.close()
-
-
-def _put_latest(q: queue.Queue, item: Any) -> None:
-    """Put ``item``; a full queue drops its oldest first (only the newest tiles matter)."""
-    while True:
-        try:
-            q.put_nowait(item)
-            return
-        except queue.Full:
-            try:
-                q.get_nowait()
-            except queue.Empty:
-                pass
+        if self.wall is not None:
+            self.wall.close()
 
 
 def create_wall_app(feed: Feed, results: Results | None = None, max_clients: int = 200) -> Flask:
     """The wall's Flask app over ``feed`` (started by the caller); ``shutdown`` of
-    :mod:`arena_table.webui.app` (as ``webui.server.stop_server`` calls it) ends its streams.
+    :mod:`arena_table.webui.app` (as ``HubServer`` calls it) stops its wall thread.
     ``results``: where finished games are kept (``/results``); default: in memory.
-    ``max_clients``: phones' screen streams held at once; the next one gets a 503."""
+    ``max_clients``: streams held at once, the wall's and the phones'; the next one gets a 503.
+    Serve it with :class:`arena_table.hub.server.HubServer` (the streams are not Flask routes)."""
     app = Flask(__name__, static_folder=str(WEBUI / "static"))
     app.jinja_loader = ChoiceLoader([FileSystemLoader(str(Path(__file__).parent / "templates")),
                                      FileSystemLoader(str(WEBUI / "templates"))])
-    wall = Wall(feed)
-    screens = Screens(feed)
-    app.extensions["arena_hub"] = _Closer(wall, screens)
+    fanout = Fanout()
+    wall = Wall(feed, fanout)
+    screens = Screens(feed, fanout)
+    app.extensions["arena_hub"] = HubStreams(fanout, wall, screens, max_clients)
     results = results or Results(":memory:")
     game_panels = sorted(p.stem for p in (WEBUI / "static" / "games").glob("*.js"))
-    streams = _Count()
 
     def note(table_id: str) -> None:  # paho's thread: one table's view, no waiting
         t = feed.table(table_id)
@@ -186,13 +155,6 @@ def create_wall_app(feed: Feed, results: Results | None = None, max_clients: int
     @app.get("/api/tables")
     def api_tables() -> Response:
         return Response(wall.tiles_json(), mimetype="application/json")
-
-    @app.get("/events")
-    def events() -> Response:
-        resp = Response(wall.stream(), mimetype="text/event-stream")
-        resp.headers["Cache-Control"] = "no-store"
-        resp.headers["X-Accel-Buffering"] = "no"
-        return resp
 
     def screen_url(table_id: str) -> str:
         return f"{request.host_url}table/{table_id}/"
@@ -222,19 +184,8 @@ def create_wall_app(feed: Feed, results: Results | None = None, max_clients: int
     @app.get("/table/<table_id>/status")
     def table_status(table_id: str) -> Response:
         """What ``spectator.js`` asks after a refused stream: ``{"streams": {"clients", "max_clients"}}``."""
-        return Response(json.dumps({"streams": {"clients": streams.n, "max_clients": max_clients}}),
+        return Response(json.dumps({"streams": {"clients": fanout.clients, "max_clients": max_clients}}),
                         mimetype="application/json")
-
-    @app.get("/table/<table_id>/stream")
-    def table_stream(table_id: str) -> Response:
-        if screens.initial(table_id) is None:
-            abort(404)
-        if not streams.take(max_clients):
-            return Response("the hub is full", status=503, headers={"Retry-After": "10"})
-        resp = Response(streams.held(screens.stream(table_id)), mimetype="text/event-stream")
-        resp.headers["Cache-Control"] = "no-store"
-        resp.headers["X-Accel-Buffering"] = "no"
-        return resp
 
     @app.get("/api/table/<table_id>")
     def table_view(table_id: str) -> Response:

@@ -17,7 +17,7 @@ from arena_table.hub.wall import create_wall_app  # noqa: E402
 from arena_table.rules import DiceRolled, GameStarted  # noqa: E402
 from arena_table.table.app import Table  # noqa: E402
 from arena_table.table.config import CameraSettings, DataSettings, PublishSettings, TableConfig, WebSettings  # noqa: E402
-from arena_table.webui.server import make_server, stop_server  # noqa: E402
+from arena_table.hub.server import HubServer, wait_running  # noqa: E402
 
 pytestmark = [pytest.mark.browser, pytest.mark.perf]
 
@@ -33,8 +33,9 @@ def test_the_wall_follows_three_tables(tmp_path, page, screenshots):
     broker = Mosquitto(tmp_path).start()
     feed = Feed(parse_broker(broker.url), keep_events=False).start()
     app = create_wall_app(feed)
-    server = make_server(app, "127.0.0.1", 0, clients=8)
+    server = HubServer(app, "127.0.0.1", 0)
     threading.Thread(target=server.run, daemon=True).start()
+    wait_running(server)
     tables = {name: make_table(tmp_path, broker, name) for name in ("table-3", "table-1", "table-2")}
     try:
         tables["table-2"].submit(GameStarted(game="first-to-ten", options={"players": ["Ann", "Bo"]}))
@@ -63,6 +64,6 @@ def test_the_wall_follows_three_tables(tmp_path, page, screenshots):
     finally:
         for t in tables.values():
             t.close()
-        stop_server(app, server)
+        server.close()
         feed.close()
         broker.kill()

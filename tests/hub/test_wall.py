@@ -22,7 +22,7 @@ from arena_table.hub.wall import create_wall_app
 from arena_table.rules import DiceRolled, GameStarted
 from arena_table.table.app import Table
 from arena_table.table.config import CameraSettings, DataSettings, PublishSettings, TableConfig, WebSettings
-from arena_table.webui.server import make_server, stop_server
+from arena_table.hub.server import HubServer, wait_running
 from arena_table.webui.views import spectator_state
 
 
@@ -38,10 +38,11 @@ def make_table(tmp_path, broker, table_id):
 def wall(broker):
     feed = Feed(parse_broker(broker.url)).start()
     app = create_wall_app(feed)
-    server = make_server(app, "127.0.0.1", 0, clients=8)
+    server = HubServer(app, "127.0.0.1", 0)
     threading.Thread(target=server.run, daemon=True).start()
+    wait_running(server)
     yield f"http://127.0.0.1:{server.effective_port}"
-    stop_server(app, server)
+    server.close()
     feed.close()
 
 
@@ -152,18 +153,35 @@ def test_a_tile_links_to_the_tables_own_spectator_screen_served_by_the_hub(tmp_p
             assert err.value.code == 404
 
 
-def test_a_tables_screen_stream_on_the_hub_carries_each_view_as_a_snapshot(tmp_path, broker, wall):
+def test_a_tables_screen_stream_on_the_hub_sends_a_snapshot_then_each_view_as_an_update(tmp_path, broker, wall):
     with make_table(tmp_path, broker, "t1") as t1:
         wait_for(lambda: tiles(wall), 10, "the tile")
         stream = urllib.request.urlopen(wall + "/table/t1/stream", timeout=10)
-        first = _next_event(stream, "snapshot")
-        assert (first["version"], first["online"]) == (0, True)
+        name, first = _next_message(stream)
+        assert name == "snapshot" and (first["version"], first["online"]) == (0, True)
+        state, rev = first["state"], first["rev"]
         t1.submit(DiceRolled(faces=(4, 5)))
         t1.submit(DiceRolled(faces=(6,)))
-        while (latest := _next_event(stream, "snapshot"))["version"] < 2:
-            pass
-        assert latest["epoch"] == t1.epoch and latest["state"]["tray"]["last"]["faces"] == [6]
+        versions = []
+        while not versions or versions[-1] < 2:
+            name, d = _next_message(stream)
+            assert name == "update" and d["base"] == rev and d["rev"] == rev + 1 and d["epoch"] == t1.epoch
+            state.update(d["set"])
+            for key in d["unset"]:
+                del state[key]
+            for key, tail in d["append"].items():
+                state[key] = (state.get(key, []) + tail["items"])[-tail["keep"]:]
+            rev = d["rev"]
+            versions.append(d["version"])
+        assert versions == [1, 2] and state["tray"]["last"]["faces"] == [6]
+        assert [line["text"] for line in state["log"]] == ["Rolled 2d6: 4, 5 (total 9)", "Rolled 1d6: 6 (total 6)"]
+        assert d["append"]["log"]["items"] == state["log"][-1:]  # the log's new line only, not the whole log
+        assert state == json.load(urllib.request.urlopen(wall + "/api/table/t1", timeout=5))["state"]
         stream.close()
+        again = urllib.request.urlopen(wall + "/table/t1/stream", timeout=10)  # a newcomer: the whole state
+        name, d = _next_message(again)
+        assert (name, d["version"], d["rev"], d["state"]) == ("snapshot", 2, rev, state)
+        again.close()
 
 
 def test_a_publishing_table_shows_the_hubs_screen_of_it_on_its_qr_code(tmp_path, broker):
@@ -181,11 +199,12 @@ def test_a_publishing_table_shows_the_hubs_screen_of_it_on_its_qr_code(tmp_path,
         PublishSettings(hub_url="http://hall.example:8080/")
 
 
-def _next_event(stream, name):
+def _next_message(stream):
+    """The next SSE message but heartbeats: ``(event name, data)``."""
     event = None
     while True:
         line = stream.readline().decode().rstrip("\n")
         if line.startswith("event: "):
             event = line[7:]
-        elif line.startswith("data: ") and event == name:
-            return json.loads(line[6:])
+        elif line.startswith("data: ") and event != "heartbeat":
+            return event, json.loads(line[6:])
