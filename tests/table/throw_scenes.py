@@ -18,13 +18,11 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from arena_table.rules import GameStarted, parse
+from arena_table.rules import parse
 from arena_table.vision.throw_film import ThrowFilm, ThrownDie
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "rules" / "demigods"))
-from dg_helpers import Table, lineup_options  # noqa: E402
-
-ATTACK = 'dg-use who=warlord use=elemental-sword targets=["blacksmith","trapper"] side=["back","front"]'
+from dg_helpers import elemental_sword_attack  # noqa: E402
 
 DEMIGOD_PAIR = [ThrownDie("demigods-demigod", "5", (200, 150), 20.0), ThrownDie("demigods-demigod", "3", (420, 300), 65.0)]
 MIXED = [ThrownDie("demigods-ice", "failure", (120, 110), 15.0), ThrownDie("demigods-fire", "critical", (330, 120), 50.0),
@@ -36,10 +34,7 @@ SCENES = [[], DEMIGOD_PAIR, MIXED, RETALIATION]
 
 def setup_lines() -> list[str]:
     """The game up to the Warlord's attack waiting for its dice, in notation."""
-    t = Table(lineup_options()).until("warlord")  # round 1: Demigods may not attack
-    t.until("blacksmith").until("warlord")
-    t.do("dg-place who=warlord", "dg-place who=blacksmith", "dg-place who=trapper", "dg-move who=warlord ap=2", ATTACK)
-    return t.lines()
+    return elemental_sword_attack().lines()
 
 
 def setup_events():
@@ -54,4 +49,3 @@ def photos(lead: int = 1, seed: int = 5) -> list:
     return [film.frame([]) for _ in range(lead)] + [film.frame(s) for s in SCENES[1:]]
 
 
-__all__ = ["ATTACK", "GameStarted", "SCENES", "photos", "setup_events", "setup_lines"]

@@ -120,14 +120,31 @@ def expected_words(awaited: tuple[AwaitedDie, ...]) -> str:
                  for a in awaited])
 
 
+def _pips(name: str) -> bool:
+    kind = tray_record.known_kind(name)
+    return kind is not None and kind.look.marks == "pips"
+
+
 def reads_symbols(game: Any, state: Any) -> tuple[DieKind, ...]:
-    """The kinds the camera should tell apart now: the kinds ``game`` throws when it waits for a die
-    of one of them that shows a symbol (a face not a plain number: ``burn``, ``critical``), which a
-    pip reader cannot read; ``()`` otherwise (pips, or no roll awaited)."""
+    """The kinds the camera should tell apart now: the kinds ``game`` throws, when it waits for a die
+    of one of them that shows symbols (a face not a plain number: ``burn``, ``critical``) and for
+    which no pip die stands in (a plain ``d6`` for the Thieves' Guild die): a pip reader cannot read
+    it. ``()`` otherwise: the pip reader reads the roll (or no roll is awaited).
+
+    >>> import arena_table.rules
+    >>> class G: name, awaits = "demigods", staticmethod(lambda s: {"dg-ice": 1, "dg-fire": 1})
+    >>> "demigods-demigod" in [k.id for k in reads_symbols(G, None)]
+    True
+    >>> class T: name, awaits = "theosis", staticmethod(lambda s: {"theosis-thieves-d6": 1, "d6": 1})
+    >>> reads_symbols(T, None)
+    ()
+    """
     own = thrown_kinds(game.name)
     ids = {k.id for k in own}
     for a in awaited_dice(game, state):
-        if a.kind is not None and a.kind.id in ids and any(not f.symbol.lstrip("-").isdigit() for f in a.kind.faces):
+        if a.kind is None or a.kind.id not in ids or _pips(a.name) or any(map(_pips, a.stand_ins)):
+            continue
+        if any(not f.symbol.lstrip("-").isdigit() for f in a.kind.faces):
             return own
     return ()
 

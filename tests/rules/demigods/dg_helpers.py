@@ -80,3 +80,13 @@ def at(who: str, **extra) -> Table:
     t = Table(lineup_options(**extra)).until(who)
     return t.do(*(f"dg-place who={w}" for w in ("knight", "assassin", "black-wolf", "weaponsmith", "pegasus-knight",
                                                    "trapper", "blacksmith", "gunner")))
+
+
+def elemental_sword_attack() -> Table:
+    """'Example Demigod turn' (pp.28-29): the lineup game in round 2, the Warlord, 2 AP moved,
+    attacking the Blacksmith (his back) and the Trapper (her front) with the Elemental Sword (10;
+    ice, fire and slashing dice), waiting for its dice."""
+    t = Table(lineup_options()).until("warlord")  # round 1: Demigods may not attack
+    t.until("blacksmith").until("warlord")
+    return t.do("dg-place who=warlord", "dg-place who=blacksmith", "dg-place who=trapper", "dg-move who=warlord ap=2",
+                'dg-use who=warlord use=elemental-sword targets=["blacksmith","trapper"] side=["back","front"]')
