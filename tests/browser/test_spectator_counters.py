@@ -17,13 +17,11 @@ from arena_table.rules import GameStarted
 from arena_table.table.app import Table
 from arena_table.table.config import CameraSettings, CounterSettings, DataSettings, TableConfig
 from arena_table.table.counter_slots import counter_slots
+from arena_table.vision.counter_film import table_photo, tray_calibration
 from arena_table.webui.app import create_app
 from arena_table.webui.server import ServerThread
 
-TABLE_TESTS = Path(__file__).parents[1] / "table"
-sys.path.insert(0, str(TABLE_TESTS))
-sys.path.insert(0, str(TABLE_TESTS.parent / "rules" / "demigods"))
-from counter_frames import table_photo, tray_calibration  # noqa: E402
+sys.path.insert(0, str(Path(__file__).parents[1] / "rules" / "demigods"))
 from dg_helpers import lineup_options  # noqa: E402
 
 pytestmark = pytest.mark.browser

@@ -83,3 +83,25 @@ def test_a_bad_slot_is_named(slots, message):
     with pytest.raises(ValueError) as err:
         counter_slots(slots)
     assert str(err.value).startswith(message)
+
+
+def test_a_still_slot_keeps_its_reading_and_a_die_turned_in_place_is_read_again():
+    """Sensor noise alone leaves the slot's reading as it was; the same die turned to another face
+    at the same spot and angle is read anew (the numeral's blocks change)."""
+    import arena_table.rules  # noqa: F401
+    from arena_table.rules.kernel.mechanics.die_kinds import find_kind
+    from arena_table.table.counters import read_slots
+    from arena_table.vision.counter_film import table_photo
+
+    kinds = [find_kind("demigods-divine-rage")]
+    (slot,), _ = place([CounterSlot("knight", box_px=(230, 585, 80, 80))], (1280, 720))
+    memory: dict = {}
+    assert read_slots(table_photo([("demigods-divine-rage", 3, (270, 625), 10)], 1), [(slot, "rage")], kinds,
+                      memory) == ({"knight": 3}, {})
+    first = memory["knight"][0]
+    assert read_slots(table_photo([("demigods-divine-rage", 3, (270, 625), 10)], 2), [(slot, "rage")], kinds,
+                      memory) == ({"knight": 3}, {})
+    assert memory["knight"][0] is first  # not read again: the region looks the same
+    for face in (1, 2, 4, 5, 6):
+        assert read_slots(table_photo([("demigods-divine-rage", face, (270, 625), 10)], 3), [(slot, "rage")],
+                          kinds, memory)[0] == {"knight": face}

@@ -22,11 +22,10 @@ from arena_table.table.config import CameraSettings, CounterSettings, DataSettin
 from arena_table.table.counter_slots import counter_slots
 from arena_table.vision.board_calib import CALIBRATION_FILE
 from arena_table.vision.board_film import BoardFilm
+from arena_table.vision.counter_film import paste_die_mm, table_photo, tray_calibration
 
 HERE = Path(__file__).parent
-sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent / "rules" / "demigods"))
-from counter_frames import paste_die_mm, table_photo, tray_calibration  # noqa: E402
 from dg_helpers import lineup_options  # noqa: E402
 
 pytestmark = pytest.mark.slow

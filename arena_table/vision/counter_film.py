@@ -1,8 +1,10 @@
-"""Rendered photos of divine dice lying beside hero cards, for the counters tests.
+"""Rendered photos of divine dice lying beside hero cards: the counters tests and
+``arena_table.bench.counters``.
 
 Each die is drawn by the kind renderer (``vision.kind_render.face_image``: the kind's body colour
 from its look, its numeral in its ink), turned and pasted where it is asked for, on a table cloth
-with sensor noise; hero cards are pale rectangles, as the dice lie beside them.
+with sensor noise; hero cards are pale rectangles, as the dice lie beside them. A die can also be drawn on the table
+plane of a rendered board (:mod:`.board_film`) through that camera (:func:`paste_die_mm`).
 """
 
 from __future__ import annotations
@@ -14,20 +16,21 @@ import numpy as np
 
 import arena_table.rules  # noqa: F401 - loads the games' die kinds
 from arena_table.rules.kernel.mechanics.die_kinds import find_kind
-from arena_table.vision import kind_render
+
+from . import kind_render
 
 SIZE = (1280, 720)
 CLOTH = (60, 90, 70)
 """BGR of the table cloth."""
 TRAY = (0, 0, 1280, 520)
-"""The dice tray (px) of the camera calibration the tests give: above the hero cards, so the pip
-reader never takes a divine die beside a card for a throw."""
+"""A dice tray (px) above the hero cards of :func:`table_photo`'s usual layout, so the pip reader
+of a camera calibrated with it never takes a divine die beside a card for a throw."""
 
 
 def tray_calibration(path) -> str:
-    """A camera calibration file (``arena-table dice calibrate``'s kind) at ``path`` with the tray
-    :data:`TRAY`; returns the path as text."""
-    from arena_table.vision.frames import Calibration
+    """Write a camera calibration file (``arena-table dice calibrate``'s kind) at ``path`` with the
+    tray :data:`TRAY` at :data:`SIZE`; returns the path as text."""
+    from .frames import Calibration
 
     Calibration(SIZE, tray=TRAY).save(path)
     return str(path)
