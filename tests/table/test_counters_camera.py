@@ -19,7 +19,7 @@ from arena_table.rules import GameStarted, parse, table_view
 from arena_table.rules.kernel.geometry.boards import board_from
 from arena_table.table.app import Table
 from arena_table.table.config import CameraSettings, CounterSettings, DataSettings, TableConfig
-from arena_table.table.counter_slots import counter_slots
+from arena_table.table.counter_slots import CounterSlot, counter_slots
 from arena_table.vision.board_calib import CALIBRATION_FILE
 from arena_table.vision.board_film import BoardFilm
 from arena_table.vision.counter_film import paste_die_mm, table_photo, tray_calibration
@@ -132,3 +132,34 @@ def test_slots_in_board_mm_are_read_through_the_board_calibration(tmp_path):
             "black-wolf's slot is in board mm and there is no board calibration (arena-table calibrate), nor a box_px"]
     finally:
         table.close()
+
+
+def test_the_reader_follows_a_board_calibration_made_while_it_runs():
+    """The counters reader asks for the calibration in force at each reading (the figure reader's,
+    which the control page's "Calibrate" replaces): before one exists the Knight's slot is its
+    box_px (the frame's empty corner: 0), after it its box_mm, where the die lies."""
+    from arena_table.table.counters import CounterReader
+    from arena_table.table.ports import Ports
+    from arena_table.vision.frames import Frame
+    from dg_helpers import Table as DgTable
+
+    film = BoardFilm(board_from({"id": "field", "game": "demigods", "kind": "square", "size_mm": 30.0,
+                                 "cols": 6, "rows": 4}), seed=5)
+    own_mm = film.camera @ np.array([[1, 0, -film.offset[0]], [0, 1, -film.offset[1]], [0, 0, 1]])
+    image = film.frame({})
+    paste_die_mm(image, own_mm, RAGE, 4, (-57, 17), angle=35)
+    game = DgTable(lineup_options())
+    submitted, board = [], [None]
+    ports = Ports(submit=lambda e: submitted.append(e) or len(submitted), media=None, clock=lambda: 0.0,
+                  report=lambda **info: None, rows=lambda **kw: [], state=lambda: game.ts,
+                  subscribe=lambda fn: (lambda: None), on_refused=lambda fn: (lambda: None), status=lambda: {},
+                  watch_status=lambda fn: None)
+    slots = [CounterSlot.of(s) for s in counter_slots(
+        [{"hero": "knight", "box_mm": [-75, 0, 36, 36], "box_px": [0, 0, 60, 60]}])]
+    reader = CounterReader(ports, slots, lambda: board[0], interval_s=0.2, stable_reads=2)
+    for i in range(4):
+        reader(Frame(image, 0.2 * i, i, f"camera:{i}"))
+    board[0] = film.calibration
+    for i in range(4, 8):
+        reader(Frame(image, 0.2 * i, i, f"camera:{i}"))
+    assert [str(e) for e in submitted] == ["dg-divine-read who=knight value=0", "dg-divine-read who=knight value=4"]
