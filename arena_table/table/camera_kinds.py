@@ -71,3 +71,26 @@ def roll_fields(codes: KindCodes, good: Sequence[DieReading]) -> dict[str, Any]:
     each face as the catalogue records it (a numeral as its number)."""
     pairs = [codes.pair(int(d.value)) for d in good]
     return {"kinds": tuple(k for k, _ in pairs), "faces": tuple(face_symbol(k, f) for k, f in pairs)}
+
+
+def as_unread(others: Sequence[KindReading]) -> tuple[DieReading, ...]:
+    """Dice of no kind in play as unread dice, for the live view's overlay (drawn red, ``?``)."""
+    return tuple(DieReading(None, "unreadable", "other-kind", r.confidence, (r.box[0] + r.box[2] / 2.0,
+                                                                             r.box[1] + r.box[3] / 2.0), r.box)
+                 for r in others)
+
+
+def label(codes: KindCodes, die: DieReading) -> str:
+    """A die read ok as the overlay labels it: its kind without the game's prefix, and its face
+    (``ice failure``).
+
+    >>> import arena_table.rules
+    >>> from arena_table.rules.kernel.mechanics.die_kinds import find_kind
+    >>> codes = KindCodes([find_kind("demigods-ice")])
+    >>> label(codes, DieReading(codes.code("demigods-ice", "failure"), "ok", "", 0.9, (0.0, 0.0), (0, 0, 9, 9)))
+    'ice failure'
+    """
+    kind, face = codes.pair(int(die.value))
+    games = next((k.games for k in codes.kinds if k.id == kind), ())
+    short = next((kind[len(g) + 1:] for g in games if kind.startswith(g + "-")), kind)
+    return f"{short} {face}"

@@ -69,8 +69,9 @@ OVERLAY_COLOURS = {"ok": (60, 200, 60), "cocked": (0, 160, 255), "partial": (255
 """BGR colour of each die status in :func:`draw_dice`."""
 
 
-def draw_dice(image: np.ndarray, dice: Any) -> np.ndarray:
-    """A copy of ``image`` with each die's box and value (``?`` if not read) drawn in its status colour.
+def draw_dice(image: np.ndarray, dice: Any, label: Callable[[Any], str] | None = None) -> np.ndarray:
+    """A copy of ``image`` with each die's box and value (``?`` if not read; ``label(die)`` of a die
+    read ``ok`` when given) drawn in its status colour.
 
     >>> out = draw_dice(np.zeros((40, 40, 3), np.uint8), [])
     >>> out.shape, int(out.max())
@@ -82,8 +83,8 @@ def draw_dice(image: np.ndarray, dice: Any) -> np.ndarray:
         x, y, w, h = (int(v) for v in d.box)
         colour = OVERLAY_COLOURS.get(d.status, (40, 40, 230))
         cv2.rectangle(out, (x, y), (x + w, y + h), colour, thick)
-        label = str(d.value) if d.status == "ok" else "?"
-        cv2.putText(out, label, (x, max(12, y - 4)), cv2.FONT_HERSHEY_SIMPLEX, 0.4 * thick + 0.2, colour, thick,
+        text = (label(d) if label is not None else str(d.value)) if d.status == "ok" else "?"
+        cv2.putText(out, text, (x, max(12, y - 4)), cv2.FONT_HERSHEY_SIMPLEX, 0.4 * thick + 0.2, colour, thick,
                     cv2.LINE_AA)
     return out
 
@@ -212,8 +213,15 @@ class CameraLoop:
         return job.result()
 
     def _draw_overlay(self, image: np.ndarray) -> np.ndarray:
-        """:meth:`overlay`'s work, on the overlay thread."""
+        """:meth:`overlay`'s work, on the overlay thread: the dice as the loop reads them now (by kind,
+        each labelled ``kind face`` and a die of no kind in play ``?``, while the game waits for symbol dice)."""
         try:
+            kinds, _ = camera_kinds.kinds_now(self.ports)
+            if kinds:
+                with self._reader_lock:
+                    reading, codes, others = camera_kinds.read_by_kinds(self.kind_reader, image, kinds)
+                return draw_dice(image, reading.dice + camera_kinds.as_unread(others),
+                                 lambda d: camera_kinds.label(codes, d))
             reading = self._read_frame(image, search=False)  # drawn every second: never a size search
         except Exception as exc:
             log.warning("camera %s: overlay reading failed: %s", self.spec, exc)
@@ -432,6 +440,8 @@ class CameraLoop:
                 if others:
                     self._problem(camera_kinds.other_kind_words(others, title), logging.WARNING)
             else:
+                if self._status.get("other_kind"):
+                    self._set_status(other_kind=[])
                 reading = self._read_frame(frame.image)
         except Exception as exc:
             self._memory = self._memory.forget()

@@ -105,3 +105,30 @@ def test_a_throw_of_other_dice_shows_what_was_expected_until_the_attack_gets_its
     assert seen.seen["refused_hidden"]  # gone once the attack took its dice
     assert seen.seen["awaits"][:2] == ["Waiting for 1 Ice attack die, 1 Fire attack die and 1 Slashing attack die",
                                        "Waiting for 1 Bludgeoning attack die"]
+
+
+def test_the_control_page_shows_what_was_expected_too(live, browser, page):
+    """The same refused throw on a live table: both pages show the notice; the attack's dice clear it."""
+    from browserkit import login, new_page, open_tv
+
+    from arena_table.rules import parse
+
+    for ev in setup_events():
+        live.table.submit(ev)
+    live.table.submit(parse("roll kinds=[demigods-demigod,demigods-demigod] faces=[5,3] source=camera:0"))
+    ctx, tv = new_page(browser, 1280, 720)
+    open_tv(tv, live, ready="!document.getElementById('roll-refused').hidden")
+    assert tv.inner_text("#roll-refused") == REFUSED
+    from test_a11y import critical, run_axe
+    assert critical(run_axe(tv)) == []  # the notice, the awaited roll and a roll by kinds on the TV
+    login(page, live.url)
+    page.wait_for_function("!document.getElementById('roll-refused').hidden", timeout=5000)
+    assert page.inner_text("#roll-refused") == REFUSED
+    assert page.inner_text("#awaits") == "Waiting for 1 Ice attack die, 1 Fire attack die and 1 Slashing attack die"
+    live.table.submit(parse("roll kinds=[demigods-ice,demigods-fire,demigods-slashing] faces=[failure,critical,1] "
+                            "source=camera:0"))
+    tv.wait_for_function("document.getElementById('roll-refused').hidden", timeout=5000)
+    page.wait_for_function("document.getElementById('roll-refused').hidden", timeout=5000)
+    assert tv.inner_text("#awaits") == "Waiting for 1 Bludgeoning attack die"  # the Blacksmith's Retaliation
+    assert tv.errors == []
+    ctx.close()

@@ -80,3 +80,30 @@ def test_a_throw_of_other_dice_is_not_the_attacks_roll_and_says_what_was_expecte
         taken = table.submit(parse("roll kinds=[demigods-ice,demigods-fire] faces=[failure,critical] source=camera:0"))
         assert table.state.refused_roll is None and taken == ts.seq + 1  # two of the three: the attack's
         assert table_view(table.state)["awaits"] == "1 Slashing attack die"
+
+
+def test_the_live_view_boxes_the_dice_by_kind_while_the_attack_waits(tmp_path):
+    """The control page's overlay reads as the loop does: the attack's dice and the Demigod die boxed
+    green (read), the S&S blue die red (of no kind Demigods throws)."""
+    from arena_table.table.camera_loop import OVERLAY_COLOURS, CameraLoop
+    from arena_table.vision.frames import Frame
+    from throw_scenes import MIXED
+
+    with Table(TableConfig(data=DataSettings(db=tmp_path / "t.db"), camera=CameraSettings(source="none"))) as table:
+        for ev in setup_events():
+            table.submit(ev)
+        loop = CameraLoop(table.ports("camera"), "test", source_factory=lambda spec, **kw: None)
+        image = photos()[2]
+        loop.feed(Frame(image, 0.0, 0, "mixed.png"))
+        try:
+            out = loop.overlay()
+        finally:
+            loop.close()
+    changed = (out != image).any(axis=2)
+    for die in MIXED:
+        x, y = die.centre
+        ring = out[y - 60:y + 60, x - 60:x + 60][changed[y - 60:y + 60, x - 60:x + 60]]
+        colour = OVERLAY_COLOURS["unreadable" if die.kind == "sns-blue" else "ok"]
+        assert (ring == colour).all(axis=1).any(), f"{die.kind} not boxed in {colour}"
+        other = OVERLAY_COLOURS["ok" if die.kind == "sns-blue" else "unreadable"]
+        assert not (ring == other).all(axis=1).any(), f"{die.kind} boxed in {other}"

@@ -722,6 +722,8 @@
     const refused = state && state.roll_refused;  // a camera throw the game did not take: throw what it waits for
     $('roll-refused').hidden = !refused;
     $('roll-refused').textContent = refused ? refused.message : '';
+    $('awaits').hidden = !(state && state.awaits);
+    $('awaits').textContent = state && state.awaits ? 'Waiting for ' + state.awaits : '';
     const off = (state && state.desync) || [];
     $('desync').hidden = !off.length;
     $('desync').replaceChildren(...off.map((d) => {
