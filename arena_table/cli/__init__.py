@@ -20,7 +20,7 @@ if TYPE_CHECKING:  # annotations only (see the module docstring)
     import argparse
     from collections.abc import Sequence
 
-PLUGINS = ("run", "config", "doctor", "pin", "dice", "tags", "markers", "calibrate", "bench", "hub")
+PLUGINS = ("run", "config", "doctor", "pin", "dice", "tags", "markers", "calibrate", "counters", "bench", "hub")
 """Modules of this package that add sub-commands (a missing one is skipped)."""
 
 

@@ -56,6 +56,10 @@ class PlacedSlot:
     """x, y, width, height px of the frame read for this slot (clipped to the frame)."""
     holds: Callable[[tuple[float, float]], bool]
     """Whether a die centre (frame px) lies in the slot."""
+    outline: tuple[tuple[float, float], ...] = ()
+    """The slot's four corners in frame px (a box_mm slot's box seen in perspective)."""
+    frame_of: str = "px"
+    """``mm`` (placed through the board calibration) or ``px``."""
 
 
 def place(slots: Sequence[CounterSlot], frame_size: tuple[int, int], board: Any = None
@@ -80,12 +84,15 @@ def place(slots: Sequence[CounterSlot], frame_size: tuple[int, int], board: Any 
             bx, by = px.min(axis=0)
             bw, bh = px.max(axis=0) - (bx, by)
             box = (float(bx), float(by), float(bw), float(bh))
+            outline, frame_of = tuple((float(a), float(b)) for a, b in px), "mm"
             mm = s.box_mm
 
             def holds(c, mm=mm):
                 return contains(mm, board.to_board([c])[0])
         elif s.box_px is not None:
             box = s.box_px
+            x, y, w, h = box
+            outline, frame_of = ((x, y), (x + w, y), (x + w, y + h), (x, y + h)), "px"
 
             def holds(c, box=box):
                 return contains(box, c)
@@ -99,7 +106,7 @@ def place(slots: Sequence[CounterSlot], frame_size: tuple[int, int], board: Any 
         if x1 - x0 < 2 or y1 - y0 < 2:
             problems.append(f"{s.hero}'s slot lies outside the {width}x{height} frame")
             continue
-        placed.append(PlacedSlot(s, (x0, y0, x1 - x0, y1 - y0), holds))
+        placed.append(PlacedSlot(s, (x0, y0, x1 - x0, y1 - y0), holds, outline, frame_of))
     return placed, problems
 
 
@@ -297,12 +304,39 @@ def read_slots(image: np.ndarray, placed: Sequence[tuple[PlacedSlot, str]], kind
         else:
             readings = [_moved(r, x, y) for r in read_kinds(region, kinds, game="demigods")]
             value, why = slot_value(readings, p, power)
+            if value == 0 and occupied(region, p):
+                value, why = None, (f"something lies in {hero}'s slot that is not read as a die (a die touching "
+                                    "another, or a card's edge?)")
             if memory is not None:
                 memory[hero] = (thumb, value, why)
         values[hero] = value
         if why:
             unread[hero] = why
     return values, unread
+
+
+FOREGROUND_LAB = 30.0
+"""Colour distance (CIE Lab) from the region's border colour above which a pixel is something lying
+on the table: the kind reader's own test for a die (``vision.kinds.locate``)."""
+OCCUPIED_PX = 400
+"""Pixels of such things inside a slot's outline (the kind reader's smallest die: 20x20 px) that make
+a slot with no die found "not read" rather than empty."""
+
+
+def occupied(region: np.ndarray, slot: PlacedSlot) -> bool:
+    """Whether something other than the table lies inside the slot's outline: at least
+    :data:`OCCUPIED_PX` pixels of ``region`` (the slot's part of the frame) inside it are further than
+    :data:`FOREGROUND_LAB` from the median colour of the region's border.
+
+    The kind reader drops what is not one square die (two dice touching, a die against a card's
+    edge): without this such a slot would read 0, an empty slot, and record a false ``0``."""
+    lab = cv2.cvtColor(cv2.GaussianBlur(region, (5, 5), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
+    border = np.concatenate([lab[0], lab[-1], lab[:, 0], lab[:, -1]])
+    far = np.linalg.norm(lab - np.median(border, axis=0), axis=2) > FOREGROUND_LAB
+    inside = np.zeros(far.shape, np.uint8)
+    x0, y0 = slot.region[:2]
+    cv2.fillPoly(inside, [np.round(np.array(slot.outline) - (x0, y0)).astype(np.int32)], 1)
+    return int(np.count_nonzero(far & (inside > 0))) >= OCCUPIED_PX
 
 
 THUMB_BLOCK_PX = 4
@@ -331,6 +365,27 @@ def unchanged(before: np.ndarray, now: np.ndarray) -> bool:
     (True, False)
     """
     return before.shape == now.shape and float(np.abs(before - now).max()) <= CHANGE_LEVEL
+
+
+def draw_slots(image: np.ndarray, placed: Sequence[PlacedSlot], values: Mapping[str, int | None]) -> np.ndarray:
+    """A copy of ``image`` with each slot's outline and its hero and value drawn over it (``?``: not
+    read): green read, red not read.
+
+    >>> out = draw_slots(np.zeros((40, 40, 3), np.uint8), [], {})
+    >>> out.shape, int(out.max())
+    ((40, 40, 3), 0)
+    """
+    out = image.copy()
+    thick = max(1, round(max(image.shape[:2]) / 640))
+    for p in placed:
+        value = values.get(p.slot.hero)
+        colour = (60, 200, 60) if value is not None else (40, 40, 230)
+        pts = np.round(np.array(p.outline)).astype(np.int32)
+        cv2.polylines(out, [pts], True, colour, thick, cv2.LINE_AA)
+        x, y = int(pts[:, 0].min()), int(pts[:, 1].min())
+        cv2.putText(out, f"{p.slot.hero} {'?' if value is None else value}", (x, max(12, y - 4)),
+                    cv2.FONT_HERSHEY_SIMPLEX, 0.4 * thick + 0.1, colour, thick, cv2.LINE_AA)
+    return out
 
 
 @dataclass(frozen=True)

@@ -105,3 +105,23 @@ def test_a_still_slot_keeps_its_reading_and_a_die_turned_in_place_is_read_again(
     for face in (1, 2, 4, 5, 6):
         assert read_slots(table_photo([("demigods-divine-rage", face, (270, 625), 10)], 3), [(slot, "rage")],
                           kinds, memory)[0] == {"knight": face}
+
+
+def test_a_die_against_its_cards_edge_is_not_read_never_an_empty_slot():
+    """The kind reader finds no die touching the card (one blob, not square); the slot then keeps
+    its last value rather than read 0. The same die clear of the card reads 3."""
+    import arena_table.rules  # noqa: F401
+    from arena_table.rules.kernel.mechanics.die_kinds import find_kind
+    from arena_table.table.counters import read_slots
+    from arena_table.vision.counter_film import table_photo
+
+    kinds = [find_kind("demigods-divine-rage")]
+    (slot,), _ = place([CounterSlot("knight", box_px=(230, 585, 80, 80))], (1280, 720))
+    card = [(40, 560, 190, 130)]  # its right edge at x 230, the slot's left edge
+    against = table_photo([("demigods-divine-rage", 3, (252, 625), 0)], 1, card)
+    assert read_slots(against, [(slot, "rage")], kinds) == (
+        {"knight": None}, {"knight": "something lies in knight's slot that is not read as a die (a die touching "
+                                     "another, or a card's edge?)"})
+    clear = table_photo([("demigods-divine-rage", 3, (280, 625), 0)], 1, card)
+    assert read_slots(clear, [(slot, "rage")], kinds) == ({"knight": 3}, {})
+    assert read_slots(table_photo([], 1, card), [(slot, "rage")], kinds) == ({"knight": 0}, {})
