@@ -124,8 +124,8 @@ def create_wall_app(feed: Feed, results: Results | None = None, max_clients: int
     app.jinja_loader = ChoiceLoader([FileSystemLoader(str(Path(__file__).parent / "templates")),
                                      FileSystemLoader(str(WEBUI / "templates"))])
     fanout = Fanout()
+    screens = Screens(feed, fanout)  # told of a change before the wall: a table's tile links to a screen that exists
     wall = Wall(feed, fanout)
-    screens = Screens(feed, fanout)
     app.extensions["arena_hub"] = HubStreams(fanout, wall, screens, max_clients)
     results = results or Results(":memory:")
     game_panels = sorted(p.stem for p in (WEBUI / "static" / "games").glob("*.js"))
