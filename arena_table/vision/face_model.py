@@ -3,12 +3,12 @@
 Method (OpenCV and numpy only), for any square-faced kind (pips, numerals, logos):
 
 1. *Normalise* (:func:`normalise`): the crop is taken as centred on the face to read (a die
-   locator's box, or a YOLO box of the face). The die's outline gives its scale and turn: the
-   colour distance of each pixel to the median of the crop's border (the table) is
-   Otsu-thresholded, the outline nearest the crop's centre is kept and ``cv2.minAreaRect`` of it
-   gives the turn and the side (the shorter one, so that side faces seen obliquely do not inflate
-   it). The grey crop is turned square to the axes about its centre and cut to ``SIDE`` x ``SIDE``
-   px per die side; a large blur is subtracted so that light falling across the die does not count.
+   locator's box, or a YOLO box of the face). The face's outline gives its scale and turn: a pixel
+   belongs to the die when its Lab colour lies nearer the body's (the larger non-table cluster of
+   the crop's centre) than the table's (the median of the crop's border); ``cv2.minAreaRect`` of the
+   outline nearest the centre gives the turn and the side. The grey crop is turned square to the
+   axes about its centre and cut to ``SIDE`` x ``SIDE`` px per die side; a large blur is subtracted
+   so that light falling across the die does not count.
 2. *Templates*: each taught square is turned through ``ANGLES`` (all turns at ``STEP_DEG`` degree
    steps, or only within ``UPRIGHT_DEG`` of upright when the kind's orientation matters, as for 6
    and 9 numerals) and scaled by ``SCALES``; its central disc of ``TEMPLATE`` die sides is one
@@ -71,27 +71,46 @@ class IndistinguishableFaces(FaceModelError):
                          f"({rate:.0%} of their held-back shots were read as the other)")
 
 
-def _outline(crop: np.ndarray) -> tuple[float, float] | None:
-    """(turn in degrees, die side in px) of the die outline nearest the crop's centre, None if none fits.
+def _body_colour(lab: np.ndarray, table: np.ndarray) -> np.ndarray:
+    """Lab body colour of the die at the centre of ``lab`` (HxWx3 float32): the larger of the two
+    clusters that are not the table's in a 3-means clustering of a central disc (table, body, ink);
+    the disc spans 0.3 of the crop's side, so that ink at the centre does not make the body."""
+    h, w = lab.shape[:2]
+    r = max(2.0, 0.3 * min(h, w))
+    yy, xx = np.mgrid[:h, :w]
+    px = lab[(yy - h / 2) ** 2 + (xx - w / 2) ** 2 <= r * r]
+    light = np.argsort(px[:, 0])
+    centres = np.stack([table, px[light[len(px) // 10]], px[light[9 * len(px) // 10]]])
+    for _ in range(8):
+        near = np.argmin(((px[:, None, :] - centres[None]) ** 2).sum(axis=2), axis=1)
+        centres = np.stack([px[near == k].mean(axis=0) if (near == k).any() else centres[k] for k in range(3)])
+    return centres[1] if (near == 1).sum() >= (near == 2).sum() else centres[2]
 
-    The die is what differs from the table: the colour distance of each pixel to the median of the
-    crop's border, Otsu-thresholded; ``cv2.minAreaRect`` of the outer contour nearest the centre.
+
+def _outline(crop: np.ndarray) -> tuple[float, float] | None:
+    """(turn in degrees, side in px) of the die face around the crop's centre, None if none fits.
+
+    The face's body colour comes from :func:`_body_colour`, the table's is the median of the
+    crop's border; a pixel is the die's when it
+    lies nearer the body colour than the table's (shaded side faces mostly do not). The outer contour
+    nearest the centre gives ``cv2.minAreaRect``.
     """
     h, w = crop.shape[:2]
-    col = crop.reshape(h, w, -1).astype(np.float32)
-    border = np.concatenate([col[0], col[-1], col[:, 0], col[:, -1]])
-    dist = np.linalg.norm(col - np.median(border, axis=0), axis=2)
-    dist = cv2.GaussianBlur(cv2.normalize(dist, None, 0, 255, cv2.NORM_MINMAX).astype(np.uint8), (5, 5), 0)
-    _, mask = cv2.threshold(dist, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    if crop.ndim == 2:
+        crop = cv2.cvtColor(crop, cv2.COLOR_GRAY2BGR)
+    lab = cv2.cvtColor(cv2.GaussianBlur(crop, (3, 3), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
+    table = np.median(np.concatenate([lab[0], lab[-1], lab[:, 0], lab[:, -1]]), axis=0)
+    body = _body_colour(lab, table)
+    mask = (np.linalg.norm(lab - body, axis=2) < np.linalg.norm(lab - table, axis=2)).astype(np.uint8) * 255
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     if not contours:
         return None
-    c = max(contours, key=lambda c: (cv2.pointPolygonTest(c, (w / 2, h / 2), True), cv2.contourArea(c)))
+    c = max(contours, key=lambda c: cv2.pointPolygonTest(c, (w / 2, h / 2), True))
     _, (rw, rh), ang = cv2.minAreaRect(c)
-    if rw * rh < 0.04 * h * w or max(rw, rh) > 1.6 * min(rw, rh):
+    if rw * rh < 0.02 * h * w or max(rw, rh) > 1.6 * min(rw, rh):
         return None
-    return float(ang), float(min(rw, rh))
+    return float(ang), float(max(rw, rh))
 
 
 def normalise(crop: np.ndarray) -> np.ndarray:
@@ -109,9 +128,10 @@ def normalise(crop: np.ndarray) -> np.ndarray:
         sq = cv2.resize(grey, (SIDE, SIDE), interpolation=cv2.INTER_AREA)
     else:
         ang, side = found
+        cx, cy = w / 2, h / 2
         n = max(4, int(round(side)))
-        m = cv2.getRotationMatrix2D((w / 2, h / 2), ang, 1.0)
-        m[:, 2] += (n / 2 - w / 2, n / 2 - h / 2)
+        m = cv2.getRotationMatrix2D((cx, cy), ang, 1.0)
+        m[:, 2] += (n / 2 - cx, n / 2 - cy)
         sq = cv2.warpAffine(grey, m, (n, n), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
         sq = cv2.resize(sq, (SIDE, SIDE), interpolation=cv2.INTER_AREA if n > SIDE else cv2.INTER_LINEAR)
     return cv2.normalize(sq, None, 0, 255, cv2.NORM_MINMAX)
