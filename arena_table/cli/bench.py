@@ -51,6 +51,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="seconds between posted events (default 0.05)")
     p.add_argument("--phase-timeout", type=at_least(1.0, float), default=120.0,
                    help="seconds each step of a phase may take before the bench stops with an error (default 120)")
+    p.add_argument("--no-ws", action="store_true",
+                   help="leave out the spectators on the broker's websockets listener (\"ws\", bench/hub_ws.py)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=_cmd_hub)
 
@@ -115,12 +117,14 @@ def _cmd_tokens(args: argparse.Namespace) -> int:
 
 
 def _cmd_hub(args: argparse.Namespace) -> int:
-    from arena_table.bench import hub
+    from arena_table.bench import hub, hub_ws
 
+    log = (lambda m: None) if args.json else (lambda m: print(f"bench hub: {m}", flush=True))
     try:
-        result = hub.run_bench(args.clients, args.table_clients, args.events, args.interval,
-                               log=(lambda m: None) if args.json else (lambda m: print(f"bench hub: {m}", flush=True)),
+        result = hub.run_bench(args.clients, args.table_clients, args.events, args.interval, log=log,
                                phase_timeout=args.phase_timeout)
+        if not args.no_ws:
+            hub_ws.add_ws_path(result, args.clients, args.events, args.interval, log=log)
     except RuntimeError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1

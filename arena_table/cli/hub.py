@@ -70,8 +70,16 @@ def cmd_wall(args: argparse.Namespace) -> int:
     except sqlite3.Error as exc:
         print(f"error: --results {args.results}: {exc}", file=sys.stderr)
         return 2
+    from arena_table.hub.page_feed import check_ws_url
+
+    try:
+        ws_url = check_ws_url(args.ws_url) if args.ws_url else None
+    except ValueError as exc:
+        print(f"error: --ws-url: {exc}", file=sys.stderr)
+        results.close()
+        return 2
     feed = Feed(broker).start()
-    app = create_wall_app(feed, results, max_clients=args.max_clients)
+    app = create_wall_app(feed, results, max_clients=args.max_clients, page_feed=args.page_feed, ws_url=ws_url)
     try:
         server = HubServer(app, args.host, args.port)
     except (OSError, ValueError) as exc:
@@ -108,6 +116,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     parent.add_argument("--max-clients", type=int, default=200, help="streams served at once: the wall's and the phones' table screens")
     parent.add_argument("--results", default="hub-results.db",
                         help="SQLite file of the finished games, listed at /results (default: ./hub-results.db)")
+    from arena_table.hub.page_feed import DEFAULT_FEED, FEEDS
+
+    parent.add_argument("--page-feed", choices=FEEDS, default=DEFAULT_FEED,
+                        help="where a table's screen gets its updates: the hub's SSE stream, or the broker over "
+                             f"MQTT over WebSockets (default {DEFAULT_FEED}, measured: docs/convention.md)")
+    parent.add_argument("--ws-url", metavar="ws://HOST:PORT/", help="the broker's websockets listener for "
+                        "--page-feed mqtt (default: the page's own host, port 9001)")
     parent.set_defaults(func=cmd_wall)
     p = hub.add_parser("init", help="write a Mosquitto config, password file and ACL for N tables and print "
                                     "each table's credentials")

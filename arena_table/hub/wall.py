@@ -22,6 +22,7 @@ from jinja2 import ChoiceLoader, FileSystemLoader
 
 from arena_table.webui import app as webui_app
 
+from . import page_feed as pf
 from .fanout import Fanout
 from .feed import Feed
 from .results import Results
@@ -114,12 +115,16 @@ class HubStreams:
             self.wall.close()
 
 
-def create_wall_app(feed: Feed, results: Results | None = None, max_clients: int = 200) -> Flask:
+def create_wall_app(feed: Feed, results: Results | None = None, max_clients: int = 200,
+                    page_feed: str = pf.DEFAULT_FEED, ws_url: str | None = None) -> Flask:
     """The wall's Flask app over ``feed`` (started by the caller); ``shutdown`` of
     :mod:`arena_table.webui.app` (as ``HubServer`` calls it) stops its wall thread.
     ``results``: where finished games are kept (``/results``); default: in memory.
     ``max_clients``: streams held at once, the wall's and the phones'; the next one gets a 503.
-    Serve it with :class:`arena_table.hub.server.HubServer` (the streams are not Flask routes)."""
+    Serve it with :class:`arena_table.hub.server.HubServer` (the streams are not Flask routes).
+    ``page_feed``: where a table's screen gets its updates by default, ``sse`` or ``mqtt`` (the
+    broker's websockets listener at ``ws_url``; None: the page's host, port 9001), see
+    :mod:`arena_table.hub.page_feed`; ``?feed=`` picks one page's."""
     app = Flask(__name__, static_folder=str(WEBUI / "static"))
     app.jinja_loader = ChoiceLoader([FileSystemLoader(str(Path(__file__).parent / "templates")),
                                      FileSystemLoader(str(WEBUI / "templates"))])
@@ -129,6 +134,7 @@ def create_wall_app(feed: Feed, results: Results | None = None, max_clients: int
     app.extensions["arena_hub"] = HubStreams(fanout, wall, screens, max_clients)
     results = results or Results(":memory:")
     game_panels = sorted(p.stem for p in (WEBUI / "static" / "games").glob("*.js"))
+    pf.register_static(app)
 
     def note(table_id: str) -> None:  # paho's thread: one table's view, no waiting
         t = feed.table(table_id)
@@ -166,12 +172,17 @@ def create_wall_app(feed: Feed, results: Results | None = None, max_clients: int
         initial = screens.initial(table_id)
         if initial is None:
             abort(404)
+        mode = request.args.get("feed") or page_feed
+        if mode not in pf.FEEDS:
+            abort(400, f"feed {mode!r}: one of {', '.join(pf.FEEDS)}")
         base = f"/table/{table_id}/"
         extra = {"game_panels": game_panels, "urls": {"stream": base + "stream", "status": base + "status", "media": None}}
+        if mode == "mqtt":
+            extra["urls"]["mqtt"] = pf.page_urls(table_id, pf.ws_url_for(ws_url, request.host))
         initial = initial[:-1] + "," + json.dumps(extra)[1:]
         state = json.loads(initial)["state"]
         url = screen_url(table_id)
-        return render_template("spectator.html", initial_json=initial.replace("<", "\\u003c"),
+        return render_template("spectator_mqtt.html" if mode == "mqtt" else "spectator.html", initial_json=initial.replace("<", "\\u003c"),
                                title=state.get("title") or table_id, page_url=url,
                                page_url_pieces=webui_app.url_pieces(url), qr_url=base + "qr.svg")
 

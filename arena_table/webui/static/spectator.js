@@ -371,6 +371,8 @@
   }
 
   // ---- the stream ----------------------------------------------------------------------------
+  // An EventSource, or what a page that is fed otherwise puts in its place (the hub's MQTT feed)
+  const Source = window.ArenaFeed || EventSource;
   let es = null;
   let lastMessage = Date.now();
 
@@ -399,7 +401,7 @@
   function connect() {
     if (es) es.close();
     // tell the server what we have, even on a reconnect of our own (the browser's own sends Last-Event-ID)
-    es = new EventSource(urls.stream + (cur.epoch ? '?lastEventId=' + encodeURIComponent(cur.epoch + ':' + cur.version) : ''));
+    es = new Source(urls.stream + (cur.epoch ? '?lastEventId=' + encodeURIComponent(cur.epoch + ':' + cur.version) : ''));
     es.addEventListener('open', () => { lastMessage = Date.now(); });
     es.addEventListener('snapshot', (e) => {
       const d = JSON.parse(e.data);
@@ -427,7 +429,7 @@
     es.addEventListener('heartbeat', () => { lastMessage = Date.now(); setConnected(true); });
     const mine = es;
     es.addEventListener('error', () => {
-      if (mine.readyState !== EventSource.CLOSED) { setConnected(false); return; }  // the browser retries by itself
+      if (mine.readyState !== Source.CLOSED) { setConnected(false); return; }  // the browser retries by itself
       fullCap().then((cap) => {  // closed: e.g. a 503; the browser gave up, we try again
         if (mine !== es) return;  // a newer connection took over meanwhile
         if (cap) {
