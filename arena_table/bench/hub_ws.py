@@ -15,19 +15,24 @@ superseded by the next, and a reconnect gets the retained one).
 
 from __future__ import annotations
 
+import asyncio
+import base64
 import json
+import os
+import queue
 import re
 import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any
 
 from arena_table.cli.common import free_port
 
-from .hub import DRAIN_S, _latencies, _post_rolls
+from .hub import CLIENTS_A_PROCESS, DRAIN_S, PHASE_TIMEOUT_S, PhaseTimeout, _latencies, _post_rolls
 from .web import _Http, _percentile, wait_ready
 
 VIEW_TOPIC = "arena-table/bench/view"
@@ -150,101 +155,164 @@ class WsMqttReader:
         return out
 
 
-async def _ws_client(port: int, i: int, arrivals: list, ready: list, stop: Any, stats: dict,
-                     ws: bool = True) -> None:
-    """One spectator: subscribe to the view (over a WebSocket, or ``ws=False`` plain MQTT over TCP)
-    and note ``(version, monotonic_s)`` of each view read; ``stats["view_bytes"]``: the largest view."""
-    import asyncio
-    import base64
-    import os
+class _WsSpectator(asyncio.Protocol):
+    """One spectator subscribed to the view (over a WebSocket, or ``ws=False`` plain MQTT over TCP).
+    Until its first view it parses as it reads (``ready`` is then resolved); after that it keeps each
+    chunk with the moment it arrived and parses only in :meth:`arrivals`, as the SSE bench's readers do,
+    so that the measuring costs the clients as little as it can while the events go out."""
 
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    packets = mqtt_connect(f"bench-ws-{i}-{os.getpid()}"), mqtt_subscribe(VIEW_TOPIC)
-    if ws:
-        key = base64.b64encode(os.urandom(16)).decode()
-        writer.write(f"GET /mqtt HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                     f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: mqtt\r\n\r\n"
-                     .encode())
-        head = await reader.readuntil(b"\r\n\r\n")
-        if not head.startswith(b"HTTP/1.1 101"):
-            raise ConnectionError(f"websocket upgrade refused: {head[:80]!r}")
+    def __init__(self, client_id: str, port: int, ws: bool, ready: asyncio.Future) -> None:
+        self.client_id, self.port, self.ws, self.ready = client_id, port, ws, ready
+        self.reader = WsMqttReader(ws)
+        self.head = bytearray() if ws else None
+        self.chunks: list[tuple[float, bytes]] = []
+        self.first: list[tuple[int, float, int]] = []
+        self.transport: asyncio.Transport | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = transport  # type: ignore[assignment]
+        if self.ws:
+            key = base64.b64encode(os.urandom(16)).decode()
+            transport.write(f"GET /mqtt HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\nUpgrade: websocket\r\n"  # type: ignore[attr-defined]
+                            f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n"
+                            "Sec-WebSocket-Protocol: mqtt\r\n\r\n".encode())
+        else:
+            self._subscribe()
+
+    def _subscribe(self) -> None:
+        packets = (mqtt_connect(self.client_id), mqtt_subscribe(VIEW_TOPIC))
         mask = os.urandom(4)
-        writer.write(b"".join(ws_frame(p, mask) for p in packets))
-    else:
-        writer.write(b"".join(packets))
-    await writer.drain()
-    got, first = WsMqttReader(ws), True
-    try:
-        while not stop.is_set():
+        self.transport.write(b"".join(ws_frame(p, mask) if self.ws else p for p in packets))
+
+    def data_received(self, data: bytes) -> None:
+        now = time.monotonic()
+        if self.head is not None:  # the HTTP upgrade's answer first
+            self.head += data
+            end = self.head.find(b"\r\n\r\n")
+            if end < 0:
+                return
+            if not self.head.startswith(b"HTTP/1.1 101"):
+                self._fail(f"websocket upgrade refused: {bytes(self.head[:60])!r}")
+                return
+            data, self.head = bytes(self.head[end + 4:]), None
+            self._subscribe()
+        if self.ready.done():
+            self.chunks.append((now, data))
+            return
+        try:
+            self.first += _views(self.reader.feed(data), now)
+        except ConnectionError as exc:
+            self._fail(str(exc))
+            return
+        if self.first:
+            self.ready.set_result(now)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._fail(f"connection lost: {exc or 'closed by the broker'}")
+
+    def _fail(self, why: str) -> None:
+        if not self.ready.done():
+            self.ready.set_exception(ConnectionError(why))
+        if self.transport is not None:
+            self.transport.close()
+
+    def arrivals(self) -> list[tuple[int, float, int]]:
+        """``(version, monotonic_s, view_bytes)`` of every view read."""
+        out = list(self.first)
+        for now, data in self.chunks:
             try:
-                chunk = await asyncio.wait_for(reader.read(65536), timeout=0.5)
-            except asyncio.TimeoutError:
-                continue
-            if not chunk:
+                out += _views(self.reader.feed(data), now)
+            except ConnectionError:
                 break
-            now = time.monotonic()
-            for kind, body in got.feed(chunk):
-                if kind != 3:  # CONNACK, SUBACK
-                    continue
-                tlen = int.from_bytes(body[:2], "big")
-                found = _VERSION.match(body, 2 + tlen)
-                if found:
-                    arrivals.append((int(found.group(1)), now))
-                    stats["view_bytes"] = max(stats["view_bytes"], len(body) - 2 - tlen)
-                    if first:
-                        first = False
-                        ready.append(now)
-    finally:
-        writer.close()
+        return out
 
 
-def ws_spectators(port: int, n: int, batch: int = 50, ws: bool = True) -> None:
+def _views(packets: list[tuple[int, bytes]], now: float) -> list[tuple[int, float, int]]:
+    out = []
+    for kind, body in packets:
+        if kind == 3:  # PUBLISH (CONNACK, SUBACK: nothing to note)
+            tlen = int.from_bytes(body[:2], "big")
+            found = _VERSION.match(body, 2 + tlen)
+            if found:
+                out.append((int(found.group(1)), now, len(body) - 2 - tlen))
+    return out
+
+
+def ws_spectators(port: int, n: int, batch: int = 50, ws: bool = True, open_timeout: float = 60.0) -> None:
     """Child process: hold ``n`` MQTT-over-WebSockets subscriptions to :data:`VIEW_TOPIC` on
-    ``port`` (opened ``batch`` at a time) on one asyncio loop; prints ``ready N`` once N have their
-    first (retained) view, waits for a line on stdin, then prints one JSON line: ``{"arrivals":
-    [[[version, monotonic_s], ...], ...] a client, "view_bytes", "cpu_s"}`` (the largest view, this
-    process's CPU seconds from ``ready`` on). ``ws=False``: plain MQTT over TCP instead.
+    ``port`` of 127.0.0.1 (opened ``batch`` at a time) on one asyncio loop; prints ``ready N`` once N
+    have their first (retained) view (then ``failed: REASON`` if fewer within ``open_timeout`` s),
+    waits for a line on stdin, then prints one JSON line: ``{"arrivals": [[[version, monotonic_s],
+    ...], ...] a client, "view_bytes", "cpu_s"}`` (the largest view; this process's CPU seconds
+    while the events went out). ``ws=False``: plain MQTT over TCP instead.
 
     The client is a minimal MQTT 3.1.1 subscriber over RFC 6455 (the functions above), not paho:
     paho's websocket transport parses each frame in Python with several ``recv`` calls, and on this
     2-core machine its clients saturated their processes before the broker did (1,000 clients, two
     processes: p99 5.5 s with the broker at a quarter of a core), so it timed the clients, not the
-    path. The SSE bench's clients are plain asyncio readers likewise. paho over websockets is what
-    the tests (tests/hub/test_hub_ws.py) check the listener with.
+    path. paho over websockets is what the tests (tests/hub/test_hub_ws.py) check the listener with.
     """
-    import asyncio
-
     async def main() -> None:
-        stop, ready = asyncio.Event(), []
-        per_client: list[list] = [[] for _ in range(n)]
-        tasks, stats = [], {"view_bytes": 0}
-        for i in range(n):
-            tasks.append(asyncio.create_task(_ws_client(port, i, per_client[i], ready, stop, stats, ws)))
+        loop = asyncio.get_running_loop()
+        readies = [loop.create_future() for _ in range(n)]
+        clients = [_WsSpectator(f"bench-ws-{os.getpid()}-{i}", port, ws, f) for i, f in enumerate(readies)]
+
+        async def open_one(c: _WsSpectator) -> None:
+            try:
+                await loop.create_connection(lambda: c, "127.0.0.1", port)
+            except OSError as exc:
+                c._fail(f"connect: {exc}")
+
+        opening = []
+        for i, c in enumerate(clients):
+            opening.append(asyncio.ensure_future(open_one(c)))
             if i % batch == batch - 1:
                 await asyncio.sleep(0.05)
-        deadline = time.monotonic() + 60
-        while len(ready) < n and not all(t.done() for t in tasks) and time.monotonic() < deadline:
-            await asyncio.sleep(0.05)
-        print(f"ready {len(ready)}", flush=True)
+        await asyncio.gather(*opening)
+        done, pending = await asyncio.wait(readies, timeout=open_timeout)
+        ok = sum(1 for f in done if f.exception() is None)
+        print(f"ready {ok}", flush=True)
+        if ok < n:
+            why = next((str(f.exception()) for f in done if f.exception() is not None), None)
+            print(f"failed: {why or f'{len(pending)} subscriptions got no view in {open_timeout:g} s'}", flush=True)
         cpu0 = time.process_time()
-        await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
+        await loop.run_in_executor(None, sys.stdin.readline)
         cpu = time.process_time() - cpu0
-        stop.set()
-        await asyncio.gather(*tasks, return_exceptions=True)
-        print(json.dumps({"arrivals": per_client, "view_bytes": stats["view_bytes"], "cpu_s": round(cpu, 3)}),
+        for c in clients:
+            if c.transport is not None:
+                c.transport.close()
+        got = [c.arrivals() for c in clients]
+        print(json.dumps({"arrivals": [[(v, t) for v, t, _ in a] for a in got],
+                          "view_bytes": max((b for a in got for _, _, b in a), default=0), "cpu_s": round(cpu, 3)}),
               flush=True)
 
     asyncio.run(main())
 
 
-def run_ws(clients: int = 1000, events: int = 100, interval: float = 0.05, procs: int = 1,
-           log=lambda msg: None, ws: bool = True) -> dict[str, Any]:
+def _line(p: subprocess.Popen, deadline: float, phase: str, what: str) -> str:
+    """The next line of ``p``'s output by ``deadline`` (a thread reads it, so no wait can hang)."""
+    got: queue.Queue = queue.Queue()
+    threading.Thread(target=lambda: got.put(p.stdout.readline()), daemon=True).start()
+    try:
+        line = got.get(timeout=max(0.0, deadline - time.monotonic()))
+    except queue.Empty:
+        raise PhaseTimeout(f"{phase}: {what} did not come in time") from None
+    if not line:
+        raise PhaseTimeout(f"{phase}: a spectator process exited ({p.poll()}) before {what}")
+    return line
+
+
+def run_ws(clients: int = 1000, events: int = 100, interval: float = 0.05, procs: int | None = None,
+           log=lambda msg: None, ws: bool = True, phase_timeout: float = PHASE_TIMEOUT_S) -> dict[str, Any]:
     """Post ``events`` rolls at a table while ``clients`` websocket spectators (over ``procs``
-    processes) follow its view through the broker; return ``{"clients", "event_latency_p50_ms",
-    "event_latency_p99_ms", "missed", "rss_mb", "broker_cpu_s", "procs"}``.
+    processes; default one a :data:`~arena_table.bench.hub.CLIENTS_A_PROCESS`, as the SSE bench) follow
+    its view through the broker; return ``{"clients", "procs", "event_latency_p50_ms",
+    "event_latency_p99_ms", "missed", "rss_mb", "broker_cpu_s", "spectators_cpu_s", "view_bytes",
+    "transport"}``. ``ws=False``: the same spectators on the broker's plain MQTT port.
 
     Raises:
         RuntimeError: mosquitto is not installed, or a process did not come up.
+        PhaseTimeout: a step took longer than ``phase_timeout`` s (the message names it).
     """
     import psutil
 
@@ -253,6 +321,7 @@ def run_ws(clients: int = 1000, events: int = 100, interval: float = 0.05, procs
     bport, wport, tport, pin = free_port(), free_port(), free_port(), "424242"
     (tmp / "m.conf").write_text(broker_config(bport, wport))
     started: list[subprocess.Popen] = []
+    phase = f"{clients} websocket spectators" if ws else f"{clients} MQTT spectators"
     try:
         broker = subprocess.Popen([mosquitto, "-c", str(tmp / "m.conf")], stdout=subprocess.DEVNULL,
                                   stderr=subprocess.DEVNULL)
@@ -265,34 +334,36 @@ def run_ws(clients: int = 1000, events: int = 100, interval: float = 0.05, procs
         wait_ready(tport, table)
         op = _Http(tport)
         op.login(pin)
-        _post_rolls(op, 1, 0)  # a first view, retained, that each spectator gets on subscribing
-        procs = max(1, min(procs, clients))
+        # a first view, retained, that each spectator gets on subscribing
+        _post_rolls(op, 1, 0, time.monotonic() + phase_timeout, phase)
+        procs = max(1, min(procs or -(-clients // CLIENTS_A_PROCESS), clients))
         shares = [clients // procs + (1 if i < clients % procs else 0) for i in range(procs)]
-        log(f"{clients} websocket spectators in {procs} processes")
+        log(f"{phase} in {procs} processes")
         spect = [subprocess.Popen([sys.executable, "-c", f"from arena_table.bench.hub_ws import ws_spectators; "
-                                   f"ws_spectators({wport if ws else bport}, {k}, ws={ws})"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                  text=True) for k in shares]
+                                   f"ws_spectators({wport if ws else bport}, {k}, ws={ws})"],
+                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True) for k in shares]
         started += spect
+        deadline = time.monotonic() + phase_timeout
         for p, k in zip(spect, shares):
-            line = p.stdout.readline().split()
-            if not line or int(line[1]) < k:
-                raise RuntimeError(f"only {line} of {k} websocket spectators got the view")
+            got = int(_line(p, deadline, phase, "the subscriptions' opening").split()[1])
+            if got < k:
+                why = _line(p, deadline, phase, "the reason subscriptions failed").strip()
+                raise PhaseTimeout(f"{phase}: only {got} of {k} subscriptions of a process got the view ({why})")
         bproc = psutil.Process(broker.pid)
         cpu0 = sum(bproc.cpu_times()[:2])
-        sent = _post_rolls(op, events, interval)
+        sent = _post_rolls(op, events, interval, time.monotonic() + phase_timeout, phase)
         time.sleep(DRAIN_S)
         cpu = sum(bproc.cpu_times()[:2]) - cpu0
         rss = bproc.memory_info().rss / 2**20
-        per_client: list = []
         for p in spect:
             p.stdin.write("stop\n")
             p.stdin.flush()
-        view_bytes, spect_cpu = 0, 0.0
+        per_client: list = []
+        view_bytes, spect_cpu, deadline = 0, 0.0, time.monotonic() + phase_timeout
         for p in spect:
-            got = json.loads(p.stdout.readline())
+            got = json.loads(_line(p, deadline, phase, "the spectators' arrivals"))
             per_client += got["arrivals"]
             view_bytes, spect_cpu = max(view_bytes, got["view_bytes"]), spect_cpu + got["cpu_s"]
-            p.wait(30)
     finally:
         for p in reversed(started):
             if p.poll() is None:
@@ -302,6 +373,7 @@ def run_ws(clients: int = 1000, events: int = 100, interval: float = 0.05, procs
                 p.wait(10)
             except subprocess.TimeoutExpired:
                 p.kill()
+                p.wait(5)
         shutil.rmtree(tmp, ignore_errors=True)
     lat, missed = _latencies(per_client, sent)
     p50, p99 = _percentile(lat, 50), _percentile(lat, 99)
@@ -313,10 +385,11 @@ def run_ws(clients: int = 1000, events: int = 100, interval: float = 0.05, procs
             "transport": "websockets" if ws else "tcp"}
 
 
-def add_ws_path(result: dict[str, Any], clients: int, events: int, interval: float, log=lambda msg: None) -> dict:
+def add_ws_path(result: dict[str, Any], clients: int, events: int, interval: float, log=lambda msg: None,
+                phase_timeout: float = PHASE_TIMEOUT_S) -> dict:
     """``bench hub``'s figures with the websockets path beside the hub's SSE: ``result["ws"]`` (from
     :func:`run_ws`) and ``result["ws_p99_over_hub_p99"]`` (None when either p99 is missing)."""
-    result["ws"] = ws = run_ws(clients, events, interval, log=log)
+    result["ws"] = ws = run_ws(clients, events, interval, log=log, phase_timeout=phase_timeout)
     hub_p99 = (result.get("hub") or {}).get("event_latency_p99_ms")
     result["ws_p99_over_hub_p99"] = (round(ws["event_latency_p99_ms"] / hub_p99, 2)
                                      if hub_p99 and ws["event_latency_p99_ms"] is not None else None)

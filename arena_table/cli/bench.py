@@ -124,7 +124,8 @@ def _cmd_hub(args: argparse.Namespace) -> int:
         result = hub.run_bench(args.clients, args.table_clients, args.events, args.interval, log=log,
                                phase_timeout=args.phase_timeout)
         if not args.no_ws:
-            hub_ws.add_ws_path(result, args.clients, args.events, args.interval, log=log)
+            hub_ws.add_ws_path(result, args.clients, args.events, args.interval, log=log,
+                              phase_timeout=args.phase_timeout)
     except RuntimeError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
