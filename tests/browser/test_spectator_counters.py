@@ -2,7 +2,8 @@
 rendered photos in real time (a folder source at 10 fps), the counters reader turns the dice into
 ``dg-divine-read`` events, and the page, open before the first photo is read, tags each hero whose
 die shows another value than the game keeps ("Die 4≠1"), and drops the tag when the die
-is set back. Screenshot: ``artifacts/screenshots/demigods-counters.png``."""
+is set back; on the control page one tap takes the die's value into the game. Screenshot:
+``artifacts/screenshots/demigods-counters.png``."""
 
 from __future__ import annotations
 
@@ -11,9 +12,9 @@ from pathlib import Path
 
 import cv2
 import pytest
-from browserkit import new_page
+from browserkit import login, new_page, open_tv
 
-from arena_table.rules import GameStarted
+from arena_table.rules import GameStarted, parse
 from arena_table.table.app import Table
 from arena_table.table.config import CameraSettings, CounterSettings, DataSettings, TableConfig
 from arena_table.table.counter_slots import counter_slots
@@ -70,3 +71,19 @@ def test_the_page_tags_a_hero_whose_divine_die_the_camera_reads_otherwise(tmp_pa
         server.stop()
         table.close()
     assert reads == [("knight", 1), ("trapper", 3), ("knight", 4), ("trapper", 0), ("knight", 1), ("trapper", 3)]
+
+
+def test_one_tap_on_the_control_page_takes_the_dies_value(browser, live, page):
+    live.table.submit(GameStarted(game="demigods", options=lineup_options()))
+    live.table.submit(parse("dg-divine-read who=knight value=4"))
+    ctx, tv = new_page(browser, 1280, 720)
+    try:
+        open_tv(tv, live, ready=f"{TAGS}().knight === 'Die 4≠1'")
+        login(page, live.url)
+        page.get_by_role("button", name="Knight: rage 4, as the die shows (the game has 1)", exact=True).click()
+        tv.wait_for_function(f"{TAGS}().knight === ''", timeout=10000, polling=50)
+        assert live.table.state.state.chars["knight"].divine == 4
+        assert [str(r.event).split(" at=")[0] for r in live.table.rows()][-1] == "dg-divine who=knight value=4"
+        assert tv.errors == []
+    finally:
+        ctx.close()

@@ -225,6 +225,22 @@ def test_divine_die_read_by_the_camera_is_cross_checked():
     assert t.ts.log[-1].text == "Camera reads Knight's divine die: 4 (engine: 1, mismatch)"
 
 
+def test_a_divine_die_read_otherwise_is_one_tap_to_take():
+    """The control page offers the die's value for a mismatched hero only; taking it settles the
+    mismatch (the view's flag goes), and a die turned back to the game's value offers nothing."""
+    from arena_table.rules import find_game, table_view
+    t = at("knight").do("dg-divine-read who=trapper value=3", "dg-divine-read who=knight value=4")
+    offers = [a for a in find_game("demigods").actions(t.st) if a.kind == "dg-divine"]
+    assert [(a.label, a.player, str(a.event([]))) for a in offers] == [
+        ("Knight: rage 4, as the die shows (the game has 1)", "Ann", "dg-divine who=knight value=4")]
+    t.do(str(offers[0].event([])))
+    assert t.ch("knight").divine == 4 and "read_mismatch" not in {
+        e["id"]: e for e in table_view(t.ts)["view"]["order"]}["knight"]
+    assert not [a for a in find_game("demigods").actions(t.st) if a.kind == "dg-divine"]
+    t.do("dg-divine-read who=trapper value=2", "dg-divine-read who=trapper value=3")
+    assert not [a for a in find_game("demigods").actions(t.st) if a.kind == "dg-divine"]
+
+
 def test_fatality_gives_two_rage_on_a_kill():
     """p.13 Fatality (warrior trait, read from the cards' icons): +2 rage when killing an opposing character."""
     t = at("weaponsmith").do("dg-wound who=trapper amount=25", 'dg-use who=weaponsmith targets=["trapper"]',

@@ -27,8 +27,28 @@ SIDES = (("front", "Front"), ("side", "Side"), ("back", "Back"))
 
 
 def actions(state: DemigodsState, apply: Apply) -> list[Action]:
-    """The actions legal in ``state`` under ``apply`` (the game's own, ``GAME.apply``); empty while the
-    Demigod dice are awaited or the game is over."""
+    """The actions legal in ``state`` under ``apply`` (the game's own, ``GAME.apply``); while the
+    Demigod dice are awaited only :func:`die_reads`, and nothing once the game is over."""
+    out = _actions(state, apply)
+    return out + die_reads(state, apply) if state.stage == "play" else out
+
+
+def die_reads(state: DemigodsState, apply: Apply) -> list[Action]:
+    """For each hero whose divine die the camera reads at another value than the game keeps
+    (``dg-divine-read``), one tap to take the die's value: ``dg-divine who=H value=N`` ('Divine
+    Power' p.12: the die tracks the hero's total, so the players may have counted what the game did
+    not, a card effect it does not model)."""
+    out = []
+    for who, read in state.reads.items():
+        ch = state.chars.get(who)
+        if ch is None or not ch.power or read == ch.divine:
+            continue
+        out.append(legal(apply, state, "dg-divine", f"{ch.name}: {ch.power} {read}, as the die shows (the game has "
+                         f"{ch.divine})", ch.player, {"who": who, "value": read}))
+    return [a for a in out if a]
+
+
+def _actions(state: DemigodsState, apply: Apply) -> list[Action]:
     out: list[Action | None] = []
     if state.stage == "select":
         out += _selection(state, apply)
