@@ -1,7 +1,7 @@
 """The camera loop's dice by kind: which kinds to read now, the reading, and the roll it makes.
 
 While the running game waits for dice that show symbols (a Demigods attack's dice;
-:func:`~arena_table.rules.kernel.awaited.reads_symbols`), the camera reads the dice of the kinds
+:func:`~arena_table.rules.kernel.awaited.kinds_to_read`), the camera reads the dice of the kinds
 that game throws (its ``data/die_kinds.json``) with the kind reader instead of the pip reader, and a
 settled throw becomes one roll named by kinds, (kind, face) per die:
 ``roll kinds=[demigods-ice,demigods-fire] faces=[failure,critical]``. A die of no kind in play is
@@ -16,12 +16,12 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from arena_table.rules import find_game
-from arena_table.rules.kernel.awaited import reads_symbols
+from arena_table.rules.kernel.awaited import kinds_to_read
 from arena_table.rules.kernel.mechanics.dice import face_symbol
 from arena_table.rules.kernel.mechanics.die_kinds import DieKind
 from arena_table.vision.dice import DiceReading, DieReading
-from arena_table.vision.kind_roll import KindCodes, as_dice_reading
-from arena_table.vision.kinds import KindReading, read_kinds
+from arena_table.vision.kind_roll import KindCodes, as_dice_reading, read_throw
+from arena_table.vision.kinds import KindReading
 
 from .ports import Ports
 
@@ -32,8 +32,9 @@ KindReader = Callable[[np.ndarray, tuple[DieKind, ...], "str | None"], Sequence[
 
 
 def default_kind_reader(image: np.ndarray, kinds: tuple[DieKind, ...], game: str | None) -> list[KindReading]:
-    """The shipped reader of dice by kind (:func:`arena_table.vision.kinds.read_kinds`)."""
-    return read_kinds(image, kinds, game=game)
+    """The shipped reader of dice by kind (:func:`arena_table.vision.kind_roll.read_throw`: square
+    dice by ``vision/kinds.py``, d4s by ``vision/d4.py``)."""
+    return read_throw(image, kinds, game)
 
 
 def kinds_now(ports: Ports) -> tuple[tuple[DieKind, ...], str]:
@@ -42,7 +43,7 @@ def kinds_now(ports: Ports) -> tuple[tuple[DieKind, ...], str]:
     try:
         ts = ports.state()
         game = find_game(ts.game)
-        return reads_symbols(game, ts.state), game.title
+        return kinds_to_read(game, ts.state), game.title
     except Exception as exc:  # a port without a state (a tool's): pips, as without kinds
         log.debug("no game state for die kinds (%s)", exc)
         return (), ""

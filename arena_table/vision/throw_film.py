@@ -1,10 +1,11 @@
 """Photos of a dice tray from one fixed camera: dice of any kinds, each where and how it is asked to lie.
 
 For the end-to-end tests of throws by die kind (``arena-table run --camera DIR`` on a folder of
-these photos). The tray is a plain cloth of one colour with a fixed fine texture; each die as
+these photos). The tray is a plain cloth of one colour with a fixed fine texture; each square-faced die as
 :func:`~arena_table.vision.kind_render.face_image` draws its upper face (the kind's body colour and
 glyph), placed by :func:`~arena_table.vision.kind_render.place_die` (rounded, shaded, turned by its
-angle), with new sensor noise in every photo; a die that lies still from one photo to the next is
+angle), a d4 as :func:`~arena_table.vision.d4_render.draw_d4` draws it (lit, numerals in its
+kind's style), with new sensor noise in every photo; a die that lies still from one photo to the next is
 drawn at the same place, as a die nobody picked up.
 
 >>> import arena_table.rules
@@ -23,7 +24,11 @@ import numpy as np
 
 from arena_table.rules.kernel.mechanics.die_kinds import find_kind
 
-from . import kind_render
+from . import d4_render, kind_render
+
+D4_EDGE = 1.4
+"""A d4's edge as a share of :attr:`ThrownDie.side` (a d4 of 18 mm beside a 16 mm cube, its base a
+triangle of that edge)."""
 
 
 @dataclass(frozen=True)
@@ -39,7 +44,7 @@ class ThrownDie:
     angle: float = 0.0
     """How it is turned, degrees counterclockwise."""
     side: int = 70
-    """Its edge in px."""
+    """Its edge in px (a d4's edge is :data:`D4_EDGE` times it)."""
 
 
 class ThrowFilm:
@@ -73,10 +78,17 @@ class ThrowFilm:
             DieKindError: a die names no shipped kind. ValueError: a face its kind does not have.
         """
         img = self.tray.copy()
-        for d in dice:
-            kind = find_kind(d.kind)
+        kinds = [find_kind(d.kind) for d in dice]
+        for d, kind in zip(dice, kinds):
             if d.face not in kind.symbols:
                 raise ValueError(f"a {kind.id} die has no face {d.face!r}; its faces: {', '.join(kind.symbols)}")
-            kind_render.place_die(img, kind_render.face_image(kind, d.face, d.side), d.centre, float(d.angle))
-        noisy = img + self.rng.normal(0.0, self.noise, img.shape).astype(np.float32)
+            if not kind.look.style:
+                kind_render.place_die(img, kind_render.face_image(kind, d.face, d.side), d.centre, float(d.angle))
+        out = np.clip(img, 0, 255).astype(np.uint8)
+        for d, kind in zip(dice, kinds):  # a d4 shows no upper face: drawn as it lies, seen from above
+            if kind.look.style:
+                d4_render.draw_d4(out, kind.look.style, int(d.face), d.centre, d.side * D4_EDGE, self.rng,
+                                  body=kind_render.body_bgr(kind), ink=kind_render.ink_bgr(kind),
+                                  angle=float(d.angle), tilt=0.0)
+        noisy = out.astype(np.float32) + self.rng.normal(0.0, self.noise, out.shape).astype(np.float32)
         return np.clip(noisy, 0, 255).astype(np.uint8)

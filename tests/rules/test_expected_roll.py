@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from arena_table.rules import DiceRolled, GameStarted, Refused, apply, find_game, parse, replay
-from arena_table.rules.kernel.awaited import awaited_dice, expected_words, reads_symbols
+from arena_table.rules.kernel.awaited import awaited_dice, expected_words, kinds_to_read
 from arena_table.rules.kernel.table import table_view
 
 sys.path.insert(0, str(Path(__file__).parent / "demigods"))
@@ -32,8 +32,8 @@ def test_a_demigods_attack_waits_for_its_three_dice_by_kind():
     assert sorted(got) == [("dg-fire", 1, "demigods-fire"), ("dg-ice", 1, "demigods-ice"),
                            ("dg-slashing", 1, "demigods-slashing")]
     assert table_view(ts)["awaits"] == "1 Ice attack die, 1 Fire attack die and 1 Slashing attack die"
-    assert {k.id for k in reads_symbols(game, ts.state)} >= {"demigods-ice", "demigods-demigod", "demigods-arcane"}
-    assert not any(k.counter for k in reads_symbols(game, ts.state))  # divine dice are set, not thrown
+    assert {k.id for k in kinds_to_read(game, ts.state)} >= {"demigods-ice", "demigods-demigod", "demigods-arcane"}
+    assert not any(k.counter for k in kinds_to_read(game, ts.state))  # divine dice are set, not thrown
 
 
 def test_the_demigod_order_roll_takes_a_plain_d6_and_is_read_as_pips():
@@ -41,7 +41,7 @@ def test_the_demigod_order_roll_takes_a_plain_d6_and_is_read_as_pips():
     ts = replay([parse(x) for x in lines[:lines.index("roll die=dg-demigod faces=[2,3]")]])
     game = find_game(ts.game)
     assert table_view(ts)["awaits"] == "2 Demigod dice (or 2 d6)"
-    assert reads_symbols(game, ts.state) == ()
+    assert kinds_to_read(game, ts.state) == ()
 
 
 def test_the_thieves_guild_die_is_read_as_pips_a_plain_d6_stands_in():
@@ -49,7 +49,7 @@ def test_the_thieves_guild_die_is_read_as_pips_a_plain_d6_stands_in():
                  parse("th-place hero=aer location=righteous golden=true"),
                  parse("th-place hero=rac location=thieves-guild target=lug")])
     assert expected_words(awaited_dice(find_game("theosis"), ts.state)) == "1 Thieves' Guild die (or 1 d6)"
-    assert reads_symbols(find_game("theosis"), ts.state) == ()
+    assert kinds_to_read(find_game("theosis"), ts.state) == ()
     after = apply(ts, DiceRolled(die="d6", faces=(3, 5, 1), source="sim"))
     assert after.state == ts.state and after.tray.rolls[-1].faces == (3, 5, 1)
     assert after.refused_roll.message == ("not the roll the game waits for: expected 1 Thieves' Guild die (or 1 d6); "

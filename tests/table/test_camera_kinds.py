@@ -107,3 +107,39 @@ def test_the_live_view_boxes_the_dice_by_kind_while_the_attack_waits(tmp_path):
         assert (ring == colour).all(axis=1).any(), f"{die.kind} not boxed in {colour}"
         other = OVERLAY_COLOURS["ok" if die.kind == "sns-blue" else "unreadable"]
         assert not (ring == other).all(axis=1).any(), f"{die.kind} boxed in {other}"
+
+
+def test_a_theosis_monster_waits_for_its_d4_and_the_camera_reads_it_as_that_roll(tmp_path):
+    """Theosis, the book's co-op example (tests/rules/theosis/golden/coop-2p-book.txt): Edhel attacks
+    Voax (stamina threshold 2) and the monster's Defense d4 is awaited ('Monsters', the Defense roll).
+    The camera sees a skullduggery die (not that roll: noticed, kept in the tray), then a d4 showing
+    1 (its top vertex): the roll, leaving the game as the transcript's ``roll die=d4 faces=[1]``."""
+    from pathlib import Path
+
+    from arena_table.rules.kernel.table import to_jsonable
+    from arena_table.vision.throw_film import ThrowFilm, ThrownDie
+
+    golden = Path(__file__).parents[1] / "rules" / "theosis" / "golden" / "coop-2p-book.txt"
+    lines = [ln for ln in golden.read_text(encoding="utf-8").splitlines() if ln.strip() and not ln.startswith("#")]
+    wait = lines.index("roll die=d4 faces=[1]")
+    with Table(TableConfig(data=DataSettings(db=tmp_path / "t.db"), camera=CameraSettings(source="none"))) as table:
+        for line in lines[:wait]:
+            table.submit(parse(line))
+        assert table_view(table.state)["awaits"] == "1 Four-sided die (or 1 d4)"
+    film = ThrowFilm(seed=2)
+    folder = tmp_path / "cam"
+    folder.mkdir()
+    for k, image in enumerate([film.frame([]), film.frame([ThrownDie("theosis-skullduggery", "spade", (250, 200), 30.0)]),
+                               film.frame([ThrownDie("theosis-d4", "1", (380, 260), 75.0, 64)])]):
+        cv2.imwrite(str(folder / f"photo-{k:02d}.png"), image)
+    table = run_folder(tmp_path, folder)
+    try:
+        rows = [r for r in table.rows() if isinstance(r.event, DiceRolled) and r.event.source.startswith("dir:")]
+        assert [(r.status, str(DiceRolled(kinds=r.event.kinds, faces=r.event.faces))) for r in rows] == [
+            ("ok", "roll kinds=[theosis-skullduggery] faces=[spade]"),  # recorded, the tray's
+            ("ok", "roll kinds=[theosis-d4] faces=[1]")]
+        by_book = replay([parse(x) for x in lines[:wait + 1]])
+        assert to_jsonable(table.state.state) == to_jsonable(by_book.state)
+        assert [ln.text for ln in table.state.log if ln.seq == rows[0].seq] == ["Tray roll 1 × Skullduggery die: spade"]
+    finally:
+        table.close()

@@ -8,8 +8,8 @@ attack's open dice ``{"dg-ice": 1, "dg-fire": 1, "dg-slashing": 1}``, a Theosis 
   stand-ins (a kind no game owns, such as ``d6``, awaited beside a game's own kind as often) folded
   into the kind they stand in for;
 - :func:`expected_words`: "1 Ice attack die, 1 Fire attack die and 1 Slashing attack die";
-- :func:`reads_symbols`: whether the awaited dice show symbols (so the camera reads die kinds,
-  not pips);
+- :func:`kinds_to_read`: whether the awaited dice are dice a pip reader cannot read (symbol
+  faces, a d4), so the camera reads die kinds, not pips;
 - :func:`refusal`: the notice for a camera throw the game did not take while it waited: what was
   expected and what was seen (the throw itself stays the tray's: nothing recorded is lost).
 """
@@ -125,26 +125,35 @@ def _pips(name: str) -> bool:
     return kind is not None and kind.look.marks == "pips"
 
 
-def reads_symbols(game: Any, state: Any) -> tuple[DieKind, ...]:
+def _unread_by_pips(kind: DieKind) -> bool:
+    """Whether a pip reader cannot read ``kind``: a face shows a symbol (``burn``, ``critical``), or
+    the result is not on an upper face (a d4's :data:`~.mechanics.die_kinds.D4_STYLES`)."""
+    return bool(kind.look.style) or any(not f.symbol.lstrip("-").isdigit() for f in kind.faces)
+
+
+def kinds_to_read(game: Any, state: Any) -> tuple[DieKind, ...]:
     """The kinds the camera should tell apart now: the kinds ``game`` throws, when it waits for a die
-    of one of them that shows symbols (a face not a plain number: ``burn``, ``critical``) and for
-    which no pip die stands in (a plain ``d6`` for the Thieves' Guild die): a pip reader cannot read
-    it. ``()`` otherwise: the pip reader reads the roll (or no roll is awaited).
+    of one of them that a pip reader cannot read (symbol faces, a d4) and no pip die stands in for
+    (a plain ``d6`` for the Thieves' Guild die). ``()`` otherwise: the pip reader reads the roll
+    (or no roll is awaited).
 
     >>> import arena_table.rules
     >>> class G: name, awaits = "demigods", staticmethod(lambda s: {"dg-ice": 1, "dg-fire": 1})
-    >>> "demigods-demigod" in [k.id for k in reads_symbols(G, None)]
+    >>> "demigods-demigod" in [k.id for k in kinds_to_read(G, None)]
     True
     >>> class T: name, awaits = "theosis", staticmethod(lambda s: {"theosis-thieves-d6": 1, "d6": 1})
-    >>> reads_symbols(T, None)
+    >>> kinds_to_read(T, None)
     ()
+    >>> class M: name, awaits = "theosis", staticmethod(lambda s: {"d4": 1, "theosis-d4": 1})
+    >>> [k.id for k in kinds_to_read(M, None)][0]
+    'theosis-d4'
     """
     own = thrown_kinds(game.name)
     ids = {k.id for k in own}
     for a in awaited_dice(game, state):
         if a.kind is None or a.kind.id not in ids or _pips(a.name) or any(map(_pips, a.stand_ins)):
             continue
-        if any(not f.symbol.lstrip("-").isdigit() for f in a.kind.faces):
+        if _unread_by_pips(a.kind):
             return own
     return ()
 
