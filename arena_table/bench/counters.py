@@ -3,19 +3,19 @@
 On rendered 1280x720 photos (:mod:`arena_table.vision.counter_film`) of six hero cards in a row,
 each with its slot (80x80 px) below it: in each slot a divine die of the hero's power (rage,
 focus, mana in turn) showing a random face, or no die (one slot in seven, read as 0), lying up to
-10 px off the slot's centre (never nearer than 10 px to the card's edge), turned at random, 40-56 px wide, under a random light gain and table
-cloth. Every photo is read as the camera loop reads a frame
-(:func:`arena_table.table.counters.read_slots`: the kind reader on each slot's region only), on one
-core.
+10 px off the slot's centre (never nearer than 10 px to the card's edge), turned at random, 40-56
+px wide, under a random light gain and table cloth. Every photo is read as the camera loop reads a
+frame (:func:`arena_table.table.counters.read_slots`: the kind reader on each slot's region only),
+on one core.
 
 Figures: per-slot accuracy (the value right), precision (right among the values given: a slot not
 read keeps its last value and is no error), the slots not read, and the speed of one reading of
 all six slots: median and p95 ms, ``median_ratio`` to :func:`arena_table.bench.dice.reference_ms`
 measured in the same run, the share of one core that would take at the default ``interval_s`` of
 0.5 s, and the reading of a second photo of the same table (the still table between changes,
-where each slot's region is compared, not read). These are rendered photos read by a reader whose face templates come from
-the same renderer: the accuracy is not a real-photo figure (no labelled real photo of divine dice
-exists in ``../shared/data``).
+where each slot's region is compared, not read). These are rendered photos read by a reader whose
+face templates come from the same renderer: the accuracy is not a real-photo figure (no labelled
+real photo of divine dice exists in ``../shared/data``).
 
 ``--near-cards`` puts each slot 5 px from its card and lets the dice wander 25 px, often against
 a card's edge, where the kind reader finds no die: such a slot must be "not read", never 0.
