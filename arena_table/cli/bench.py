@@ -21,6 +21,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--stress-frames", type=at_least(1), default=20, help="rendered frames per stress set")
     p.add_argument("--timing-frames", type=at_least(1), default=40, help="1280x720 frames timed")
+    p.add_argument("--kinds", action="store_true",
+                   help="instead: the die-kind reader on rendered scenes of every game's dice (bench/kinds.py)")
+    p.add_argument("--kind-frames", type=at_least(1), default=30, help="with --kinds: rendered frames per scene")
     _models_flag(p)
     p.set_defaults(func=_cmd_dice)
     p = bench.add_parser("tokens", help="soak the token reader: firmware sim -> pty -> driver -> engine")
@@ -66,6 +69,8 @@ def _cmd_dice(args: argparse.Namespace) -> int:
     from .dice import _quiet_opencv, _use_models
 
     _quiet_opencv()
+    if args.kinds:
+        return _cmd_dice_kinds(args)
     if not _use_models(args):
         return 2
     try:
@@ -95,6 +100,35 @@ def _cmd_dice(args: argparse.Namespace) -> int:
           f"{small['median_ms']:.1f} ms, median_ratio {small['median_ratio']:.2f}")
     if out["calibration"]:
         print(f"shared sets (trained on: not held out): {format_calibration(out['calibration'])}")
+    return 0
+
+
+def _cmd_dice_kinds(args: argparse.Namespace) -> int:
+    """Run the die-kind benchmark (``bench dice --kinds``)."""
+    from arena_table.bench.kinds import run_bench
+    from arena_table.vision.errors import VisionError
+
+    try:
+        out = run_bench(frames=args.kind_frames)
+    except VisionError as exc:  # the kind face model is missing
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    if args.json:
+        print(json.dumps(out, indent=1))
+        return 0
+    for name, s in out["scenes"].items():
+        print(f"{name}: {s['dice']} dice, per-die {s['per_die_accuracy']}, kind {s['kind_accuracy']} "
+              f"(missed {s['missed']}, abstained {s['abstained']}, false {s['false_dice']})")
+        for a, b, shared in s["together"]:
+            print(f"  {a} and {b} share a look: judged together on {', '.join(shared)}")
+        if s["left_out"]:
+            print(f"  distractors left out (twins of this game's kinds): "
+                  f"{', '.join(f'{a} ~ {b}' for a, b in s['left_out'])}")
+    print(f"all: {out['dice']} dice, per-die accuracy {out['per_die_accuracy']}, kind accuracy "
+          f"{out['kind_accuracy']} ({out['data']})")
+    print(f"not rendered: {', '.join(out['not_rendered'])}")
+    print(f"speed: median {out['median_ms']:.1f} ms per 640x480 frame of 10 dice, one core; median_ratio "
+          f"{out['median_ratio']:.2f} (over the bench dice yardstick, {out['reference_ms']:.2f} ms in this run)")
     return 0
 
 

@@ -3,9 +3,9 @@
 A die's body takes the kind's usual colour (``Look.colour``, else the centre of its HSV range), its
 faces the kind's glyphs (:mod:`arena_table.vision.kind_icons`: numerals, pips or icons) in the ink
 ``Look.ink`` names. A frame varies what a camera over a table varies: each die's rotation (0-360°)
-and size (:data:`SIDE_PX`), the light (gain, a gradient across the frame, a colour cast), blur
-(Gaussian or motion), glare spots, sensor noise, JPEG compression, and the tray (felt, wood or
-slate, with texture). Dice lie on a grid, not touching. Everything comes from one seed.
+and size (:data:`SIDE_PX`), the light (gain, a gradient across the frame, a colour cast, a lamp's
+hot spot), blur (Gaussian or motion), glare (a specular highlight on a glossy die's face), sensor
+noise, JPEG compression, and the tray (felt, wood or slate, with texture). Dice lie on a grid, not touching. Everything comes from one seed.
 
 The tray's colour is drawn at least :data:`TRAY_CONTRAST` (Lab distance) from every die of the
 frame where it can be: a die the tray hides is a locating problem, not the kind and face reading these sets test.
@@ -34,6 +34,10 @@ SIDE_PX = (44, 84)
 """Range of a drawn die's side in px."""
 TRAY_CONTRAST = 45.0
 """Least 8-bit Lab distance between the tray's colour and any die's body colour in a frame."""
+GLARE_SHARE = 0.4
+"""Share of dice drawn with a specular highlight on the face (the dice are glossy, the tray matte)."""
+TRAY_TRIES = 200
+"""Tray colours drawn before the farthest from the dice is taken."""
 IVORY = (200, 225, 235)
 """BGR body of a kind whose look has neither a colour nor a bounded range."""
 _INK = {"black": (25, 25, 25), "white": (240, 240, 240), "gold": (40, 180, 220), "red": (40, 40, 200)}
@@ -96,25 +100,25 @@ def _lab(bgr) -> np.ndarray:
 def tray(rng: np.random.Generator, size: tuple[int, int], avoid: Sequence[tuple[int, int, int]]) -> np.ndarray:
     """A ``size`` (H, W) BGR tray: felt (any hue), wood or slate, with fine noise and soft
     blotches (wood: grain stripes), its colour at least :data:`TRAY_CONTRAST` from each of ``avoid``
-    (the farthest of 60 tries when none is that far)."""
+    (the farthest of :data:`TRAY_TRIES` tries when none is that far)."""
     hgt, wid = size
-    labs = [_lab(c) for c in avoid]
-    best, best_gap = None, -1.0
-    for _ in range(60):
-        style = rng.choice(["felt", "wood", "slate"], p=[0.5, 0.3, 0.2])
+    labs = np.array([_lab(c) for c in avoid] or [[0.0, 128.0, 128.0]], np.float32)
+    tries = []
+    for _ in range(TRAY_TRIES):
+        style = str(rng.choice(["felt", "wood", "slate"], p=[0.5, 0.3, 0.2]))
         if style == "felt":
-            hsv = (int(rng.integers(0, 180)), int(rng.integers(80, 220)), int(rng.integers(55, 140)))
+            hsv = (int(rng.integers(0, 180)), int(rng.integers(80, 220)), int(rng.integers(70, 150)))
         elif style == "wood":
-            hsv = (int(rng.integers(8, 20)), int(rng.integers(90, 190)), int(rng.integers(70, 150)))
+            hsv = (int(rng.integers(8, 20)), int(rng.integers(90, 190)), int(rng.integers(80, 160)))
         else:
-            hsv = (int(rng.integers(0, 180)), int(rng.integers(0, 50)), int(rng.integers(40, 110)))
-        colour = _hsv_to_bgr(hsv)
-        gap = min((float(np.linalg.norm(_lab(colour) - lab)) for lab in labs), default=255.0)
-        if gap > best_gap:
-            best, best_gap = (style, colour), gap
-        if gap >= TRAY_CONTRAST:
-            break
-    style, colour = best
+            hsv = (int(rng.integers(0, 180)), int(rng.integers(0, 50)), int(rng.integers(60, 130)))
+        tries.append((style, hsv))
+    bgr = cv2.cvtColor(np.uint8([[h for _, h in tries]]), cv2.COLOR_HSV2BGR)
+    lab = cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB)[0].astype(np.float32)
+    gaps = np.linalg.norm(lab[:, None, :] - labs[None, :, :], axis=2).min(axis=1) if avoid else np.full(len(tries), 255.0)
+    ok = np.flatnonzero(gaps >= TRAY_CONTRAST)
+    pick = int(ok[0]) if ok.size else int(np.argmax(gaps))
+    style, colour = tries[pick][0], tuple(int(c) for c in bgr[0, pick])
     img = np.empty((hgt, wid, 3), np.float32)
     img[:] = colour
     low = cv2.resize(rng.normal(0, 1, (max(2, hgt // 40), max(2, wid // 40))).astype(np.float32), (wid, hgt),
@@ -123,7 +127,7 @@ def tray(rng: np.random.Generator, size: tuple[int, int], avoid: Sequence[tuple[
         y = np.arange(hgt, dtype=np.float32)[:, None] + 6 * low
         low = np.sin(y / float(rng.uniform(3, 9))) + 0.5 * low
     img += (low * float(rng.uniform(2, 9)))[..., None]
-    img += rng.normal(0, float(rng.uniform(1.5, 5)), img.shape).astype(np.float32)
+    img += rng.standard_normal(img.shape, dtype=np.float32) * float(rng.uniform(1.5, 5))
     return img
 
 
@@ -144,36 +148,49 @@ def _bevel(side: int) -> np.ndarray:
     return 0.8 + 0.2 * np.clip(d / (0.08 * side), 0, 1)
 
 
-def place_die(frame: np.ndarray, face: np.ndarray, centre: tuple[float, float], angle: float) -> None:
+def place_die(frame: np.ndarray, face: np.ndarray, centre: tuple[float, float], angle: float,
+              glare: tuple[float, float, float, float] | None = None) -> None:
     """Draw the square BGR ``face`` into the float ``frame`` at ``centre`` (x, y px) turned by
-    ``angle`` degrees, with rounded corners, a darker edge and a faint shadow."""
+    ``angle`` degrees, with rounded corners, a darker edge and a faint shadow (drawn in the die's
+    own window of the frame). ``glare``: a specular highlight on the face, (x, y, radius) as
+    fractions of the side and its peak in grey levels."""
     side = face.shape[0]
     hgt, wid = frame.shape[:2]
+    reach = int(side * 0.75) + 4
+    x0, y0 = max(0, int(centre[0]) - reach), max(0, int(centre[1]) - reach)
+    x1, y1 = min(wid, int(centre[0]) + reach + side // 7), min(hgt, int(centre[1]) + reach + side // 7)
+    win = frame[y0:y1, x0:x1]
     m = cv2.getRotationMatrix2D((side / 2, side / 2), angle, 1.0)
-    m[:, 2] += (centre[0] - side / 2, centre[1] - side / 2)
-    mask = cv2.warpAffine(_rounded_mask(side), m, (wid, hgt)).astype(np.float32) / 255.0
+    m[:, 2] += (centre[0] - x0 - side / 2, centre[1] - y0 - side / 2)
+    size = (x1 - x0, y1 - y0)
+    mask = cv2.warpAffine(_rounded_mask(side), m, size).astype(np.float32) / 255.0
     shadow = cv2.GaussianBlur(np.roll(mask, (side // 14, side // 14), (0, 1)), (0, 0), side / 12)
-    frame *= (1 - 0.35 * shadow)[..., None]
+    win *= (1 - 0.35 * shadow)[..., None]
     shaded = face.astype(np.float32) * _bevel(side)[..., None]
-    warped = cv2.warpAffine(shaded, m, (wid, hgt), flags=cv2.INTER_LINEAR)
-    frame *= (1 - mask)[..., None]
-    frame += warped * mask[..., None]
+    if glare is not None:
+        spot = np.zeros((side, side), np.float32)
+        cv2.circle(spot, (int(glare[0] * side), int(glare[1] * side)), max(1, int(glare[2] * side)), 1.0, -1)
+        shaded += (cv2.GaussianBlur(spot, (0, 0), max(1.0, glare[2] * side / 2)) * glare[3])[..., None]
+    warped = cv2.warpAffine(shaded, m, size, flags=cv2.INTER_LINEAR)
+    win *= (1 - mask)[..., None]
+    win += warped * mask[..., None]
 
 
 def finish(frame: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """The camera's part on a float BGR ``frame``: light gain with a gradient and a colour cast,
-    0-2 glare spots, blur (Gaussian or motion), sensor noise, JPEG; returns uint8 BGR."""
+    a lamp's broad hot spot, blur (Gaussian or motion), sensor noise, JPEG; returns uint8 BGR."""
     hgt, wid = frame.shape[:2]
-    yy, xx = np.mgrid[0:hgt, 0:wid].astype(np.float32)
     a = float(rng.uniform(0, 2 * np.pi))
-    ramp = ((xx - wid / 2) * np.cos(a) + (yy - hgt / 2) * np.sin(a)) / max(hgt, wid)
+    ramp = (((np.arange(wid, dtype=np.float32) - wid / 2) * np.cos(a))[None, :]
+            + ((np.arange(hgt, dtype=np.float32) - hgt / 2) * np.sin(a))[:, None]) / max(hgt, wid)
     gain = float(rng.uniform(0.72, 1.25)) * (1 + float(rng.uniform(-0.2, 0.2)) * ramp)
     cast = rng.uniform(0.93, 1.07, 3).astype(np.float32)
-    frame = frame * gain[..., None] * cast + float(rng.uniform(-12, 12))
-    for _ in range(int(rng.integers(0, 3))):
-        glare = np.zeros((hgt, wid), np.float32)
-        cv2.circle(glare, (int(rng.integers(0, wid)), int(rng.integers(0, hgt))), int(rng.integers(8, 40)), 1.0, -1)
-        frame += (cv2.GaussianBlur(glare, (0, 0), float(rng.uniform(5, 14))) * float(rng.uniform(20, 110)))[..., None]
+    frame = frame * (gain[..., None] * cast) + float(rng.uniform(-12, 12))
+    if rng.random() < 0.5:
+        gx, gy, sigma = float(rng.uniform(0, wid)), float(rng.uniform(0, hgt)), float(rng.uniform(60, 150))
+        spot = (np.exp(-((np.arange(wid, dtype=np.float32) - gx) / sigma) ** 2 / 2)[None, :]
+                * np.exp(-((np.arange(hgt, dtype=np.float32) - gy) / sigma) ** 2 / 2)[:, None])
+        frame += (spot * float(rng.uniform(5, 25)))[..., None]
     frame = np.clip(frame, 0, 255)
     if rng.random() < 0.3:
         n = int(rng.integers(3, 8))
@@ -186,7 +203,7 @@ def finish(frame: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         sigma = float(rng.uniform(0, 1.5))
         if sigma > 0.3:
             frame = cv2.GaussianBlur(frame, (0, 0), sigma)
-    frame = frame + rng.normal(0, float(rng.uniform(1, 4)), frame.shape).astype(np.float32)
+    frame = frame + rng.standard_normal(frame.shape, dtype=np.float32) * float(rng.uniform(1, 4))
     out = np.clip(frame, 0, 255).astype(np.uint8)
     if rng.random() < 0.5:
         ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(60, 96))])
@@ -223,6 +240,10 @@ def render_frame(kinds: Sequence[DieKind], seed: int, n: int = 4, size: tuple[in
         side = int(rng.integers(SIDE_PX[0], SIDE_PX[1] + 1))
         cx = int((c % cols + 0.5) * wid / cols + rng.integers(-12, 13))
         cy = int((c // cols + 0.5) * hgt / rows + rng.integers(-12, 13))
-        place_die(frame, face_image(kind, sym, side, body, ink), (cx, cy), float(rng.uniform(0, 360)))
+        glare = None
+        if rng.random() < GLARE_SHARE:
+            glare = (*(float(v) for v in rng.uniform(0.2, 0.8, 2)), float(rng.uniform(0.12, 0.4)),
+                     float(rng.uniform(30, 120)))
+        place_die(frame, face_image(kind, sym, side, body, ink), (cx, cy), float(rng.uniform(0, 360)), glare)
         truth.append(RenderedDie(kind.id, sym, (cx, cy), side, other))
     return finish(frame, rng), truth

@@ -29,6 +29,7 @@ import numpy as np
 from arena_table.rules.kernel.mechanics.die_kinds import DieKind, die_kinds
 from arena_table.vision.kind_render import RenderedDie, render_frame
 from arena_table.vision.kind_icons import glyph_id
+from arena_table.vision.kinds import square_faced
 
 GAMES = ("theosis", "demigods", "sword-and-sorcery", "euthia")
 """The games whose scenes are drawn, plus the tray scene (``None``)."""
@@ -60,8 +61,9 @@ def twins(a: DieKind, b: DieKind) -> set[str]:
 
 
 def drawable(kind: DieKind) -> bool:
-    """Whether :mod:`kind_render` draws the kind: six-sided and not shown by a vertex or edge."""
-    return kind.sides == 6 and not kind.look.style
+    """Whether :mod:`kind_render` draws the kind: six-sided and not shown by a vertex or edge
+    (``kinds.square_faced``)."""
+    return square_faced(kind)
 
 
 @dataclass(frozen=True)

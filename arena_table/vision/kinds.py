@@ -1,10 +1,15 @@
-"""Locate dice of any kind on a plain tray, tell kinds apart by body colour and face, and
-read the face by normalised correlation over the four square orientations of the
-deskewed crop (so reading does not depend on how the die lies).
+"""Read dice of any kind on a tray: find each die, tell its kind by body colour and face, read
+its face with the kind face classifier (:mod:`arena_table.vision.kind_model`).
 
-Early version for square-faced dice: face templates come from
-:mod:`arena_table.vision.kind_render` (numerals and labels, not printed icons), so its
-figures hold for rendered sets only; real dice need taught face models.
+A die is found as a near-square blob that differs from the tray (:func:`locate`), squared to its
+outline (:func:`face_crop`) and its body colour measured in a band inside the outline
+(:func:`body_hsv`). The kinds whose :class:`~arena_table.rules.kernel.mechanics.die_kinds.Look`
+holds that colour are its candidates; the classifier gives each glyph a probability and the die is
+the candidate kind and face whose glyph is likeliest. A die that no candidate fits is
+``other-kind`` (a die of a kind the game does not use is reported as such, not forced into one).
+
+The classifier was trained on rendered faces only (``kind_render``): figures on rendered sets
+(``arena-table bench dice --kinds``) do not carry over to printed dice, which are taught.
 """
 
 from __future__ import annotations
@@ -16,14 +21,26 @@ import cv2
 import numpy as np
 
 from arena_table.rules.kernel.mechanics.die_kinds import DieKind
-from arena_table.vision import kind_render
+from arena_table.vision import kind_model
+from arena_table.vision.kind_icons import glyph_id
 
-CROP = kind_render.FACE_PX
-"""Side in px of the deskewed face crop compared against the templates."""
-MIN_SCORE = 0.55
-"""Normalised correlation below which no kind's face fits: the die is another kind."""
+CROP = kind_model.CROP
+"""Side in px of the deskewed face crop."""
+MIN_P = 0.5
+"""Least probability of the best candidate's glyph: below it the die fits no candidate kind."""
+MIN_MARGIN = 0.2
+"""Least lead of the best (kind, face) over the best reading of another face; below: ``abstain``."""
 MIN_AREA_PX = 400
 """Smallest die outline area in px (smaller blobs are noise)."""
+MIN_BOX_FILL = 0.72
+"""Least share of its ``minAreaRect`` box a die's blob fills (a sharp square 0.97, a small die
+blurred round at the corners 0.74)."""
+MAX_CIRCLE_FILL = 0.88
+"""Most share of its enclosing circle a die's blob fills (a square 0.64, a disc 1.0)."""
+TRAY_DISTANCE = 30.0
+"""8-bit Lab distance from the tray's colour above which a pixel may belong to a die."""
+RECUT_DISTANCES = (45.0, 65.0, 90.0)
+"""Stricter distances a blob that is not square is cut at, in turn."""
 
 
 @dataclass(frozen=True)
@@ -38,87 +55,116 @@ class KindReading:
     status: str
 
 
-def _templates(kind: DieKind) -> list[tuple[str, np.ndarray]]:
-    out = []
-    for sym in dict.fromkeys(kind.symbols):
-        img = kind_render.face_image(kind, sym, CROP)
-        out.append((sym, cv2.cvtColor(img, cv2.COLOR_BGR2GRAY).astype(np.float32)))
-    return out
+def _square(contour) -> tuple | None:
+    area, rect = cv2.contourArea(contour), cv2.minAreaRect(contour)
+    w, h = rect[1]
+    if area < MIN_AREA_PX or max(w, h) > 1.3 * min(w, h) or area < MIN_BOX_FILL * w * h:
+        return None
+    # a round spot fills its box as a blurred small die does (0.79), but also its enclosing circle
+    _, radius = cv2.minEnclosingCircle(contour)
+    return rect if area <= MAX_CIRCLE_FILL * np.pi * radius ** 2 else None
 
 
-def _ncc(a: np.ndarray, b: np.ndarray) -> float:
-    a = a - a.mean()
-    b = b - b.mean()
-    d = float(np.sqrt((a * a).sum() * (b * b).sum()))
-    return float((a * b).sum() / d) if d > 0 else 0.0
+def _blobs(mask: np.ndarray) -> list:
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((9, 9), np.uint8))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
+    return list(cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0])
 
 
 def locate(frame_bgr: np.ndarray) -> list[tuple]:
-    """Die outlines as ``cv2.minAreaRect`` boxes: pixels far (ΔLab > 30) from the median
-    colour of the frame's border, taken as the tray, in blobs that fill a near-square box. Raises ``ValueError`` for a frame
-    that is not HxWx3 uint8."""
+    """Die outlines as ``cv2.minAreaRect`` boxes: pixels far (> :data:`TRAY_DISTANCE`) from the median
+    colour of the frame's border, taken as the tray, in blobs that fill a near-square box. A blob
+    that is not square (a die merged with a glare spot or a shadow beside it) is cut again at the
+    stricter distances of :data:`RECUT_DISTANCES`, inside its own box.
+
+    Raises:
+        ValueError: a frame that is not HxWx3 uint8.
+    """
     if frame_bgr.ndim != 3 or frame_bgr.shape[2] != 3 or frame_bgr.dtype != np.uint8:
         raise ValueError(f"frame must be HxWx3 uint8, got {frame_bgr.shape} {frame_bgr.dtype}")
     lab = cv2.cvtColor(cv2.GaussianBlur(frame_bgr, (5, 5), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
     border = np.concatenate([lab[0], lab[-1], lab[:, 0], lab[:, -1]])
     dist = np.linalg.norm(lab - np.median(border, axis=0), axis=2)
-    mask = (dist > 30).astype(np.uint8) * 255
-    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((9, 9), np.uint8))
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     rects = []
-    for c in contours:
-        area, rect = cv2.contourArea(c), cv2.minAreaRect(c)
-        w, h = rect[1]
-        # a square face fills its box; a round glare spot fills ~0.79 of it
-        if area >= MIN_AREA_PX and area >= 0.85 * w * h and max(w, h) <= 1.3 * min(w, h):
+    todo = [(c, 0) for c in _blobs((dist > TRAY_DISTANCE).astype(np.uint8) * 255)]
+    while todo:
+        contour, level = todo.pop()
+        rect = _square(contour)
+        if rect is not None:
             rects.append(rect)
+            continue
+        if level >= len(RECUT_DISTANCES) or cv2.contourArea(contour) < MIN_AREA_PX:
+            continue
+        x, y, w, h = cv2.boundingRect(contour)
+        x, y = max(0, x - 8), max(0, y - 8)  # a margin: morphology treats a window's edge as foreground
+        w, h = min(dist.shape[1] - x, w + 16), min(dist.shape[0] - y, h + 16)
+        inside = np.zeros((h, w), np.uint8)
+        cv2.drawContours(inside, [contour - (x, y)], -1, 255, -1)
+        sub = ((dist[y:y + h, x:x + w] > RECUT_DISTANCES[level]) & (inside > 0)).astype(np.uint8) * 255
+        todo += [(c + (x, y), level + 1) for c in _blobs(sub)]
     return rects
 
 
-def _crop(frame_bgr: np.ndarray, rect) -> np.ndarray:
+def face_crop(frame_bgr: np.ndarray, rect) -> np.ndarray:
+    """The die inside ``rect`` (a ``cv2.minAreaRect`` box) squared to CROP x CROP px BGR."""
     pts = cv2.boxPoints(rect).astype(np.float32)
     dst = np.float32([[0, CROP - 1], [0, 0], [CROP - 1, 0], [CROP - 1, CROP - 1]])
     return cv2.warpPerspective(frame_bgr, cv2.getPerspectiveTransform(pts, dst), (CROP, CROP))
 
 
-def _body_hsv(crop: np.ndarray) -> tuple[int, int, int]:
-    """Median HSV of the crop's ring just inside the outline (where no ink lies)."""
-    hsv = cv2.cvtColor(crop, cv2.COLOR_BGR2HSV)
-    ring = np.concatenate([hsv[3:7].reshape(-1, 3), hsv[-7:-3].reshape(-1, 3),
-                           hsv[:, 3:7].reshape(-1, 3), hsv[:, -7:-3].reshape(-1, 3)])
-    h, s, v = (int(x) for x in np.median(ring, axis=0))
-    return h, s, v
+def body_hsv(crop_bgr: np.ndarray) -> tuple[int, int, int]:
+    """Body colour HSV of a face crop: in the band inside its outline (``kind_model.ring``), the
+    circular mean hue (a red body's hues lie on both sides of 0) and the median S and V."""
+    hsv = kind_model.ring(cv2.cvtColor(crop_bgr, cv2.COLOR_BGR2HSV)).astype(np.float32)
+    a = hsv[:, 0] * (np.pi / 90.0)
+    w = hsv[:, 1] + 1.0
+    hue = int(round(np.degrees(np.arctan2((np.sin(a) * w).sum(), (np.cos(a) * w).sum())) / 2)) % 180
+    return hue, int(np.median(hsv[:, 1])), int(np.median(hsv[:, 2]))
+
+
+def square_faced(kind: DieKind) -> bool:
+    """Whether dice of ``kind`` show their result on a square upper face (six-sided, not a d4's
+    vertex or edge style): the dice this reader reads."""
+    return kind.sides == 6 and not kind.look.style
+
+
+def _pool(kinds: Sequence[DieKind], game: str | None, known: set[str]) -> list[DieKind]:
+    return [k for k in kinds if (game is None or not k.games or game in k.games) and square_faced(k)
+            and all(glyph_id(s, k.look.marks) in known for s in k.symbols)]
 
 
 def read_kinds(frame_bgr: np.ndarray, kinds: Sequence[DieKind], *, game: str | None = None) -> list[KindReading]:
-    """Read every die on ``frame_bgr`` (HxWx3 BGR uint8) as one of ``kinds`` (those of
-    ``game`` and game-free kinds when ``game`` is given). A die whose body colour no
-    kind's :class:`Look` holds, or whose face fits no template (score < :data:`MIN_SCORE`),
-    is ``other-kind``; a best fit within 0.03 of a different face is ``abstain``. Kinds
-    with the same look and the same face symbol cannot be told apart: the best wins.
-    Readings run top to bottom."""
-    pool = [k for k in kinds if game is None or not k.games or game in k.games]
-    temps = {k.id: _templates(k) for k in pool}
+    """Read every die on ``frame_bgr`` (HxWx3 BGR uint8) as one of ``kinds`` (those of ``game`` and
+    game-free kinds when ``game`` is given; only :func:`square_faced` kinds whose glyphs the
+    classifier knows: not the d4s nor d8-d20).
+
+    A die whose body colour no candidate's look holds, or whose best candidate glyph has a
+    probability under :data:`MIN_P`, is ``other-kind``; a best reading less than :data:`MIN_MARGIN`
+    ahead of a reading of another face is ``abstain``. Kinds with the same look that share a
+    glyph cannot be told apart on that face: the first of ``kinds`` wins. Readings run top to bottom.
+
+    Raises:
+        ValueError: a frame that is not HxWx3 uint8.
+        ModelMissing: the kind face model is not installed.
+    """
+    rects = sorted(locate(frame_bgr), key=lambda r: (round(r[0][1] / 40), r[0][0]))
+    names = kind_model.glyphs()
+    index = {g: i for i, g in enumerate(names)}
+    pool = _pool(kinds, game, set(names))
+    crops = [face_crop(frame_bgr, r) for r in rects]
+    probs = kind_model.classify(np.array([kind_model.ink_map(c) for c in crops]).reshape(-1, CROP, CROP))
     out = []
-    for rect in sorted(locate(frame_bgr), key=lambda r: (round(r[0][1] / 40), r[0][0])):
+    for rect, crop, p in zip(rects, crops, probs):
         x, y, w, h = cv2.boundingRect(cv2.boxPoints(rect).astype(np.int32))
-        crop = _crop(frame_bgr, rect)
-        gray = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY).astype(np.float32)
-        hsv = _body_hsv(crop)
-        scores = []
-        for k in pool:
-            if not k.look.holds(hsv):
-                continue
-            for sym, t in temps[k.id]:
-                scores.append((max(_ncc(np.rot90(gray, r), t) for r in range(4)), k.id, sym))
-        scores.sort(reverse=True)
-        if not scores or scores[0][0] < MIN_SCORE:
+        hsv = body_hsv(crop)
+        options = sorted(((float(p[index[glyph_id(s, k.look.marks)]]), -i, k.id, s)
+                          for i, k in enumerate(pool) if k.look.holds(hsv) for s in k.symbols), reverse=True)
+        if not options or options[0][0] < MIN_P:
             out.append(KindReading(None, None, (x, y, w, h), 0.0, "other-kind"))
             continue
-        best, kid, sym = scores[0]
-        rival = next((s[0] for s in scores[1:] if s[2] != sym), 0.0)
-        ok = best - rival >= 0.03
-        out.append(KindReading(kid if ok else None, sym if ok else None, (x, y, w, h),
-                               round(min(1.0, best), 3), "ok" if ok else "abstain"))
+        best, _, kid, sym = options[0]
+        rival = next((o[0] for o in options[1:] if o[3] != sym), 0.0)
+        ok = best - rival >= MIN_MARGIN
+        out.append(KindReading(kid if ok else None, sym if ok else None, (x, y, w, h), round(best, 3),
+                               "ok" if ok else "abstain"))
     return out
