@@ -17,7 +17,7 @@ import numpy as np
 
 from arena_table.rules import find_game
 from arena_table.rules.kernel.awaited import kinds_to_read
-from arena_table.rules.kernel.mechanics.dice import face_symbol
+from arena_table.rules.kernel.mechanics.dice import face_symbol, known_kind
 from arena_table.rules.kernel.mechanics.die_kinds import DieKind
 from arena_table.vision.dice import DiceReading, DieReading
 from arena_table.vision.kind_roll import KindCodes, as_dice_reading, read_throw
@@ -81,6 +81,27 @@ def as_unread(others: Sequence[KindReading]) -> tuple[DieReading, ...]:
                  for r in others)
 
 
+def _short(kind_id: str) -> str:
+    """A kind's id without its game's prefix (``demigods-ice`` -> ``ice``)."""
+    kind = known_kind(kind_id)
+    games = kind.games if kind is not None else ()
+    return next((kind_id[len(g) + 1:] for g in games if kind_id.startswith(g + "-")), kind_id)
+
+
+def roll_words(event: Any) -> str:
+    """A roll's faces for the camera status: ``3, 5`` for pips, ``ice failure, fire critical`` by kinds.
+
+    >>> import arena_table.rules
+    >>> from arena_table.rules import DiceRolled
+    >>> roll_words(DiceRolled(kinds=("demigods-ice", "demigods-demigod"), faces=("failure", 4)))
+    'ice failure, demigod 4'
+    """
+    if not event.kinds:
+        return ", ".join(map(str, event.faces))
+    kinds = event.kinds * len(event.faces) if len(event.kinds) == 1 else event.kinds
+    return ", ".join(f"{_short(k)} {f}" for k, f in zip(kinds, event.faces))
+
+
 def label(codes: KindCodes, die: DieReading) -> str:
     """A die read ok as the overlay labels it: its kind without the game's prefix, and its face
     (``ice failure``).
@@ -92,6 +113,4 @@ def label(codes: KindCodes, die: DieReading) -> str:
     'ice failure'
     """
     kind, face = codes.pair(int(die.value))
-    games = next((k.games for k in codes.kinds if k.id == kind), ())
-    short = next((kind[len(g) + 1:] for g in games if kind.startswith(g + "-")), kind)
-    return f"{short} {face}"
+    return f"{_short(kind)} {face}"

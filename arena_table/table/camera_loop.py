@@ -482,7 +482,7 @@ class CameraLoop:
         self.rolls += 1
         self._set_status(last_settle=frame.name, last_roll={"seq": seq, "faces": list(event.faces), "source": event.source,
                                                               **({"kinds": list(event.kinds)} if event.kinds else {})},
-                         detail=f"camera {self.spec}: rolled {', '.join(map(str, event.faces))}")
+                         detail=f"camera {self.spec}: rolled {camera_kinds.roll_words(event)}")
 
 
 def build_camera(ports: Ports, spec: str, camera: CameraSettings = CameraSettings(),
