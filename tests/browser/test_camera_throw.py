@@ -39,7 +39,7 @@ REFUSED = ("not the roll the game waits for: expected 1 Ice attack die, 1 Fire a
            "die; the camera saw 2 Demigod dice (5, 3)")
 
 WATCH = """() => {
-  const seen = window.throwSeen = { rolls: [], refused: [], awaits: [], action: [] };
+  const seen = window.throwSeen = { rolls: [], refused: [], prompt: [], action: [] };
   const keep = (list, text) => { if (text && list[list.length - 1] !== text) list.push(text); };
   const watch = (id, fn) => {
     const node = document.getElementById(id);
@@ -50,11 +50,11 @@ WATCH = """() => {
   watch('last-roll', (n) => keep(seen.rolls, [...n.querySelectorAll('.die')].map((d) =>
     ((d.querySelector('.kind') || {}).textContent || '') + ':' + d.querySelector('.value').textContent).join(' | ')));
   watch('roll-refused', (n) => { if (!n.hidden) keep(seen.refused, n.textContent); });
-  watch('awaits', (n) => { if (!n.hidden) keep(seen.awaits, n.textContent); });
+  watch('prompt', (n) => keep(seen.prompt, n.textContent));
   watch('last-action', (n) => { if (!n.hidden) keep(seen.action, n.innerText); });
 }"""
 """Installed in the spectator page: every last roll drawn (``kind:face | ...``), every "not the roll"
-notice and "Waiting for" line shown, every last-action panel."""
+notice, game prompt and last-action panel shown."""
 
 
 def _collect(page):
@@ -103,8 +103,7 @@ def test_the_engine_applies_it_to_the_waiting_attack_with_the_books_damage(seen)
 def test_a_throw_of_other_dice_shows_what_was_expected_until_the_attack_gets_its_dice(seen):
     assert seen.seen["refused"] == [REFUSED]
     assert seen.seen["refused_hidden"]  # gone once the attack took its dice
-    assert seen.seen["awaits"][:2] == ["Waiting for 1 Ice attack die, 1 Fire attack die and 1 Slashing attack die",
-                                       "Waiting for 1 Bludgeoning attack die"]
+    assert seen.seen["prompt"][:2] == ["Roll ice, fire, slashing", "Roll bludgeoning"]  # the game says what to roll
 
 
 def test_the_control_page_shows_what_was_expected_too(live, browser, page):
@@ -129,6 +128,7 @@ def test_the_control_page_shows_what_was_expected_too(live, browser, page):
                             "source=camera:0"))
     tv.wait_for_function("document.getElementById('roll-refused').hidden", timeout=5000)
     page.wait_for_function("document.getElementById('roll-refused').hidden", timeout=5000)
-    assert tv.inner_text("#awaits") == "Waiting for 1 Bludgeoning attack die"  # the Blacksmith's Retaliation
+    page.wait_for_function("document.getElementById('awaits').textContent.includes('Bludgeoning')", timeout=5000)
+    assert page.inner_text("#awaits") == "Waiting for 1 Bludgeoning attack die"  # the Blacksmith's Retaliation
     assert tv.errors == []
     ctx.close()

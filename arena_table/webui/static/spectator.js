@@ -136,8 +136,6 @@
     const refused = state.roll_refused;  // a camera throw the game did not take: what it waits for, what was seen
     $('roll-refused').hidden = !refused;
     $('roll-refused').textContent = refused ? refused.message : '';
-    $('awaits').hidden = !state.awaits;
-    $('awaits').textContent = state.awaits ? 'Waiting for ' + state.awaits : '';
     $('scores').replaceChildren(...(view.scores || []).map((s) => el('div', { class: 'score' },
       el('strong', { text: s.side + ' ' }), s.label + ': ' + s.value + (s.max !== undefined ? ' / ' + s.max : ''))));
     const la = $('last-action');
