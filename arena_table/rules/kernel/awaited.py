@@ -96,9 +96,14 @@ def awaited_dice(game: Any, state: Any) -> tuple[AwaitedDie, ...]:
 
 
 def _dice(n: int, title: str) -> str:
+    """``n`` dice of a kind titled ``title``: "1 Ice attack die", "2 Demigod dice", "2 × d6 with pips".
+
+    >>> _dice(2, "Demigod die"), _dice(2, "d6 with pips"), _dice(1, "d6 with pips")
+    ('2 Demigod dice', '2 × d6 with pips', '1 d6 with pips')
+    """
     if n == 1:
         return f"1 {title}"
-    return f"{n} {title[:-3] + 'dice' if title.endswith(' die') else title + 's'}"
+    return f"{n} {title[:-3]}dice" if title.endswith(" die") else f"{n} × {title}"
 
 
 def _and(parts: list[str]) -> str:
