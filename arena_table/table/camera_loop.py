@@ -481,6 +481,7 @@ class CameraLoop:
             return
         self.rolls += 1
         self._set_status(last_settle=frame.name, last_roll={"seq": seq, "faces": list(event.faces), "source": event.source,
+                                                              "frame_t": frame.t, "frame_index": frame.index,
                                                               **({"kinds": list(event.kinds)} if event.kinds else {})},
                          detail=f"camera {self.spec}: rolled {camera_kinds.roll_words(event)}")
 

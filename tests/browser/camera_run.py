@@ -84,6 +84,8 @@ class Run:
     log: str = ""
     seen: Any = None
     """What ``collect`` took from the page at the end (:func:`run_service`)."""
+    status_camera: dict = field(default_factory=dict)
+    """The camera's status entry at the end."""
 
     def presented(self, photo: int) -> float:
         """Monotonic time photo ``photo``'s first frame was due at the camera loop."""
@@ -179,6 +181,7 @@ def run_service(browser, tmp: Path, db: Path, photos: list[str], folder: Path,
         if collect is not None:
             run.seen = collect(page)
         status = _get(url + "/api/status")["devices"]
+        run.status_camera = status.get("camera", {})
         run.state = _get(url + "/api/state")
         move = status.get("figures", {}).get("last_move")
         if move:

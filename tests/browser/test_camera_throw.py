@@ -47,18 +47,27 @@ WATCH = """() => {
     new MutationObserver(note).observe(node, { attributes: true, childList: true, subtree: true, characterData: true });
     note();
   };
-  watch('last-roll', (n) => keep(seen.rolls, [...n.querySelectorAll('.die')].map((d) =>
-    ((d.querySelector('.kind') || {}).textContent || '') + ':' + d.querySelector('.value').textContent).join(' | ')));
+  seen.drawn = {};
+  watch('last-roll', (n) => {
+    const text = [...n.querySelectorAll('.die')].map((d) =>
+      ((d.querySelector('.kind') || {}).textContent || '') + ':' + d.querySelector('.value').textContent).join(' | ');
+    keep(seen.rolls, text);
+    if (text && !(text in seen.drawn)) requestAnimationFrame(() => { seen.drawn[text] ??= Date.now(); });
+  });
   watch('roll-refused', (n) => { if (!n.hidden) keep(seen.refused, n.textContent); });
   watch('prompt', (n) => keep(seen.prompt, n.textContent));
   watch('last-action', (n) => { if (!n.hidden) keep(seen.action, n.innerText); });
 }"""
-"""Installed in the spectator page: every last roll drawn (``kind:face | ...``), every "not the roll"
-notice, game prompt and last-action panel shown."""
+"""Installed in the spectator page: every last roll drawn (``kind:face | ...``) and the wall time it was
+first drawn (``drawn``, ms), every "not the roll" notice, game prompt and last-action panel shown."""
 
 
 def _collect(page):
-    return {**page.evaluate("window.throwSeen"), "refused_hidden": page.is_hidden("#roll-refused")}
+    import time
+    offset = time.time() - time.monotonic()  # wall clock (the page's Date.now) -> monotonic
+    seen = page.evaluate("window.throwSeen")
+    seen["drawn"] = {k: v / 1000 - offset for k, v in seen["drawn"].items()}
+    return {**seen, "refused_hidden": page.is_hidden("#roll-refused")}
 
 
 @pytest.fixture(scope="module")
@@ -132,3 +141,20 @@ def test_the_control_page_shows_what_was_expected_too(live, browser, page):
     assert page.inner_text("#awaits") == "Waiting for 1 Bludgeoning attack die"  # the Blacksmith's Retaliation
     assert tv.errors == []
     ctx.close()
+
+
+@pytest.mark.perf
+def test_each_throw_is_drawn_within_a_second_of_its_photo(seen):
+    """From each photo due at the camera loop (the folder source runs in real time: photo k's first
+    frame at t0 + first_index[k] / fps, t0 from the camera's last roll) to its roll drawn on the
+    spectator page. Of this, ``settle_s`` (0.4 s) is the settle detector waiting for stillness."""
+    from camera_run import FPS
+
+    last = seen.status_camera["last_roll"]
+    t0 = last["frame_t"] - last["frame_index"] / FPS
+    keys = ["Demigod:5 | Demigod:3", "Ice:failure | Fire:critical | Slashing:1 | Demigod:4", "Bludgeoning:2"]
+    assert seen.connected_at < t0 + seen.first_index[LEAD] / FPS, "the page connected after the first throw's photo"
+    took = {k: seen.seen["drawn"][k] - (t0 + seen.first_index[LEAD + i] / FPS) for i, k in enumerate(keys)}
+    print("\nphoto at the camera loop -> roll drawn on the spectator page: "
+          + ", ".join(f"{k} {v * 1000:.0f} ms" for k, v in took.items()))
+    assert all(0 < v <= 1.0 for v in took.values()), took
