@@ -63,20 +63,19 @@ def cmd_wall(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"error: --broker: {exc}", file=sys.stderr)
         return 2
-    from arena_table.hub.results import Results
-
-    try:
-        results = Results(args.results)
-    except sqlite3.Error as exc:
-        print(f"error: --results {args.results}: {exc}", file=sys.stderr)
-        return 2
     from arena_table.hub.page_feed import check_ws_url
 
     try:
         ws_url = check_ws_url(args.ws_url) if args.ws_url else None
     except ValueError as exc:
         print(f"error: --ws-url: {exc}", file=sys.stderr)
-        results.close()
+        return 2
+    from arena_table.hub.results import Results
+
+    try:
+        results = Results(args.results)
+    except sqlite3.Error as exc:
+        print(f"error: --results {args.results}: {exc}", file=sys.stderr)
         return 2
     feed = Feed(broker).start()
     app = create_wall_app(feed, results, max_clients=args.max_clients, page_feed=args.page_feed, ws_url=ws_url)

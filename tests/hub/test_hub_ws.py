@@ -80,3 +80,16 @@ def test_a_websocket_spectator_reads_a_tables_view_and_cannot_publish(tmp_path, 
             assert all(b"forged" not in p for t, p, r in ws.got)
         finally:
             ws.close()
+
+
+def test_hub_init_leaves_the_websockets_listener_out_with_port_0_and_refuses_the_mqtt_port(tmp_path, capsys):
+    from arena_table.cli import main
+
+    assert main(["hub", "init", "--names", "t1", "--dir", str(tmp_path / "a"), "--ws-port", "0"]) == 0
+    conf = (tmp_path / "a" / "mosquitto.conf").read_text()
+    assert "protocol websockets" not in conf and "listener 1883\n" in conf
+    assert "ws://" not in capsys.readouterr().out
+    assert main(["hub", "init", "--names", "t1", "--dir", str(tmp_path / "b"), "--port", "1884",
+                 "--ws-port", "1884"]) == 2
+    assert "--ws-port 1884 is the MQTT port too" in capsys.readouterr().err
+    assert not (tmp_path / "b").exists()

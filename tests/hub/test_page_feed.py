@@ -87,3 +87,12 @@ def test_ws_addresses_are_checked():
     for bad in ("http://hall", "ws://", "hall:9001"):
         with pytest.raises(ValueError, match="expected ws://"):
             page_feed.check_ws_url(bad)
+
+
+def test_the_hub_command_names_a_bad_ws_url(tmp_path, capsys, monkeypatch):
+    from arena_table.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    assert main(["hub", "--broker", "mqtt://127.0.0.1:1", "--page-feed", "mqtt", "--ws-url", "http://hall:9001/"]) == 2
+    assert "--ws-url: websocket address 'http://hall:9001/': expected ws://" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []  # refused before the results file was opened
