@@ -64,3 +64,32 @@ def test_a_phone_follows_a_table_straight_from_the_broker(tmp_path, phone, scree
         server.close()
         feed.close()
         broker.kill()
+
+
+def test_without_mqtt_js_the_page_keeps_the_hubs_stream(tmp_path, phone):
+    broker = Mosquitto(tmp_path, ws_port=True).start()
+    feed = Feed(parse_broker(broker.url), keep_events=False).start()
+    app = create_wall_app(feed, page_feed="mqtt", ws_url=f"ws://127.0.0.1:{broker.ws_port}/")
+    server = HubServer(app, "127.0.0.1", 0)
+    threading.Thread(target=server.run, daemon=True).start()
+    wait_running(server)
+    hub = f"http://127.0.0.1:{server.effective_port}"
+    table = Table(TableConfig(data=DataSettings(db=str(tmp_path / "log.db")), camera=CameraSettings(source="none"),
+                              web=WebSettings(pin="1234"),
+                              publish=PublishSettings(broker=broker.url, table_id="t1"))).start()
+    try:
+        table.submit(DiceRolled(faces=(3,)))
+        wait_for(lambda: (t := feed.table("t1")) and t.view and t.view["version"] == 1, 10, "t1 at the hub")
+        phone.route("**/vendor/mqtt/mqtt.min.js", lambda route: route.abort())
+        phone.goto(hub + "/table/t1/")
+        phone.wait_for_function("window.arena.connected", timeout=10000)
+        table.submit(DiceRolled(faces=(5, 2)))
+        phone.wait_for_function("window.arena.cur.version === 2", timeout=5000)
+        assert phone.evaluate("window.ArenaFeed") is None
+        assert phone.evaluate("window.arena.snapshots.map(s => s.reason)")[0] != "broker"  # the hub's stream
+        assert json.load(urllib.request.urlopen(hub + "/table/t1/status", timeout=5))["streams"]["clients"] == 1
+    finally:
+        table.close()
+        server.close()
+        feed.close()
+        broker.kill()

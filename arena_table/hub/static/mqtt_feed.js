@@ -7,6 +7,8 @@
 (function () {
   'use strict';
   const KEEPALIVE_S = 10;  // a ping answered is the page's heartbeat (it reconnects after 20 s of nothing)
+  // MQTT.js did not load (a proxy that strips it, an old browser): the page keeps the hub's SSE stream
+  if (!window.mqtt || typeof window.mqtt.connect !== 'function') return;
 
   class MqttFeed extends EventTarget {
     constructor() {
