@@ -3,7 +3,7 @@ read as the camera loop reads them while the game waits for symbol dice (``visio
 with the kinds the game throws, then ``vision/kind_roll``), against the truth.
 
 Each throw: ``--dice`` dice of different kinds the game throws, random faces, turned at random
-anywhere in the tray, and one die of a kind of another game, which must be reported (``other-kind``),
+anywhere in the tray, the photo through the renderer's camera (light, glare, blur, noise, JPEG), and one die of a kind of another game, which must be reported (``other-kind``),
 never read as a kind (the distractors of ``vision/kind_sets.scene_plan``: another game's six-sided
 kinds, less the twins of the game's own, which no camera tells apart). Per cloth colour it prints the share of throws read whole and right (the
 roll the table would record), of dice read right, of dice misread (another kind or face: worse than

@@ -5,8 +5,10 @@ these photos). The tray is a plain cloth of one colour with a fixed fine texture
 :func:`~arena_table.vision.kind_render.face_image` draws its upper face (the kind's body colour and
 glyph), placed by :func:`~arena_table.vision.kind_render.place_die` (rounded, shaded, turned by its
 angle), a d4 as :func:`~arena_table.vision.d4_render.draw_d4` draws it (lit, numerals in its
-kind's style), with new sensor noise in every photo; a die that lies still from one photo to the next is
-drawn at the same place, as a die nobody picked up.
+kind's style); then the camera's part, new in every photo (:func:`~arena_table.vision.kind_render.finish`:
+light gain with a gradient and a colour cast, glare, blur, sensor noise, JPEG; or sensor noise alone
+with ``camera=False``). A die that lies still from one photo to the next is drawn at the same place,
+as a die nobody picked up.
 
 >>> import arena_table.rules
 >>> film = ThrowFilm(seed=1)
@@ -54,13 +56,16 @@ class ThrowFilm:
         size: photo size (H, W) px.
         tray_bgr: the cloth's colour (BGR); the default green felt lies far from the bodies of the
             Demigods dice.
-        noise: standard deviation of the sensor noise (grey levels).
-        seed: the cloth's texture and each photo's noise follow from it.
+        camera: each photo through :func:`~arena_table.vision.kind_render.finish` (light, glare,
+            blur, noise, JPEG); ``False``: sensor noise of ``noise`` alone.
+        noise: standard deviation of the sensor noise (grey levels) without ``camera``.
+        seed: the cloth's texture and each photo's camera effects follow from it.
     """
 
     def __init__(self, size: tuple[int, int] = (480, 640), tray_bgr: tuple[int, int, int] = (40, 90, 50),
-                 noise: float = 2.0, seed: int = 0) -> None:
+                 camera: bool = True, noise: float = 2.0, seed: int = 0) -> None:
         self.size = size
+        self.camera = camera
         self.noise = noise
         self.rng = np.random.default_rng(seed)
         self.tray = np.empty((*size, 3), np.float32)
@@ -90,5 +95,7 @@ class ThrowFilm:
                 d4_render.draw_d4(out, kind.look.style, int(d.face), d.centre, d.side * D4_EDGE, self.rng,
                                   body=kind_render.body_bgr(kind), ink=kind_render.ink_bgr(kind),
                                   angle=float(d.angle), tilt=0.0)
+        if self.camera:
+            return kind_render.finish(out.astype(np.float32), self.rng)
         noisy = out.astype(np.float32) + self.rng.normal(0.0, self.noise, out.shape).astype(np.float32)
         return np.clip(noisy, 0, 255).astype(np.uint8)
