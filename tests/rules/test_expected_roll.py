@@ -80,3 +80,21 @@ def test_a_free_throw_while_nothing_is_awaited_is_no_refusal():
     ts = replay([GameStarted(game="theosis", options=TH)])
     after = apply(ts, DiceRolled(die="d6", faces=(4, 4), source="camera:0"))
     assert after.refused_roll is None and table_view(after)["awaits"] == ""
+
+
+def test_a_misread_die_of_the_mixed_throw_is_corrected_by_its_symbol():
+    """The camera read the fire die Critical; it showed 2. 'Example Demigod turn' (pp.28-29) with the
+    fire die a 2 instead: -2 (Failure, no mana user) + 2 + 1 = +1, so 11 magical damage; the
+    Blacksmith (weak spot +2) takes 13 - 1 = 12 wounds (38 -> 26), the Trapper 11 - 2 = 9 (30 -> 21)."""
+    from arena_table.rules import DieCorrected
+    from arena_table.rules.kernel.table import correct
+
+    t = elemental_sword_attack()
+    seq = t.ts.seq + 1
+    t.do("roll kinds=[demigods-ice,demigods-fire,demigods-slashing,demigods-demigod] faces=[failure,critical,1,4] "
+         "source=camera:0")
+    assert (t.ch("blacksmith").health_left, t.ch("trapper").health_left) == (24, 19)  # as the book
+    fixed = correct(t.records, (seq + 1, DieCorrected(roll=seq, index=1, value="2")))
+    chars = fixed.state.chars
+    assert (chars["blacksmith"].health_left, chars["trapper"].health_left) == (26, 21)
+    assert fixed.tray.rolls[-1].faces == ("failure", 2, 1, 4) and fixed.tray.rolls[-1].sensed[1] == "critical"
