@@ -1,8 +1,9 @@
 """Benchmark of the die-kind reader on rendered scenes (``arena-table bench dice --kinds``).
 
 Each game's scene (:mod:`arena_table.vision.kind_sets`) is rendered for ``frames`` frames from the
-test seeds (``TEST_SEED``: the kind face model was trained on seeds below 100 000) and read with
-:func:`arena_table.vision.kinds.read_kinds` over every shipped kind, ``game=`` the scene's game.
+test seeds (``TEST_SEED``: the kind face model was trained on seeds below 100 000) and read as the
+camera reads a throw, :func:`arena_table.vision.kind_roll.read_throw` (square-faced dice by
+``vision.kinds``, d4s by ``vision.d4``) over every shipped kind, ``game=`` the scene's game.
 A die is matched to the reading whose box holds its centre.
 
 * **per-die accuracy**: share of dice read right: a game's die with its kind (or a twin judged
@@ -25,8 +26,9 @@ import numpy as np
 from arena_table.rules.kernel.mechanics.die_kinds import die_kinds
 from arena_table.vision import kind_model
 from arena_table.vision.kind_render import RenderedDie
+from arena_table.vision.kind_roll import read_throw
 from arena_table.vision.kind_sets import GAMES, TEST_SEED, right_kinds, scene_frames, scene_plan
-from arena_table.vision.kinds import KindReading, read_kinds
+from arena_table.vision.kinds import KindReading
 
 from .dice import one_core, reference_ms
 
@@ -55,7 +57,7 @@ def score_scene(game: str | None, frames: int, seed: int = TEST_SEED) -> dict:
     missed = abstained = false = 0
     errors = []
     for frame, truth in scene_frames(game, frames, seed):
-        got = read_kinds(frame, every, game=game)
+        got = read_throw(frame, every, game=game)
         used = set()
         for die in truth:
             r = _match(got, die)
@@ -93,16 +95,16 @@ def score_scene(game: str | None, frames: int, seed: int = TEST_SEED) -> dict:
 
 
 def time_reader(frames: int = 20, seed: int = TEST_SEED + 500_000) -> dict:
-    """Median and p95 wall ms of :func:`read_kinds` on Demigods scene frames (640x480, 10 dice),
+    """Median and p95 wall ms of ``read_throw`` on Demigods scene frames (640x480, 10 dice),
     one core, and the same over the yardstick timed after each frame (``median_ratio``)."""
     every = die_kinds()
     scenes = list(scene_frames("demigods", frames, seed))
     ms, ref = [], []
     with one_core():
-        read_kinds(scenes[0][0], every, game="demigods")  # warm-up: model load
+        read_throw(scenes[0][0], every, game="demigods")  # warm-up: model load
         for frame, _ in scenes:
             t0 = time.perf_counter()
-            read_kinds(frame, every, game="demigods")
+            read_throw(frame, every, game="demigods")
             ms.append((time.perf_counter() - t0) * 1000.0)
             ref.append(reference_ms())
     median, p95, ref_ms = float(np.median(ms)), float(np.percentile(ms, 95)), float(np.median(ref))
@@ -115,10 +117,13 @@ def run_bench(frames: int = 30, seed: int = TEST_SEED, timing_frames: int = 20) 
 
     Returns:
         ``{"per_die_accuracy", "kind_accuracy", "dice", "frames_per_scene", "seed", "data",
+        "by_reader": {"kinds" | "d4": {"dice", "per_die_accuracy", "kind_accuracy"}},
         "scenes": {scene: score_scene(...)}, "kinds": {kind: {"dice", "per_die_accuracy",
         "kind_accuracy"}}, "not_rendered": [kind ids], "model", "median_ms", "p95_ms",
         "reference_ms", "median_ratio", "p95_ratio", ...}``: ``kinds`` pools each kind's dice
-        over the scenes of its game; distractors are scored under each scene's ``distractors``.
+        over the scenes of its game; distractors are scored under each scene's ``distractors``;
+        ``by_reader`` splits the dice between the square-faced reader (``vision.kinds``) and the
+        d4 reader (``vision.d4``), distractors included.
     """
     scenes, pooled = {}, {}
     right = kind_right = dice = 0
@@ -128,10 +133,19 @@ def run_bench(frames: int = 30, seed: int = TEST_SEED, timing_frames: int = 20) 
         scenes[game or "tray"] = s
         pooled.update(s["kinds"])
     drawn = {kid for s in scenes.values() for kid in (*s["kinds"], *s["distractors"])}
+    style = {k.id: bool(k.look.style) for k in die_kinds()}
+    by_reader = {}
+    for reader, d4 in (("kinds", False), ("d4", True)):
+        tallies = [t for s in scenes.values() for g in ("kinds", "distractors") for kid, t in s[g].items()
+                   if style[kid] == d4]
+        n = sum(t["dice"] for t in tallies)
+        by_reader[reader] = {"dice": n, "per_die_accuracy": _rate(round(sum(t["dice"] * t["per_die_accuracy"]
+                                                                            for t in tallies)), n),
+                             "kind_accuracy": _rate(round(sum(t["dice"] * t["kind_accuracy"] for t in tallies)), n)}
     out = {"per_die_accuracy": _rate(right, dice), "kind_accuracy": _rate(kind_right, dice), "dice": dice,
            "frames_per_scene": frames, "seed": seed,
            "data": "rendered dice (arena_table/vision/kind_render.py), not photos; test seeds differ from training's",
-           "kinds": dict(sorted(pooled.items())), "scenes": scenes,
+           "by_reader": by_reader, "kinds": dict(sorted(pooled.items())), "scenes": scenes,
            "not_rendered": sorted(k.id for k in die_kinds() if k.id not in drawn),
            "model": str(kind_model.MODEL)}
     out.update(time_reader(timing_frames))

@@ -1,4 +1,4 @@
-"""Draw top views of six-sided dice of any :class:`DieKind` on a tray, for test and training sets.
+"""Draw top views of dice of any :class:`DieKind` on a tray, for test and training sets.
 
 A die's body takes the kind's usual colour (``Look.colour``, else the centre of its HSV range), its
 faces the kind's glyphs (:mod:`arena_table.vision.kind_icons`: numerals, pips or icons) in the ink
@@ -26,12 +26,15 @@ import cv2
 import numpy as np
 
 from arena_table.rules.kernel.mechanics.die_kinds import DieKind
+from arena_table.vision.d4_render import draw_d4
 from arena_table.vision.kind_icons import draw_glyph, glyph_id
 
 FACE_PX = 64
 """Side in px of a face drawn by :func:`face_image` by default."""
 SIDE_PX = (44, 84)
 """Range of a drawn die's side in px."""
+D4_EDGE_PX = (48, 92)
+"""Range of a drawn d4's edge in px: :data:`SIDE_PX` times 1.1 (a d4's edge is about 18 mm, a d6's 16)."""
 TRAY_CONTRAST = 45.0
 """Least 8-bit Lab distance between the tray's colour and any die's body colour in a frame."""
 GLARE_SHARE = 0.4
@@ -68,6 +71,14 @@ def ink_bgr(kind: DieKind) -> tuple[int, int, int]:
     if kind.look.ink in _INK:
         return _INK[kind.look.ink]
     return (25, 25, 25) if sum(body_bgr(kind)) > 380 else (240, 240, 240)
+
+
+def light_ink(kind: DieKind) -> bool | None:
+    """Whether the kind's ink is lighter than its body (white on black), ``None`` when its look
+    names no ink (the ink then follows the body: any die of the kind)."""
+    if kind.look.ink not in _INK:
+        return None
+    return sum(ink_bgr(kind)) > sum(body_bgr(kind))
 
 
 def face_glyph(kind: DieKind, symbol: str) -> str:
@@ -216,8 +227,10 @@ def render_frame(kinds: Sequence[DieKind], seed: int, n: int = 4, size: tuple[in
                  ) -> tuple[np.ndarray, list[RenderedDie]]:
     """One BGR frame (``size`` = (H, W)) with ``n`` dice of kinds drawn from ``kinds`` and
     ``n_others`` distractors drawn from ``others`` (truth ``other=True``), each face drawn at
-    random, on a 4x3 grid (at most 12 dice). ``palette`` draws each die in other colours (training
-    sets). Returns the frame and the truth, in drawing order.
+    random, on a 4x3 grid (at most 12 dice). A d4 kind (``Look.style``) is drawn by
+    :func:`arena_table.vision.d4_render.draw_d4` in its style (edge :data:`D4_EDGE_PX`, truth
+    centre its base's centroid), after the square dice. ``palette`` draws each die in other colours (training sets).
+    Returns the frame and the truth: the square dice, then the d4s.
 
     Raises:
         ValueError: more than 12 dice, or distractors asked for without ``others``.
@@ -234,16 +247,28 @@ def render_frame(kinds: Sequence[DieKind], seed: int, n: int = 4, size: tuple[in
     frame = tray(rng, size, [c[0] for c in colours])
     cols, rows = 4, 3
     cells = rng.permutation(cols * rows)[:len(picks)]
-    truth = []
+    truth, d4s = [], []
     for c, (kind, other), (body, ink) in zip(cells, picks, colours):
         sym = kind.symbols[int(rng.integers(len(kind.symbols)))]
-        side = int(rng.integers(SIDE_PX[0], SIDE_PX[1] + 1))
         cx = int((c % cols + 0.5) * wid / cols + rng.integers(-12, 13))
         cy = int((c // cols + 0.5) * hgt / rows + rng.integers(-12, 13))
+        if kind.look.style:
+            edge = float(rng.uniform(*D4_EDGE_PX))
+            margin = int(0.83 * edge) + 6  # the die's reach about its base centroid, with its shadow
+            centre = (min(max(cx, margin), wid - margin), min(max(cy, margin), hgt - margin))
+            d4s.append((kind, sym, centre, other, body, ink, edge))
+            continue
+        side = int(rng.integers(SIDE_PX[0], SIDE_PX[1] + 1))
         glare = None
         if rng.random() < GLARE_SHARE:
             glare = (*(float(v) for v in rng.uniform(0.2, 0.8, 2)), float(rng.uniform(0.12, 0.4)),
                      float(rng.uniform(30, 120)))
         place_die(frame, face_image(kind, sym, side, body, ink), (cx, cy), float(rng.uniform(0, 360)), glare)
         truth.append(RenderedDie(kind.id, sym, (cx, cy), side, other))
+    if d4s:
+        frame = np.clip(frame, 0, 255).astype(np.uint8)
+        for kind, sym, centre, other, body, ink, edge in d4s:
+            draw_d4(frame, kind.look.style, int(sym), centre, edge, rng, body=body, ink=ink)
+            truth.append(RenderedDie(kind.id, sym, centre, int(edge), other))
+        frame = frame.astype(np.float32)
     return finish(frame, rng), truth

@@ -5,13 +5,14 @@ other games' kinds: the reader must name the game's dice and report the others a
 The *tray* scene (no game) holds the kinds any table sees (game-free kinds: the pip d6, the
 licensed d6).
 
-Two kinds are *twins* when one's usual colour lies in the other's body range and they show a glyph
-in common: no camera tells such dice apart on those faces. A distractor that is the twin of one of
+Two kinds are *twins* when one's usual colour lies in the other's body range, their inks are not
+one light and one dark, and they show a glyph in common: no camera tells such dice apart on those faces. A distractor that is the twin of one of
 the game's kinds is left out of that game's scenes (:func:`scene_plan` lists it), and two twins
 that a scene reads together (the pip d6 and the licensed d6 on faces 2-6) are *judged together*:
 either kind counts as right on their shared faces.
 
-Kinds that are not six-sided (the d4s, d8-d20) are not drawn here (:func:`scene_plan` names them).
+The d4s are drawn by :mod:`arena_table.vision.d4_render`; d8-d20 are not drawn (:func:`scene_plan`
+names them).
 
 >>> import arena_table.rules
 >>> plan = scene_plan("demigods")
@@ -26,8 +27,8 @@ from typing import Iterator
 
 import numpy as np
 
-from arena_table.rules.kernel.mechanics.die_kinds import DieKind, die_kinds
-from arena_table.vision.kind_render import RenderedDie, render_frame
+from arena_table.rules.kernel.mechanics.die_kinds import D4_STYLES, DieKind, die_kinds
+from arena_table.vision.kind_render import RenderedDie, light_ink, render_frame
 from arena_table.vision.kind_icons import glyph_id
 from arena_table.vision.kinds import square_faced
 
@@ -48,22 +49,27 @@ def usual_hsv(kind: DieKind) -> tuple[int, int, int] | None:
 
 
 def glyphs(kind: DieKind) -> set[str]:
-    """The glyphs the faces of ``kind`` show."""
+    """The glyphs the faces of ``kind`` show (a d4's: its style and numeral, ``top-vertex-3``)."""
+    if kind.look.style:
+        return {f"{kind.look.style}-{s}" for s in kind.symbols}
     return {glyph_id(s, kind.look.marks) for s in kind.symbols}
 
 
 def twins(a: DieKind, b: DieKind) -> set[str]:
     """The glyphs on which dice of ``a`` and ``b`` cannot be told apart: shared glyphs when the
-    usual colour of one lies in the other's body range (``set()``: they differ)."""
+    usual colour of one lies in the other's body range and their inks are not one light and one
+    dark (``set()``: they differ)."""
     ca, cb = usual_hsv(a), usual_hsv(b)
     same_look = (cb is not None and a.look.holds(cb)) or (ca is not None and b.look.holds(ca))
-    return glyphs(a) & glyphs(b) if same_look else set()
+    ia, ib = light_ink(a), light_ink(b)
+    same_ink = ia is None or ib is None or ia == ib
+    return glyphs(a) & glyphs(b) if same_look and same_ink else set()
 
 
 def drawable(kind: DieKind) -> bool:
-    """Whether :mod:`kind_render` draws the kind: six-sided and not shown by a vertex or edge
-    (``kinds.square_faced``)."""
-    return square_faced(kind)
+    """Whether :mod:`kind_render` draws the kind: square-faced (``kinds.square_faced``) or a d4 in
+    one of the styles ``d4_render`` draws."""
+    return square_faced(kind) or (kind.sides == 4 and kind.look.style in D4_STYLES)
 
 
 @dataclass(frozen=True)
@@ -76,9 +82,9 @@ class ScenePlan:
     others: tuple[DieKind, ...]
     """Distractors: other games' drawable kinds, twins left out."""
     left_out: tuple[tuple[str, str], ...]
-    """(distractor, game kind) pairs left out as twins."""
+    """(distractor, kind the reader may answer) pairs left out as twins."""
     together: tuple[tuple[str, str, tuple[str, ...]], ...]
-    """(kind, kind, shared glyphs) judged together."""
+    """(drawn kind, kind the reader may answer, shared glyphs) judged together."""
     not_drawn: tuple[str, ...]
     """The game's kinds no scene draws (not six-sided)."""
 
@@ -88,16 +94,18 @@ def scene_plan(game: str | None) -> ScenePlan:
     every = die_kinds()
     mine = [k for k in every if (game in k.games if game else not k.games)]
     kinds = tuple(k for k in mine if drawable(k))
+    # the reader answers with the game's kinds and the game-free ones
+    answers = [k for k in every if drawable(k) and (not k.games or (game is not None and game in k.games))]
     others, left_out = [], []
     if game:
         for o in every:
             if o.games and game not in o.games and drawable(o):
-                clash = [k.id for k in kinds if twins(o, k)]
+                clash = [k.id for k in answers if twins(o, k)]
                 left_out += [(o.id, k) for k in clash]
                 if not clash:
                     others.append(o)
-    together = tuple((a.id, b.id, tuple(sorted(twins(a, b)))) for i, a in enumerate(kinds) for b in kinds[i + 1:]
-                     if twins(a, b))
+    together = tuple((a.id, b.id, tuple(sorted(twins(a, b)))) for i, a in enumerate(kinds) for b in answers
+                     if b is not a and twins(a, b) and not (b in kinds and kinds.index(b) < i))
     return ScenePlan(game, kinds, tuple(others), tuple(left_out), together,
                      tuple(k.id for k in mine if not drawable(k)))
 
@@ -108,8 +116,9 @@ def right_kinds(plan: ScenePlan, die: RenderedDie) -> set[str]:
     out = {die.kind}
     for a, b, shared in plan.together:
         if die.kind in (a, b):
-            kind = next(k for k in plan.kinds if k.id == die.kind)
-            if glyph_id(die.face, kind.look.marks) in shared:
+            kind = next(k for k in die_kinds() if k.id == die.kind)
+            glyph = f"{kind.look.style}-{die.face}" if kind.look.style else glyph_id(die.face, kind.look.marks)
+            if glyph in shared:
                 out |= {a, b}
     return out
 

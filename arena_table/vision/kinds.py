@@ -4,8 +4,10 @@ its face with the kind face classifier (:mod:`arena_table.vision.kind_model`).
 A die is found as a near-square blob that differs from the tray (:func:`locate`), squared to its
 outline (:func:`face_crop`) and its body colour measured in a band inside the outline
 (:func:`body_hsv`). The kinds whose :class:`~arena_table.rules.kernel.mechanics.die_kinds.Look`
-holds that colour are its candidates; the classifier gives each glyph a probability and the die is
-the candidate kind and face whose glyph is likeliest. A die that no candidate fits is
+holds that colour, and whose ink is light or dark as the die's (:func:`ink_is_light`: a grey die
+with white ink is no ivory die with black ink under a dim light), are its candidates; the
+classifier gives each glyph a probability and the die is the candidate kind and face whose glyph
+is likeliest. A die that no candidate fits is
 ``other-kind`` (a die of a kind the game does not use is reported as such, not forced into one).
 
 The classifier was trained on rendered faces only (``kind_render``): figures on rendered sets
@@ -21,13 +23,14 @@ import cv2
 import numpy as np
 
 from arena_table.rules.kernel.mechanics.die_kinds import DieKind
-from arena_table.vision import kind_model
+from arena_table.vision import kind_model, kind_render
 from arena_table.vision.kind_icons import glyph_id
 
 CROP = kind_model.CROP
 """Side in px of the deskewed face crop."""
-MIN_P = 0.5
-"""Least probability of the best candidate's glyph: below it the die fits no candidate kind."""
+MIN_P = 0.25
+"""Least probability of the best candidate's glyph: below it the die fits no candidate kind (a
+die of another kind in the same colour has its own glyph's probability, near 1)."""
 MIN_MARGIN = 0.2
 """Least lead of the best (kind, face) over the best reading of another face; below: ``abstain``."""
 MIN_AREA_PX = 400
@@ -37,6 +40,14 @@ MIN_BOX_FILL = 0.72
 blurred round at the corners 0.74)."""
 MAX_CIRCLE_FILL = 0.88
 """Most share of its enclosing circle a die's blob fills (a square 0.64, a disc 1.0)."""
+INK_LEVEL = 0.6
+"""Ink map value (Lab distance over 80) above which a pixel of a face is ink."""
+INK_TOP_SHARE = 0.7
+"""Share of the face's strongest ink map value (99th percentile) an ink pixel must reach."""
+INK_LIGHTNESS = 20.0
+"""Least 8-bit Lab lightness difference from the body for an ink pixel to count as light or dark."""
+MIN_INK_SHARE = 0.02
+"""Least share of a face's pixels that must be ink for its ink to tell light from dark."""
 TRAY_DISTANCE = 30.0
 """8-bit Lab distance from the tray's colour above which a pixel may belong to a die."""
 RECUT_DISTANCES = (45.0, 65.0, 90.0)
@@ -122,6 +133,39 @@ def body_hsv(crop_bgr: np.ndarray) -> tuple[int, int, int]:
     return hue, int(np.median(hsv[:, 1])), int(np.median(hsv[:, 2]))
 
 
+def ink_is_light(crop_bgr: np.ndarray, ink: np.ndarray) -> bool | None:
+    """Whether the ink of a face crop is lighter than its body: whether most of the pixels inside
+    the rim whose ink map (``kind_model.ink_map``) exceeds :data:`INK_LEVEL` and
+    :data:`INK_TOP_SHARE` of its 99th percentile there (glare is far from the body colour too, but
+    less than ink), and whose lightness
+    differs by :data:`INK_LIGHTNESS` from the median there (the body) are lighter; ``None`` when
+    under :data:`MIN_INK_SHARE` of that part is ink (a blank face)."""
+    n = len(crop_bgr)
+    inner = slice(round(n * 0.16), n - round(n * 0.16))  # not the rounded corners (tray) or the rim
+    light = cv2.cvtColor(crop_bgr, cv2.COLOR_BGR2LAB)[inner, inner, 0].astype(np.float32)
+    body = float(np.median(light))  # the face is mostly body; the rim's bevel is darker
+    inside = ink[inner, inner]
+    # the strongest marks: a glare spot is far from the body too, but less than ink
+    level = max(INK_LEVEL, INK_TOP_SHARE * float(np.percentile(inside, 99)))
+    marks = (inside > level) & (np.abs(light - body) > INK_LIGHTNESS)
+    if marks.mean() < MIN_INK_SHARE:
+        return None
+    return bool((light[marks] > body).mean() > 0.5)
+
+
+def colour_distance(hsv: tuple[int, int, int], kind: DieKind) -> float:
+    """How far a measured body colour lies from the kind's usual one (``Look.colour``; 0 when the
+    look names none): lightness as a log ratio (light gain multiplies it), hue in steps of 15
+    when both are coloured, saturation over 255."""
+    usual = kind.look.colour
+    if usual is None:
+        return 0.0
+    d = abs(np.log((hsv[2] + 10.0) / (usual[2] + 10.0))) + abs(hsv[1] - usual[1]) / 255.0
+    if hsv[1] > 60 and usual[1] > 60:
+        d += min(abs(hsv[0] - usual[0]), 180 - abs(hsv[0] - usual[0])) / 15.0
+    return float(d)
+
+
 def square_faced(kind: DieKind) -> bool:
     """Whether dice of ``kind`` show their result on a square upper face (six-sided, not a d4's
     vertex or edge style): the dice this reader reads."""
@@ -140,8 +184,12 @@ def read_kinds(frame_bgr: np.ndarray, kinds: Sequence[DieKind], *, game: str | N
 
     A die whose body colour no candidate's look holds, or whose best candidate glyph has a
     probability under :data:`MIN_P`, is ``other-kind``; a best reading less than :data:`MIN_MARGIN`
-    ahead of a reading of another face is ``abstain``. Kinds with the same look that share a
-    glyph cannot be told apart on that face: the first of ``kinds`` wins. Readings run top to bottom.
+    ahead of a reading of another face is ``abstain``. A kind fits when its look holds the body
+    colour and its ink is light or dark as the die's (:func:`ink_is_light`; a look naming no ink
+    fits either). Among kinds that fit, the glyph's probability decides, then the nearer usual
+    colour (:func:`colour_distance`); kinds with the same look that
+    share a glyph cannot be told apart on that face: the first of ``kinds`` wins. Readings run top
+    to bottom.
 
     Raises:
         ValueError: a frame that is not HxWx3 uint8.
@@ -152,18 +200,21 @@ def read_kinds(frame_bgr: np.ndarray, kinds: Sequence[DieKind], *, game: str | N
     index = {g: i for i, g in enumerate(names)}
     pool = _pool(kinds, game, set(names))
     crops = [face_crop(frame_bgr, r) for r in rects]
-    probs = kind_model.classify(np.array([kind_model.ink_map(c) for c in crops]).reshape(-1, CROP, CROP))
+    maps = np.array([kind_model.ink_map(c) for c in crops]).reshape(-1, CROP, CROP)
+    probs = kind_model.classify(maps)
+    inks = [kind_render.light_ink(k) for k in pool]
     out = []
-    for rect, crop, p in zip(rects, crops, probs):
+    for rect, crop, ink, p in zip(rects, crops, maps, probs):
         x, y, w, h = cv2.boundingRect(cv2.boxPoints(rect).astype(np.int32))
-        hsv = body_hsv(crop)
-        options = sorted(((float(p[index[glyph_id(s, k.look.marks)]]), -i, k.id, s)
-                          for i, k in enumerate(pool) if k.look.holds(hsv) for s in k.symbols), reverse=True)
+        hsv, light = body_hsv(crop), ink_is_light(crop, ink)
+        fits = [i for i, k in enumerate(pool) if k.look.holds(hsv) and (light is None or inks[i] in (None, light))]
+        options = sorted(((float(p[index[glyph_id(s, pool[i].look.marks)]]), -colour_distance(hsv, pool[i]), -i,
+                           pool[i].id, s) for i in fits for s in pool[i].symbols), reverse=True)
         if not options or options[0][0] < MIN_P:
             out.append(KindReading(None, None, (x, y, w, h), 0.0, "other-kind"))
             continue
-        best, _, kid, sym = options[0]
-        rival = next((o[0] for o in options[1:] if o[3] != sym), 0.0)
+        best, kid, sym = options[0][0], options[0][-2], options[0][-1]
+        rival = next((o[0] for o in options[1:] if o[-1] != sym), 0.0)
         ok = best - rival >= MIN_MARGIN
         out.append(KindReading(kid if ok else None, sym if ok else None, (x, y, w, h), round(best, 3),
                                "ok" if ok else "abstain"))
