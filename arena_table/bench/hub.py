@@ -11,7 +11,10 @@ process), which posts rolls to the table and times when each spectator reads the
    ``table_cpu_idle_s``: how much the table's CPU varies with nothing changed, on this machine);
 4. ``table_clients`` streams on the table's own ``/api/stream``: the same as 2.
 
-``table_cpu_growth``: the table's CPU with the hub's spectators over ``table_cpu_idle_s``, minus 1.
+``table_cpu_growth``: the table's CPU with the hub's spectators over ``table_cpu_idle_s``, minus 1;
+``table_cpu_idle_spread``: the two idle figures' difference over their mean, the noise to read it
+against (the table's code path is the same whoever watches; on one shared machine the hub's
+spectators still take cores and caches from it).
 
 Latency: POST sent -> message carrying that version read by a spectator, over every event x
 client (each spectator a plain socket whose bytes are timed as epoll reports them; 500 a process).
@@ -283,6 +286,8 @@ def _measure(op: _Http, table: Any, port: int, path: str, clients: int, events: 
         figures: dict[str, Any] = {"clients": clients, "table_cpu_s": round(cpu, 3)}
         if crowd is not None:
             rss = server.memory_info().rss / 2**20
+            if path == HUB_PATH:  # streams the hub disconnected for not reading (a stalled spectator process)
+                figures["shed"] = _Http(port).request("GET", "/table/bench/status")[1]["streams"]["shed"]
             lat, missed = _latencies(crowd.collect(timeout, phase), sent)
             figures.update(event_latency_p50_ms=_round(_percentile(lat, 50)),
                            event_latency_p99_ms=_round(_percentile(lat, 99)), missed=missed, rss_mb=round(rss, 1))
@@ -370,6 +375,7 @@ def run_bench(clients: int = 1000, table_clients: int = 200, events: int = 100, 
     growth = (on_hub["table_cpu_s"] - idle_cpu) / idle_cpu if idle_cpu else None
     return {"events": events, "hub": on_hub, "table": on_table, "table_cpu_idle_s": round(idle_cpu, 3),
             "table_cpu_idle_runs_s": idle_runs,
+            "table_cpu_idle_spread": round((max(idle_runs) - min(idle_runs)) / idle_cpu, 3) if idle_cpu else None,
             "hub_p99_over_table_p99": None if ratio is None else round(ratio, 2),
             "table_cpu_growth": None if growth is None else round(growth, 3),
             "table_cpu_ratio": None if growth is None else round(1 + growth, 3),

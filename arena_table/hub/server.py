@@ -78,6 +78,8 @@ class _Connection(asyncio.Protocol):
         self.buf += data
         if not self.busy:
             self._next_request()
+        elif len(self.buf) > MAX_HEAD + MAX_BODY:  # pipelining beyond any request we would take
+            self.transport.close()
 
     # -- requests ----------------------------------------------------------------------------------
     def _arm_idle(self) -> None:

@@ -194,9 +194,10 @@ def create_wall_app(feed: Feed, results: Results | None = None, max_clients: int
 
     @app.get("/table/<table_id>/status")
     def table_status(table_id: str) -> Response:
-        """What ``spectator.js`` asks after a refused stream: ``{"streams": {"clients", "max_clients"}}``."""
-        return Response(json.dumps({"streams": {"clients": fanout.clients, "max_clients": max_clients}}),
-                        mimetype="application/json")
+        """What ``spectator.js`` asks after a refused stream: ``{"streams": {"clients", "max_clients", "shed"}}``
+        (``shed``: streams disconnected for not reading, since the hub started)."""
+        return Response(json.dumps({"streams": {"clients": fanout.clients, "max_clients": max_clients,
+                                                "shed": fanout.shed}}), mimetype="application/json")
 
     @app.get("/api/table/<table_id>")
     def table_view(table_id: str) -> Response:

@@ -160,19 +160,19 @@ def test_a_tables_screen_stream_on_the_hub_sends_a_snapshot_then_each_view_as_an
         name, first = _next_message(stream)
         assert name == "snapshot" and (first["version"], first["online"]) == (0, True)
         state, rev = first["state"], first["rev"]
-        t1.submit(DiceRolled(faces=(4, 5)))
-        t1.submit(DiceRolled(faces=(6,)))
         versions = []
-        while not versions or versions[-1] < 2:
-            name, d = _next_message(stream)
-            assert name == "update" and d["base"] == rev and d["rev"] == rev + 1 and d["epoch"] == t1.epoch
-            state.update(d["set"])
-            for key in d["unset"]:
-                del state[key]
-            for key, tail in d["append"].items():
-                state[key] = (state.get(key, []) + tail["items"])[-tail["keep"]:]
-            rev = d["rev"]
-            versions.append(d["version"])
+        for faces, version in (((4, 5), 1), ((6,), 2)):  # one at a time: the table may send one view for two events
+            t1.submit(DiceRolled(faces=faces))
+            while not versions or versions[-1] < version:
+                name, d = _next_message(stream)
+                assert name == "update" and d["base"] == rev and d["rev"] == rev + 1 and d["epoch"] == t1.epoch
+                state.update(d["set"])
+                for key in d["unset"]:
+                    del state[key]
+                for key, tail in d["append"].items():
+                    state[key] = (state.get(key, []) + tail["items"])[-tail["keep"]:]
+                rev = d["rev"]
+                versions.append(d["version"])
         # before the rolls, the table may republish its view at version 0 (its devices' status)
         assert [v for v in versions if v] == [1, 2] and state["tray"]["last"]["faces"] == [6]
         assert [line["text"] for line in state["log"]] == ["Rolled 2d6: 4, 5 (total 9)", "Rolled 1d6: 6 (total 6)"]
