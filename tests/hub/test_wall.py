@@ -155,7 +155,7 @@ def test_a_tile_links_to_the_tables_own_spectator_screen_served_by_the_hub(tmp_p
 
 def test_a_tables_screen_stream_on_the_hub_sends_a_snapshot_then_each_view_as_an_update(tmp_path, broker, wall):
     with make_table(tmp_path, broker, "t1") as t1:
-        wait_for(lambda: (t := tiles(wall)) and t[0]["game"], 10, "the tile with the table's view")
+        wait_for(lambda: (t := tiles(wall)) and t[0]["game"] and t[0]["online"], 10, "the tile: the view, online")
         stream = urllib.request.urlopen(wall + "/table/t1/stream", timeout=10)
         name, first = _next_message(stream)
         assert name == "snapshot" and (first["version"], first["online"]) == (0, True)
