@@ -1,4 +1,4 @@
-"""``arena-table dice read|eval|calibrate``.
+"""``arena-table dice read|eval|calibrate|teach`` (``teach`` and ``eval --kind``: :mod:`.dice_teach`).
 
 The top-level CLI calls :func:`register` with its subparsers; every leaf sets
 ``func`` to a handler ``(args) -> exit code``.
@@ -16,7 +16,9 @@ from arena_table.vision.errors import UnreadableImage, VisionError
 
 
 def register(sub) -> None:
-    """Add ``dice`` (``read``, ``eval``, ``calibrate``) to the top-level subparsers."""
+    """Add ``dice`` (``read``, ``eval``, ``calibrate``, ``teach``) to the top-level subparsers."""
+    from .dice_teach import data_flags, register_teach
+
     dice = sub.add_parser("dice", help="read dice from photos, score the reader")
     dsub = dice.add_subparsers(dest="dice_cmd", metavar="WHAT", required=True)
     read = dsub.add_parser("read", help="read the dice in image files")
@@ -36,7 +38,13 @@ def register(sub) -> None:
                     help="score only the training hold-out split (every N-th image by name)")
     _reader_flags(ev)
     ev.add_argument("--json", action="store_true", help="print the metrics as JSON")
+    ev.add_argument("--kind", metavar="KIND", help="score a kind taught with `dice teach` (kept in the data folder) "
+                    "instead of the pip reader; DIR may also be a folder per face, DIR/<face>/*.jpg")
+    ev.add_argument("--locate", action="store_true", help="with --kind: find the dice with the die locator even "
+                    "where the folder has YOLO boxes (default: read the dice at their boxes)")
+    data_flags(ev)
     ev.set_defaults(func=cmd_eval)
+    register_teach(dsub)
 
 
 def _quiet_opencv() -> None:
@@ -226,6 +234,11 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
 def cmd_eval(args: argparse.Namespace) -> int:
     """Score the reader on a labelled folder."""
     from arena_table.vision.evaluate import evaluate_set, format_calibration, format_metrics
+
+    if args.kind:
+        from .dice_teach import cmd_eval_kind
+
+        return cmd_eval_kind(args)
 
     _quiet_opencv()
     if not Path(args.directory).is_dir():

@@ -15,7 +15,7 @@ import math
 import time
 from collections import Counter
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Sequence
 
 import numpy as np
 
@@ -162,7 +162,8 @@ def _disk_samples(items: list[LabelledImage]):
 
 
 def score_samples(samples: Iterable, cfg: DiceConfig | None = None,
-                  reader: Callable[[DiceConfig, np.ndarray], DiceReading] = read_dice_any_size) -> dict:
+                  reader: Callable[[DiceConfig, np.ndarray], DiceReading] = read_dice_any_size,
+                  faces: Sequence = FACES) -> dict:
     """Score ``reader`` on labelled frames; see :func:`evaluate_set` for the keys.
 
     Args:
@@ -171,11 +172,14 @@ def score_samples(samples: Iterable, cfg: DiceConfig | None = None,
             faces, boxes a sequence of ``labels.LabelledBox`` or ``None``.
         cfg: reader thresholds.
         reader: the function under test.
+        faces: the faces of the dice (the rows of ``confusion`` and keys of ``per_face_recall``):
+            1-6 for pip dice, face symbols (``str``, as the values, box values and the reader's
+            die values are then) for a taught kind.
     """
     cfg = cfg or DiceConfig()
     images = dice_true = dice_read = matched = abstained = 0
     true_f, match_f = Counter(), Counter()
-    confusion: dict[str, Counter] = {str(f): Counter() for f in FACES}
+    confusion: dict[str, Counter] = {str(f): Counter() for f in faces}
     times, errors, misreads, boxes_ignored, ok_dice = [], [], [], [], []
     for name, frame, values, boxes in samples:
         if isinstance(frame, Exception):
@@ -216,7 +220,7 @@ def score_samples(samples: Iterable, cfg: DiceConfig | None = None,
         "per_die_accuracy": matched / dice_true if dice_true else 0.0,
         "precision": matched / dice_read if dice_read else 0.0,
         "abstention_rate": abstained / dice_true if dice_true else 0.0,
-        "per_face_recall": {str(f): (match_f[f] / true_f[f] if true_f[f] else None) for f in FACES},
+        "per_face_recall": {str(f): (match_f[f] / true_f[f] if true_f[f] else None) for f in faces},
         "confusion": {t: dict(sorted(c.items())) for t, c in confusion.items()},
         "ms_per_image": float(np.median(times)) if times else None,
         "errors": errors,

@@ -1,0 +1,250 @@
+"""Shots for teaching a die kind: die crops cut from photos, each labelled with the face it shows.
+
+Two folder layouts give labelled photos (``arena-table dice teach``):
+
+* **faces**: ``DIR/<face>/*.jpg`` (``.jpeg``, ``.png`` too), a folder per face, every die of a
+  photo showing that face. The dice are found by :func:`locate_dice`.
+* **yolo**: photos with YOLO box files (``class cx cy w h`` per line, normalised to the image),
+  either beside each photo (``a.jpg`` + ``a.txt``) or in ``labels_yolo/<stem>.txt`` next to an
+  ``images/`` folder (the layout of ``../shared/data/dice``), with a class -> face map
+  (:func:`parse_classes`). The boxes give the dice.
+
+A crop is the axis-aligned square :data:`CROP_SPAN` die sides wide around the die's centre (clipped
+to the frame), the input :class:`arena_table.vision.face_model.FaceModel` squares to the die's outline.
+
+>>> parse_classes("0=1,1=2, 5=logo")
+{0: '1', 1: '2', 5: 'logo'}
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import AbstractSet as Set, Sequence
+
+import numpy as np
+
+from arena_table.rules.kernel.mechanics.die_kinds import SYMBOL
+
+from .dice_io import load_image
+from .errors import UnreadableImage, VisionError
+
+CROP_SPAN = 1.3
+"""Side of a die crop in die sides: the die and a margin of table round it (the outline search
+of the face model needs table on every side)."""
+IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png")
+"""Photo files a teaching folder is read for (case-insensitive)."""
+
+
+class TeachInputError(VisionError, ValueError):
+    """A teaching folder or class map that gives no usable shots; the message names what is wrong."""
+
+
+@dataclass(frozen=True)
+class Shot:
+    """One die cut from a labelled photo."""
+
+    face: str
+    """Face symbol the die shows (a name of :data:`~arena_table.rules.kernel.mechanics.die_kinds.SYMBOL` form)."""
+    crop: np.ndarray
+    """HxWx3 uint8 BGR square crop around the die."""
+    photo: str
+    """The photo's path relative to the teaching folder (``3/a.jpg``), for splits and messages."""
+    center: tuple[float, float]
+    """Die centre (x, y) in the photo's px."""
+    side: float
+    """Die side in the photo's px."""
+
+
+def parse_classes(text: str) -> dict[int, str]:
+    """A ``--classes`` map ``0=1,1=2,...`` as ``{class: face symbol}``.
+
+    Raises:
+        TeachInputError: a pair is not ``N=FACE``, a class is given twice, or a face is not a
+            number or lower-case name.
+    """
+    out: dict[int, str] = {}
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        k, sep, face = part.partition("=")
+        k, face = k.strip(), face.strip().lower()
+        if not sep or not k.isdigit():
+            raise TeachInputError(f"--classes: {part!r} is not CLASS=FACE (e.g. 0=1,1=2)")
+        if not SYMBOL.match(face):
+            raise TeachInputError(f"--classes: face {face!r} is not a number or lower-case name")
+        if int(k) in out:
+            raise TeachInputError(f"--classes: class {k} is given twice")
+        out[int(k)] = face
+    if len(set(out.values())) < 2:
+        raise TeachInputError(f"--classes {text!r}: map classes to at least two faces")
+    return out
+
+
+def crop_square(frame: np.ndarray, cx: float, cy: float, side: float, span: float = CROP_SPAN) -> np.ndarray:
+    """The ``span * side`` px square around (cx, cy), clipped to ``frame``.
+
+    >>> crop_square(np.zeros((100, 200, 3), np.uint8), 190, 50, 20).shape
+    (26, 23, 3)
+    """
+    h, w = frame.shape[:2]
+    s = span * side
+    y0, y1 = int(max(0, cy - s / 2)), int(min(h, cy + s / 2))
+    x0, x1 = int(max(0, cx - s / 2)), int(min(w, cx + s / 2))
+    return frame[y0:y1, x0:x1].copy()
+
+
+def locate_dice(frame: np.ndarray) -> list[tuple[float, float, float]]:
+    """Dice in ``frame`` (HxWx3 uint8 BGR) as ``(cx, cy, side)`` px, top to bottom.
+
+    The d6 detector of the pip reader (:func:`~arena_table.vision.size_search.read_dice_any_size`,
+    every die it finds whatever its face, less those cut by the border) finds dice of any d6-like
+    kind on a real table; where it finds none, the die outlines of
+    :func:`arena_table.vision.kinds.locate` (dice of any colour on a plain tray) are used.
+    """
+    from .dice import DiceConfig
+    from .kinds import locate
+    from .size_search import read_dice_any_size
+
+    reading = read_dice_any_size(DiceConfig(), frame)
+    found = [(d.center[0], d.center[1], float(max(d.box[2], d.box[3]))) for d in reading.dice if d.status != "partial"]
+    if not found:
+        found = [(float(r[0][0]), float(r[0][1]), float(max(r[1]))) for r in locate(frame)]
+    return sorted(found, key=lambda c: (c[1], c[0]))
+
+
+def _photos(folder: Path) -> list[Path]:
+    return sorted(p for p in folder.iterdir() if p.is_file() and p.suffix.lower() in IMAGE_SUFFIXES)
+
+
+def face_folder_photos(root: str | Path) -> list[tuple[str, Path]]:
+    """``(face, photo)`` for every photo of a ``DIR/<face>/`` layout, by face then file name.
+
+    Raises:
+        TeachInputError: ``root`` is no folder, a face folder's name is not a face symbol, or
+            fewer than two face folders hold photos.
+    """
+    root = Path(root)
+    if not root.is_dir():
+        raise TeachInputError(f"{root}: no such folder (--faces DIR holds a folder per face)")
+    out = []
+    for sub in sorted(p for p in root.iterdir() if p.is_dir()):
+        face = sub.name.lower()
+        if not SYMBOL.match(face):
+            raise TeachInputError(f"{sub}: a face folder is named by the face, a number or lower-case name "
+                                  f"(1, logo, hit+critical), not {sub.name!r}")
+        out += [(face, p) for p in _photos(sub)]
+    faces = sorted({f for f, _ in out})
+    if len(faces) < 2:
+        raise TeachInputError(f"{root}: photos for at least two faces are needed, in DIR/<face>/*.jpg; "
+                              f"found {', '.join(faces) or 'none'}")
+    return out
+
+
+def face_folder_shots(root: str | Path, per_face: int | None = None) -> tuple[list[Shot], list[str]]:
+    """Shots of a ``DIR/<face>/*.jpg`` folder (:func:`face_folder_photos`; its first ``per_face``
+    photos of each face when given), dice found by :func:`locate_dice`; and one problem line per
+    photo that gave none (unreadable, no die found)."""
+    root = Path(root)
+    shots, problems = [], []
+    photos = face_folder_photos(root)
+    if per_face is not None:
+        keep = first_photos_per_face([(str(p), {f}) for f, p in photos], per_face)
+        photos = [(f, p) for f, p in photos if str(p) in keep]
+    for face, path in photos:
+        name = str(path.relative_to(root))
+        try:
+            frame = load_image(path)
+        except UnreadableImage as exc:
+            problems.append(str(exc))
+            continue
+        dice = locate_dice(frame)
+        if not dice:
+            problems.append(f"{path}: no die found")
+        shots += [Shot(face, crop_square(frame, x, y, s), name, (x, y), s) for x, y, s in dice]
+    return shots, problems
+
+
+def yolo_box_file(photo: Path) -> Path | None:
+    """The YOLO box file of ``photo``: ``<stem>.txt`` beside it, else ``../labels_yolo/<stem>.txt``
+    for a photo in an ``images/`` folder; ``None`` when there is none."""
+    for cand in (photo.with_suffix(".txt"), photo.parent.parent / "labels_yolo" / f"{photo.stem}.txt"):
+        if cand.is_file():
+            return cand
+    return None
+
+
+def yolo_photos(root: str | Path) -> list[Path]:
+    """The photos of a YOLO folder that have a box file (in ``root`` and ``root/images``), by name.
+
+    Raises:
+        TeachInputError: ``root`` is no folder or no photo in it has a box file.
+    """
+    root = Path(root)
+    if not root.is_dir():
+        raise TeachInputError(f"{root}: no such folder (--yolo DIR holds photos with YOLO box files)")
+    photos = _photos(root) + (_photos(root / "images") if (root / "images").is_dir() else [])
+    out = [p for p in photos if yolo_box_file(p) is not None]
+    if not out:
+        raise TeachInputError(f"{root}: no photo with a YOLO box file (a.jpg + a.txt, or images/a.jpg + "
+                              "labels_yolo/a.txt)")
+    return sorted(out, key=lambda p: p.name)
+
+
+def yolo_boxes(photo: Path, width: int, height: int, classes: dict[int, str]) -> list[tuple[str, float, float, float]]:
+    """``(face, cx, cy, side)`` px of each box of ``photo`` (side: the box's longer edge).
+
+    Raises:
+        TeachInputError: a line is not ``class cx cy w h`` or its class is not in ``classes``
+            (the message names the file and line).
+    """
+    src = yolo_box_file(photo)
+    out = []
+    for n, line in enumerate(src.read_text().splitlines() if src else [], 1):
+        parts = line.split()
+        if not parts:
+            continue
+        try:
+            k, x, y, bw, bh = int(parts[0]), *map(float, parts[1:])
+        except ValueError:
+            raise TeachInputError(f"{src}, line {n}: not 'class cx cy w h' ({line.strip()!r})") from None
+        if k not in classes:
+            raise TeachInputError(f"{src}, line {n}: class {k} is not in --classes "
+                                  f"({', '.join(f'{c}={f}' for c, f in sorted(classes.items()))})")
+        out.append((classes[k], x * width, y * height, max(bw * width, bh * height)))
+    return out
+
+
+def yolo_shots(root: str | Path, classes: dict[int, str], photos: list[Path] | None = None
+               ) -> tuple[list[Shot], list[str]]:
+    """Shots of the YOLO folder ``root`` (of ``photos`` when given, else :func:`yolo_photos`), a
+    die per box, cut where the box is; and one problem line per photo that could not be read."""
+    root = Path(root)
+    shots, problems = [], []
+    for path in photos if photos is not None else yolo_photos(root):
+        try:
+            frame = load_image(path)
+        except UnreadableImage as exc:
+            problems.append(str(exc))
+            continue
+        h, w = frame.shape[:2]
+        name = str(path.relative_to(root))
+        shots += [Shot(f, crop_square(frame, x, y, s), name, (x, y), s) for f, x, y, s in yolo_boxes(path, w, h, classes)]
+    return shots, problems
+
+
+def yolo_faces(photo: Path, classes: dict[int, str]) -> set[str]:
+    """The faces the boxes of ``photo`` show (read from its box file alone; see :func:`yolo_boxes`)."""
+    return {f for f, *_ in yolo_boxes(photo, 1, 1, classes)}
+
+
+def first_photos_per_face(photos: Sequence[tuple[str, Set[str]]], per_face: int) -> set[str]:
+    """The names of the first ``per_face`` photos (by name) showing each face, of ``(photo name,
+    faces it shows)``: a photo of several faces counts for each.
+
+    >>> sorted(first_photos_per_face([("a", {"1", "2"}), ("b", {"1"}), ("c", {"2"}), ("d", {"3"})], 1))
+    ['a', 'd']
+    """
+    by_face: dict[str, list[str]] = {}
+    for name, faces in sorted(photos):
+        for f in faces:
+            by_face.setdefault(f, []).append(name)
+    return set().union(*(names[:per_face] for names in by_face.values())) if by_face else set()

@@ -1,0 +1,159 @@
+"""arena-table dice teach / dice eval --kind: taught kinds from YOLO folders and face folders,
+stored in the data folder, refused when two faces look alike, read back by a new process."""
+
+from __future__ import annotations
+
+import base64
+import csv
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from cli_kit import run_cli
+
+from arena_table.rules.kernel.mechanics.die_kinds import DieKind, Face
+from arena_table.table import taught_kinds
+from arena_table.vision.kind_render import render_frame
+from arena_table.vision.labels import dice_set_dir
+from arena_table.vision.teach_shots import first_photos_per_face, yolo_faces, yolo_photos
+
+REPO = Path(__file__).resolve().parents[2]
+MATTEO_CLASSES = "0=1,1=2,2=3,3=4,4=5,5=6"
+"""matteo_d6's class map (its SOURCE.md: YOLO class k -> face k+1)."""
+
+
+def _write_faces(root: Path, faces: list[str], seeds: range, n: int = 3) -> int:
+    """A ``root/<face>/`` folder: one rendered tray photo per seed, every die of it showing the
+    face (a kind whose only face is that symbol, drawn by kind_render); the number of dice drawn."""
+    drawn = 0
+    for face in faces:
+        (root / face).mkdir(parents=True, exist_ok=True)
+        only = DieKind("glyph-test", "glyph", (Face(face, face), Face(face, face)))
+        for seed in seeds:
+            frame, truth = render_frame([only], seed, n=n)
+            cv2.imwrite(str(root / face / f"tray{seed:02d}.png"), frame)
+            drawn += len(truth)
+    return drawn
+
+
+def test_teach_faces_on_rendered_photos_reads_new_renders(tmp_path, capsys):
+    faces = ["cup", "key", "moon", "sun"]  # drawn Cu, Ke, Mo, Su: a kind no other test uses
+    _write_faces(tmp_path / "teach", faces, range(3))
+    data = tmp_path / "data"
+    assert run_cli(["dice", "teach", "glyph-test", "--faces", str(tmp_path / "teach"), "--data-dir", str(data),
+                    "--json"]) == 0
+    rep = json.loads(capsys.readouterr().out)
+    assert rep["kind"] == "glyph-test" and rep["base"] is None and rep["faces"] == faces
+    assert sum(rep["shots"].values()) == rep["held_back"] == np.sum(rep["confusion"])
+    assert rep["accuracy"] == pytest.approx(np.trace(rep["confusion"]) / rep["held_back"])
+    assert (data / "taught-glyph-test.json").stat().st_mode & 0o777 == 0o600
+    _write_faces(tmp_path / "new", faces, range(100, 106))
+    assert run_cli(["dice", "eval", str(tmp_path / "new"), "--kind", "glyph-test", "--data-dir", str(data),
+                    "--json"]) == 0
+    m = json.loads(capsys.readouterr().out)
+    assert m["images"] == 24 and m["located_by"] == {"boxes": 0, "locator": 24}
+    assert m["dice_true"] >= 60  # of 72 drawn: the dice the locator finds are the faces folder's truth
+    assert m["per_die_accuracy"] >= 0.98 and m["precision"] >= 0.98
+    assert m["per_die_accuracy"] == m["matched"] / m["dice_true"]
+    assert set(m["per_face_recall"]) >= set(faces)
+
+
+def test_two_faces_that_look_alike_are_refused_by_name(tmp_path, capsys):
+    # "star" and "stone" are both drawn "St": nothing tells them apart
+    _write_faces(tmp_path / "teach", ["cup", "star", "stone"], range(3))
+    code = run_cli(["dice", "teach", "twin-test", "--faces", str(tmp_path / "teach"), "--data-dir",
+                    str(tmp_path / "data")])
+    err = capsys.readouterr().err
+    assert code == 1
+    assert "faces 'star' and 'stone' cannot be told apart" in err
+    assert not (tmp_path / "data" / "taught-twin-test.json").exists()
+
+
+def test_bad_teaching_input_is_named(tmp_path, capsys):
+    _write_faces(tmp_path / "teach", ["cup", "logo"], range(2), n=2)
+    assert run_cli(["dice", "teach", "d6", "--faces", str(tmp_path / "teach"), "--data-dir", str(tmp_path)]) == 1
+    assert "a d6 die has no face cup, logo; its faces: 1, 2, 3, 4, 5, 6" in capsys.readouterr().err
+    assert run_cli(["dice", "teach", "x-d6", "--yolo", str(tmp_path)]) == 1
+    assert "--yolo needs --classes" in capsys.readouterr().err
+    assert run_cli(["dice", "teach", "x-d6", "--yolo", str(tmp_path), "--classes", "0=1,0=2"]) == 1
+    assert "class 0 is given twice" in capsys.readouterr().err
+    assert run_cli(["dice", "eval", str(tmp_path / "teach"), "--kind", "never-taught", "--data-dir", str(tmp_path)]) == 1
+    assert "no taught die kind 'never-taught' (taught kinds here: none)" in capsys.readouterr().err
+
+
+def test_taught_kind_fills_in_a_shipped_kind_whose_faces_are_to_enter(tmp_path, capsys):
+    _write_faces(tmp_path / "teach", ["2", "logo"], range(3))
+    assert run_cli(["dice", "teach", "licensed-d6", "--faces", str(tmp_path / "teach"), "--data-dir",
+                    str(tmp_path / "data"), "--json"]) == 0
+    rep = json.loads(capsys.readouterr().out)
+    assert rep["base"] == "licensed-d6" and rep["faces"] == ["2", "logo"]
+    kind = taught_kinds.load(tmp_path / "data", "licensed-d6").kind
+    assert [(f.symbol, f.value) for f in kind.faces] == [("2", 2), ("logo", "logo")]
+    assert "faces" not in kind.to_enter and "look" in kind.to_enter
+
+
+def test_stored_kind_survives_a_restart_and_an_unreadable_model(tmp_path, capsys, caplog):
+    _write_faces(tmp_path / "teach", ["cup", "key", "sun"], range(3))
+    data = tmp_path / "data"
+    assert run_cli(["dice", "teach", "glyph-test", "--faces", str(tmp_path / "teach"), "--data-dir", str(data)]) == 0
+    capsys.readouterr()
+    # a new process reads the stored kind and scores its own teaching photos with it
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    out = subprocess.run([sys.executable, "-m", "arena_table.cli", "dice", "eval", str(tmp_path / "teach"),
+                          "--kind", "glyph-test", "--data-dir", str(data), "--json"],
+                         capture_output=True, text=True, env=env, timeout=300)
+    assert out.returncode == 1, out.stderr  # every photo was taught from: nothing left to score
+    assert "no photo could be scored" in out.stderr
+    assert json.loads(out.stdout)["left_out_taught"] == 9
+    # an upgrade whose face model cannot read the stored one: taught again from the stored shots
+    path = data / "taught-glyph-test.json"
+    raw = json.loads(path.read_text())
+    raw["model"] = base64.b64encode(b"a model of another version").decode()
+    path.write_text(json.dumps(raw))
+    again = taught_kinds.load(data, "glyph-test")
+    assert f"taught again from its {len(raw['shots'])} shots" in caplog.text
+    assert again.model.faces == ["cup", "key", "sun"]
+    assert again.report["confusion"] == raw["report"]["confusion"]  # the same shots, losslessly stored
+    # a file of a later format is refused with its number
+    path.write_text(json.dumps(dict(raw, format=taught_kinds.FORMAT + 1)))
+    kinds, problems = taught_kinds.load_all(data)
+    assert kinds == [] and problems == [f"{path}: written in taught-kind format {taught_kinds.FORMAT + 1} by a "
+                                        f"later arena-table; this one reads format {taught_kinds.FORMAT}"]
+
+
+@pytest.mark.shared
+def test_teach_matteo_from_its_yolo_boxes_and_read_the_other_photos(tmp_path, capsys):
+    root = dice_set_dir("matteo_d6")
+    if not (root / "labels.csv").is_file():
+        pytest.skip(f"labelled photos not found at {root} (clone the repo beside ../shared)")
+    classes = {k: str(k + 1) for k in range(6)}
+    photos = yolo_photos(root)
+    chosen = first_photos_per_face([(str(p), yolo_faces(p, classes)) for p in photos], 5)
+    boxes = {f: 0 for f in "123456"}
+    for p in chosen:
+        for line in Path(p.replace("/images/", "/labels_yolo/").rsplit(".", 1)[0] + ".txt").read_text().split("\n"):
+            if line.strip():
+                boxes[str(int(line.split()[0]) + 1)] += 1
+    data = tmp_path / "data"
+    assert run_cli(["dice", "teach", "matteo-ivory", "--yolo", str(root), "--classes", MATTEO_CLASSES,
+                    "--photos-per-face", "5", "--data-dir", str(data), "--json"]) == 0
+    rep = json.loads(capsys.readouterr().out)
+    assert rep["photos"] == len(chosen) and rep["shots"] == boxes
+    assert rep["held_back"] == sum(boxes.values()) == np.sum(rep["confusion"])
+    assert np.sum(rep["confusion"], axis=1).tolist() == list(boxes.values())
+    assert run_cli(["dice", "eval", str(root), "--kind", "matteo-ivory", "--data-dir", str(data), "--json"]) == 0
+    m = json.loads(capsys.readouterr().out)
+    with open(root / "labels.csv", newline="") as fh:
+        rows = [r for r in csv.DictReader(fh) if str(root / r["image"]) not in chosen]
+    assert m["left_out_taught"] == len(chosen) and m["images"] == len(rows)
+    assert m["dice_true"] == sum(len(r["values"].split()) for r in rows)
+    assert m["located_by"] == {"boxes": len(rows), "locator": 0}
+    # well above a guess (1/6) and mostly right when it answers; the targets (0.98 / 0.995) are the
+    # face model's to reach (docs/figures.md)
+    assert m["per_die_accuracy"] > 0.3 and m["precision"] > 0.7
+    assert sum(sum(row.values()) for row in m["confusion"].values()) == m["dice_true"]  # each box once
