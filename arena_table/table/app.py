@@ -104,6 +104,11 @@ class Table:
         except BaseException:
             self._release_folder()
             raise
+        from .camera_taught import TaughtKinds
+
+        self.taught = TaughtKinds(self.data_dir).load()
+        """The die kinds taught in the data folder (``dice teach``, the control page's teach card),
+        over the shipped kinds before the log is replayed."""
         try:
             self.engine = Engine(self.log, DEFAULT_GAME, clock=clock)
             self.media = MediaStore(self.data_dir / "media")
@@ -225,7 +230,8 @@ class Table:
                                        (lambda: figures.calibration) if figures else self._board_calibration())
                         if cfg.counters.slots else None)
             readers = tuple(r for r in (figures, counters) if r)
-            devices.append(build_camera(self.ports("camera"), camera, cfg.camera, cfg.dice, frame_readers=readers))
+            devices.append(build_camera(self.ports("camera"), camera, cfg.camera, cfg.dice, frame_readers=readers,
+                                        taught=self.taught))
             devices.extend(readers)  # the figure reader listed for the control page's board view
         if tokens := cfg.tokens.device():
             from .tokens import build_tokens

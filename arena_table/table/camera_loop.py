@@ -488,12 +488,19 @@ class CameraLoop:
 
 def build_camera(ports: Ports, spec: str, camera: CameraSettings = CameraSettings(),
                  dice: DiceSettings = DiceSettings(),
-                 frame_readers: tuple[Callable[[Frame], None], ...] = ()) -> CameraLoop:
-    """The camera device on ``ports`` (called by ``Table`` when ``camera.source`` names one).
+                 frame_readers: tuple[Callable[[Frame], None], ...] = (), taught=None) -> CameraLoop:
+    """The camera device on ``ports`` (called by ``Table`` when ``camera.source`` names one);
+    ``taught``: the table's :class:`~.camera_taught.TaughtKinds`, read with their face models.
 
     Raises:
         CameraError / OSError: ``camera.calibration`` names a missing or bad file.
     """
     calibration = Calibration.load(Path(camera.calibration)) if camera.calibration else None
+    kind_reader = None
+    if taught is not None:
+        from .camera_taught import taught_kind_reader
+
+        kind_reader = taught_kind_reader(taught, camera_kinds.default_kind_reader)
     return CameraLoop(ports, str(spec), settle=camera.settle(), calibration=calibration,
-                      options=camera.source_options(), dice=dice, frame_readers=frame_readers)
+                      options=camera.source_options(), dice=dice, frame_readers=frame_readers,
+                      kind_reader=kind_reader)

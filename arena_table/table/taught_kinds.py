@@ -41,7 +41,7 @@ import numpy as np
 from arena_table.rules.kernel.mechanics.die_kinds import (
     KIND_ID, DieKind, DieKindError, Face, find_kind, kind_from_json, kind_json)
 from arena_table.vision.face_model import FaceModel, FaceModelError
-from arena_table.vision.teach_shots import Shot
+from arena_table.vision.teach_shots import Shot, learn_look
 
 from .data_dir import DataDir
 
@@ -104,7 +104,7 @@ def kind_for(kind_id: str, faces: Sequence[str]) -> tuple[DieKind, str | None]:
         TaughtKindError: a bad kind id, or faces the shipped kind has not (naming them and its faces).
     """
     try:
-        base = find_kind(kind_id)
+        base = find_kind(kind_id, taught=False)
     except DieKindError:
         base = None
     names = _face_order(faces)
@@ -127,7 +127,8 @@ def kind_for(kind_id: str, faces: Sequence[str]) -> tuple[DieKind, str | None]:
 
 def teach(kind_id: str, shots: Sequence[Shot], taught_from: str = "", root: str | Path | None = None, *,
           orientation_matters: bool = False) -> TaughtKind:
-    """Teach ``kind_id`` from ``shots``.
+    """Teach ``kind_id`` from ``shots``. A kind whose look is to enter (or a new kind) gets the
+    body colours of the shots as its look (:func:`~arena_table.vision.teach_shots.learn_look`).
 
     Raises:
         TaughtKindError: as :func:`kind_for`, or no shots.
@@ -137,6 +138,10 @@ def teach(kind_id: str, shots: Sequence[Shot], taught_from: str = "", root: str 
     if not shots:
         raise TaughtKindError(f"no die shots to teach {kind_id} from")
     kind, base = kind_for(kind_id.strip().lower(), [s.face for s in shots])
+    if base is None or "look" in kind.to_enter:  # the body colours of the shots tell it from other kinds
+        seen = learn_look([s.crop for s in shots])
+        kind = replace(kind, look=replace(kind.look, body=seen.body, colour=seen.colour),
+                       to_enter=tuple(t for t in kind.to_enter if t != "look"))
     model = FaceModel.fit([s.crop for s in shots], [s.face for s in shots], orientation_matters=orientation_matters)
     return TaughtKind(kind, model, base, tuple((s.face, s.photo, s.crop) for s in shots), taught_from,
                       str(Path(root).resolve()) if root is not None else None)

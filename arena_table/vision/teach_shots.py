@@ -248,3 +248,56 @@ def first_photos_per_face(photos: Sequence[tuple[str, Set[str]]], per_face: int)
         for f in faces:
             by_face.setdefault(f, []).append(name)
     return set().union(*(names[:per_face] for names in by_face.values())) if by_face else set()
+
+
+LOOK_CORE = 0.6
+"""Side of the square at a crop's centre, in die sides, whose median colour is the die's body colour
+(the ink of most faces is a small part of it)."""
+LOOK_PAD = (8, 40, 50)
+"""HSV margins added round the body colours seen in the shots (hue, saturation, value)."""
+GREY_SATURATION = 50
+"""A body whose saturation is under this in every shot has no hue to tell (ivory, white, black):
+its look takes every hue."""
+
+
+def die_hsv(crop: np.ndarray, span: float = CROP_SPAN) -> tuple[int, int, int]:
+    """Median OpenCV HSV of the :data:`LOOK_CORE` die sides at the centre of a :func:`crop_square`
+    crop ``span`` die sides wide."""
+    import cv2
+
+    h, w = crop.shape[:2]
+    r = LOOK_CORE / span / 2
+    core = crop[int(h * (0.5 - r)):int(np.ceil(h * (0.5 + r))), int(w * (0.5 - r)):int(np.ceil(w * (0.5 + r)))]
+    hsv = cv2.cvtColor(core if core.size else crop, cv2.COLOR_BGR2HSV).reshape(-1, 3)
+    return tuple(int(v) for v in np.median(hsv, axis=0))
+
+
+def learn_look(crops: Sequence[np.ndarray]):
+    """The :class:`~arena_table.rules.kernel.mechanics.die_kinds.Look` of a die kind from crops of
+    its dice: the body colours (:func:`die_hsv`) seen, padded by :data:`LOOK_PAD`; a hue range that
+    wraps past 179 (red) has low H > high H; a grey body takes every hue. Its ``colour`` is the
+    shots' median.
+
+    >>> red = [np.full((20, 20, 3), c, np.uint8) for c in ((30, 30, 200), (40, 20, 180))]  # BGR: H 0 and 176
+    >>> learn_look(red).body
+    ((168, 177, 130), (8, 255, 250))
+    """
+    from arena_table.rules.kernel.mechanics.die_kinds import Look
+
+    if not crops:
+        raise TeachInputError("no crops to learn a die's look from")
+    hsv = np.array([die_hsv(c) for c in crops])
+    colour = tuple(int(v) for v in np.median(hsv, axis=0))
+    (_, s0, v0), (_, s1, v1) = hsv.min(axis=0), hsv.max(axis=0)
+    ph, ps, pv = LOOK_PAD
+    lo_s, hi_s, lo_v, hi_v = max(0, s0 - ps), min(255, s1 + ps), max(0, v0 - pv), min(255, v1 + pv)
+    if s1 < GREY_SATURATION:
+        return Look(body=((0, int(lo_s), int(lo_v)), (179, int(hi_s), int(hi_v))), colour=colour)
+    hues = np.sort(hsv[:, 0] % 180)
+    gaps = np.diff(np.concatenate([hues, hues[:1] + 180]))  # the widest gap between hues is outside the range
+    k = int(np.argmax(gaps))
+    start, end = int(hues[(k + 1) % len(hues)]), int(hues[k])
+    if (end - start) % 180 + 2 * ph >= 180:
+        return Look(body=((0, int(lo_s), int(lo_v)), (179, int(hi_s), int(hi_v))), colour=colour)
+    return Look(body=(((start - ph) % 180, int(lo_s), int(lo_v)), ((end + ph) % 180, int(hi_s), int(hi_v))),
+                colour=colour)

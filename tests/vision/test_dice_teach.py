@@ -42,7 +42,7 @@ def _write_faces(root: Path, faces: list[str], seeds: range, n: int = 3) -> int:
 
 
 def test_teach_faces_on_rendered_photos_reads_new_renders(tmp_path, capsys):
-    faces = ["cup", "key", "moon", "sun"]  # drawn Cu, Ke, Mo, Su: a kind no other test uses
+    faces = ["lightning", "skull", "spade", "sword"]  # kind_icons' drawings, on a kind no other test uses
     _write_faces(tmp_path / "teach", faces, range(3))
     data = tmp_path / "data"
     assert run_cli(["dice", "teach", "glyph-test", "--faces", str(tmp_path / "teach"), "--data-dir", str(data),
@@ -64,20 +64,20 @@ def test_teach_faces_on_rendered_photos_reads_new_renders(tmp_path, capsys):
 
 
 def test_two_faces_that_look_alike_are_refused_by_name(tmp_path, capsys):
-    # "star" and "stone" are both drawn "St": nothing tells them apart
-    _write_faces(tmp_path / "teach", ["cup", "star", "stone"], range(3))
+    # kind_icons draws "burn" and "flame" alike (a flame): nothing tells them apart
+    _write_faces(tmp_path / "teach", ["burn", "flame", "sword"], range(3))
     code = run_cli(["dice", "teach", "twin-test", "--faces", str(tmp_path / "teach"), "--data-dir",
                     str(tmp_path / "data")])
     err = capsys.readouterr().err
     assert code == 1
-    assert "faces 'star' and 'stone' cannot be told apart" in err
+    assert "faces 'burn' and 'flame' cannot be told apart" in err
     assert not (tmp_path / "data" / "taught-twin-test.json").exists()
 
 
 def test_bad_teaching_input_is_named(tmp_path, capsys):
-    _write_faces(tmp_path / "teach", ["cup", "logo"], range(2), n=2)
+    _write_faces(tmp_path / "teach", ["logo", "sword"], range(2), n=2)
     assert run_cli(["dice", "teach", "d6", "--faces", str(tmp_path / "teach"), "--data-dir", str(tmp_path)]) == 1
-    assert "a d6 die has no face cup, logo; its faces: 1, 2, 3, 4, 5, 6" in capsys.readouterr().err
+    assert "a d6 die has no face logo, sword; its faces: 1, 2, 3, 4, 5, 6" in capsys.readouterr().err
     assert run_cli(["dice", "teach", "x-d6", "--yolo", str(tmp_path)]) == 1
     assert "--yolo needs --classes" in capsys.readouterr().err
     assert run_cli(["dice", "teach", "x-d6", "--yolo", str(tmp_path), "--classes", "0=1,0=2"]) == 1
@@ -94,11 +94,14 @@ def test_taught_kind_fills_in_a_shipped_kind_whose_faces_are_to_enter(tmp_path, 
     assert rep["base"] == "licensed-d6" and rep["faces"] == ["2", "logo"]
     kind = taught_kinds.load(tmp_path / "data", "licensed-d6").kind
     assert [(f.symbol, f.value) for f in kind.faces] == [("2", 2), ("logo", "logo")]
-    assert "faces" not in kind.to_enter and "look" in kind.to_enter
+    assert kind.to_enter == ()  # faces and look taught
+    # the body colours of the shots: kind_render's ivory, lit as it draws it; not a dark or a blue die
+    assert kind.look.holds(kind.look.colour) and 10 <= kind.look.colour[0] <= 30
+    assert not kind.look.holds((20, 40, 60)) and not kind.look.holds((110, 200, 180))
 
 
 def test_stored_kind_survives_a_restart_and_an_unreadable_model(tmp_path, capsys, caplog):
-    _write_faces(tmp_path / "teach", ["cup", "key", "sun"], range(3))
+    _write_faces(tmp_path / "teach", ["skull", "spade", "sword"], range(3))
     data = tmp_path / "data"
     assert run_cli(["dice", "teach", "glyph-test", "--faces", str(tmp_path / "teach"), "--data-dir", str(data)]) == 0
     capsys.readouterr()
@@ -117,7 +120,7 @@ def test_stored_kind_survives_a_restart_and_an_unreadable_model(tmp_path, capsys
     path.write_text(json.dumps(raw))
     again = taught_kinds.load(data, "glyph-test")
     assert f"taught again from its {len(raw['shots'])} shots" in caplog.text
-    assert again.model.faces == ["cup", "key", "sun"]
+    assert again.model.faces == ["skull", "spade", "sword"]
     assert again.report["confusion"] == raw["report"]["confusion"]  # the same shots, losslessly stored
     # a file of a later format is refused with its number
     path.write_text(json.dumps(dict(raw, format=taught_kinds.FORMAT + 1)))
@@ -127,6 +130,7 @@ def test_stored_kind_survives_a_restart_and_an_unreadable_model(tmp_path, capsys
 
 
 @pytest.mark.shared
+@pytest.mark.slow
 def test_teach_matteo_from_its_yolo_boxes_and_read_the_other_photos(tmp_path, capsys):
     root = dice_set_dir("matteo_d6")
     if not (root / "labels.csv").is_file():
@@ -146,14 +150,22 @@ def test_teach_matteo_from_its_yolo_boxes_and_read_the_other_photos(tmp_path, ca
     assert rep["photos"] == len(chosen) and rep["shots"] == boxes
     assert rep["held_back"] == sum(boxes.values()) == np.sum(rep["confusion"])
     assert np.sum(rep["confusion"], axis=1).tolist() == list(boxes.values())
-    assert run_cli(["dice", "eval", str(root), "--kind", "matteo-ivory", "--data-dir", str(data), "--json"]) == 0
-    m = json.loads(capsys.readouterr().out)
+    # read every 6th photo of the others (the whole folder's figures: docs/figures.md), in a folder of its own
     with open(root / "labels.csv", newline="") as fh:
-        rows = [r for r in csv.DictReader(fh) if str(root / r["image"]) not in chosen]
-    assert m["left_out_taught"] == len(chosen) and m["images"] == len(rows)
+        rows = [r for r in csv.DictReader(fh) if str(root / r["image"]) not in chosen][::6]
+    sub = tmp_path / "held_out"
+    (sub / "images").mkdir(parents=True)
+    (sub / "labels_yolo").mkdir()
+    for r in rows:
+        stem = Path(r["image"]).stem
+        (sub / r["image"]).symlink_to(root / r["image"])
+        (sub / "labels_yolo" / f"{stem}.txt").symlink_to(root / "labels_yolo" / f"{stem}.txt")
+    (sub / "labels.csv").write_text("image,values\n" + "".join(f"{r['image']},{r['values']}\n" for r in rows))
+    assert run_cli(["dice", "eval", str(sub), "--kind", "matteo-ivory", "--data-dir", str(data), "--json"]) == 0
+    m = json.loads(capsys.readouterr().out)
+    assert m["left_out_taught"] == 0 and m["images"] == len(rows) == 28
     assert m["dice_true"] == sum(len(r["values"].split()) for r in rows)
     assert m["located_by"] == {"boxes": len(rows), "locator": 0}
-    # well above a guess (1/6) and mostly right when it answers; the targets (0.98 / 0.995) are the
-    # face model's to reach (docs/figures.md)
-    assert m["per_die_accuracy"] > 0.3 and m["precision"] > 0.7
     assert sum(sum(row.values()) for row in m["confusion"].values()) == m["dice_true"]  # each box once
+    # the face model reads most of them, and is seldom wrong when it answers (targets 0.98 / 0.995)
+    assert m["per_die_accuracy"] >= 0.9 and m["precision"] >= 0.95

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from ..registry import game_homes
 
@@ -274,28 +274,64 @@ def _catalogue(homes: tuple[tuple[str, str], ...]) -> dict[str, DieKind]:
     return out
 
 
+_TAUGHT: dict[str, DieKind] = {}
+"""Kinds taught at the table (:func:`use_taught_kinds`), by id and alias, over the shipped ones."""
+
+
+def use_taught_kinds(kinds: Sequence[DieKind]) -> None:
+    """Read die kinds as ``kinds`` say from now on, over the shipped ones: a kind taught at the
+    table (``arena-table dice teach``; the table loads its data folder's at start) with a shipped
+    id replaces that kind (its faces filled in), one with a new id joins the kinds. ``()`` leaves
+    the shipped kinds alone again. Like the game registry, this is the process's: one table runs
+    in a process.
+
+    Raises:
+        DieKindError: a name claimed by two of ``kinds``.
+    """
+    out: dict[str, DieKind] = {}
+    for k in kinds:
+        for key in (k.id, *k.aliases):
+            if key in out and out[key].id != k.id:
+                raise DieKindError(f"die kind name {key!r} is claimed by {out[key].id} and {k.id}")
+            out[key] = k
+    _TAUGHT.clear()
+    _TAUGHT.update(out)
+
+
+def _with_taught(cat: dict[str, DieKind]) -> dict[str, DieKind]:
+    if not _TAUGHT:
+        return cat
+    out = {key: _TAUGHT.get(k.id, k) for key, k in cat.items()}
+    out.update(_TAUGHT)
+    return out
+
+
 def die_kinds(game: str | None = None) -> tuple[DieKind, ...]:
-    """Every shipped die kind (each once, by id), or those ``game`` throws (by game name).
+    """Every die kind (each once, by id; the shipped ones and those taught, :func:`use_taught_kinds`),
+    or those ``game`` throws (by game name).
 
     >>> import arena_table.rules
     >>> [k.id for k in die_kinds("theosis")]
     ['theosis-d4', 'theosis-thieves-d6', 'theosis-skullduggery']
     """
-    seen = {k.id: k for k in _catalogue(tuple(sorted(game_homes().items()))).values()}
+    cat = _with_taught(_catalogue(tuple(sorted(game_homes().items()))))
+    seen = {k.id: k for k in cat.values()}
     kinds = sorted(seen.values(), key=lambda k: k.id)
     if game is None:
         return tuple(kinds)
-    order = [k for k in _catalogue(tuple(sorted(game_homes().items()))).values() if game in k.games]
+    order = [k for k in cat.values() if game in k.games]
     return tuple(dict.fromkeys(order))
 
 
-def find_kind(name: str) -> DieKind:
-    """The shipped kind with id or alias ``name``.
+def find_kind(name: str, taught: bool = True) -> DieKind:
+    """The kind with id or alias ``name``: a taught one over the shipped one
+    (:func:`use_taught_kinds`), or with ``taught=False`` the shipped one alone.
 
     Raises:
         DieKindError: no such kind; the message lists the ids.
     """
     cat = _catalogue(tuple(sorted(game_homes().items())))
+    cat = _with_taught(cat) if taught else cat
     kind = cat.get(name.strip().lower())
     if kind is None:
         raise DieKindError(f"unknown die kind {name!r}; kinds: {', '.join(k.id for k in die_kinds())}")
