@@ -40,8 +40,6 @@ def register(sub) -> None:
     ev.add_argument("--json", action="store_true", help="print the metrics as JSON")
     ev.add_argument("--kind", metavar="KIND", help="score a kind taught with `dice teach` (kept in the data folder) "
                     "instead of the pip reader; DIR may also be a folder per face, DIR/<face>/*.jpg")
-    ev.add_argument("--locate", action="store_true", help="with --kind: find the dice with the die locator even "
-                    "where the folder has YOLO boxes (default: read the dice at their boxes)")
     data_flags(ev)
     ev.set_defaults(func=cmd_eval)
     register_teach(dsub)

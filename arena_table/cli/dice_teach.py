@@ -167,19 +167,17 @@ def _csv_items(root: Path, labels: Path, skip: set[str]):
     return [it for it in load_set(root, labels) if str(it.path.relative_to(root)) not in skip]
 
 
-def evaluate_taught(taught, root: str | Path, labels: str | Path | None = None, locate: bool = False) -> dict:
+def evaluate_taught(taught, root: str | Path, labels: str | Path | None = None) -> dict:
     """Score ``taught`` (a :class:`~arena_table.table.taught_kinds.TaughtKind`) on the labelled folder
     ``root``: ``labels.csv`` (+ ``labels_yolo/``) as pip ``dice eval`` reads, else a
-    ``DIR/<face>/`` folder. A photo's dice are its labelled YOLO boxes when it has them (the
-    face model's figure alone, as ``--yolo`` teaching cuts its shots there), else, or with
-    ``locate``, those :func:`~arena_table.vision.teach_shots.locate_dice` finds (the figure of
-    the table's whole reading). The photos the kind was taught from, when ``root`` is its
-    teaching folder, are left out (``left_out_taught``).
+    ``DIR/<face>/`` folder. The dice are read where
+    :func:`~arena_table.vision.teach_shots.locate_dice` finds them, as the table reads them (the
+    YOLO boxes only pair them with their labels). The photos the kind was taught from, when
+    ``root`` is its teaching folder, are left out (``left_out_taught``).
 
     Returns:
         The keys of :func:`~arena_table.vision.evaluate.score_samples` (faces as symbols) plus
-        ``kind``, ``left_out_taught`` and ``located_by`` (photos whose dice were the ``boxes``,
-        photos whose dice the ``locator`` found). In the ``DIR/<face>/`` layout the number of dice in a
+        ``kind`` and ``left_out_taught``. In the ``DIR/<face>/`` layout the number of dice in a
         photo is not labelled: the dice found there count as the truth, each labelled with the
         folder's face.
 
@@ -197,8 +195,7 @@ def evaluate_taught(taught, root: str | Path, labels: str | Path | None = None, 
     root = Path(root)
     skip = {p for _, p, _ in taught.shots} if taught.root and Path(taught.root) == root.resolve() else set()
     csv = Path(labels) if labels else root / "labels.csv"
-    located: dict[int, list] = {}  # a photo's dice known before it is read: its boxes, or those found to label it
-    by = {"boxes": 0, "locator": 0}
+    located: dict[int, list] = {}  # the dice found to label a face-folder photo, read as found
 
     def samples():
         if csv.is_file():
@@ -211,11 +208,6 @@ def evaluate_taught(taught, root: str | Path, labels: str | Path | None = None, 
                     yield name, exc, values, None
                     continue
                 boxes = read_boxes(item, frame.shape[1], frame.shape[0])
-                if boxes is not None and not locate:
-                    located[id(frame)] = [(*b.center, max(b.size)) for b in boxes]
-                    by["boxes"] += 1
-                else:
-                    by["locator"] += 1
                 yield name, frame, values, None if boxes is None else tuple(
                     LabelledBox(str(b.value), b.center, b.size) for b in boxes)
         else:
@@ -226,7 +218,6 @@ def evaluate_taught(taught, root: str | Path, labels: str | Path | None = None, 
                     yield name, exc, (), None
                     continue
                 located[id(frame)] = dice = locate_dice(frame)
-                by["locator"] += 1
                 yield name, frame, (face,) * len(dice), None
 
     if csv.is_file():
@@ -238,7 +229,7 @@ def evaluate_taught(taught, root: str | Path, labels: str | Path | None = None, 
     faces = list(dict.fromkeys([*taught.kind.symbols, *taught.model.faces, *labelled]))
     m = score_samples(samples(), reader=lambda _cfg, frame: read_taught(taught.model, frame, located.pop(id(frame), None)),
                       faces=faces)
-    return dict(m, kind=taught.kind.id, left_out_taught=len(skip), located_by=by)
+    return dict(m, kind=taught.kind.id, left_out_taught=len(skip))
 
 
 def cmd_eval_kind(args: argparse.Namespace) -> int:
@@ -255,7 +246,7 @@ def cmd_eval_kind(args: argparse.Namespace) -> int:
         return 1
     try:
         taught = load(_data_dir(args), args.kind)
-        m = evaluate_taught(taught, args.directory, args.labels, args.locate)
+        m = evaluate_taught(taught, args.directory, args.labels)
     except (TaughtKindError, VisionError, FileNotFoundError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
@@ -267,8 +258,6 @@ def cmd_eval_kind(args: argparse.Namespace) -> int:
         for t, row in m["confusion"].items():
             if row:
                 print(f"  true {t}: " + ", ".join(f"{k}={v}" for k, v in row.items()))
-        print(f"  dice of {m['located_by']['boxes']} photos at their labelled boxes, of "
-              f"{m['located_by']['locator']} found by the die locator")
         if m["left_out_taught"]:
             print(f"  ({m['left_out_taught']} photos {taught.kind.id} was taught from left out)")
         for e in m["errors"]:

@@ -106,9 +106,13 @@ class Table:
             raise
         from .camera_taught import TaughtKinds
 
+        from .teach_session import TeachSession
+
         self.taught = TaughtKinds(self.data_dir).load()
         """The die kinds taught in the data folder (``dice teach``, the control page's teach card),
         over the shipped kinds before the log is replayed."""
+        self.teaching = TeachSession(self.taught, self._camera_frame)
+        """The control page's teach card: shots from the camera, taught into :attr:`taught`."""
         try:
             self.engine = Engine(self.log, DEFAULT_GAME, clock=clock)
             self.media = MediaStore(self.data_dir / "media")
@@ -178,6 +182,7 @@ class Table:
             except Exception:
                 log.exception("closing %r failed", dev)
         self.devices.clear()
+        self.teaching.close()
         self.engine.close()
         self.log.close()
         self._release_folder()
@@ -246,6 +251,11 @@ class Table:
 
             devices.append(build_publisher(self, cfg.publish))
         return devices
+
+    def _camera_frame(self) -> Any:
+        """The camera's last frame (BGR), or ``None`` without a camera or before its first frame."""
+        cam = next((d for d in self.devices if callable(getattr(d, "latest_frame", None))), None)
+        return None if cam is None else cam.latest_frame()
 
     def _board_calibration(self) -> Callable[[], Any]:
         """The data folder's board calibration (``board-calibration.json``) as the counters reader

@@ -5,14 +5,17 @@ teach card, and read by the camera with their face models.
 definitions over the shipped kinds (:func:`~arena_table.rules.kernel.mechanics.die_kinds.use_taught_kinds`)
 so the rules and the camera see their faces. :func:`taught_kind_reader` wraps the camera's kind
 reader: the kinds in play that were taught are left out of the shipped reader (its templates are
-drawn from symbol names, not photos) and each die it finds of no kind it knows is read by the
-taught kinds' face models, among those whose learned body colour the die has; a die no such model
-reads surely stays ``other-kind`` or, when one of them abstains, ``abstain`` (a re-roll).
+drawn from symbol names, not photos) and each die it finds of no kind it knows is cut where the
+teaching locator (:func:`~arena_table.vision.teach_shots.locate_dice`) has it, as the shots were,
+and read by the taught kinds' face models, among those whose learned body colour the die has; a
+die no such model reads surely stays ``other-kind`` or, when one of them abstains, ``abstain``
+(a re-roll).
 """
 
 from __future__ import annotations
 
 import logging
+import math
 import threading
 from pathlib import Path
 from typing import Sequence
@@ -21,7 +24,7 @@ import numpy as np
 
 from arena_table.rules.kernel.mechanics.die_kinds import DieKind, use_taught_kinds
 from arena_table.vision.kinds import KindReading
-from arena_table.vision.teach_shots import crop_square, die_hsv
+from arena_table.vision.teach_shots import SAME_DIE, crop_square, die_hsv, locate_dice
 
 from . import taught_kinds
 from .camera_kinds import KindReader
@@ -83,10 +86,19 @@ class TaughtKinds:
             return [self._kinds[k] for k in sorted(self._kinds)]
 
 
-def _read_other(image: np.ndarray, r: KindReading, mine: Sequence[TaughtKind]) -> KindReading:
-    """A die ``r`` the shipped reader knew no kind of, read by the taught kinds ``mine``."""
+def _die_at(r: KindReading, dice: Sequence[tuple[float, float, float]]) -> tuple[float, float, float]:
+    """The located die (``(cx, cy, side)``) at the reading ``r``'s box, so it is cut as the shots
+    were; the box itself (its longer edge as the side) when none is there."""
     x, y, w, h = r.box
-    crop = crop_square(image, x + w / 2, y + h / 2, max(w, h))
+    cx, cy = x + w / 2, y + h / 2
+    near = sorted((math.hypot(dx - cx, dy - cy), (dx, dy, ds)) for dx, dy, ds in dice)
+    return near[0][1] if near and near[0][0] <= SAME_DIE * near[0][1][2] else (cx, cy, float(max(w, h)))
+
+
+def _read_other(image: np.ndarray, r: KindReading, mine: Sequence[TaughtKind],
+                dice: Sequence[tuple[float, float, float]]) -> KindReading:
+    """A die ``r`` the shipped reader knew no kind of, read by the taught kinds ``mine``."""
+    crop = crop_square(image, *_die_at(r, dice))
     if crop.size == 0:
         return r
     hsv = die_hsv(crop)
@@ -114,6 +126,10 @@ def taught_kind_reader(taught: TaughtKinds, base: KindReader) -> KindReader:
             return list(base(image, kinds, game))
         ids = {t.kind.id for t in mine}
         rest = tuple(k for k in kinds if k.id not in ids)
-        return [_read_other(image, r, mine) if r.status == "other-kind" else r for r in base(image, rest, game)]
+        readings = list(base(image, rest, game))
+        if not any(r.status == "other-kind" for r in readings):
+            return readings
+        dice = locate_dice(image)  # where the teaching shots were cut
+        return [_read_other(image, r, mine, dice) if r.status == "other-kind" else r for r in readings]
 
     return read

@@ -51,8 +51,8 @@ FORMAT = 1
 """Version of the ``taught-<id>.json`` format (module docstring)."""
 FILE_PREFIX = "taught-"
 """Taught kinds are the data folder's ``taught-<kind id>.json`` files."""
-SHOT_MAX_PX = 160
-"""A stored shot's longer side in px at most (larger crops are shrunk; the face model reads 48 px)."""
+SHOT_MAX_PX = 240
+"""A stored shot's longer side in px at most (larger crops are shrunk; the face model reads a die at 48 px)."""
 
 
 class TaughtKindError(ValueError):

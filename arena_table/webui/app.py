@@ -26,6 +26,7 @@ from . import auth, openapi
 from .address import client_address, page_url
 from .service import TableService
 from .control import _register_control
+from .teach import register_teach
 from .remote import _register_remote
 from .inputs import MAX_BODY, MAX_DEPTH, _error, _int
 from .sse import Hub, HubFull
@@ -104,6 +105,7 @@ def create_app(service: TableService, config: WebConfig | Mapping[str, Any] | No
     _register_pages(app, service, hub, cfg)
     _register_api(app, service, hub)
     _register_control(app, service)
+    register_teach(app, service)
     _register_remote(app, service)
     return app
 

@@ -187,6 +187,41 @@ OPERATIONS: dict[tuple[str, str], dict[str, Any]] = {
             "reference": {"type": "object", "required": ["id", "cell"], "properties": {
                 "id": {"type": "integer"}, "cell": {"description": "[q, r], [col, row] or an area name"}}}}}),
         "responses": {"200": _json(_OBJECT), **_errors(400, 401, 403, 404)}},
+    ("/api/teach", "get"): {
+        "security": [{"session": []}],
+        "responses": {"200": _json({"type": "object", "properties": {
+            "kinds": {"type": "array", "items": {"type": "object", "description": "id, title, faces, to_enter, taught"}},
+            "taught": {"type": "array", "items": {"type": "object", "description": "id, base, faces, shots, accuracy"}},
+            "shots": {"type": "object", "description": "kind -> face -> shots gathered"},
+            "last": {"type": "object", "description": "kind -> its last teaching: report, or refused and faces"}}}),
+            **_errors(401, 501)}},
+    ("/api/teach/capture", "post"): {
+        "security": [{"session": []}],
+        "requestBody": _body({"type": "object", "required": ["kind", "face"], "properties": {
+            "kind": {"type": "string", "examples": ["logo-d6"]}, "face": {"type": "string", "examples": ["logo"]}}}),
+        "responses": {"200": _json({"type": "object", "properties": {
+            "kind": {"type": "string"}, "face": {"type": "string"}, "added": {"type": "integer"},
+            "shots": {"type": "object", "description": "face -> shots gathered"}}}),
+            **_errors(400, 401, 403, 501)}},
+    ("/api/teach/clear", "post"): {
+        "security": [{"session": []}],
+        "requestBody": _body({"type": "object", "required": ["kind"], "properties": {
+            "kind": {"type": "string"}, "face": {"type": "string", "description": "only this face's shots"}}}),
+        "responses": {"200": _json(_OBJECT), **_errors(400, 401, 403, 501)}},
+    ("/api/teach/build", "post"): {
+        "security": [{"session": []}],
+        "requestBody": _body({"type": "object", "required": ["kind"], "properties": {"kind": {"type": "string"}}}),
+        "responses": {"200": _json({"type": "object", "properties": {
+            "kind": {"type": "string"}, "base": {"type": ["string", "null"]}, "file": {"type": "string"},
+            "faces": {"type": "array", "items": {"type": "string"}},
+            "shots": {"type": "object"},
+            "report": {"type": "object", "description": "faces, held_back, accuracy, per_face_accuracy, "
+                                                        "confusion (rows true face, columns read face), threshold, abstention"}}}),
+            "422": _json({"allOf": [_ERROR, {"type": "object", "properties": {
+                "faces": {"type": "array", "items": {"type": "string"},
+                          "description": "the two faces the model cannot tell apart"}}}]},
+                "Two faces the held-back shots cannot tell apart (named in faces)"),
+            **_errors(400, 401, 403, 501, 503)}},
     ("/api/camera/board.jpg", "get"): {
         "security": [{"session": []}],
         "responses": {"200": {"description": "JPEG of the latest frame warped to the board by the board "
