@@ -38,6 +38,9 @@ photos of each face and read on every third other photo, 2.0 read 0.886 of the d
 SAME_DIE = 0.6
 """A detected die whose centre is within this many outline sides of a die outline's centre is that
 die (or a part of it)."""
+OUTLINE_AT_MOST = 2.5
+"""Largest side of an outline, in sides of the detected die in it, that is taken as that die (the
+eyes of a skull are detected at about half the die's side)."""
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png")
 """Photo files a teaching folder is read for (case-insensitive)."""
 
@@ -105,9 +108,11 @@ def locate_dice(frame: np.ndarray) -> list[tuple[float, float, float]]:
     (:func:`~arena_table.vision.size_search.read_dice_any_size`, every die whatever its face, less
     those cut by the border), which holds on real tables. Where a die outline of
     :func:`arena_table.vision.kinds.locate` (dice far in colour from a plain tray) holds a detected
-    die's centre (:data:`SAME_DIE`), the die is that outline, once: the detector may take the eyes
-    of a skull, or the halves of a large icon, for dice of their own. Outlines no detected die lies
-    in are not taken (glare and the tray's shading make some), unless the detector finds nothing.
+    die's centre (:data:`SAME_DIE`) and is no more than :data:`OUTLINE_AT_MOST` times its side (a
+    blob of several dice and the table is not a die), the die is that outline, once: the detector
+    may take the eyes of a skull, or the halves of a large icon, for dice of their own. Outlines no
+    detected die lies in are not taken (glare and the tray's shading make some), unless the
+    detector finds nothing.
     """
     from .dice import DiceConfig
     from .kinds import locate
@@ -119,8 +124,9 @@ def locate_dice(frame: np.ndarray) -> list[tuple[float, float, float]]:
         if d.status == "partial":
             continue
         near = [(math.hypot(d.center[0] - x, d.center[1] - y), (x, y, s)) for x, y, s in outlines]
-        near = [o for dist, o in sorted(near) if dist <= SAME_DIE * o[2]]
-        die = near[0] if near else (d.center[0], d.center[1], float(max(d.box[2], d.box[3])))
+        side = float(max(d.box[2], d.box[3]))
+        near = [o for dist, o in sorted(near) if dist <= SAME_DIE * o[2] and o[2] <= OUTLINE_AT_MOST * side]
+        die = near[0] if near else (d.center[0], d.center[1], side)
         if die not in found:
             found.append(die)
     return sorted(found or outlines, key=lambda c: (c[1], c[0]))
