@@ -27,7 +27,7 @@ from arena_table.rules.kernel.mechanics.die_kinds import die_kinds
 from arena_table.vision import kind_model
 from arena_table.vision.kind_render import RenderedDie
 from arena_table.vision.kind_roll import read_throw
-from arena_table.vision.kind_sets import GAMES, TEST_SEED, right_kinds, scene_frames, scene_plan
+from arena_table.vision.kind_sets import GAMES, TEST_SEED, drawable, right_kinds, scene_frames, scene_plan
 from arena_table.vision.kinds import KindReading
 
 from .dice import one_core, reference_ms
@@ -119,7 +119,8 @@ def run_bench(frames: int = 30, seed: int = TEST_SEED, timing_frames: int = 20) 
         ``{"per_die_accuracy", "kind_accuracy", "dice", "frames_per_scene", "seed", "data",
         "by_reader": {"kinds" | "d4": {"dice", "per_die_accuracy", "kind_accuracy"}},
         "scenes": {scene: score_scene(...)}, "kinds": {kind: {"dice", "per_die_accuracy",
-        "kind_accuracy"}}, "not_rendered": [kind ids], "model", "median_ms", "p95_ms",
+        "kind_accuracy"}}, "not_rendered": [kinds no scene draws], "not_drawn_this_run": [kinds no
+        frame of this run happened to draw], "model", "median_ms", "p95_ms",
         "reference_ms", "median_ratio", "p95_ratio", ...}``: ``kinds`` pools each kind's dice
         over the scenes of its game; distractors are scored under each scene's ``distractors``;
         ``by_reader`` splits the dice between the square-faced reader (``vision.kinds``) and the
@@ -146,7 +147,8 @@ def run_bench(frames: int = 30, seed: int = TEST_SEED, timing_frames: int = 20) 
            "frames_per_scene": frames, "seed": seed,
            "data": "rendered dice (arena_table/vision/kind_render.py), not photos; test seeds differ from training's",
            "by_reader": by_reader, "kinds": dict(sorted(pooled.items())), "scenes": scenes,
-           "not_rendered": sorted(k.id for k in die_kinds() if k.id not in drawn),
+           "not_rendered": sorted(k.id for k in die_kinds() if not drawable(k)),
+           "not_drawn_this_run": sorted(k.id for k in die_kinds() if drawable(k) and k.id not in drawn),
            "model": str(kind_model.MODEL)}
     out.update(time_reader(timing_frames))
     return out

@@ -50,6 +50,9 @@ MIN_INK_SHARE = 0.02
 """Least share of a face's pixels that must be ink for its ink to tell light from dark."""
 TRAY_DISTANCE = 30.0
 """8-bit Lab distance from the tray's colour above which a pixel may belong to a die."""
+SMALL_SHARE = 0.25
+"""Least share of the median die box area a box must have (a 12 mm die beside 16 mm ones has 0.56;
+the renders draw dice of 44 to 84 px, areas 0.27 to 1 of the largest)."""
 RECUT_DISTANCES = (45.0, 65.0, 90.0)
 """Stricter distances a blob that is not square is cut at, in turn."""
 
@@ -67,6 +70,8 @@ class KindReading:
 
 
 def _square(contour) -> tuple | None:
+    # the hull: glare on a dark die can bring part of its face close to the tray's colour
+    contour = cv2.convexHull(contour)
     area, rect = cv2.contourArea(contour), cv2.minAreaRect(contour)
     w, h = rect[1]
     if area < MIN_AREA_PX or max(w, h) > 1.3 * min(w, h) or area < MIN_BOX_FILL * w * h:
@@ -84,9 +89,13 @@ def _blobs(mask: np.ndarray) -> list:
 
 def locate(frame_bgr: np.ndarray) -> list[tuple]:
     """Die outlines as ``cv2.minAreaRect`` boxes: pixels far (> :data:`TRAY_DISTANCE`) from the median
-    colour of the frame's border, taken as the tray, in blobs that fill a near-square box. A blob
+    colour of the frame's border, taken as the tray, in blobs whose convex hull fills a near-square
+    box. A blob
     that is not square (a die merged with a glare spot or a shadow beside it) is cut again at the
-    stricter distances of :data:`RECUT_DISTANCES`, inside its own box.
+    stricter distances of :data:`RECUT_DISTANCES`, inside its own box. A blob the frame's edge cuts
+    is not a die seen whole and is left out. With three boxes or more, a
+    box under :data:`SMALL_SHARE` of their median area is dropped (a piece of a die whose body is
+    close to the tray's colour, a blot on the tray).
 
     Raises:
         ValueError: a frame that is not HxWx3 uint8.
@@ -102,7 +111,9 @@ def locate(frame_bgr: np.ndarray) -> list[tuple]:
         contour, level = todo.pop()
         rect = _square(contour)
         if rect is not None:
-            rects.append(rect)
+            x, y, w, h = cv2.boundingRect(contour)
+            if x > 1 and y > 1 and x + w < dist.shape[1] - 1 and y + h < dist.shape[0] - 1:  # not cut by the frame
+                rects.append(rect)
             continue
         if level >= len(RECUT_DISTANCES) or cv2.contourArea(contour) < MIN_AREA_PX:
             continue
@@ -113,6 +124,9 @@ def locate(frame_bgr: np.ndarray) -> list[tuple]:
         cv2.drawContours(inside, [contour - (x, y)], -1, 255, -1)
         sub = ((dist[y:y + h, x:x + w] > RECUT_DISTANCES[level]) & (inside > 0)).astype(np.uint8) * 255
         todo += [(c + (x, y), level + 1) for c in _blobs(sub)]
+    if len(rects) >= 3:  # dice seen by one camera are about one size: a much smaller blob is a piece
+        least = SMALL_SHARE * float(np.median([w * h for _, (w, h), _ in rects]))
+        rects = [r for r in rects if r[1][0] * r[1][1] >= least]
     return rects
 
 
