@@ -31,6 +31,7 @@ dice; printed fonts of real dice need templates taught from photos.
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass
 from functools import lru_cache
@@ -39,12 +40,17 @@ from typing import Sequence
 import cv2
 import numpy as np
 
+from arena_table.rules.kernel.mechanics.die_kinds import DieKind
+from arena_table.vision import kind_render
 from arena_table.vision.d4_render import (_CANON, FONTS, MAX_TILT, STYLES, TEX, D4StyleError, RenderedD4, _ccw,
-                                          _place, check_style, draw_d4, face_texture, render_d4, visible_faces)
+                                          check_style, draw_d4, draw_d4_kind, face_texture, kind_style, place,
+                                          render_d4, render_d4_scene, visible_faces)
 from arena_table.vision.errors import BadFrame, DiceNotFound
+from arena_table.vision.kinds import KindReading
 
-__all__ = ["STYLES", "D4StyleError", "D4Reading", "RenderedD4", "check_style", "draw_d4", "find_apex", "find_d4s",
-           "read_d4", "read_outline", "render_d4", "visible_faces", "MAX_TILT"]
+__all__ = ["STYLES", "MAX_TILT", "D4StyleError", "D4Reading", "RenderedD4", "check_style", "draw_d4", "draw_d4_kind",
+           "find_apex", "find_d4s", "kind_style", "read_d4", "read_d4_in", "read_outline", "render_d4",
+           "render_d4_scene", "visible_faces"]
 
 # ---------------------------------------------------------------- reading
 
@@ -61,20 +67,28 @@ TRAY_DELTA = 24
 MIN_FIT = 0.6
 """Mean template correlation of the winning numeral over the three faces below which the reader
 abstains (no numeral fits there: another style, a blurred or hidden die)."""
-MIN_MARGIN = 0.02
-"""Least lead of the winning numeral over the next one in mean correlation."""
+MIN_SURE = 0.04
+"""Least lead of the best result's fit over the next result's, divided by how far the best fit
+falls short of 1.05: a small lead counts for more where the numerals fit closely (set on rendered
+seeds apart from the test's: 0 wrong of 400 dice of 90-130 px, 1 of 320 of 60-96 px)."""
+MIN_VOTES = 1
+"""Least number of faces whose result place fits the winning numeral best."""
 
 
 @dataclass(frozen=True)
 class D4Reading:
     """One d4 read: ``value`` 1-4 or ``None`` (abstained), ``confidence`` (mean correlation of the
     winner over the faces, 0-1), ``status`` ``ok`` | ``abstain``, ``votes`` (each face's best
-    numeral), the outline ``corners`` and ``apex`` (x, y) px and ``box`` (x, y, w, h) px."""
+    numeral), ``lead`` of the best result over the next in mean correlation, ``guess`` the best
+    result even when abstained, the outline ``corners`` and ``apex`` (x, y) px and ``box`` (x, y,
+    w, h) px."""
 
     value: int | None
     confidence: float
     status: str
     votes: tuple[int, ...]
+    lead: float
+    guess: int
     corners: tuple[tuple[float, float], ...]
     apex: tuple[float, float]
     box: tuple[int, int, int, int]
@@ -121,18 +135,20 @@ def find_d4s(frame: np.ndarray) -> list[np.ndarray]:
 
 
 def _ink_is_dark(values: np.ndarray) -> bool:
-    """Whether the ink is darker than the body of one face's pixels ``values``: ink is the
-    minority, so the far tail of the brightness spread is on its side of the median."""
-    lo, mid, hi = np.percentile(values, (2, 50, 98))
-    return bool(mid - lo >= hi - mid)
+    """Whether the ink is darker than the body in one face's pixels ``values``: more of them lie
+    well below the median (the body) than well above it (glare, lit ridges are fewer than ink)."""
+    mid = float(np.median(values))
+    return bool((values < mid - 20).sum() >= (values > mid + 20).sum())
 
 
-def find_apex(gray: np.ndarray, corners: np.ndarray) -> np.ndarray:
-    """The apex (x, y) px of the d4 with outline ``corners``: of the points within a fifth of an
-    edge of the outline's centroid (a tilt of 12° moves it 0.17 edge), the one that splits the
-    outline into the three faces of most even brightness each (least squared deviation from each
-    face's mean, the ink closed over first): the faces meet at 60-110° to the light, so they are
-    lit differently. ``gray`` is the frame in float32 grey."""
+def find_apex(gray: np.ndarray, corners: np.ndarray, n: int = 1) -> np.ndarray:
+    """Up to ``n`` places (x, y) px, best first, (n, 2), where the apex of the d4 with outline
+    ``corners`` may be: of the points within a fifth of an edge of the outline's centroid (a tilt
+    of 12° moves it 0.17 edge), those that split the outline into three faces of most even
+    brightness each (least squared deviation from each face's mean, the ink closed over first):
+    the faces meet at 60-110° to the light, so they are lit differently. When two faces are lit
+    alike the split between them is loose, hence several places, each a local best at least
+    0.06 edge from the others. ``gray`` is the frame in float32 grey."""
     edge = float(np.mean([np.linalg.norm(corners[i] - corners[(i + 1) % 3]) for i in range(3)]))
     x0, y0 = np.floor(corners.min(axis=0)).astype(int)
     x1, y1 = np.ceil(corners.max(axis=0)).astype(int) + 1
@@ -144,11 +160,12 @@ def find_apex(gray: np.ndarray, corners: np.ndarray) -> np.ndarray:
     k = np.ones((5, 5), np.uint8)
     clean = cv2.morphologyEx(roi, cv2.MORPH_CLOSE if _ink_is_dark(roi[inside]) else cv2.MORPH_OPEN, k)
     ys, xs = np.nonzero(inside)
-    step = max(2, int(len(xs) / 2500))
+    step = max(1, int(len(xs) / 1200))
     px = np.stack([xs[::step] + x0, ys[::step] + y0], 1).astype(np.float32)
     val = clean[ys[::step], xs[::step]].astype(np.float64)
+    val = np.minimum(val, np.percentile(val, 90))   # a specular spot is a few % of the die: flatten it
     c0 = corners.mean(axis=0)
-    st = max(0.5, edge / 60)
+    st = max(0.5, edge / 45)
     r = np.arange(-0.2 * edge, 0.2 * edge + st, st)
     cand = (np.stack(np.meshgrid(r, r), -1).reshape(-1, 2) + c0).astype(np.float32)
     rel = px[None, :, :] - cand[:, None, :]                              # (K, N, 2)
@@ -159,21 +176,29 @@ def find_apex(gray: np.ndarray, corners: np.ndarray) -> np.ndarray:
     sse = np.zeros(len(cand))
     for i in range(3):
         sector = side[i] & ~side[(i + 1) % 3]
-        n = sector.sum(axis=1)
+        count = sector.sum(axis=1)
         s1 = (sector * val).sum(axis=1)
         s2 = (sector * val * val).sum(axis=1)
-        sse += s2 - s1 * s1 / np.maximum(n, 1)
-        sse[n < len(val) / 12] = np.inf                                 # a face of next to nothing
-    return cand[int(np.argmin(sse))]
+        sse += s2 - s1 * s1 / np.maximum(count, 1)
+        sse[count < len(val) / 12] = np.inf                                 # a face of next to nothing
+    picked: list[np.ndarray] = []
+    for i in np.argsort(sse):
+        if not np.isfinite(sse[i]) or len(picked) == n:
+            break
+        if all(np.linalg.norm(cand[i] - q) >= 0.06 * edge for q in picked):
+            picked.append(cand[i])
+    return np.float32(picked if picked else [c0]).reshape(-1, 2)
 
 
-def _face_corners(corners: np.ndarray, apex: np.ndarray) -> list[np.ndarray]:
-    """Each visible face as (apex, left, right) px, counter-clockwise on screen as the upright
-    texture's (apex, base-left, base-right)."""
+def _face_corners(corners: np.ndarray, apex: np.ndarray) -> list[tuple[np.ndarray, int, int]]:
+    """Each visible face as ((apex, left, right) px, left's corner index, right's), counter-clockwise
+    on screen as the upright texture's (apex, base-left, base-right)."""
     out = []
     for opp in range(3):
-        x, y = [corners[i] for i in range(3) if i != opp]
-        out.append(np.float32([apex, x, y] if _ccw(apex, x, y) else [apex, y, x]))
+        x, y = [i for i in range(3) if i != opp]
+        if not _ccw(apex, corners[x], corners[y]):
+            x, y = y, x
+        out.append((np.float32([apex, corners[x], corners[y]]), x, y))
     return out
 
 
@@ -183,34 +208,60 @@ def _upright(gray: np.ndarray, tri: np.ndarray) -> np.ndarray:
     return cv2.warpAffine(gray, m, (READ_SIDE, _RH), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
-_SS = 3   # supersampling of drawn faces, as draw_d4
+CAMERA_BLUR = 0.5
+"""Blur in frame px (Gaussian sigma) the camera is taken to add to a pixel's own footprint when
+the reader predicts how a numeral looks on a face (:func:`_seen_numerals`)."""
 
 
 @lru_cache(maxsize=64)
-def _numeral_texture(style: str, value: int, font: int) -> np.ndarray:
-    tex = face_texture(style, (value,), (200, 200, 200), (30, 30, 30), font, outside=True)
-    return cv2.GaussianBlur(cv2.cvtColor(tex, cv2.COLOR_BGR2GRAY), (3, 3), 0)
+def _numeral_texture(style: str, value: int, font: int, j: int) -> np.ndarray:
+    """Upright face of :data:`READ_SIDE` px, grey, showing only ``value`` at place ``j``."""
+    nums: list[int | None] = [None, None, None]
+    nums[j] = value
+    tex = face_texture(style, nums, (200, 200, 200), (30, 30, 30), font, outside=True)
+    gray = cv2.cvtColor(tex, cv2.COLOR_BGR2GRAY)
+    return cv2.resize(gray, (READ_SIDE, _RH), interpolation=cv2.INTER_AREA).astype(np.float32)
 
 
-def _seen_numeral(style: str, value: int, font: int, tri: np.ndarray) -> np.ndarray:
-    """The upright reading face of a face at ``tri`` (px) showing only ``value`` at the style's
-    place: the texture drawn at the face's own size and slant, as :func:`draw_d4` draws it, then
-    mapped back as the reader maps the frame, so it loses what the camera's pixels lose."""
-    o = np.floor(tri.min(axis=0)) - 2
-    wid, hgt = (np.ceil(tri.max(axis=0) - o) + 3).astype(int)
-    m = cv2.getAffineTransform(_CANON, np.float32((tri - o) * _SS))
-    big = cv2.warpAffine(_numeral_texture(style, value, font), m, (wid * _SS, hgt * _SS), flags=cv2.INTER_LINEAR,
-                         borderMode=cv2.BORDER_REPLICATE)
-    small = cv2.resize(big, (int(wid), int(hgt)), interpolation=cv2.INTER_AREA).astype(np.float32)
-    return _upright(small, np.float32(tri - o))
+def _footprint(tri: np.ndarray) -> np.ndarray:
+    """The blur kernel, on the upright reading face, of one frame pixel of the face at ``tri``
+    (px): the pixel's box (variance 1/12), the reader's bilinear resampling (1/6) and
+    :data:`CAMERA_BLUR`, mapped through the face's affine map. Squashed faces blur along their
+    height, as on the frame."""
+    a = cv2.getAffineTransform(_RCANON, np.float32(tri))[:, :2]        # upright -> frame
+    b = np.linalg.inv(a)
+    cov = b @ b.T * (1 / 12 + 1 / 6 + CAMERA_BLUR ** 2)
+    half = int(min(12, math.ceil(3 * math.sqrt(max(np.linalg.eigvalsh(cov))))))
+    yy, xx = np.mgrid[-half:half + 1, -half:half + 1].astype(np.float64)
+    inv = np.linalg.inv(cov)
+    k = np.exp(-0.5 * (inv[0, 0] * xx * xx + 2 * inv[0, 1] * xx * yy + inv[1, 1] * yy * yy))
+    return (k / k.sum()).astype(np.float32)
+
+
+def _seen_numerals(style: str, tri: np.ndarray) -> dict[tuple[int, int, int], np.ndarray]:
+    """Per (place, numeral, font index), the :data:`_TPL` px window at that place of an upright
+    reading face of a face at ``tri`` (px) showing only that numeral there, blurred by the face's
+    pixel footprint (:func:`_footprint`): what the camera's pixels leave of it once the reader
+    maps it back upright."""
+    k = _footprint(tri)
+    h = k.shape[0] // 2
+    out = {}
+    for j in range(3):
+        x0, y0 = _window(style, j)
+        for v in (1, 2, 3, 4):
+            for f, font in enumerate(FONTS):
+                tex = cv2.copyMakeBorder(_numeral_texture(style, v, font, j), h, h, h, h, cv2.BORDER_REPLICATE)
+                part = tex[y0:y0 + _TPL + 2 * h, x0:x0 + _TPL + 2 * h]
+                out[j, v, f] = cv2.filter2D(part, -1, k)[h:h + _TPL, h:h + _TPL]
+    return out
 
 
 _TPL = 26   # window side, px on the upright reading face
 _SLACK = 4  # search slack each way, px (the apex's error)
 
 
-def _window(style: str) -> tuple[int, int]:
-    cx, cy = _place(style) * (READ_SIDE / TEX)
+def _window(style: str, j: int) -> tuple[int, int]:
+    cx, cy = place(style, j) * (READ_SIDE / TEX)
     return int(round(cx - _TPL / 2)), int(round(cy - _TPL / 2))
 
 
@@ -221,34 +272,83 @@ def _upright_faces(gray: np.ndarray, tris: Sequence[np.ndarray], dark_ink: bool 
     inside = np.zeros((_RH, READ_SIDE), np.uint8)
     cv2.fillConvexPoly(inside, np.int32(np.round(_RCANON)), 255)
     inside = cv2.erode(inside, np.ones((3, 3), np.uint8)) > 0
+    core = cv2.erode(inside.astype(np.uint8), np.ones((9, 9), np.uint8)) > 0   # away from the ridges
     faces = [_upright(gray, tri) for tri in tris]
     for f in faces:
         f[~inside] = np.median(f[inside])
     if dark_ink is None:
-        dark_ink = sum(_ink_is_dark(f[inside]) for f in faces) * 2 > len(faces)
+        dark_ink = sum(_ink_is_dark(f[core]) for f in faces) * 2 > len(faces)
     return faces if dark_ink else [255 - f for f in faces]
 
 
+def _ncc(a: np.ndarray, b: np.ndarray) -> float:
+    a, b = a - a.mean(), b - b.mean()
+    d = float(np.sqrt((a * a).sum() * (b * b).sum()))
+    return float((a * b).sum() / d) if d > 0 else 0.0
+
+
+_TELL = False
+
+
 def _face_scores(face: np.ndarray, tri: np.ndarray, style: str) -> np.ndarray:
-    """Correlation (``TM_CCOEFF_NORMED``, best font, best shift within :data:`_SLACK` px) of the
-    upright ``face`` (of the face at ``tri`` px) with each numeral 1-4 as that face would show it
-    at the style's place (:func:`_seen_numeral`)."""
-    x0, y0 = _window(style)
-    roi = face[max(0, y0 - _SLACK):y0 + _TPL + _SLACK, max(0, x0 - _SLACK):x0 + _TPL + _SLACK]
-    out = np.full(4, -1.0)
-    for i, v in enumerate((1, 2, 3, 4)):
-        for font in FONTS:
-            t = _seen_numeral(style, v, font, tri)[y0:y0 + _TPL, x0:x0 + _TPL]
-            out[i] = max(out[i], float(cv2.matchTemplate(roi, t, cv2.TM_CCOEFF_NORMED).max()))
+    """(3, 4): correlation (``TM_CCOEFF_NORMED``, best font, best shift within :data:`_SLACK` px)
+    at each numeral place of the upright ``face`` (of the face at ``tri`` px) with each numeral 1-4
+    as that face would show it there (:func:`_seen_numerals`)."""
+    seen = _seen_numerals(style, tri)
+    out = np.full((3, 4), -1.0)
+    for j in range(3):
+        x0, y0 = _window(style, j)
+        xa, ya = max(0, x0 - _SLACK), max(0, y0 - _SLACK)
+        roi = face[ya:y0 + _TPL + _SLACK, xa:x0 + _TPL + _SLACK]
+        for f in range(len(FONTS)):
+            tpl = [seen[j, v, f] for v in (1, 2, 3, 4)]
+            if not _TELL:
+                for i in range(4):
+                    out[j, i] = max(out[j, i], float(cv2.matchTemplate(roi, tpl[i], cv2.TM_CCOEFF_NORMED).max()))
+                continue
+            mean = np.mean(tpl, axis=0)
+            _, _, _, (bx, by) = cv2.minMaxLoc(cv2.matchTemplate(roi, mean, cv2.TM_CCOEFF_NORMED))
+            patch = roi[by:by + _TPL, bx:bx + _TPL] - mean
+            for i in range(4):
+                out[j, i] = max(out[j, i], _ncc(patch, tpl[i] - mean))
     return out
+
+
+def _hypotheses() -> list[tuple[int, tuple[int, int, int]]]:
+    """Every (result, numbers of base corners 0-2) a d4 of either handedness can show: the other
+    three numbers in any order (top-vertex: the corners' own; bottom-edge: the faces opposite)."""
+    return [(r, p) for r in (1, 2, 3, 4) for p in itertools.permutations([v for v in (1, 2, 3, 4) if v != r])]
+
+
+APEX_TRIES = 8
+"""Places tried for the apex (:func:`find_apex`); the one whose faces fit a numeral layout best is kept."""
+
+
+def _fit_at(gray: np.ndarray, corners: np.ndarray, apex: np.ndarray, style: str, dark_ink: bool | None
+            ) -> tuple[dict[int, float], tuple[int, ...]]:
+    """Per result 1-4, the best mean correlation over the nine numeral places of the three faces
+    split at ``apex`` of any layout with that result; and each face's best numeral at the result's
+    place. A face (apex, x, y) shows (r, p[x], p[y]) at its places for some order p of the other
+    three numbers over the base corners (top-vertex: the corners' numbers; bottom-edge: those of
+    the faces opposite them), either handedness."""
+    faces = _face_corners(corners, apex)
+    upright = _upright_faces(gray, [t for t, _, _ in faces], dark_ink)
+    scores = [_face_scores(f, t, style) for f, (t, _, _) in zip(upright, faces)]
+    fit: dict[int, float] = {}
+    for r, p in _hypotheses():
+        total = sum(s[0, r - 1] + s[1, p[x] - 1] + s[2, p[y] - 1] for s, (_, x, y) in zip(scores, faces)) / 9
+        fit[r] = max(fit.get(r, -1.0), float(total))
+    return fit, tuple(int(s[0].argmax()) + 1 for s in scores)
 
 
 def read_outline(frame: np.ndarray, corners: np.ndarray, style: str, dark_ink: bool | None = None) -> D4Reading:
     """Read the d4 with outline ``corners`` ((3, 2) px, from :func:`find_d4s`) on ``frame`` as a
-    die of ``style``: each visible face votes for the numeral that fits best at the style's place;
-    the numeral with the best mean fit wins if that mean is at least :data:`MIN_SCORE`, leads the
-    next by :data:`MIN_MARGIN` with two faces for it, or all three faces voted for it; else the
-    reader abstains. ``dark_ink``: the ink is darker than the body (``None``: judged per die).
+    die of ``style``. Each numeral place of each visible face is scored against each numeral as
+    that face would show it (:func:`_face_scores`); the result whose best layout fits best
+    (:func:`_fit_at`, over :data:`APEX_TRIES` apex places) wins if that fit is at least
+    :data:`MIN_FIT`, leads the next result's surely enough (:data:`MIN_SURE`) and :data:`MIN_VOTES`
+    faces alone put it at the result's place; else the reader abstains. ``dark_ink``: the ink is darker
+    than the body (``None``: judged per die).
 
     Raises:
         D4StyleError: ``style`` unknown. BadFrame: not an HxWx3 uint8 array.
@@ -257,20 +357,16 @@ def read_outline(frame: np.ndarray, corners: np.ndarray, style: str, dark_ink: b
     _check_frame(frame)
     gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY).astype(np.float32)
     corners = np.asarray(corners, np.float32).reshape(3, 2)
-    apex = find_apex(gray, corners)
-    tris = _face_corners(corners, apex)
-    scores = np.array([_face_scores(f, t, style) for f, t in zip(_upright_faces(gray, tris, dark_ink), tris)])
-    votes = tuple(int(v) + 1 for v in scores.argmax(axis=1))
-    mean = scores.mean(axis=0)
-    order = np.argsort(-mean)
-    best, lead = int(order[0]) + 1, float(mean[order[0]] - mean[order[1]])
-    agree = votes.count(best)
-    ok = mean[order[0]] >= MIN_FIT and (agree == 3 or (agree == 2 and lead >= MIN_MARGIN))
+    tries = [(_fit_at(gray, corners, a, style, dark_ink), a) for a in find_apex(gray, corners, APEX_TRIES)]
+    (fit, votes), apex = max(tries, key=lambda t: max(t[0][0].values()))
+    order = sorted(fit, key=lambda r: -fit[r])
+    best, lead = order[0], fit[order[0]] - fit[order[1]]
+    ok = fit[best] >= MIN_FIT and lead / (1.05 - fit[best]) >= MIN_SURE and votes.count(best) >= MIN_VOTES
     x, y = corners.min(axis=0)
     w, h = corners.max(axis=0) - (x, y)
-    return D4Reading(best if ok else None, round(float(max(0.0, mean[order[0]])), 3), "ok" if ok else "abstain",
-                     votes, tuple((float(a), float(b)) for a, b in corners), (float(apex[0]), float(apex[1])),
-                     (int(x), int(y), int(math.ceil(w)), int(math.ceil(h))))
+    return D4Reading(best if ok else None, round(max(0.0, fit[best]), 3), "ok" if ok else "abstain", votes,
+                     round(lead, 3), best, tuple((float(a), float(b)) for a, b in corners),
+                     (float(apex[0]), float(apex[1])), (int(x), int(y), int(math.ceil(w)), int(math.ceil(h))))
 
 
 def read_d4(frame_or_crop: np.ndarray, style: str, dark_ink: bool | None = None) -> D4Reading:
@@ -286,3 +382,64 @@ def read_d4(frame_or_crop: np.ndarray, style: str, dark_ink: bool | None = None)
     if not found:
         raise DiceNotFound("no d4 outline (a triangle far from the tray colour) on the frame")
     return read_outline(frame_or_crop, found[0], style, dark_ink)
+
+
+STYLE_LEAD = 0.05
+"""Least lead in fit of one style's reading over the other's for a die whose look two d4 kinds of
+different styles share (else the reader abstains)."""
+
+
+def _body_hsv(frame: np.ndarray, corners: np.ndarray) -> tuple[int, int, int]:
+    """Median HSV of the die inside its outline, an inset away from the tray (the body: ink is the minority)."""
+    mask = np.zeros(frame.shape[:2], np.uint8)
+    c = corners.mean(axis=0)
+    cv2.fillConvexPoly(mask, np.int32(np.round(c + 0.8 * (corners - c))), 255)
+    hsv = cv2.cvtColor(frame, cv2.COLOR_BGR2HSV)[mask > 0]
+    h, s, v = (int(x) for x in np.median(hsv, axis=0))
+    return h, s, v
+
+
+def read_d4_in(frame: np.ndarray, kinds: Sequence[DieKind], *, game: str | None = None) -> list[KindReading]:
+    """Every d4 on ``frame`` (HxWx3 BGR uint8) read as one of the d4 ``kinds`` (four faces and a
+    ``Look.style``; others are skipped; with ``game``, those it throws and game-free ones), as
+    :class:`arena_table.vision.kinds.KindReading` (kind id, face symbol, box, confidence, status),
+    largest die first. A d4 whose body colour no kind's look holds is ``other-kind``; one kind's
+    style, ink and faces read it (:func:`read_outline`); when kinds of both styles hold it, the
+    style whose numerals fit better by :data:`STYLE_LEAD` wins, else the reader abstains. Kinds
+    of one look and one style cannot be told apart: the first of ``kinds`` is named.
+
+    >>> from arena_table.rules.kernel.mechanics.die_kinds import find_kind
+    >>> frame, truth = render_d4_scene(find_kind("theosis-d4"), 3, np.random.default_rng(4))
+    >>> [(r.kind, r.face, r.status) for r in read_d4_in(frame, [find_kind("theosis-d4"), find_kind("d6")])]
+    [('theosis-d4', '3', 'ok')]
+
+    Raises:
+        BadFrame: not an HxWx3 uint8 array.
+    """
+    pool = [k for k in kinds if k.sides == 4 and k.look.style in STYLES
+            and (game is None or not k.games or game in k.games)]
+    out = []
+    for corners in find_d4s(frame):
+        hsv = _body_hsv(frame, corners)
+        fits = [k for k in pool if k.look.holds(hsv)]
+        reads = {}
+        for k in fits:
+            dark = sum(kind_render.ink_bgr(k)) < sum(kind_render.body_bgr(k))
+            key = (k.look.style, dark)
+            if key not in reads:
+                reads[key] = (k, read_outline(frame, corners, k.look.style, dark))
+        x, y = corners.min(axis=0)
+        w, h = corners.max(axis=0) - (x, y)
+        box = (int(x), int(y), int(math.ceil(w)), int(math.ceil(h)))
+        if not reads:
+            out.append(KindReading(None, None, box, 0.0, "other-kind"))
+            continue
+        ranked = sorted(reads.values(), key=lambda kr: -kr[1].confidence)
+        kind, got = ranked[0]
+        rival = next((r.confidence for k, r in ranked[1:] if k.look.style != kind.look.style), None)
+        if got.value is None or (rival is not None and got.confidence - rival < STYLE_LEAD):
+            out.append(KindReading(None, None, box, got.confidence, "abstain"))
+        else:
+            symbol = next(f.symbol for f in kind.faces if f.symbol == str(got.value))
+            out.append(KindReading(kind.id, symbol, box, got.confidence, "ok"))
+    return out

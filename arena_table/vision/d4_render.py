@@ -20,7 +20,8 @@ from typing import Sequence
 import cv2
 import numpy as np
 
-from arena_table.rules.kernel.mechanics.die_kinds import D4_STYLES, DieKind
+from arena_table.rules.kernel.mechanics.die_kinds import D4_STYLES, DieKind, face_index
+from arena_table.vision import kind_render
 from arena_table.vision.errors import VisionError
 
 STYLES = D4_STYLES
@@ -58,6 +59,17 @@ def check_style(style: str) -> str:
     return style
 
 
+TURNS = (0.0, 120.0, -120.0)
+"""Turn in degrees (counter-clockwise) about a face's centroid of its three numeral places from
+the result's place."""
+
+
+def place(style: str, j: int = 0) -> np.ndarray:
+    """Centre (x, y) on the upright face texture of numeral place ``j`` (0: the result's)."""
+    m = cv2.getRotationMatrix2D((float(_CENTROID[0]), float(_CENTROID[1])), TURNS[j], 1.0)
+    return (m[:, :2] @ _place(style) + m[:, 2]).astype(np.float32)
+
+
 def _place(style: str) -> np.ndarray:
     """Centre (x, y) on the upright face texture of the numeral the style reads (the result)."""
     if style == "top-vertex":   # halfway from the centroid to the apex, top toward the apex
@@ -66,7 +78,7 @@ def _place(style: str) -> np.ndarray:
     return _CENTROID + 0.52 * (edge_mid - _CENTROID)
 
 
-def face_texture(style: str, numerals: Sequence[int], body: tuple[int, int, int], ink: tuple[int, int, int],
+def face_texture(style: str, numerals: Sequence[int | None], body: tuple[int, int, int], ink: tuple[int, int, int],
                  font: int = FONTS[0], weight: float = 1.0, outside: bool = False) -> np.ndarray:
     """One upright side face (``TEX`` wide, apex at the top, BGR, outside the triangle black).
 
@@ -74,13 +86,16 @@ def face_texture(style: str, numerals: Sequence[int], body: tuple[int, int, int]
     top-vertex (apex, base-left corner, base-right corner); bottom-edge (base edge, right edge,
     left edge). Each numeral is drawn upright at :func:`_place` and turned with the face about its
     centroid, so it points its top at its corner (top-vertex) or stands on its edge (bottom-edge).
+    A ``None`` leaves its place blank.
     ``outside``: leave the body colour outside the triangle (templates) instead of black.
     """
     check_style(style)
     wid, hgt = TEX, int(math.ceil(_TH))
     ink_mask = np.zeros((hgt, wid), np.float32)
     cx, cy = _place(style)
-    for numeral, turn in zip(numerals, (0.0, 120.0, -120.0)):
+    for numeral, turn in zip(numerals, TURNS):
+        if numeral is None:
+            continue
         layer = np.zeros((hgt, wid), np.uint8)
         txt = str(numeral)
         (tw, th), _ = cv2.getTextSize(txt, font, 1.0, 2)
@@ -158,7 +173,8 @@ def draw_d4(frame: np.ndarray, style: str, value: int, centre: tuple[float, floa
 
     The die is turned by ``angle`` degrees, the camera tilted ``tilt`` degrees from straight down
     (random when ``None``: 0-360°, 0-:data:`MAX_TILT`°, toward a random side); the faces are lit
-    by a random light with their ridges' rounded edges catching it, a soft shadow beside the die;
+    by a random light with their ridges' rounded edges catching it and a specular spot on them, a
+    soft shadow beside the die;
     font and ink weight drawn from ``rng``. Orthographic camera: each face's image is an affine
     map of its texture.
 
@@ -226,6 +242,14 @@ def draw_d4(frame: np.ndarray, style: str, value: int, centre: tuple[float, floa
     for i in range(3):
         p, q = np.int32(np.round(loc[3] * 16)), np.int32(np.round(loc[i] * 16))
         cv2.line(patch, tuple(map(int, p)), tuple(map(int, q)), ridge, max(1, ss // 2), cv2.LINE_AA, 4)
+    # a specular spot on the glossy faces (on the die only: the tray is matte)
+    spot = np.zeros(patch.shape[:2], np.float32)
+    sx, sy = loc[3] + rng.uniform(-0.25, 0.25, 2) * edge_px * ss
+    cv2.circle(spot, (int(sx), int(sy)), max(2, int(rng.uniform(0.05, 0.15) * edge_px * ss)), 1.0, -1)
+    spot = cv2.GaussianBlur(spot, (0, 0), (0.05 * edge_px + 1) * ss) * float(rng.uniform(0, 120))
+    die = np.zeros(patch.shape[:2], np.uint8)
+    cv2.fillConvexPoly(die, np.int32(np.round(loc[:3])), 1)
+    patch = np.clip(patch + (spot * die)[..., None], 0, 255).astype(np.uint8)
     frame[y0:y1, x0:x1] = cv2.resize(patch, (x1 - x0, y1 - y0), interpolation=cv2.INTER_AREA)
     bx, by = img[:3].min(axis=0)
     bw, bh = img[:3].max(axis=0) - (bx, by)
@@ -234,29 +258,24 @@ def draw_d4(frame: np.ndarray, style: str, value: int, centre: tuple[float, floa
                       (int(bx), int(by), int(math.ceil(bw)), int(math.ceil(bh))))
 
 
-def _camera(frame: np.ndarray, rng: np.random.Generator, spot: tuple[float, float], edge_px: float) -> np.ndarray:
-    """Exposure gain and offset, glare, blur and sensor noise, as a camera adds them. The glare is a
-    specular spot on the die's glossy faces near ``spot`` (px) and a faint sheen on the matte tray."""
+def _camera(frame: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Exposure gain and offset, a faint sheen on the tray, blur and sensor noise, as a camera adds them."""
     hgt, wid = frame.shape[:2]
     out = cv2.convertScaleAbs(frame, alpha=float(rng.uniform(0.75, 1.2)), beta=float(rng.uniform(-10, 10)))
-    glare = np.zeros((hgt, wid), np.float32)
-    cx, cy = (np.asarray(spot) + rng.uniform(-0.25, 0.25, 2) * edge_px).astype(int)
-    cv2.circle(glare, (int(cx), int(cy)), max(2, int(rng.uniform(0.05, 0.15) * edge_px)), 1.0, -1)
-    glare = cv2.GaussianBlur(glare, (0, 0), 0.05 * edge_px + 1) * float(rng.uniform(0, 120))
     sheen = np.zeros((hgt, wid), np.float32)
     cv2.circle(sheen, (int(rng.integers(0, wid)), int(rng.integers(0, hgt))), int(rng.integers(15, 40)), 1.0, -1)
-    glare += cv2.GaussianBlur(sheen, (0, 0), 12) * float(rng.uniform(0, 25))
-    out = np.clip(out.astype(np.float32) + glare[..., None] + rng.normal(0, 2.5, out.shape), 0, 255).astype(np.uint8)
+    sheen = cv2.GaussianBlur(sheen, (0, 0), 12) * float(rng.uniform(0, 15))
+    out = np.clip(out.astype(np.float32) + sheen[..., None] + rng.normal(0, 2.5, out.shape), 0, 255).astype(np.uint8)
     k = int(rng.choice([1, 3, 5]))
     return cv2.GaussianBlur(out, (k, k), 0) if k > 1 else out
 
 
 def render_d4(style: str, value: int, rng: np.random.Generator, *, size: tuple[int, int] = (240, 320),
-              edge_px: tuple[float, float] = (60, 96), body: tuple[int, int, int] | None = None,
+              edge_px: tuple[float, float] = (90, 130), body: tuple[int, int, int] | None = None,
               ink: tuple[int, int, int] | None = None) -> tuple[np.ndarray, RenderedD4]:
     """One BGR frame (``size`` = (H, W)) of a random tray colour with one d4 of ``style`` showing
     ``value``, edges ``edge_px`` (low, high) px long, placed, turned, tilted and lit at random,
-    then a camera's gain, glare (on the die; a faint sheen on the tray), blur and noise. ``body``/``ink`` BGR: ivory and black unless given.
+    then a camera's gain, a faint sheen on the tray, blur and noise. ``body``/``ink`` BGR: ivory and black unless given.
 
     Raises:
         D4StyleError: ``style`` unknown. ValueError: ``value`` not 1-4, or ``size`` too small.
@@ -272,4 +291,58 @@ def render_d4(style: str, value: int, rng: np.random.Generator, *, size: tuple[i
         raise ValueError(f"a {wid}x{hgt} frame is too small for a d4 of edge {edge:.0f} px")
     centre = (float(rng.uniform(margin, wid - margin)), float(rng.uniform(margin, hgt - margin)))
     truth = draw_d4(frame, style, value, centre, edge, rng, body=body or (200, 225, 235), ink=ink or (20, 20, 20))
-    return _camera(frame, rng, truth.apex, edge), truth
+    return _camera(frame, rng), truth
+
+
+def kind_style(kind: DieKind) -> str:
+    """The d4 style of ``kind`` (its ``Look.style``).
+
+    Raises:
+        D4StyleError: ``kind`` is not a four-sided kind with a style of :data:`STYLES`.
+    """
+    if kind.sides != 4 or kind.look.style not in STYLES:
+        raise D4StyleError(f"die kind {kind.id} is not a d4 with a style ({kind.sides} faces, style "
+                           f"{kind.look.style!r}); a d4 kind has 4 faces and look.style {' or '.join(STYLES)}")
+    return kind.look.style
+
+
+def kind_value(kind: DieKind, face: int | str) -> int:
+    """The numeral 1-4 printed for ``face`` (its symbol or number) of the d4 ``kind``.
+
+    Raises:
+        DieKindError: ``kind`` has no such face. ValueError: the face is not a numeral 1-4.
+    """
+    symbol = kind.faces[face_index(kind, face) - 1].symbol
+    if symbol not in ("1", "2", "3", "4"):
+        raise ValueError(f"face {symbol!r} of {kind.id} is not a numeral 1-4: a d4 reader reads numerals")
+    return int(symbol)
+
+
+def draw_d4_kind(frame: np.ndarray, kind: DieKind, face: int | str, centre: tuple[float, float], edge_px: float,
+                 rng: np.random.Generator, **pose) -> RenderedD4:
+    """:func:`draw_d4` for a die of ``kind`` showing ``face``: its style, its body and ink
+    colours as :mod:`arena_table.vision.kind_render` draws them (``pose``: ``angle``, ``tilt``).
+    Lets a bench put d4s into its own frames of several kinds.
+
+    Raises:
+        D4StyleError: ``kind`` is not a d4. DieKindError, ValueError: no such face; the die does not fit.
+    """
+    return draw_d4(frame, kind_style(kind), kind_value(kind, face), centre, edge_px, rng,
+                   body=kind_render.body_bgr(kind), ink=kind_render.ink_bgr(kind), **pose)
+
+
+def render_d4_scene(kind: DieKind, face: int | str, rng: np.random.Generator, *, size: tuple[int, int] = (240, 320),
+                    edge_px: tuple[float, float] = (90, 130)) -> tuple[np.ndarray, RenderedD4]:
+    """:func:`render_d4` for one die of the d4 ``kind`` showing ``face`` (symbol or number), in its
+    style and colours (see :func:`draw_d4_kind`).
+
+    >>> from arena_table.rules.kernel.mechanics.die_kinds import find_kind
+    >>> frame, truth = render_d4_scene(find_kind("d4-edge"), 2, np.random.default_rng(0))
+    >>> frame.shape, truth.style, truth.value
+    ((240, 320, 3), 'bottom-edge', 2)
+
+    Raises:
+        D4StyleError: ``kind`` is not a d4. DieKindError, ValueError: no such face.
+    """
+    return render_d4(kind_style(kind), kind_value(kind, face), rng, size=size, edge_px=edge_px,
+                     body=kind_render.body_bgr(kind), ink=kind_render.ink_bgr(kind))

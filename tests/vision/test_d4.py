@@ -3,8 +3,10 @@
 import numpy as np
 import pytest
 
+from arena_table.rules.kernel.mechanics.die_kinds import find_kind, kind_from_json
 from arena_table.vision import d4
 from arena_table.vision.errors import BadFrame, DiceNotFound
+from arena_table.vision.kind_render import render_frame
 
 
 def _cycle_key(nums):
@@ -55,11 +57,11 @@ def test_render_truth_is_where_the_die_is():
     assert truth.value == 2 and truth.style == "top-vertex"
 
 
-def _score(style, seeds, edge_px):
+def _score(style, seeds, edge_px=(90, 130)):
     right = wrong = abstain = 0
     for seed in seeds:
         value = seed % 4 + 1
-        frame, truth = d4.render_d4(style, value, np.random.default_rng(seed), size=(300, 360), edge_px=edge_px)
+        frame, _ = d4.render_d4(style, value, np.random.default_rng(seed), edge_px=edge_px)
         try:
             got = d4.read_d4(frame, style)
         except DiceNotFound:
@@ -76,7 +78,58 @@ def _score(style, seeds, edge_px):
 
 @pytest.mark.parametrize("style", d4.STYLES)
 def test_rendered_d4s_are_read(style):
-    right, wrong, abstain = _score(style, range(91000, 91040), (100, 140))
-    assert right + wrong + abstain == 40
-    assert wrong <= 1
-    assert right >= 26   # measured: 29 and 28 of 40 right, 0 wrong; the rest abstained
+    # thresholds were set on seeds 7000-7119; these 200 dice per style are new to the reader
+    right, wrong, abstain = _score(style, range(20000, 20200))
+    print(f"{style}: {right} right, {wrong} wrong, {abstain} abstained of 200")
+    assert right + wrong + abstain == 200
+    assert right / 200 >= 0.99
+    assert wrong == 0
+
+
+@pytest.mark.parametrize("style", d4.STYLES)
+def test_a_die_read_in_the_other_style_is_refused(style):
+    # the other style's places hold no numeral upright: its fit is low (0.15-0.4 against 0.95),
+    # so a die of the wrong configured style abstains instead of reading some numeral
+    other = next(s for s in d4.STYLES if s != style)
+    statuses = [d4.read_d4(d4.render_d4(style, seed % 4 + 1, np.random.default_rng(seed))[0], other).status
+                for seed in range(21000, 21030)]
+    assert statuses == ["abstain"] * 30
+
+
+def test_kinds_of_both_styles_are_told_apart_by_their_numerals():
+    kinds = [find_kind("d4"), find_kind("d4-edge")]
+    got = []
+    for seed in range(22000, 22030):
+        kind = kinds[seed % 2]
+        frame, truth = d4.render_d4_scene(kind, seed % 4 + 1, np.random.default_rng(seed))
+        (reading,) = d4.read_d4_in(frame, kinds)
+        got.append((reading.kind, reading.face, reading.status) == (kind.id, str(truth.value), "ok"))
+    assert all(got)
+
+
+def test_two_d4_kinds_in_one_frame_and_a_die_of_another_look():
+    rng = np.random.default_rng(5)
+    red = kind_from_json({"id": "red-d4", "faces": [1, 2, 3, 4], "look": {
+        "body": [[170, 120, 80], [10, 255, 255]], "ink": "white", "style": "bottom-edge"}})
+    theosis = find_kind("theosis-d4")
+    frame = np.full((300, 480, 3), (40, 80, 40), np.uint8)
+    a = d4.draw_d4_kind(frame, theosis, 2, (120, 150), 110, rng)
+    b = d4.draw_d4_kind(frame, red, "4", (350, 150), 110, rng)
+    assert (a.style, b.style) == ("top-vertex", "bottom-edge")
+    got = sorted((r.box[0], r.kind, r.face, r.status) for r in d4.read_d4_in(frame, [theosis, red, find_kind("d6")]))
+    assert [g[1:] for g in got] == [("theosis-d4", "2", "ok"), ("red-d4", "4", "ok")]
+    # a kind whose look holds neither body names neither die
+    blue = kind_from_json({"id": "blue-d4", "faces": [1, 2, 3, 4], "look": {
+        "body": [[100, 120, 80], [130, 255, 255]], "style": "top-vertex"}})
+    assert [r.status for r in d4.read_d4_in(frame, [blue])] == ["other-kind", "other-kind"]
+    # the theosis d4's look is not entered yet (any colour): the red die fits it, but its numerals
+    # stand on the edges, not at the vertex, so the reader abstains rather than name it
+    got = sorted((r.box[0], r.kind, r.status) for r in d4.read_d4_in(frame, [theosis]))
+    assert [g[1:] for g in got] == [("theosis-d4", "ok"), (None, "abstain")]
+
+
+def test_non_d4_kinds_are_refused_and_squares_are_not_d4s():
+    with pytest.raises(d4.D4StyleError, match="d6 is not a d4"):
+        d4.render_d4_scene(find_kind("d6"), 1, np.random.default_rng(0))
+    frame, truth = render_frame([find_kind("d6")], seed=3, n=4)
+    assert len(truth) == 4 and d4.find_d4s(frame) == []
