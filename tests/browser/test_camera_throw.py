@@ -56,6 +56,9 @@ WATCH = """() => {
   });
   watch('roll-refused', (n) => { if (!n.hidden) keep(seen.refused, n.textContent); });
   watch('prompt', (n) => keep(seen.prompt, n.textContent));
+  seen.devices = [];
+  watch('devices', (n) => { const cam = [...n.querySelectorAll('li')].find((li) => li.textContent.startsWith('camera'));
+    if (cam) keep(seen.devices, cam.textContent); });
   watch('last-action', (n) => { if (!n.hidden) keep(seen.action, n.innerText); });
 }"""
 """Installed in the spectator page: every last roll drawn (``kind:face | ...``) and the wall time it was
@@ -97,6 +100,9 @@ def test_the_mixed_throw_is_one_roll_by_kinds_shown_on_the_spectator_page(seen):
     assert seen.seen["rolls"] == [":6 | :5", "Demigod:5 | Demigod:3", "Ice:failure | Fire:critical | Slashing:1 | Demigod:4",
                                   "Bludgeoning:2"]
     assert "1 die of a kind Demigods Evolution does not throw (other-kind)" in seen.log
+    shown = [d for d in seen.seen["devices"] if "other-kind" in d]  # the S&S die, on the page
+    assert shown and all(d.endswith("· 1 die of another kind (other-kind), not in the roll") for d in shown), shown
+    assert any("rolled ice failure, fire critical, slashing 1, demigod 4" in d for d in shown), seen.seen["devices"]
 
 
 def test_the_engine_applies_it_to_the_waiting_attack_with_the_books_damage(seen):

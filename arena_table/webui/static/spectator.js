@@ -223,6 +223,7 @@
       const word = info.state || info.link || (bad ? 'error' : 'ok');
       const detail = info.error || info.detail || '';
       const reroll = (info.reroll || []).length;
+      const others = (info.other_kind || []).length;  // dice of no kind the game throws: reported, not in the roll
       // a token reader's refused lines: how many, and why the last one was refused
       const garbage = (info.counters || {}).garbage_lines || 0;
       const lastBad = info.last_bad_line && info.last_bad_line.reason;
@@ -230,6 +231,7 @@
       return el('li', { class: bad || reroll ? 'bad' : 'ok' }, name + ': ', el('span', { class: 'state', text: word }),
         detail && !reroll ? ' — ' + detail : '',
         garbage ? ' · ' + garbage + ' bad line' + (garbage === 1 ? '' : 's') + (lastBad ? ', last: ' + lastBad : '') : '',
+        others ? ' · ' + others + (others === 1 ? ' die' : ' dice') + ' of another kind (other-kind), not in the roll' : '',
         reroll ? el('strong', { text: ' — the last throw is not recorded: ' + reroll + (reroll === 1 ? ' die' : ' dice')
           + ' not read, please re-roll ' + (reroll === 1 ? 'it' : 'them') }) : null);
     });
