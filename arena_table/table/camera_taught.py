@@ -5,8 +5,9 @@ teach card, and read by the camera with their face models.
 definitions over the shipped kinds (:func:`~arena_table.rules.kernel.mechanics.die_kinds.use_taught_kinds`)
 so the rules and the camera see their faces. :func:`taught_kind_reader` wraps the camera's kind
 reader: the kinds in play that were taught are left out of the shipped reader (its templates are
-drawn from symbol names, not photos) and each die it finds of no kind it knows is cut where the
-teaching locator (:func:`~arena_table.vision.teach_shots.locate_dice`) has it, as the shots were,
+drawn from symbol names, not photos); each die it finds of no kind it knows, and each die the
+teaching locator (:func:`~arena_table.vision.teach_shots.locate_dice`) finds where it read none,
+is cut where that locator has it, as the shots were,
 and read by the taught kinds' face models, among those whose learned body colour the die has; a
 die no such model reads surely stays ``other-kind`` or, when one of them abstains, ``abstain``
 (a re-roll).
@@ -23,6 +24,7 @@ from typing import Sequence
 import numpy as np
 
 from arena_table.rules.kernel.mechanics.die_kinds import DieKind, use_taught_kinds
+from arena_table.vision.dice import die_box
 from arena_table.vision.kinds import KindReading
 from arena_table.vision.teach_shots import SAME_DIE, crop_square, die_hsv, locate_dice
 
@@ -127,9 +129,13 @@ def taught_kind_reader(taught: TaughtKinds, base: KindReader) -> KindReader:
         ids = {t.kind.id for t in mine}
         rest = tuple(k for k in kinds if k.id not in ids)
         readings = list(base(image, rest, game))
-        if not any(r.status == "other-kind" for r in readings):
-            return readings
         dice = locate_dice(image)  # where the teaching shots were cut
+        h, w = image.shape[:2]
+        for x, y, side in dice:  # dice the base reader did not look for (it may read only some shapes)
+            if not any(abs(x - (r.box[0] + r.box[2] / 2)) <= r.box[2] / 2 and abs(y - (r.box[1] + r.box[3] / 2))
+                       <= r.box[3] / 2 for r in readings):
+                readings.append(KindReading(None, None, die_box(x, y, side, w, h), 0.0, "other-kind"))
+        readings.sort(key=lambda r: (round((r.box[1] + r.box[3] / 2) / 40), r.box[0] + r.box[2] / 2))
         return [_read_other(image, r, mine, dice) if r.status == "other-kind" else r for r in readings]
 
     return read

@@ -80,3 +80,18 @@ def test_a_kind_that_cannot_be_read_is_left_out_with_a_warning(tmp_path, caplog)
     assert kinds.ids() == [] and len(kinds.problems) == 1
     assert "taught-broken.json: malformed taught kind" in kinds.problems[0]
     assert "taught die kind not loaded" in caplog.text
+
+
+def test_run_hands_the_camera_a_reader_of_the_taught_kinds(tmp_path):
+    data = tmp_path / "data"
+    taught_kinds.save(data, taught_kinds.teach("theosis-thieves-d6", _shots(range(3)), "test renders"))
+    table = Table(TableConfig(data=DataSettings(db=tmp_path / "t.db", dir=str(data)), camera=CameraSettings(source="sim")))
+    try:
+        table.start()
+        (camera,) = [d for d in table.devices if hasattr(d, "kind_reader")]
+        shipped = find_kind("theosis-thieves-d6", taught=False)
+        frame, truth = render_frame([replace(shipped, faces=tuple(Face(f, f) for f in THIEVES))], 300, n=3)
+        read = camera.kind_reader(frame, (find_kind("theosis-thieves-d6"),), "theosis")
+        assert sorted(r.face for r in read if r.status == "ok") == sorted(t.face for t in truth), read
+    finally:
+        table.close()

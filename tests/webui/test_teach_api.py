@@ -25,6 +25,9 @@ class RenderedCamera:
     def show(self, face: str, seed: int) -> None:
         self.face, self.seed = face, seed
 
+    def close(self) -> None:  # a table closes its devices
+        pass
+
     def latest_frame(self):
         only = DieKind("web-glyph", "glyph", (Face(self.face, self.face),) * 2)
         return render_frame([only], self.seed, n=3)[0]
