@@ -26,7 +26,8 @@ import numpy as np
 
 from arena_table.rules.kernel.mechanics.die_kinds import find_kind
 
-from . import d4_render, kind_render
+from . import kind_render  # before d4_render: kind_render imports d4_render's draw_d4, which imports kind_render
+from . import d4_render
 
 D4_EDGE = 1.4
 """A d4's edge as a share of :attr:`ThrownDie.side` (a d4 of 18 mm beside a 16 mm cube, its base a
