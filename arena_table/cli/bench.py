@@ -122,7 +122,7 @@ def _cmd_dice_kinds(args: argparse.Namespace) -> int:
         for a, b, shared in s["together"]:
             print(f"  {a} and {b} share a look: judged together on {', '.join(shared)}")
         if s["left_out"]:
-            print(f"  distractors left out (twins of this game's kinds): "
+            print(f"  distractors left out (twins of kinds read in this game): "
                   f"{', '.join(f'{a} ~ {b}' for a, b in s['left_out'])}")
     print(f"all: {out['dice']} dice, per-die accuracy {out['per_die_accuracy']}, kind accuracy "
           f"{out['kind_accuracy']} ({out['data']})")
