@@ -286,8 +286,10 @@ def _measure(op: _Http, table: Any, port: int, path: str, clients: int, events: 
         figures: dict[str, Any] = {"clients": clients, "table_cpu_s": round(cpu, 3)}
         if crowd is not None:
             rss = server.memory_info().rss / 2**20
-            if path == HUB_PATH:  # streams the hub disconnected for not reading (a stalled spectator process)
-                figures["shed"] = _Http(port).request("GET", "/table/bench/status")[1]["streams"]["shed"]
+            if path == HUB_PATH:  # streams shed for not reading (a stalled spectator process); the hub's own share
+                streams = _Http(port).request("GET", "/table/bench/status")[1]["streams"]
+                figures.update(shed=streams["shed"], fanout_p50_ms=streams["fanout_p50_ms"],
+                               fanout_p99_ms=streams["fanout_p99_ms"])
             lat, missed = _latencies(crowd.collect(timeout, phase), sent)
             figures.update(event_latency_p50_ms=_round(_percentile(lat, 50)),
                            event_latency_p99_ms=_round(_percentile(lat, 99)), missed=missed, rss_mb=round(rss, 1))

@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
+from collections import deque
 from typing import Callable
 
 HEARTBEAT = b"event: heartbeat\ndata: {}\n\n"
@@ -66,6 +67,9 @@ class Fanout:
         """Subscribers held (written on the loop, read anywhere)."""
         self.shed = 0
         """Subscribers disconnected for staying paused :data:`STALL_S` seconds."""
+        self.lags: deque[float] = deque(maxlen=1000)
+        """Of the newest 1,000 frames with subscribers: ms from :meth:`publish` to the last subscriber's
+        write (the hand-over to the loop and the writes: the hub's own share of a phone's latency)."""
 
     # -- any thread --------------------------------------------------------------------------------
     def publish(self, channel: str, frame: bytes, update: bytes | None = None) -> None:
@@ -78,7 +82,7 @@ class Fanout:
             got = self._frames[channel] = (self._count, prev, frame, update)
             if self._loop is not None:  # under the lock: the loop gets frames in their order
                 try:
-                    self._loop.call_soon_threadsafe(self._deliver, channel, got)
+                    self._loop.call_soon_threadsafe(self._deliver, channel, got, time.monotonic())
                 except RuntimeError:  # the loop closed meanwhile
                     self._loop = None
 
@@ -141,7 +145,7 @@ class Fanout:
             for sub in list(subs):
                 closer(sub.transport)
 
-    def _deliver(self, channel: str, got: tuple[int, int, bytes, bytes | None]) -> None:
+    def _deliver(self, channel: str, got: tuple[int, int, bytes, bytes | None], published: float) -> None:
         subs = self._subs.get(channel)
         if not subs:
             return
@@ -149,6 +153,7 @@ class Fanout:
         for sub in subs:
             if sub.paused_at is None and sub.sent < number:
                 self._write(sub, got, now)
+        self.lags.append((time.monotonic() - published) * 1000)
 
     @staticmethod
     def _write(sub: Subscriber, got: tuple[int, int, bytes, bytes | None], now: float) -> None:

@@ -194,10 +194,14 @@ def create_wall_app(feed: Feed, results: Results | None = None, max_clients: int
 
     @app.get("/table/<table_id>/status")
     def table_status(table_id: str) -> Response:
-        """What ``spectator.js`` asks after a refused stream: ``{"streams": {"clients", "max_clients", "shed"}}``
-        (``shed``: streams disconnected for not reading, since the hub started)."""
+        """What ``spectator.js`` asks after a refused stream: ``{"streams": {"clients", "max_clients", "shed",
+        "fanout_p50_ms", "fanout_p99_ms"}}`` (``shed``: streams disconnected for not reading since the hub
+        started; ``fanout_*``: over the newest 1,000 frames, from a frame's encoding to its last write)."""
+        lags = sorted(fanout.lags)
+        pick = (lambda q: round(lags[min(len(lags) - 1, int(q * len(lags)))], 2)) if lags else (lambda q: None)
         return Response(json.dumps({"streams": {"clients": fanout.clients, "max_clients": max_clients,
-                                                "shed": fanout.shed}}), mimetype="application/json")
+                                                "shed": fanout.shed, "fanout_p50_ms": pick(0.5),
+                                                "fanout_p99_ms": pick(0.99)}}), mimetype="application/json")
 
     @app.get("/api/table/<table_id>")
     def table_view(table_id: str) -> Response:

@@ -27,6 +27,7 @@ def test_bench_hub_reports_both_paths(capsys):
         assert 0 < out[path]["event_latency_p50_ms"] <= out[path]["event_latency_p99_ms"]
         assert out[path]["rss_mb"] > 10
     assert out["hub"]["shed"] == 0  # no spectator fell so far behind that the hub let it go
+    assert 0 < out["hub"]["fanout_p50_ms"] <= out["hub"]["fanout_p99_ms"] < out["hub"]["event_latency_p99_ms"]
     assert out["hub_p99_over_table_p99"] == round(out["hub"]["event_latency_p99_ms"]
                                                   / out["table"]["event_latency_p99_ms"], 2)
     runs = out["table_cpu_idle_runs_s"]
