@@ -40,6 +40,8 @@ def register(sub) -> None:
     ev.add_argument("--json", action="store_true", help="print the metrics as JSON")
     ev.add_argument("--kind", metavar="KIND", help="score a kind taught with `dice teach` (kept in the data folder) "
                     "instead of the pip reader; DIR may also be a folder per face, DIR/<face>/*.jpg")
+    ev.add_argument("--classes", metavar="MAP", help="with --kind: the faces of the YOLO box classes, e.g. "
+                    "0=1,1=2,...,5=logo (default: class k is face k+1)")
     data_flags(ev)
     ev.set_defaults(func=cmd_eval)
     register_teach(dsub)

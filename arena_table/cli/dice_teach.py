@@ -163,13 +163,16 @@ def _face_folder_items(root: Path, skip: set[str]) -> list[tuple[str, Path, str]
 
 def _csv_items(root: Path, labels: Path, skip: set[str]):
     from arena_table.vision.labels import load_set
+    from arena_table.vision.teach_shots import parse_faces
 
-    return [it for it in load_set(root, labels) if str(it.path.relative_to(root)) not in skip]
+    return [it for it in load_set(root, labels, parse_faces) if str(it.path.relative_to(root)) not in skip]
 
 
-def evaluate_taught(taught, root: str | Path, labels: str | Path | None = None) -> dict:
+def evaluate_taught(taught, root: str | Path, labels: str | Path | None = None,
+                    classes: dict[int, str] | None = None) -> dict:
     """Score ``taught`` (a :class:`~arena_table.table.taught_kinds.TaughtKind`) on the labelled folder
-    ``root``: ``labels.csv`` (+ ``labels_yolo/``) as pip ``dice eval`` reads, else a
+    ``root``: ``labels.csv`` (+ ``labels_yolo/``) as pip ``dice eval`` reads (faces may be names,
+    ``logo 3``; a box's class is the face ``classes`` maps it to, else class k face k+1), else a
     ``DIR/<face>/`` folder. The dice are read where
     :func:`~arena_table.vision.teach_shots.locate_dice` finds them, as the table reads them (the
     YOLO boxes only pair them with their labels). The photos the kind was taught from, when
@@ -190,12 +193,20 @@ def evaluate_taught(taught, root: str | Path, labels: str | Path | None = None) 
     from arena_table.vision.evaluate import score_samples
     from arena_table.vision.labels import LabelledBox, read_boxes
     from arena_table.vision.taught_read import read_taught
-    from arena_table.vision.teach_shots import locate_dice
+    from arena_table.vision.teach_shots import TeachInputError, locate_dice
 
     root = Path(root)
     skip = {p for _, p, _ in taught.shots} if taught.root and Path(taught.root) == root.resolve() else set()
     csv = Path(labels) if labels else root / "labels.csv"
     located: dict[int, list] = {}  # the dice found to label a face-folder photo, read as found
+
+    def face_of(k: int) -> str:
+        if classes is None:
+            return str(k + 1)
+        if k not in classes:
+            raise TeachInputError(f"a box of class {k} is not in --classes "
+                                  f"({', '.join(f'{c}={f}' for c, f in sorted(classes.items()))})")
+        return classes[k]
 
     def samples():
         if csv.is_file():
@@ -209,7 +220,7 @@ def evaluate_taught(taught, root: str | Path, labels: str | Path | None = None) 
                     continue
                 boxes = read_boxes(item, frame.shape[1], frame.shape[0])
                 yield name, frame, values, None if boxes is None else tuple(
-                    LabelledBox(str(b.value), b.center, b.size) for b in boxes)
+                    LabelledBox(face_of(b.value - 1), b.center, b.size) for b in boxes)
         else:
             for name, path, face in items:
                 try:
@@ -237,6 +248,7 @@ def cmd_eval_kind(args: argparse.Namespace) -> int:
     from arena_table.table.taught_kinds import TaughtKindError, load
     from arena_table.vision.errors import VisionError
     from arena_table.vision.evaluate import format_calibration, format_metrics
+    from arena_table.vision.teach_shots import parse_classes
 
     from .dice import _quiet_opencv
 
@@ -246,7 +258,8 @@ def cmd_eval_kind(args: argparse.Namespace) -> int:
         return 1
     try:
         taught = load(_data_dir(args), args.kind)
-        m = evaluate_taught(taught, args.directory, args.labels)
+        classes = parse_classes(args.classes) if args.classes else None
+        m = evaluate_taught(taught, args.directory, args.labels, classes)
     except (TaughtKindError, VisionError, FileNotFoundError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1

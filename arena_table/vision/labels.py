@@ -17,6 +17,7 @@ import csv
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 from .errors import VisionError
 
@@ -102,12 +103,15 @@ def read_boxes(item: LabelledImage, width: int, height: int) -> tuple[LabelledBo
     return tuple(boxes)
 
 
-def load_set(directory: str | Path, labels_csv: str | Path | None = None) -> list[LabelledImage]:
+def load_set(directory: str | Path, labels_csv: str | Path | None = None,
+             parse: Callable[[str], tuple] = parse_values) -> list[LabelledImage]:
     """Read a labelled set's CSV.
 
     Args:
         directory: the set folder; image paths in the CSV are relative to it.
         labels_csv: the CSV file (default ``directory/labels.csv``).
+        parse: a row's values text -> the faces (raising VisionError for a bad one): pip faces
+            1..6 by default (:func:`parse_values`); a taught kind's face symbols for ``dice eval --kind``.
 
     Returns:
         One :class:`LabelledImage` per CSV row, sorted by file name.
@@ -143,7 +147,7 @@ def load_set(directory: str | Path, labels_csv: str | Path | None = None) -> lis
                                       f"{first_line[image]}); give each image one row with all its dice")
                 first_line[image] = reader.line_num
                 try:
-                    values = parse_values(row["values"])
+                    values = parse(row["values"])
                 except VisionError as exc:
                     raise VisionError(f"{where}: {exc}") from None
                 yolo = directory / "labels_yolo" / (Path(row["image"]).stem + ".txt")

@@ -88,6 +88,22 @@ def parse_classes(text: str) -> dict[int, str]:
     return out
 
 
+def parse_faces(text: str) -> tuple[str, ...]:
+    """A ``labels.csv`` row's faces as symbols (numbers or lower-case names), space separated.
+
+    >>> parse_faces("logo 3  hit+critical")
+    ('logo', '3', 'hit+critical')
+
+    Raises:
+        TeachInputError: a face that is not a number or lower-case name.
+    """
+    out = tuple(t.lower() for t in text.split())
+    bad = [t for t in out if not SYMBOL.match(t)]
+    if bad:
+        raise TeachInputError(f"bad die face {bad[0]!r} in labels (a number or lower-case name)")
+    return out
+
+
 def crop_square(frame: np.ndarray, cx: float, cy: float, side: float, span: float = CROP_SPAN) -> np.ndarray:
     """The ``span * side`` px square around (cx, cy), clipped to ``frame``.
 

@@ -170,3 +170,35 @@ def test_teach_matteo_from_its_yolo_boxes_and_read_the_other_photos(tmp_path, ca
     # most are read, and few wrongly (measured 0.935 / 0.935; the targets 0.98 / 0.995 are the face
     # model's to reach, docs/figures.md)
     assert m["per_die_accuracy"] >= 0.85 and m["precision"] >= 0.9
+
+
+def test_eval_reads_a_labels_csv_of_named_faces_with_yolo_boxes(tmp_path, capsys):
+    faces = ["lightning", "skull", "spade", "sword"]
+    _write_faces(tmp_path / "teach", faces, range(3))
+    data = tmp_path / "data"
+    assert run_cli(["dice", "teach", "glyph-test", "--faces", str(tmp_path / "teach"), "--data-dir", str(data)]) == 0
+    capsys.readouterr()
+    # a set as ../shared/data/dice lays it out: images/, labels.csv (faces by name), labels_yolo/ (class -> face)
+    kind = DieKind("glyph-test", "glyph", tuple(Face(f, f) for f in faces))
+    sub = tmp_path / "set"
+    (sub / "images").mkdir(parents=True)
+    (sub / "labels_yolo").mkdir()
+    rows = []
+    for seed in range(50, 56):
+        frame, truth = render_frame([kind], seed, n=4)
+        cv2.imwrite(str(sub / "images" / f"s{seed}.png"), frame)
+        h, w = frame.shape[:2]
+        (sub / "labels_yolo" / f"s{seed}.txt").write_text("".join(
+            f"{faces.index(t.face)} {t.centre[0] / w} {t.centre[1] / h} {t.side / w} {t.side / h}\n" for t in truth))
+        rows.append(f"images/s{seed}.png,{' '.join(t.face for t in truth)}\n")
+    (sub / "labels.csv").write_text("image,values\n" + "".join(rows))
+    classes = ",".join(f"{k}={f}" for k, f in enumerate(faces))
+    assert run_cli(["dice", "eval", str(sub), "--kind", "glyph-test", "--classes", classes, "--data-dir", str(data),
+                    "--json"]) == 0
+    m = json.loads(capsys.readouterr().out)
+    assert m["images"] == 6 and m["dice_true"] == 24 and m["boxes_ignored"] == []
+    assert sorted(m["confusion"]) == faces and sum(sum(r.values()) for r in m["confusion"].values()) == 24
+    assert m["per_die_accuracy"] >= 0.9 and m["precision"] >= 0.98
+    # without --classes, class k is face k+1, and the boxes hold other faces than labels.csv
+    assert run_cli(["dice", "eval", str(sub), "--kind", "glyph-test", "--data-dir", str(data), "--json"]) == 0
+    assert len(json.loads(capsys.readouterr().out)["boxes_ignored"]) == 6
