@@ -26,7 +26,7 @@ import cv2
 import numpy as np
 
 from arena_table.rules.kernel.mechanics.die_kinds import DieKind
-from arena_table.vision.d4_render import draw_d4
+from arena_table.vision import d4_render  # module import: d4_render imports this module too
 from arena_table.vision.kind_icons import draw_glyph, glyph_id
 
 FACE_PX = 64
@@ -268,7 +268,7 @@ def render_frame(kinds: Sequence[DieKind], seed: int, n: int = 4, size: tuple[in
     if d4s:
         frame = np.clip(frame, 0, 255).astype(np.uint8)
         for kind, sym, centre, other, body, ink, edge in d4s:
-            draw_d4(frame, kind.look.style, int(sym), centre, edge, rng, body=body, ink=ink)
+            d4_render.draw_d4(frame, kind.look.style, int(sym), centre, edge, rng, body=body, ink=ink)
             truth.append(RenderedDie(kind.id, sym, centre, int(edge), other))
         frame = frame.astype(np.float32)
     return finish(frame, rng), truth
