@@ -1,9 +1,9 @@
 """Benchmark of the die-kind reader on rendered scenes (``arena-table bench dice --kinds``).
 
 Each game's scene (:mod:`arena_table.vision.kind_sets`) is rendered for ``frames`` frames from the
-test seeds (``TEST_SEED``: the kind face model was trained on seeds below 100 000) and read as the
-camera reads a throw, :func:`arena_table.vision.kind_roll.read_throw` (square-faced dice by
-``vision.kinds``, d4s by ``vision.d4``) over every shipped kind, ``game=`` the scene's game.
+test seeds (``TEST_SEED``: the kind face model was trained on seeds below 100 000) and read by
+:func:`read_scene` (square-faced dice by ``vision.kinds.read_kinds``, d4s by
+``vision.d4.read_d4_in``) over every shipped kind, ``game=`` the scene's game.
 A die is matched to the reading whose box holds its centre.
 
 * **per-die accuracy**: share of dice read right: a game's die with its kind (or a twin judged
@@ -26,11 +26,17 @@ import numpy as np
 from arena_table.rules.kernel.mechanics.die_kinds import die_kinds
 from arena_table.vision import kind_model
 from arena_table.vision.kind_render import RenderedDie
-from arena_table.vision.kind_roll import read_throw
+from arena_table.vision.d4 import read_d4_in
 from arena_table.vision.kind_sets import GAMES, TEST_SEED, drawable, right_kinds, scene_frames, scene_plan
-from arena_table.vision.kinds import KindReading
+from arena_table.vision.kinds import KindReading, read_kinds
 
 from .dice import one_core, reference_ms
+
+
+def read_scene(frame: np.ndarray, kinds, game: str | None) -> list[KindReading]:
+    """Every die of ``frame``: square-faced dice by ``vision.kinds.read_kinds``, d4s by
+    ``vision.d4.read_d4_in`` (both with ``game``)."""
+    return read_kinds(frame, kinds, game=game) + read_d4_in(frame, kinds, game=game)
 
 
 def _match(readings: list[KindReading], die: RenderedDie) -> KindReading | None:
@@ -57,7 +63,7 @@ def score_scene(game: str | None, frames: int, seed: int = TEST_SEED) -> dict:
     missed = abstained = false = 0
     errors = []
     for frame, truth in scene_frames(game, frames, seed):
-        got = read_throw(frame, every, game=game)
+        got = read_scene(frame, every, game)
         used = set()
         for die in truth:
             r = _match(got, die)
@@ -95,16 +101,16 @@ def score_scene(game: str | None, frames: int, seed: int = TEST_SEED) -> dict:
 
 
 def time_reader(frames: int = 20, seed: int = TEST_SEED + 500_000) -> dict:
-    """Median and p95 wall ms of ``read_throw`` on Demigods scene frames (640x480, 10 dice),
+    """Median and p95 wall ms of :func:`read_scene` on Demigods scene frames (640x480, 10 dice),
     one core, and the same over the yardstick timed after each frame (``median_ratio``)."""
     every = die_kinds()
     scenes = list(scene_frames("demigods", frames, seed))
     ms, ref = [], []
     with one_core():
-        read_throw(scenes[0][0], every, game="demigods")  # warm-up: model load
+        read_scene(scenes[0][0], every, "demigods")  # warm-up: model load
         for frame, _ in scenes:
             t0 = time.perf_counter()
-            read_throw(frame, every, game="demigods")
+            read_scene(frame, every, "demigods")
             ms.append((time.perf_counter() - t0) * 1000.0)
             ref.append(reference_ms())
     median, p95, ref_ms = float(np.median(ms)), float(np.percentile(ms, 95)), float(np.median(ref))
