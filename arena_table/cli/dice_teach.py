@@ -40,7 +40,8 @@ def register_teach(dsub) -> None:
                      "labels_yolo/); with --classes")
     t.add_argument("--classes", metavar="MAP", help="YOLO class -> face, e.g. 0=1,1=2,2=3,3=4,4=5,5=logo")
     t.add_argument("--photos-per-face", type=at_least(1), metavar="N",
-                   help="teach from the first N photos (by name) showing each face (default: every photo)")
+                   help="teach from N photos of each face (default: every photo): with --yolo those with the most "
+                        "dice of the face, with --faces the first by name")
     t.add_argument("--orientation-matters", action="store_true",
                    help="the faces differ by rotation (6 and 9): do not teach rotated copies")
     t.add_argument("--json", action="store_true", help="print the report as JSON")
@@ -56,7 +57,7 @@ def _data_dir(args: argparse.Namespace) -> Path:
 
 def _shots(args: argparse.Namespace):
     from arena_table.vision.teach_shots import (
-        face_folder_shots, first_photos_per_face, parse_classes, yolo_faces, yolo_photos, yolo_shots)
+        face_folder_shots, parse_classes, teaching_photos, yolo_faces, yolo_photos, yolo_shots)
 
     n = args.photos_per_face
     if args.faces:
@@ -66,7 +67,7 @@ def _shots(args: argparse.Namespace):
     classes = parse_classes(args.classes)
     photos = yolo_photos(args.yolo)
     if n is not None:
-        keep = first_photos_per_face([(str(p), yolo_faces(p, classes)) for p in photos], n)
+        keep = teaching_photos([(str(p), yolo_faces(p, classes)) for p in photos], n)
         photos = [p for p in photos if str(p) in keep]
     return yolo_shots(args.yolo, classes, photos), f"--yolo {args.yolo} --classes {args.classes}", args.yolo
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from pathlib import Path
-from typing import AbstractSet as Set, Sequence
+from typing import Mapping, Sequence
 
 import numpy as np
 
@@ -178,13 +178,13 @@ def face_folder_photos(root: str | Path) -> list[tuple[str, Path]]:
 
 def face_folder_shots(root: str | Path, per_face: int | None = None) -> tuple[list[Shot], list[str]]:
     """Shots of a ``DIR/<face>/*.jpg`` folder (:func:`face_folder_photos`; its first ``per_face``
-    photos of each face when given), dice found by :func:`locate_dice`; and one problem line per
+    photos by name of each face when given), dice found by :func:`locate_dice`; and one problem line per
     photo that gave none (unreadable, no die found)."""
     root = Path(root)
     shots, problems = [], []
     photos = face_folder_photos(root)
     if per_face is not None:
-        keep = first_photos_per_face([(str(p), {f}) for f, p in photos], per_face)
+        keep = teaching_photos([(str(p), {f: 1}) for f, p in photos], per_face)
         photos = [(f, p) for f, p in photos if str(p) in keep]
     for face, path in photos:
         name = str(path.relative_to(root))
@@ -294,23 +294,27 @@ def yolo_shots(root: str | Path, classes: dict[int, str], photos: list[Path] | N
     return shots, problems
 
 
-def yolo_faces(photo: Path, classes: dict[int, str]) -> set[str]:
-    """The faces the boxes of ``photo`` show (read from its box file alone; see :func:`yolo_boxes`)."""
-    return {f for f, *_ in yolo_boxes(photo, 1, 1, classes)}
+def yolo_faces(photo: Path, classes: dict[int, str]) -> dict[str, int]:
+    """The faces the boxes of ``photo`` show, each with its number of boxes (read from its box file
+    alone; see :func:`yolo_boxes`)."""
+    out: dict[str, int] = {}
+    for f, *_ in yolo_boxes(photo, 1, 1, classes):
+        out[f] = out.get(f, 0) + 1
+    return out
 
 
-def first_photos_per_face(photos: Sequence[tuple[str, Set[str]]], per_face: int) -> set[str]:
-    """The names of the first ``per_face`` photos (by name) showing each face, of ``(photo name,
-    faces it shows)``: a photo of several faces counts for each.
+def teaching_photos(photos: Sequence[tuple[str, Mapping[str, int]]], per_face: int) -> set[str]:
+    """The names of the ``per_face`` photos showing the most dice of each face (ties by name), of
+    ``(photo name, {face: dice of it})``: a photo of several faces may count for each.
 
-    >>> sorted(first_photos_per_face([("a", {"1", "2"}), ("b", {"1"}), ("c", {"2"}), ("d", {"3"})], 1))
-    ['a', 'd']
+    >>> sorted(teaching_photos([("a", {"1": 1, "2": 1}), ("b", {"1": 3}), ("c", {"2": 1}), ("d", {"3": 1})], 1))
+    ['a', 'b', 'd']
     """
-    by_face: dict[str, list[str]] = {}
-    for name, faces in sorted(photos):
-        for f in faces:
-            by_face.setdefault(f, []).append(name)
-    return set().union(*(names[:per_face] for names in by_face.values())) if by_face else set()
+    by_face: dict[str, list[tuple[int, str]]] = {}
+    for name, faces in photos:
+        for f, n in faces.items():
+            by_face.setdefault(f, []).append((-n, name))
+    return {name for ranked in by_face.values() for _, name in sorted(ranked)[:per_face]}
 
 
 LOOK_CORE = 0.6
