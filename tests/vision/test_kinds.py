@@ -126,3 +126,28 @@ def test_render_script_writes_frames_and_labels(tmp_path):
 def test_bad_frame_is_refused():
     with pytest.raises(ValueError, match="HxWx3 uint8"):
         read_kinds(np.zeros((10, 10), np.uint8), [find_kind("d6")])
+
+
+def test_a_grey_die_with_white_ink_is_no_ivory_die_with_black_ink():
+    # Demigods' grey slashing die (white ink) is light enough for Euthia's ivory hero die's range
+    # (both show numerals 2, 1): the ink, light on the grey die, tells it is no hero die
+    slashing, hero = find_kind("demigods-slashing"), find_kind("euthia-hero")
+    assert hero.look.holds(slashing.look.colour)
+    statuses = []
+    for seed in range(TEST_SEED + 9100, TEST_SEED + 9104):
+        frame, truth = render_frame([slashing], seed, n=4)
+        got = read_kinds(frame, die_kinds(), game="euthia")
+        statuses += [r.status for r in got]
+    assert statuses == ["other-kind"] * 16
+
+
+def test_a_die_the_frame_cuts_and_a_small_blot_are_not_dice():
+    kind = find_kind("sns-blue")
+    rng = np.random.default_rng(3)
+    frame = tray(rng, (240, 480), [body_bgr(kind)])
+    for x in (60, 180, 300):
+        place_die(frame, face_image(kind, "shield", 70), (x, 120), 20.0)
+    place_die(frame, face_image(kind, "shield", 70), (470, 120), 0.0)  # half out of the frame
+    place_die(frame, face_image(kind, "blank+gate1", 22), (400, 40), 0.0)  # a blot a tenth of a die's area
+    got = read_kinds(np.clip(frame, 0, 255).astype(np.uint8), [kind])
+    assert [(r.kind, r.face) for r in got] == [("sns-blue", "shield")] * 3
