@@ -208,9 +208,10 @@ def _upright(gray: np.ndarray, tri: np.ndarray) -> np.ndarray:
     return cv2.warpAffine(gray, m, (READ_SIDE, _RH), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
-CAMERA_BLUR = 0.5
-"""Blur in frame px (Gaussian sigma) the camera is taken to add to a pixel's own footprint when
-the reader predicts how a numeral looks on a face (:func:`_seen_numerals`)."""
+CAMERA_BLURS = (0.5,)
+"""Blurs in frame px (Gaussian sigma) the camera is taken to add to a pixel's own footprint when
+the reader predicts how a numeral looks on a face (:func:`_seen_numerals`). Adding a softer one
+(1.3) made more numerals fit each blurred die about alike: more abstentions, not more reads."""
 
 
 @lru_cache(maxsize=64)
@@ -223,14 +224,14 @@ def _numeral_texture(style: str, value: int, font: int, j: int) -> np.ndarray:
     return cv2.resize(gray, (READ_SIDE, _RH), interpolation=cv2.INTER_AREA).astype(np.float32)
 
 
-def _footprint(tri: np.ndarray) -> np.ndarray:
+def _footprint(tri: np.ndarray, blur: float) -> np.ndarray:
     """The blur kernel, on the upright reading face, of one frame pixel of the face at ``tri``
-    (px): the pixel's box (variance 1/12), the reader's bilinear resampling (1/6) and
-    :data:`CAMERA_BLUR`, mapped through the face's affine map. Squashed faces blur along their
+    (px): the pixel's box (variance 1/12), the reader's bilinear resampling (1/6) and the camera's
+    ``blur`` (sigma, px), mapped through the face's affine map. Squashed faces blur along their
     height, as on the frame."""
     a = cv2.getAffineTransform(_RCANON, np.float32(tri))[:, :2]        # upright -> frame
     b = np.linalg.inv(a)
-    cov = b @ b.T * (1 / 12 + 1 / 6 + CAMERA_BLUR ** 2)
+    cov = b @ b.T * (1 / 12 + 1 / 6 + blur ** 2)
     half = int(min(12, math.ceil(3 * math.sqrt(max(np.linalg.eigvalsh(cov))))))
     yy, xx = np.mgrid[-half:half + 1, -half:half + 1].astype(np.float64)
     inv = np.linalg.inv(cov)
@@ -239,20 +240,21 @@ def _footprint(tri: np.ndarray) -> np.ndarray:
 
 
 def _seen_numerals(style: str, tri: np.ndarray) -> dict[tuple[int, int, int], np.ndarray]:
-    """Per (place, numeral, font index), the :data:`_TPL` px window at that place of an upright
-    reading face of a face at ``tri`` (px) showing only that numeral there, blurred by the face's
-    pixel footprint (:func:`_footprint`): what the camera's pixels leave of it once the reader
-    maps it back upright."""
-    k = _footprint(tri)
-    h = k.shape[0] // 2
+    """Per (place, numeral, look) — a look is a font of :data:`FONTS` and a blur of
+    :data:`CAMERA_BLURS` — the :data:`_TPL` px window at that place of an upright reading face of a
+    face at ``tri`` (px) showing only that numeral there, blurred by the face's pixel footprint
+    (:func:`_footprint`): what the camera's pixels leave of it once the reader maps it back upright."""
     out = {}
-    for j in range(3):
-        x0, y0 = _window(style, j)
-        for v in (1, 2, 3, 4):
-            for f, font in enumerate(FONTS):
-                tex = cv2.copyMakeBorder(_numeral_texture(style, v, font, j), h, h, h, h, cv2.BORDER_REPLICATE)
-                part = tex[y0:y0 + _TPL + 2 * h, x0:x0 + _TPL + 2 * h]
-                out[j, v, f] = cv2.filter2D(part, -1, k)[h:h + _TPL, h:h + _TPL]
+    for b, blur in enumerate(CAMERA_BLURS):
+        k = _footprint(tri, blur)
+        h = k.shape[0] // 2
+        for j in range(3):
+            x0, y0 = _window(style, j)
+            for v in (1, 2, 3, 4):
+                for f, font in enumerate(FONTS):
+                    tex = cv2.copyMakeBorder(_numeral_texture(style, v, font, j), h, h, h, h, cv2.BORDER_REPLICATE)
+                    part = tex[y0:y0 + _TPL + 2 * h, x0:x0 + _TPL + 2 * h]
+                    out[j, v, b * len(FONTS) + f] = cv2.filter2D(part, -1, k)[h:h + _TPL, h:h + _TPL]
     return out
 
 
@@ -281,36 +283,18 @@ def _upright_faces(gray: np.ndarray, tris: Sequence[np.ndarray], dark_ink: bool 
     return faces if dark_ink else [255 - f for f in faces]
 
 
-def _ncc(a: np.ndarray, b: np.ndarray) -> float:
-    a, b = a - a.mean(), b - b.mean()
-    d = float(np.sqrt((a * a).sum() * (b * b).sum()))
-    return float((a * b).sum() / d) if d > 0 else 0.0
-
-
-_TELL = False
-
-
 def _face_scores(face: np.ndarray, tri: np.ndarray, style: str) -> np.ndarray:
-    """(3, 4): correlation (``TM_CCOEFF_NORMED``, best font, best shift within :data:`_SLACK` px)
+    """(3, 4): correlation (``TM_CCOEFF_NORMED``, best look, best shift within :data:`_SLACK` px)
     at each numeral place of the upright ``face`` (of the face at ``tri`` px) with each numeral 1-4
     as that face would show it there (:func:`_seen_numerals`)."""
     seen = _seen_numerals(style, tri)
     out = np.full((3, 4), -1.0)
     for j in range(3):
         x0, y0 = _window(style, j)
-        xa, ya = max(0, x0 - _SLACK), max(0, y0 - _SLACK)
-        roi = face[ya:y0 + _TPL + _SLACK, xa:x0 + _TPL + _SLACK]
-        for f in range(len(FONTS)):
-            tpl = [seen[j, v, f] for v in (1, 2, 3, 4)]
-            if not _TELL:
-                for i in range(4):
-                    out[j, i] = max(out[j, i], float(cv2.matchTemplate(roi, tpl[i], cv2.TM_CCOEFF_NORMED).max()))
-                continue
-            mean = np.mean(tpl, axis=0)
-            _, _, _, (bx, by) = cv2.minMaxLoc(cv2.matchTemplate(roi, mean, cv2.TM_CCOEFF_NORMED))
-            patch = roi[by:by + _TPL, bx:bx + _TPL] - mean
-            for i in range(4):
-                out[j, i] = max(out[j, i], _ncc(patch, tpl[i] - mean))
+        roi = face[max(0, y0 - _SLACK):y0 + _TPL + _SLACK, max(0, x0 - _SLACK):x0 + _TPL + _SLACK]
+        for i, v in enumerate((1, 2, 3, 4)):
+            for look in range(len(FONTS) * len(CAMERA_BLURS)):
+                out[j, i] = max(out[j, i], float(cv2.matchTemplate(roi, seen[j, v, look], cv2.TM_CCOEFF_NORMED).max()))
     return out
 
 
@@ -321,7 +305,10 @@ def _hypotheses() -> list[tuple[int, tuple[int, int, int]]]:
 
 
 APEX_TRIES = 8
-"""Places tried for the apex (:func:`find_apex`); the one whose faces fit a numeral layout best is kept."""
+"""Places tried for the apex (:func:`find_apex`), best first; the one whose faces fit a numeral
+layout best is kept."""
+APEX_GOOD = 0.85
+"""Fit of a numeral layout at which the apex tried is taken without trying the rest."""
 
 
 def _fit_at(gray: np.ndarray, corners: np.ndarray, apex: np.ndarray, style: str, dark_ink: bool | None
@@ -357,8 +344,14 @@ def read_outline(frame: np.ndarray, corners: np.ndarray, style: str, dark_ink: b
     _check_frame(frame)
     gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY).astype(np.float32)
     corners = np.asarray(corners, np.float32).reshape(3, 2)
-    tries = [(_fit_at(gray, corners, a, style, dark_ink), a) for a in find_apex(gray, corners, APEX_TRIES)]
-    (fit, votes), apex = max(tries, key=lambda t: max(t[0][0].values()))
+    best_try = None
+    for a in find_apex(gray, corners, APEX_TRIES):
+        tried = _fit_at(gray, corners, a, style, dark_ink)
+        if best_try is None or max(tried[0].values()) > max(best_try[0][0].values()):
+            best_try = (tried, a)
+        if max(tried[0].values()) >= APEX_GOOD:
+            break
+    (fit, votes), apex = best_try
     order = sorted(fit, key=lambda r: -fit[r])
     best, lead = order[0], fit[order[0]] - fit[order[1]]
     ok = fit[best] >= MIN_FIT and lead / (1.05 - fit[best]) >= MIN_SURE and votes.count(best) >= MIN_VOTES

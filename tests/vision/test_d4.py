@@ -133,3 +133,12 @@ def test_non_d4_kinds_are_refused_and_squares_are_not_d4s():
         d4.render_d4_scene(find_kind("d6"), 1, np.random.default_rng(0))
     frame, truth = render_frame([find_kind("d6")], seed=3, n=4)
     assert len(truth) == 4 and d4.find_d4s(frame) == []
+
+
+def test_bench_counts_every_die_once():
+    from arena_table.bench.d4 import run_bench
+
+    out = run_bench(dice=2)
+    assert sorted(out) == sorted(f"{s} {n}" for s in d4.STYLES for n in ("90-130 px", "60-96 px"))
+    for row in out.values():
+        assert row["right"] + row["wrong"] + row["abstained"] == 2 and row["median_ratio"] > 0
