@@ -7,7 +7,7 @@ Method (OpenCV and numpy only), for any square-faced kind (pips, numerals, logos
    belongs to the die when its Lab colour lies nearer the body's (the larger non-table cluster of
    the crop's centre) than the table's (the median of the crop's border); ``cv2.minAreaRect`` of the
    outline nearest the centre gives the turn and the side. The grey crop is turned square to the
-   axes about its centre and cut to ``SIDE`` x ``SIDE`` px per die side; a large blur is subtracted
+   axes about its centre and cut to ``QUERY`` die sides at ``SIDE`` px per die side; a large blur is subtracted
    so that light falling across the die does not count.
 2. *Templates*: each taught square is turned through ``ANGLES`` (all turns at ``STEP_DEG`` degree
    steps, or only within ``UPRIGHT_DEG`` of upright when the kind's orientation matters, as for 6
@@ -38,7 +38,7 @@ import numpy as np
 SIDE = 48
 """px of one die side in the normalised square."""
 QUERY = 0.9
-"""Share of the die side the query window spans."""
+"""Side of the normalised square (the query window), in die sides."""
 TEMPLATE = 0.7
 """Diameter of a template's disc, in die sides."""
 STEP_DEG = 10
@@ -47,9 +47,11 @@ UPRIGHT_DEG = (-15, -10, -5, 0, 5, 10, 15)
 """Template turns when orientation matters (the die is read as it lies in the frame)."""
 SCALES = (0.9, 1.0, 1.1)
 """Template scales: the apparent face size varies with the view angle."""
+TRIM = 0.7
+"""Radius, in face sides, of the disc the face's region is cut to (a square's corner lies at 0.71)."""
 PRECISION = 0.995
 """Precision on held-back shots the abstention threshold keeps."""
-FORMAT = 2
+FORMAT = 3
 """Version of the ``to_bytes`` format."""
 
 _Q = int(round(QUERY * SIDE))
@@ -91,9 +93,11 @@ def _outline(crop: np.ndarray) -> tuple[float, float] | None:
     """(turn in degrees, side in px) of the die face around the crop's centre, None if none fits.
 
     The face's body colour comes from :func:`_body_colour`, the table's is the median of the
-    crop's border; a pixel is the die's when it
-    lies nearer the body colour than the table's (shaded side faces mostly do not). The outer contour
-    nearest the centre gives ``cv2.minAreaRect``.
+    crop's border; a pixel is the die's when it lies nearer the body colour than the table's
+    (shaded side faces mostly do not). The outer contour nearest the centre, filled, may hold
+    neighbouring dice of the same colour that touch it: its distance transform's peak near the
+    centre is half the face's side (the largest disc inside a square), and the region is cut to a
+    disc of ``TRIM`` face sides round the centre before ``cv2.minAreaRect`` gives turn and side.
     """
     h, w = crop.shape[:2]
     if crop.ndim == 2:
@@ -106,18 +110,29 @@ def _outline(crop: np.ndarray) -> tuple[float, float] | None:
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     if not contours:
         return None
-    c = max(contours, key=lambda c: cv2.pointPolygonTest(c, (w / 2, h / 2), True))
-    _, (rw, rh), ang = cv2.minAreaRect(c)
+    region = np.zeros((h, w), np.uint8)
+    cv2.drawContours(region, [max(contours, key=lambda c: cv2.pointPolygonTest(c, (w / 2, h / 2), True))], 0, 255, -1)
+    yy, xx = np.mgrid[:h, :w]
+    near = (yy - h / 2) ** 2 + (xx - w / 2) ** 2
+    half = float(cv2.distanceTransform(region, cv2.DIST_L2, 5)[near <= (0.25 * min(h, w)) ** 2].max())
+    if half < 2:
+        return None
+    region[near > (TRIM * 2 * half) ** 2] = 0
+    contours, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not contours:
+        return None
+    _, (rw, rh), ang = cv2.minAreaRect(max(contours, key=cv2.contourArea))
     if rw * rh < 0.02 * h * w or max(rw, rh) > 1.6 * min(rw, rh):
         return None
     return float(ang), float(max(rw, rh))
 
 
 def normalise(crop: np.ndarray) -> np.ndarray:
-    """HxWx3 uint8 BGR (or HxW grey) die crop centred on the face -> SIDE x SIDE uint8 grey square.
+    """HxWx3 uint8 BGR (or HxW grey) die crop centred on the face -> Q x Q uint8 grey square.
 
-    Turned square to the die's outline about the crop's centre, one die side wide, contrast
-    stretched; the whole crop, resized, when no outline is found. Raises FaceModelError for other shapes.
+    Turned square to the die's outline about the crop's centre, ``QUERY`` die sides wide at ``SIDE``
+    px per die side (Q = round(QUERY * SIDE)), contrast stretched; the whole crop, resized, when no
+    outline is found. Raises FaceModelError for other shapes.
     """
     if crop.ndim != 2 and (crop.ndim != 3 or crop.shape[2] != 3) or min(crop.shape[:2]) < 4:
         raise FaceModelError(f"a crop must be HxWx3 BGR or HxW grey of 4 px or more, got shape {crop.shape}")
@@ -125,15 +140,15 @@ def normalise(crop: np.ndarray) -> np.ndarray:
     grey = crop if crop.ndim == 2 else cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
     found = _outline(crop)
     if found is None:
-        sq = cv2.resize(grey, (SIDE, SIDE), interpolation=cv2.INTER_AREA)
+        sq = cv2.resize(grey, (_Q, _Q), interpolation=cv2.INTER_AREA)
     else:
         ang, side = found
         cx, cy = w / 2, h / 2
-        n = max(4, int(round(side)))
+        n = max(4, int(round(QUERY * side)))
         m = cv2.getRotationMatrix2D((cx, cy), ang, 1.0)
         m[:, 2] += (n / 2 - cx, n / 2 - cy)
         sq = cv2.warpAffine(grey, m, (n, n), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-        sq = cv2.resize(sq, (SIDE, SIDE), interpolation=cv2.INTER_AREA if n > SIDE else cv2.INTER_LINEAR)
+        sq = cv2.resize(sq, (_Q, _Q), interpolation=cv2.INTER_AREA if n > _Q else cv2.INTER_LINEAR)
     return cv2.normalize(sq, None, 0, 255, cv2.NORM_MINMAX)
 
 
@@ -154,11 +169,11 @@ def _angles(orientation_matters: bool) -> list[float]:
 
 def _templates(sq: np.ndarray, angles: Sequence[float]) -> np.ndarray:
     """(len(angles) * len(SCALES)) x disc-pixels unit templates of one normalised square."""
-    f, c, o = _flat(sq), (SIDE - 1) / 2, (SIDE - _T) // 2
+    f, c, o = _flat(sq), (_Q - 1) / 2, (_Q - _T) // 2
     out = []
     for a in angles:
         for s in SCALES:
-            r = cv2.warpAffine(f, cv2.getRotationMatrix2D((c, c), a, s), (SIDE, SIDE), flags=cv2.INTER_LINEAR,
+            r = cv2.warpAffine(f, cv2.getRotationMatrix2D((c, c), a, s), (_Q, _Q), flags=cv2.INTER_LINEAR,
                                borderMode=cv2.BORDER_REPLICATE)
             out.append(r[o:o + _T, o:o + _T].ravel()[_DISC])
     return _unit(np.stack(out))
@@ -166,8 +181,7 @@ def _templates(sq: np.ndarray, angles: Sequence[float]) -> np.ndarray:
 
 def _windows(sq: np.ndarray) -> np.ndarray:
     """Every shifted disc of the query window of one normalised square, unit rows."""
-    o = (SIDE - _Q) // 2
-    win = _flat(sq)[o:o + _Q, o:o + _Q]
+    win = _flat(sq)
     return _unit(np.lib.stride_tricks.sliding_window_view(win, (_T, _T)).reshape(-1, _T * _T)[:, _DISC])
 
 
@@ -175,7 +189,7 @@ def _windows(sq: np.ndarray) -> np.ndarray:
 class FaceModel:
     """Taught faces of one die kind: the taught squares, their faces and the abstention threshold.
 
-    ``refs`` is N x SIDE x SIDE uint8 (the normalised taught shots), ``labels`` N ints indexing
+    ``refs`` is N x Q x Q uint8 (the normalised taught shots), ``labels`` N ints indexing
     ``faces``. ``report`` is teaching's leave-one-out summary (see :meth:`fit`).
     """
 
@@ -262,7 +276,7 @@ class FaceModel:
         """Serialise (numpy .npz with a JSON header); read back with ``from_bytes``."""
         meta = json.dumps({"faces": self.faces, "threshold": self.threshold,
                            "orientation_matters": self.orientation_matters, "report": self.report,
-                           "side": SIDE, "version": FORMAT})
+                           "side": SIDE, "query": QUERY, "template": TEMPLATE, "version": FORMAT})
         buf = io.BytesIO()
         np.savez_compressed(buf, refs=self.refs, labels=self.labels, meta=np.frombuffer(meta.encode(), np.uint8))
         return buf.getvalue()
@@ -276,7 +290,8 @@ class FaceModel:
             refs, labels = z["refs"], z["labels"]
         except Exception as e:  # noqa: BLE001 - any unreadable input is the same error to the caller
             raise FaceModelError(f"not a face model: {e}") from e
-        if meta.get("version") != FORMAT or meta.get("side") != SIDE:
+        made = (meta.get("version"), meta.get("side"), meta.get("query"), meta.get("template"))
+        if made != (FORMAT, SIDE, QUERY, TEMPLATE):
             raise FaceModelError(f"face model of format {meta.get('version')} (side {meta.get('side')}); "
                                  f"this reader uses format {FORMAT} (side {SIDE}): teach the kind again")
         return cls(meta["faces"], refs, labels, meta["threshold"], meta["orientation_matters"], meta["report"])
