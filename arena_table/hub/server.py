@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+import signal
 import socket
 import sys
 import threading
@@ -237,7 +238,8 @@ class HubServer:
         return f"http://{self.host}:{self.effective_port}"
 
     def run(self) -> None:
-        """Serve until :meth:`close`; then every stream is closed and the app's streams ended."""
+        """Serve until :meth:`close` (or, on the main thread, SIGINT or SIGTERM); then every stream is
+        closed and the app's streams ended."""
         asyncio.set_event_loop(self.loop)
         try:
             self.loop.run_until_complete(self._serve())
@@ -246,6 +248,9 @@ class HubServer:
 
     async def _serve(self) -> None:
         self._stop = asyncio.Event()
+        if threading.current_thread() is threading.main_thread():  # `arena-table hub`: Ctrl-C ends it cleanly
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                self.loop.add_signal_handler(sig, self._stop.set)
         server = await self.loop.create_server(lambda: _Connection(self), sock=self.sock, backlog=1024)
         self.fanout.attach(self.loop)
         ticker = self.loop.create_task(self._tick())

@@ -4,12 +4,16 @@ up the others. Frames are published on the wall's channel (``/events``) as the w
 no broker is needed (the feed is never started)."""
 
 import re
+import signal
 import socket
+import subprocess
+import sys
 import threading
 import time
 
 import pytest
 
+from arena_table.cli.common import free_port
 from arena_table.hub.feed import Feed
 from arena_table.hub.server import HubServer, wait_running
 from arena_table.hub.topics import Broker
@@ -115,3 +119,25 @@ def test_a_stalled_client_is_shed_without_delaying_the_others(hub):
         read_numbers(stalled, last, timeout=10)
     for s in [stalled, slow, *fast]:
         s.close()
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_arena_table_hub_ends_cleanly_on_a_signal_with_streams_open(tmp_path, sig):
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "arena_table.cli", "hub", "--broker", "mqtt://127.0.0.1:1",
+                             "--port", str(port), "--results", str(tmp_path / "r.db")],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert f"the wall at http://127.0.0.1:{port}/" in proc.stdout.readline()
+        streams = [open_stream(type("S", (), {"effective_port": port})) for _ in range(3)]
+        assert all(s.recv(4096).startswith(b"HTTP/1.1 200 OK") for s in streams)
+        proc.send_signal(sig)
+        assert proc.wait(15) == 0
+        assert "Traceback" not in proc.stderr.read()
+        for s in streams:  # the hub closed them on its way out: what was sent, then the end
+            s.settimeout(10)
+            while s.recv(65536):
+                pass
+    finally:
+        if proc.poll() is None:
+            proc.kill()
