@@ -294,9 +294,22 @@ def check_model(setup: Setup, probes: Probes) -> Finding:
     return Finding("model", "pass", f"read the bundled photo's {len(faces)} dice right in {took:.1f} s")
 
 
+def check_taught_kinds(setup: Setup, probes: Probes) -> Finding:
+    """The die kinds taught in the data folder (``dice teach``; :mod:`.taught_kinds`): a file the
+    table cannot read is a warning (the table runs on without that kind)."""
+    from .taught_kinds import load_all
+
+    kinds, problems = load_all(setup.data_dir)
+    names = ", ".join(f"{t.kind.id} ({len(t.model.faces)} faces)" for t in kinds) or "none"
+    if problems:
+        return Finding("taught kinds", "warn", f"{names}; not readable: {'; '.join(problems)}",
+                       "teach that kind again (arena-table dice teach, or the control page's teach card)")
+    return Finding("taught kinds", "pass", names)
+
+
 CHECKS: tuple[Callable[[Setup, Probes], Finding], ...] = (
     check_camera, check_readers, check_pin_factory, check_disk, check_configuration, check_clock, check_log,
-    check_pin, check_model)
+    check_pin, check_model, check_taught_kinds)
 """Every check, in the order doctor prints them."""
 
 

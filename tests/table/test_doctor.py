@@ -36,7 +36,7 @@ def test_on_this_machine_camera_readers_none_pin_factory_mock_exit_0_with_warnin
     out = capsys.readouterr().out.splitlines()
     lines = {line[6:20].strip(): line for line in out if line[:4] in ("pass", "warn", "fail")}
     assert list(lines) == ["camera", "readers", "pin factory", "disk space", "configuration", "clock", "log",
-                           "control PIN", "model"]
+                           "control PIN", "model", "taught kinds"]
     assert lines["camera"].startswith("warn  camera        none")
     assert lines["readers"].startswith("warn  readers       none")
     assert lines["pin factory"].startswith("warn  pin factory   mock — not a Raspberry Pi")

@@ -95,3 +95,18 @@ def test_run_hands_the_camera_a_reader_of_the_taught_kinds(tmp_path):
         assert sorted(r.face for r in read if r.status == "ok") == sorted(t.face for t in truth), read
     finally:
         table.close()
+
+
+def test_doctor_lists_the_taught_kinds_and_warns_of_one_it_cannot_read(tmp_path):
+    from arena_table.table.doctor import Setup, check_taught_kinds, diagnose
+
+    data = tmp_path / "data"
+    taught_kinds.save(data, taught_kinds.teach("theosis-thieves-d6", _shots(range(3)), "test renders"))
+    setup = Setup(db=tmp_path / "t.db", data_dir=data)
+    (ok,) = diagnose(setup, checks=(check_taught_kinds,))
+    assert (ok.level, ok.summary) == ("pass", "theosis-thieves-d6 (3 faces)")
+    (data / "taught-logo-d6.json").write_text("{}")
+    (warn,) = diagnose(setup, checks=(check_taught_kinds,))
+    assert warn.level == "warn" and warn.summary == (f"theosis-thieves-d6 (3 faces); not readable: "
+                                                     f"{data / 'taught-logo-d6.json'}: not a taught die kind file "
+                                                     "(no format number)")
