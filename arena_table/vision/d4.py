@@ -17,11 +17,13 @@ height, so numerals are squashed toward the apex; :func:`draw_d4` projects each 
 with the die's pose (rotation, tilt up to 12°, light), so this holds in the renders too.
 
 :func:`read_d4` finds the triangle (OpenCV contours and ``minEnclosingTriangle``), finds the apex
-where the three ridges' shading steps are strongest, maps each visible face back onto an upright
-face with ``getAffineTransform``, scores each numeral by ``matchTemplate`` at the place the style
-shows the result, and votes over the three faces. It abstains when they disagree or fit badly.
-The templates are this module's own numerals (Hershey fonts), so its figures hold for rendered
-dice; printed fonts of real dice need templates taught from photos.
+where the outline splits into three evenly lit faces, maps each visible face back onto an upright
+face with ``getAffineTransform``, and scores each of its three numeral places against each
+numeral as that face would show it (``matchTemplate``). The three faces vote together: the result
+is that of the best layout of all nine places a real d4 of either handedness can show, and the
+reader abstains when that fits badly or barely beats another result. The templates are this
+module's own numerals (Hershey fonts), so its figures hold for rendered dice; printed fonts of
+real dice need templates taught from photos.
 
 >>> rng = np.random.default_rng(7)
 >>> frame, truth = render_d4("bottom-edge", 3, rng, size=(300, 360), edge_px=(110, 130))
@@ -65,8 +67,8 @@ MIN_FILL = 0.8
 TRAY_DELTA = 24
 """Lab distance from the frame border's median colour (the tray) above which a pixel is a die."""
 MIN_FIT = 0.6
-"""Mean template correlation of the winning numeral over the three faces below which the reader
-abstains (no numeral fits there: another style, a blurred or hidden die)."""
+"""Mean template correlation over the nine numeral places of the best layout below which the
+reader abstains (no numerals fit there: another style, a blurred or hidden die)."""
 MIN_SURE = 0.04
 """Least lead of the best result's fit over the next result's, divided by how far the best fit
 falls short of 1.05: a small lead counts for more where the numerals fit closely (set on rendered
@@ -78,9 +80,9 @@ MIN_VOTES = 1
 @dataclass(frozen=True)
 class D4Reading:
     """One d4 read: ``value`` 1-4 or ``None`` (abstained), ``confidence`` (mean correlation of the
-    winner over the faces, 0-1), ``status`` ``ok`` | ``abstain``, ``votes`` (each face's best
-    numeral), ``lead`` of the best result over the next in mean correlation, ``guess`` the best
-    result even when abstained, the outline ``corners`` and ``apex`` (x, y) px and ``box`` (x, y,
+    best layout over the nine numeral places, 0-1), ``status`` ``ok`` | ``abstain``, ``votes``
+    (each face's best numeral at the result's place), ``lead`` of the best result's layout over
+    the next result's, ``guess`` the best result even when abstained, the outline ``corners`` and ``apex`` (x, y) px and ``box`` (x, y,
     w, h) px."""
 
     value: int | None
