@@ -112,7 +112,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "and password from `hub init`: mqtt://hub:PASSWORD@HOST)")
     parent.add_argument("--host", default="127.0.0.1", help="address the wall listens on (0.0.0.0: the whole network)")
     parent.add_argument("--port", type=port_number, default=8080, help="the wall's TCP port (default 8080)")
-    parent.add_argument("--max-clients", type=int, default=200, help="streams served at once: the wall's and the phones' table screens")
+    parent.add_argument("--max-clients", type=at_least(1), default=1000,
+                        help="streams served at once, the wall's and the phones' table screens (default 1000)")
     parent.add_argument("--results", default="hub-results.db",
                         help="SQLite file of the finished games, listed at /results (default: ./hub-results.db)")
     from arena_table.hub.page_feed import DEFAULT_FEED, FEEDS

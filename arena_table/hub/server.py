@@ -40,6 +40,25 @@ IDLE_S = 30.0
 """A keep-alive connection with no request for this long is closed."""
 
 
+SPARE_FILES = 256
+"""Open files beyond the stream cap: pages' connections, the broker's, the results database."""
+
+
+def _room_for(files: int) -> None:
+    """Raise this process's soft limit of open files to ``files`` if it is lower (a Pi's default of
+    1,024 would refuse the thousandth phone), as far as the hard limit allows; warns when it cannot."""
+    try:
+        import resource
+    except ImportError:  # not on a POSIX system
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != resource.RLIM_INFINITY and soft < files:
+        want = files if hard == resource.RLIM_INFINITY else min(files, hard)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
+        if want < files:
+            log.warning("open files limited to %d (ulimit -Hn): fewer streams than --max-clients fit", want)
+
+
 class _Connection(asyncio.Protocol):
     def __init__(self, server: "HubServer") -> None:
         self.server = server
@@ -222,6 +241,7 @@ class HubServer:
         self.streams = app.extensions["arena_hub"]
         self.fanout = self.streams.fanout
         self.host = host
+        _room_for(self.streams.max_clients + SPARE_FILES)
         self.sock = socket.create_server((host, port), backlog=1024, reuse_port=False)
         self.sock.setblocking(False)
         self.effective_port = self.sock.getsockname()[1]

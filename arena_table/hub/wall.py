@@ -115,7 +115,7 @@ class HubStreams:
             self.wall.close()
 
 
-def create_wall_app(feed: Feed, results: Results | None = None, max_clients: int = 200,
+def create_wall_app(feed: Feed, results: Results | None = None, max_clients: int = 1000,
                     page_feed: str = pf.DEFAULT_FEED, ws_url: str | None = None) -> Flask:
     """The wall's Flask app over ``feed`` (started by the caller); ``shutdown`` of
     :mod:`arena_table.webui.app` (as ``HubServer`` calls it) stops its wall thread.

@@ -141,3 +141,28 @@ def test_arena_table_hub_ends_cleanly_on_a_signal_with_streams_open(tmp_path, si
     finally:
         if proc.poll() is None:
             proc.kill()
+
+
+def test_arena_table_hub_makes_room_for_its_streams_under_a_low_open_files_limit(tmp_path):
+    import resource
+
+    hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+    if hard != resource.RLIM_INFINITY and hard < 600:
+        pytest.skip(f"the hard open-files limit here is {hard}")
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "arena_table.cli", "hub", "--broker", "mqtt://127.0.0.1:1",
+                             "--port", str(port), "--results", str(tmp_path / "r.db"), "--max-clients", "300"],
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                            preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (64, hard)))
+    streams = []
+    try:
+        assert "the wall at" in proc.stdout.readline()
+        streams = [open_stream(type("S", (), {"effective_port": port})) for _ in range(200)]  # 64 would refuse most
+        for s in streams:
+            s.settimeout(10)
+            assert s.recv(4096).startswith(b"HTTP/1.1 200 OK")
+    finally:
+        for s in streams:
+            s.close()
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(15)
