@@ -77,7 +77,7 @@ def cmd_wall(args: argparse.Namespace) -> int:
     except sqlite3.Error as exc:
         print(f"error: --results {args.results}: {exc}", file=sys.stderr)
         return 2
-    feed = Feed(broker).start()
+    feed = Feed(broker, keep_events=False).start()  # the wall needs views; the results take events as they come
     app = create_wall_app(feed, results, max_clients=args.max_clients, page_feed=args.page_feed, ws_url=ws_url)
     try:
         server = HubServer(app, args.host, args.port)
