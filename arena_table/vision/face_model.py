@@ -51,6 +51,8 @@ TRIM = 0.7
 """Radius, in face sides, of the disc the face's region is cut to (a square's corner lies at 0.71)."""
 PRECISION = 0.995
 """Precision on held-back shots the abstention threshold keeps."""
+MAX_REFUSED = 0.1
+"""Largest share of the right held-back reads the abstention threshold may refuse."""
 FORMAT = 3
 """Version of the ``to_bytes`` format."""
 
@@ -304,9 +306,12 @@ def _best(scores: np.ndarray) -> tuple[int, float]:
 
 
 def _calibrate(margins: np.ndarray, right: np.ndarray) -> float:
-    """Smallest margin threshold whose kept held-back reads have precision >= PRECISION."""
+    """Smallest margin threshold whose kept held-back reads have precision >= PRECISION, but no more
+    than refuses ``MAX_REFUSED`` of the held-back reads that were right: one held-back shot read
+    wrong with a large margin (a die cut badly or labelled wrong) would otherwise refuse nearly all."""
+    cap = float(np.quantile(margins[right], MAX_REFUSED)) if right.any() else 0.0
     for t in sorted(set([0.0, *margins.tolist()])):
         kept = margins >= t
-        if not kept.any() or right[kept].mean() >= PRECISION:
-            return float(t)
-    return float(margins.max() + 1e-6)
+        if t >= cap or not kept.any() or right[kept].mean() >= PRECISION:
+            return float(min(t, cap))
+    return cap

@@ -32,7 +32,7 @@ def read_taught(model: FaceModel, frame: np.ndarray,
     Returns:
         A :class:`DiceReading` whose dice have ``value`` = the face symbol (``str``) when
         ``status == "ok"``; ``unreadable`` when the model abstains; ``partial`` when the die is cut
-        by the frame border. ``confidence`` is the model's margin (cosine similarity of the best
+        by the frame border. ``confidence`` is the model's margin (normalised correlation of the best
         face less the next face's, 0-2).
 
     Raises:
