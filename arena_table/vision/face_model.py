@@ -3,24 +3,24 @@
 Method (OpenCV and numpy only), for any square-faced kind (pips, numerals, logos):
 
 1. *Normalise* (:func:`normalise`): the crop is taken as centred on the face to read (a die
-   locator's box, or a YOLO box of the face). The face's outline gives its scale and turn: a pixel
-   belongs to the die when its Lab colour lies nearer the body's (the larger non-table cluster of
-   the crop's centre) than the table's (the median of the crop's border); ``cv2.minAreaRect`` of the
-   outline nearest the centre gives the turn and the side. The grey crop is turned square to the
-   axes about its centre and cut to ``QUERY`` die sides at ``SIDE`` px per die side; a large blur is subtracted
-   so that light falling across the die does not count.
-2. *Templates*: each taught square is turned through ``ANGLES`` (all turns at ``STEP_DEG`` degree
-   steps, or only within ``UPRIGHT_DEG`` of upright when the kind's orientation matters, as for 6
-   and 9 numerals) and scaled by ``SCALES``; its central disc of ``TEMPLATE`` die sides is one
-   template.
-3. *Reading*: the query's central ``QUERY`` die sides are compared with every template at every
-   shift (a shift of up to (QUERY - TEMPLATE) / 2 die sides, since the face is seldom exactly at the
-   crop's centre) by normalised cross-correlation (zero mean, unit norm over the disc). A face's score
-   is its best template's; the read face is the best face, its confidence the margin to the next
-   face's score.
+   locator's box, or a YOLO box of the face), with table round it. A pixel belongs to the die when
+   its Lab colour lies nearer the body's (the larger non-table cluster at the crop's centre) than
+   the table's (the median of the crop's border); the region nearest the centre is cut to a disc
+   of ``TRIM`` face sides (touching dice of the same colour fall away) and ``cv2.minAreaRect`` of
+   it gives the face's turn and side. The grey crop is turned square about its centre and cut to
+   ``QUERY`` die sides at ``SIDE`` px per die side; a large blur is subtracted so that light
+   falling across the die does not count.
+2. *Templates*: each taught square is turned through all turns at ``STEP_DEG`` degree steps (only
+   ``UPRIGHT_DEG`` when the kind's orientation matters, as for 6 and 9 numerals) and scaled by
+   ``SCALES``; its central disc of ``TEMPLATE`` die sides is one template.
+3. *Reading*: every disc of the query square (shifts of up to (QUERY - TEMPLATE) / 2 die sides,
+   since the face is seldom exactly at the crop's centre) is compared with every template by
+   normalised cross-correlation (zero mean, unit norm over the disc). A face's score is its best
+   template's; the read face is the best face, its confidence the margin to the next face's score.
 4. *Teaching* holds each shot back in turn (leave-one-out) to build the confusion matrix, refuse two
    faces that are read as each other, and set the abstention threshold: the smallest margin that
-   keeps precision on the held-back shots at ``PRECISION`` or above.
+   keeps precision on the held-back shots at ``PRECISION`` or above, refusing no more than
+   ``MAX_REFUSED`` of the right ones.
 
 Rotation-searched normalised correlation is template matching as in Brunelli, *Template Matching
 Techniques in Computer Vision* (Wiley 2009), ch. 3 and 5.
