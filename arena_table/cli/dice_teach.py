@@ -127,7 +127,7 @@ def cmd_teach(args: argparse.Namespace) -> int:
     running = lock_holder(folder / LOCK_FILE)
     if args.json:
         print(json.dumps({"kind": taught.kind.id, "base": taught.base, "file": str(path), "photos": photos,
-                          "shots": counts, "faces": [f.symbol for f in taught.kind.faces], **rep}, indent=1))
+                          "shots": counts, **rep, "kind_faces": [f.symbol for f in taught.kind.faces]}, indent=1))
     else:
         what = (f"a new kind" if taught.base is None else
                 f"fills in {taught.base}'s faces" if taught.kind != _shipped(taught.base) else f"the {taught.base} die")

@@ -96,8 +96,10 @@ def _face_order(faces: Sequence[str]) -> list[str]:
 def kind_for(kind_id: str, faces: Sequence[str]) -> tuple[DieKind, str | None]:
     """The kind taught faces ``faces`` make of ``kind_id`` and the shipped kind it is based on.
 
-    A shipped kind whose faces are ``to_enter`` gets the taught faces (numerals as numbers, names
-    as themselves); a shipped kind with known faces must be taught only faces it has; an id the
+    A shipped kind whose faces are ``to_enter`` keeps its placeholder faces when the taught ones
+    are among them (their values and repeats: ``licensed-d6``'s logo is worth 1), else gets the
+    taught faces (a placeholder's symbol keeping its value; other numerals as numbers, names as
+    themselves); a shipped kind with known faces must be taught only faces it has; an id the
     catalogue lacks is a new kind with the taught faces.
 
     Raises:
@@ -115,7 +117,12 @@ def kind_for(kind_id: str, faces: Sequence[str]) -> tuple[DieKind, str | None]:
                                   "such as logo-d6")
         return DieKind(id=kind_id, title=kind_id, faces=as_faces, source="taught at the table"), None
     if "faces" in base.to_enter:
-        kind = replace(base, faces=as_faces, to_enter=tuple(t for t in base.to_enter if t != "faces"),
+        # placeholders the taught faces are among stay as shipped (their values and repeats: a
+        # logo face worth 1); other faces replace them, a shipped symbol keeping its value
+        shipped = {f.symbol: f.value for f in base.faces}
+        faces = base.faces if set(names) <= set(base.symbols) else tuple(
+            Face(f.symbol, shipped.get(f.symbol, f.value)) for f in as_faces)
+        kind = replace(base, faces=faces, to_enter=tuple(t for t in base.to_enter if t != "faces"),
                        source=f"{base.source}; faces taught at the table".lstrip("; "))
         return kind, base.id
     unknown = [f for f in names if f not in base.symbols]

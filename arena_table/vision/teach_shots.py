@@ -30,11 +30,10 @@ from arena_table.rules.kernel.mechanics.die_kinds import SYMBOL
 from .dice_io import load_image
 from .errors import UnreadableImage, VisionError
 
-CROP_SPAN = 2.0
+CROP_SPAN = 1.3
 """Side of a die crop in die sides (as the locator sizes the die): the die and table round it, on
-every side, where the face model finds the die's outline. On matteo_d6, taught from the first 5
-photos of each face and read on every third other photo, 2.0 read 0.886 of the dice (precision
-0.991), 1.6 0.837 (0.990), 1.3 0.789 (0.990), 1.0 0.846 (0.954)."""
+every side, where the face model finds the die (``vision/face_model.py`` wants crops centred on the
+die with table round it)."""
 SAME_DIE = 0.6
 """A detected die whose centre is within this many outline sides of a die outline's centre is that
 die (or a part of it)."""
@@ -252,14 +251,15 @@ def yolo_boxes(photo: Path, width: int, height: int, classes: dict[int, str]) ->
 
 def at_located(boxes: list[tuple[str, float, float, float]], dice: list[tuple[float, float, float]]
                ) -> list[tuple[str, float, float, float]]:
-    """Each labelled box ``(face, cx, cy, side)`` as the located die it marks (the nearest whose
-    centre is within :data:`SAME_DIE` of the larger side; each die once, nearest pairs first), so a
-    shot is cut as the table cuts the dice it reads; a box no die pairs with keeps its centre and
-    takes the median side of the located dice (a box may hug the pips, not the die: its size would
-    tell the face), or its own side when none was located.
+    """Each labelled box ``(face, cx, cy, side)`` at its centre with the side of the located die it
+    marks (the nearest whose centre is within :data:`SAME_DIE` of the larger side; each die once,
+    nearest pairs first), so a shot is cut to the die's size as the table cuts the dice it reads; a
+    box no die pairs with takes the median side of the located dice, or its own side when none was
+    located. A box's own size is not used where a die is located: boxes that hug the pips would
+    tell the face by their size.
 
     >>> at_located([("1", 10, 10, 4), ("2", 50, 50, 8)], [(11, 9, 10)])
-    [('1', 11, 9, 10), ('2', 50, 50, 10.0)]
+    [('1', 10, 10, 10), ('2', 50, 50, 10.0)]
     """
     pairs = sorted((math.hypot(bx - dx, by - dy), i, j) for i, (_, bx, by, bs) in enumerate(boxes)
                    for j, (dx, dy, ds) in enumerate(dice) if math.hypot(bx - dx, by - dy) <= SAME_DIE * max(bs, ds))
@@ -268,7 +268,7 @@ def at_located(boxes: list[tuple[str, float, float, float]], dice: list[tuple[fl
     for _, i, j in pairs:
         if out[i] is None and j not in used:
             used.add(j)
-            out[i] = (boxes[i][0], *dice[j])
+            out[i] = (boxes[i][0], boxes[i][1], boxes[i][2], dice[j][2])
     side = float(np.median([d[2] for d in dice])) if dice else None
     return [o if o is not None else (f, x, y, side or s) for o, (f, x, y, s) in zip(out, boxes)]
 

@@ -43,15 +43,16 @@ def _shots(seeds) -> list[Shot]:
 def test_a_taught_kind_is_read_by_the_camera_after_a_restart(tmp_path):
     data = tmp_path / "data"
     taught = taught_kinds.teach("theosis-thieves-d6", _shots(range(3)), "test renders")
-    assert taught.base == "theosis-thieves-d6" and taught.kind.symbols == THIEVES
+    assert taught.base == "theosis-thieves-d6" and taught.model.faces == list(THIEVES)
+    assert taught.kind.faces == find_kind("theosis-thieves-d6", taught=False).faces  # placeholders confirmed
     taught_kinds.save(data, taught)
-    assert find_kind("theosis-thieves-d6").symbols != THIEVES  # nothing loaded yet: the shipped placeholders
+    assert "faces" in find_kind("theosis-thieves-d6").to_enter  # nothing loaded yet: the shipped kind
     table = Table(TableConfig(data=DataSettings(db=tmp_path / "t.db", dir=str(data)), camera=CameraSettings(source="none")))
     try:
         assert table.taught.ids() == ["theosis-thieves-d6"]
         # the rules see the taught faces: the game's kinds and a roll by kind
         theosis = {k.id: k for k in die_kinds("theosis")}
-        assert theosis["theosis-thieves-d6"].symbols == THIEVES
+        assert theosis["theosis-thieves-d6"].to_enter == ()  # faces and look taught
         assert theosis["theosis-d4"] == find_kind("theosis-d4", taught=False)  # the others as shipped
         # the camera's kind reader reads rendered dice of it with the taught model
         reader = taught_kind_reader(table.taught, default_kind_reader)

@@ -48,7 +48,7 @@ def test_teach_faces_on_rendered_photos_reads_new_renders(tmp_path, capsys):
     assert run_cli(["dice", "teach", "glyph-test", "--faces", str(tmp_path / "teach"), "--data-dir", str(data),
                     "--json"]) == 0
     rep = json.loads(capsys.readouterr().out)
-    assert rep["kind"] == "glyph-test" and rep["base"] is None and rep["faces"] == faces
+    assert rep["kind"] == "glyph-test" and rep["base"] is None and rep["faces"] == rep["kind_faces"] == faces
     assert sum(rep["shots"].values()) == rep["held_back"] == np.sum(rep["confusion"])
     assert rep["accuracy"] == pytest.approx(np.trace(rep["confusion"]) / rep["held_back"])
     assert (data / "taught-glyph-test.json").stat().st_mode & 0o777 == 0o600
@@ -91,13 +91,19 @@ def test_taught_kind_fills_in_a_shipped_kind_whose_faces_are_to_enter(tmp_path, 
     assert run_cli(["dice", "teach", "licensed-d6", "--faces", str(tmp_path / "teach"), "--data-dir",
                     str(tmp_path / "data"), "--json"]) == 0
     rep = json.loads(capsys.readouterr().out)
-    assert rep["base"] == "licensed-d6" and rep["faces"] == ["2", "logo"]
+    assert rep["base"] == "licensed-d6" and rep["kind_faces"] == ["logo", "2", "3", "4", "5", "6"]
+    assert rep["faces"] == ["2", "logo"]  # the faces the model reads (the confusion's order)
     kind = taught_kinds.load(tmp_path / "data", "licensed-d6").kind
-    assert [(f.symbol, f.value) for f in kind.faces] == [("2", 2), ("logo", "logo")]
+    # the book's faces stay, the logo worth 1 as shipped; the model reads the two faces taught
+    assert [(f.symbol, f.value) for f in kind.faces] == [("logo", 1), ("2", 2), ("3", 3), ("4", 4), ("5", 5), ("6", 6)]
+    assert taught_kinds.load(tmp_path / "data", "licensed-d6").model.faces == ["2", "logo"]
     assert kind.to_enter == ()  # faces and look taught
     # the body colours of the shots: kind_render's ivory, lit as it draws it; not a dark or a blue die
     assert kind.look.holds(kind.look.colour) and 10 <= kind.look.colour[0] <= 30
     assert not kind.look.holds((20, 40, 60)) and not kind.look.holds((110, 200, 180))
+    # faces that are not among the placeholders replace them
+    other, base = taught_kinds.kind_for("licensed-d6", ["1", "2", "logo"])
+    assert base == "licensed-d6" and [(f.symbol, f.value) for f in other.faces] == [("1", 1), ("2", 2), ("logo", 1)]
 
 
 def test_stored_kind_survives_a_restart_and_an_unreadable_model(tmp_path, capsys, caplog):
@@ -167,9 +173,9 @@ def test_teach_matteo_from_its_yolo_boxes_and_read_the_other_photos(tmp_path, ca
     assert m["dice_true"] == sum(len(r["values"].split()) for r in rows)
     assert sum(sum(row.values()) for row in m["confusion"].values()) == m["dice_true"]  # each box once
     assert m["boxes_ignored"] == []
-    # seldom wrong when it answers; a quarter refused (measured 0.789 / 1.000 on these 27 photos; the
-    # targets 0.98 / 0.995 are the face model's to reach, docs/figures.md)
-    assert m["per_die_accuracy"] >= 0.7 and m["precision"] >= 0.97
+    # most read right (measured 0.947 / 0.947 on these photos; the targets 0.98 / 0.995 are not
+    # reached through the locator, docs/figures.md)
+    assert m["per_die_accuracy"] >= 0.85 and m["precision"] >= 0.9
 
 
 def test_eval_reads_a_labels_csv_of_named_faces_with_yolo_boxes(tmp_path, capsys):
