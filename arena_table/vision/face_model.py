@@ -145,6 +145,7 @@ def normalise(crop: np.ndarray) -> np.ndarray:
         sq = cv2.resize(grey, (_Q, _Q), interpolation=cv2.INTER_AREA)
     else:
         ang, side = found
+        ang = (ang + 45.0) % 90.0 - 45.0       # the smallest turn that squares it: upright stays upright
         cx, cy = w / 2, h / 2
         n = max(4, int(round(QUERY * side)))
         m = cv2.getRotationMatrix2D((cx, cy), ang, 1.0)

@@ -9,7 +9,7 @@ from arena_table.vision.face_model import FaceModel, IndistinguishableFaces
 GLYPHS = {"A": "A", "K": "K", "star": None, "ring": None, "R": "R", "bar": None}
 
 
-def _render(face: str, rng: np.random.Generator) -> np.ndarray:
+def _render(face: str, rng: np.random.Generator, turn: tuple[float, float] = (0, 360)) -> np.ndarray:
     """A 96x96 BGR crop: a teal die (rotated, scaled) with the face's glyph, varied light and blur."""
     side = 60
     die = np.full((side, side, 3), (140, 120, 20), np.uint8)
@@ -23,11 +23,14 @@ def _render(face: str, rng: np.random.Generator) -> np.ndarray:
     elif face == "bar":
         cv2.rectangle(die, (12, 26), (48, 34), ink, -1)
         cv2.rectangle(die, (12, 10), (20, 18), ink, -1)
+    elif face in ("6", "9"):
+        cv2.putText(die, face, (16, 42), cv2.FONT_HERSHEY_SIMPLEX, 1.2, ink, 4)
+        cv2.rectangle(die, (18, 48), (42, 51), ink, -1)
     else:
         cv2.putText(die, face, (14, 46), cv2.FONT_HERSHEY_SIMPLEX, 1.4, ink, 4)
     canvas = np.full((96, 96, 3), rng.integers(30, 90), np.uint8)
     s = rng.uniform(0.85, 1.15)
-    m = cv2.getRotationMatrix2D((30, 30), rng.uniform(0, 360), s)
+    m = cv2.getRotationMatrix2D((30, 30), rng.uniform(*turn), s)
     m[:, 2] += (48 - 30 + rng.uniform(-4, 4), 48 - 30 + rng.uniform(-4, 4))
     mask = cv2.warpAffine(np.full((side, side), 255, np.uint8), m, (96, 96))
     body = cv2.warpAffine(die, m, (96, 96))
@@ -38,12 +41,12 @@ def _render(face: str, rng: np.random.Generator) -> np.ndarray:
     return cv2.GaussianBlur(out, (k, k), 0) if k > 1 else out
 
 
-def _shots(faces, n, seed):
+def _shots(faces, n, seed, turn=(0, 360)):
     rng = np.random.default_rng(seed)
     crops, labels = [], []
     for f in faces:
         for _ in range(n):
-            crops.append(_render(f, rng))
+            crops.append(_render(f, rng, turn))
             labels.append(f)
     return crops, labels
 
@@ -69,6 +72,19 @@ def test_identical_faces_refused_naming_both():
     with pytest.raises(IndistinguishableFaces) as err:
         FaceModel.fit(crops, labels)
     assert "'ring'" in str(err.value) and "'twin'" in str(err.value)
+
+
+def test_orientation_matters_tells_6_from_9_upright_only():
+    faces = ["6", "9", "K"]
+    crops, labels = _shots(faces, 6, seed=4, turn=(-10, 10))
+    model = FaceModel.fit(crops, labels, orientation_matters=True)
+    model = FaceModel.from_bytes(model.to_bytes())
+    new, truth = _shots(faces, 15, seed=5, turn=(-10, 10))
+    got = [model.predict(c)[0] for c in new]
+    assert np.mean([g == t for g, t in zip(got, truth)]) >= 0.98
+    # a 6 lying upside down is a 9 to a kind whose orientation matters
+    flipped, _ = _shots(["6"], 10, seed=6, turn=(170, 190))
+    assert [model.predict(c)[0] for c in flipped].count("9") >= 9
 
 
 # A licensed-style d6 no other test uses: a red body, white pips on 2-6, a gold logo (not rotation
