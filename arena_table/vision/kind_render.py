@@ -32,9 +32,13 @@ from arena_table.vision.kind_icons import draw_glyph, glyph_id
 FACE_PX = 64
 """Side in px of a face drawn by :func:`face_image` by default."""
 SIDE_PX = (44, 84)
-"""Range of a drawn die's side in px."""
-D4_EDGE_PX = (48, 92)
-"""Range of a drawn d4's edge in px: :data:`SIDE_PX` times 1.1 (a d4's edge is about 18 mm, a d6's 16)."""
+"""Range of a drawn six-sided die's side in px (a 16 mm die, :data:`SIDE_MM`)."""
+SIDE_MM = 16.0
+"""Edge in mm of the six-sided dice :data:`SIDE_PX` draws (``Look.size_mm`` of every shipped d6 kind)."""
+PX_PER_MM = (SIDE_PX[0] / SIDE_MM, SIDE_PX[1] / SIDE_MM)
+"""Range of the scene's scale, px a mm, that :data:`SIDE_PX` spans. A d4 is drawn at its own
+``Look.size_mm`` (18 mm for the shipped d4 kinds) times a scale drawn from this range, so it is as
+much larger than the d6s as the real die is."""
 TRAY_CONTRAST = 45.0
 """Least 8-bit Lab distance between the tray's colour and any die's body colour in a frame."""
 GLARE_SHARE = 0.4
@@ -228,7 +232,7 @@ def render_frame(kinds: Sequence[DieKind], seed: int, n: int = 4, size: tuple[in
     """One BGR frame (``size`` = (H, W)) with ``n`` dice of kinds drawn from ``kinds`` and
     ``n_others`` distractors drawn from ``others`` (truth ``other=True``), each face drawn at
     random, on a 4x3 grid (at most 12 dice). A d4 kind (``Look.style``) is drawn by
-    :func:`arena_table.vision.d4_render.draw_d4` in its style (edge :data:`D4_EDGE_PX`, truth
+    :func:`arena_table.vision.d4_render.draw_d4` in its style (edge ``Look.size_mm`` times a scale from :data:`PX_PER_MM`, truth
     centre its base's centroid), after the square dice. ``palette`` draws each die in other colours (training sets).
     Returns the frame and the truth: the square dice, then the d4s.
 
@@ -253,7 +257,7 @@ def render_frame(kinds: Sequence[DieKind], seed: int, n: int = 4, size: tuple[in
         cx = int((c % cols + 0.5) * wid / cols + rng.integers(-12, 13))
         cy = int((c // cols + 0.5) * hgt / rows + rng.integers(-12, 13))
         if kind.look.style:
-            edge = float(rng.uniform(*D4_EDGE_PX))
+            edge = float(rng.uniform(*PX_PER_MM)) * (kind.look.size_mm or SIDE_MM)
             margin = int(0.83 * edge) + 6  # the die's reach about its base centroid, with its shadow
             centre = (min(max(cx, margin), wid - margin), min(max(cy, margin), hgt - margin))
             d4s.append((kind, sym, centre, other, body, ink, edge))
