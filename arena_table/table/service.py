@@ -182,6 +182,9 @@ def serve(config: TableConfig, new_game: bool = False) -> int:
               f"log {db}", flush=True)
         print(f"arena-table: spectator screen {config.publish.spectator_url or url}", flush=True)
         print(f"arena-table: control page {url}control   PIN {pin}", flush=True)
+        if table.taught.ids():  # a kind taught with `dice teach` is read from this start on
+            print(f"arena-table: taught die kinds {', '.join(table.taught.ids())} (from {table.taught.data_dir})",
+                  flush=True)
         server.run()
     except (KeyboardInterrupt, SystemExit):
         pass

@@ -270,3 +270,36 @@ def test_a_malformed_pin_is_refused_before_anything_is_written(tmp_path, capsys)
                  "--camera", "none", "--db", str(tmp_path / "t.db"), "--pin", "12ab"]) == 2
     assert "the PIN must be 4 to 12 digits, got '12ab'" in capsys.readouterr().err
     assert list(tmp_path.iterdir()) == []
+
+
+def test_run_names_the_taught_kinds_it_loaded(tmp_path):
+    """A kind taught with `dice teach` into the data folder is named at start, so its teacher sees the
+    table took it (the camera reads it from this start on)."""
+    from arena_table.table import taught_kinds
+    from arena_table.rules.kernel.mechanics.die_kinds import DieKind, Face
+    from arena_table.vision.kind_render import render_frame
+    from arena_table.vision.teach_shots import Shot, crop_square, locate_dice
+
+    shots = []
+    for face in ("skull", "sword"):
+        only = DieKind("glyph-test", "glyph", (Face(face, face), Face(face, face)))
+        for seed in range(3):
+            frame, _ = render_frame([only], seed, n=3)
+            shots += [Shot(face, crop_square(frame, x, y, s), f"{face}/{seed}", (x, y), s)
+                      for x, y, s in locate_dice(frame)]
+    data = tmp_path / "data"
+    taught_kinds.save(data, taught_kinds.teach("glyph-test", shots, "test renders"))
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "arena_table.cli", "run", "--camera", "none", "--db",
+                             str(tmp_path / "t.db"), "--data-dir", str(data), "--port", str(port)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    try:
+        first = [proc.stdout.readline() for _ in range(3)]  # the table listens once the control page is printed
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        rest = proc.stdout.read()  # from the buffer readline filled too (communicate would skip it)
+        proc.wait(timeout=20)
+    assert proc.returncode == 0, proc.stderr.read()
+    assert "control page" in first[2]
+    assert rest.splitlines() == [f"arena-table: taught die kinds glyph-test (from {data})", "arena-table: stopped"]
