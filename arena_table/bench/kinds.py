@@ -125,7 +125,8 @@ def run_bench(frames: int = 30, seed: int = TEST_SEED, timing_frames: int = 20) 
         ``{"per_die_accuracy", "kind_accuracy", "dice", "frames_per_scene", "seed", "data",
         "by_reader": {"kinds" | "d4": {"dice", "per_die_accuracy", "kind_accuracy"}},
         "scenes": {scene: score_scene(...)}, "kinds": {kind: {"dice", "per_die_accuracy",
-        "kind_accuracy"}}, "not_rendered": [kinds no scene draws], "not_drawn_this_run": [kinds no
+        "kind_accuracy"}}, "not_rendered": [kinds no scene draws and no reader reads: d8-d20],
+        "not_rendered_note": that in words, "not_drawn_this_run": [kinds no
         frame of this run happened to draw], "model", "median_ms", "p95_ms",
         "reference_ms", "median_ratio", "p95_ratio", ...}``: ``kinds`` pools each kind's dice
         over the scenes of its game; distractors are scored under each scene's ``distractors``;
@@ -154,6 +155,8 @@ def run_bench(frames: int = 30, seed: int = TEST_SEED, timing_frames: int = 20) 
            "data": "rendered dice (arena_table/vision/kind_render.py), not photos; test seeds differ from training's",
            "by_reader": by_reader, "kinds": dict(sorted(pooled.items())), "scenes": scenes,
            "not_rendered": sorted(k.id for k in die_kinds() if not drawable(k)),
+           "not_rendered_note": "shipped kinds no scene draws and no reader reads (their faces are "
+                                "not read at all); the figures above say nothing of them",
            "not_drawn_this_run": sorted(k.id for k in die_kinds() if drawable(k) and k.id not in drawn),
            "model": str(kind_model.MODEL)}
     out.update(time_reader(timing_frames))
