@@ -210,10 +210,15 @@ def _upright(gray: np.ndarray, tri: np.ndarray) -> np.ndarray:
     return cv2.warpAffine(gray, m, (READ_SIDE, _RH), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
-CAMERA_BLURS = (0.5,)
+CAMERA_BLURS = (0.5, 0.9)
 """Blurs in frame px (Gaussian sigma) the camera is taken to add to a pixel's own footprint when
-the reader predicts how a numeral looks on a face (:func:`_seen_numerals`). Adding a softer one
-(1.3) made more numerals fit each blurred die about alike: more abstentions, not more reads."""
+the reader predicts how a numeral looks on a face (:func:`_seen_numerals`). Each die below
+:data:`BLUR_EDGE_PX` is read with the one blur under which its result is surest (:func:`_fit_at`),
+so a blurred die meets blurred numerals while a sharp one keeps sharp templates. Set on rendered
+scenes of seeds 300 000-300 029 and 320 000-320 029 (``kind_sets.scene_frames``, theosis and tray:
+390 d4s, 49-95 px edges, apart from the bench's 900 000 on): (0.5,) read 282 right, (0.5, 0.9) 296,
+both 0 wrong; (0.5, 1.0) and (0.5, 1.2) read one wrong. Taking the best blur per numeral instead
+of per die made more numerals fit alike (more abstentions)."""
 
 
 @lru_cache(maxsize=64)
@@ -286,17 +291,19 @@ def _upright_faces(gray: np.ndarray, tris: Sequence[np.ndarray], dark_ink: bool 
 
 
 def _face_scores(face: np.ndarray, tri: np.ndarray, style: str) -> np.ndarray:
-    """(3, 4): correlation (``TM_CCOEFF_NORMED``, best look, best shift within :data:`_SLACK` px)
-    at each numeral place of the upright ``face`` (of the face at ``tri`` px) with each numeral 1-4
-    as that face would show it there (:func:`_seen_numerals`)."""
+    """(blurs, 3, 4): per blur of :data:`CAMERA_BLURS`, the correlation (``TM_CCOEFF_NORMED``, best
+    font, best shift within :data:`_SLACK` px) at each numeral place of the upright ``face`` (of the
+    face at ``tri`` px) with each numeral 1-4 as that face would show it there (:func:`_seen_numerals`)."""
     seen = _seen_numerals(style, tri)
-    out = np.full((3, 4), -1.0)
+    out = np.full((len(CAMERA_BLURS), 3, 4), -1.0)
     for j in range(3):
         x0, y0 = _window(style, j)
         roi = face[max(0, y0 - _SLACK):y0 + _TPL + _SLACK, max(0, x0 - _SLACK):x0 + _TPL + _SLACK]
         for i, v in enumerate((1, 2, 3, 4)):
-            for look in range(len(FONTS) * len(CAMERA_BLURS)):
-                out[j, i] = max(out[j, i], float(cv2.matchTemplate(roi, seen[j, v, look], cv2.TM_CCOEFF_NORMED).max()))
+            for b in range(len(CAMERA_BLURS)):
+                for f in range(len(FONTS)):
+                    score = float(cv2.matchTemplate(roi, seen[j, v, b * len(FONTS) + f], cv2.TM_CCOEFF_NORMED).max())
+                    out[b, j, i] = max(out[b, j, i], score)
     return out
 
 
@@ -313,21 +320,43 @@ APEX_GOOD = 0.85
 """Fit of a numeral layout at which the apex tried is taken without trying the rest."""
 
 
+BLUR_EDGE_PX = 90.0
+"""Mean outline edge, px, from which a die is read with the first of :data:`CAMERA_BLURS` alone:
+its numerals (about 0.07 edge tall on screen) are 6 px and more, so a camera blur of a pixel
+leaves them legible, and a softer template only loosens the fit (on seeds 7000-7119 of
+``render_d4`` at 90-130 px the second blur read no die more)."""
+
+
+def _sureness(fit: dict[int, float]) -> float:
+    """How surely ``fit`` (per result, the best layout's fit) names its best result: the lead over
+    the next result's fit divided by how far the best falls short of 1.05 (:data:`MIN_SURE`)."""
+    top, nxt = sorted(fit.values(), reverse=True)[:2]
+    return (top - nxt) / (1.05 - top)
+
+
 def _fit_at(gray: np.ndarray, corners: np.ndarray, apex: np.ndarray, style: str, dark_ink: bool | None
             ) -> tuple[dict[int, float], tuple[int, ...]]:
     """Per result 1-4, the best mean correlation over the nine numeral places of the three faces
     split at ``apex`` of any layout with that result; and each face's best numeral at the result's
-    place. A face (apex, x, y) shows (r, p[x], p[y]) at its places for some order p of the other
-    three numbers over the base corners (top-vertex: the corners' numbers; bottom-edge: those of
-    the faces opposite them), either handedness."""
+    place; all with the one blur of :data:`CAMERA_BLURS` under which the best result is surest
+    (:func:`_sureness`), the first alone for a die of :data:`BLUR_EDGE_PX` and more.
+    A face (apex, x, y) shows (r, p[x], p[y]) at its places for some order p of the other three
+    numbers over the base corners (top-vertex: the corners' numbers; bottom-edge: those of the
+    faces opposite them), either handedness."""
     faces = _face_corners(corners, apex)
     upright = _upright_faces(gray, [t for t, _, _ in faces], dark_ink)
-    scores = [_face_scores(f, t, style) for f, (t, _, _) in zip(upright, faces)]
-    fit: dict[int, float] = {}
-    for r, p in _hypotheses():
-        total = sum(s[0, r - 1] + s[1, p[x] - 1] + s[2, p[y] - 1] for s, (_, x, y) in zip(scores, faces)) / 9
-        fit[r] = max(fit.get(r, -1.0), float(total))
-    return fit, tuple(int(s[0].argmax()) + 1 for s in scores)
+    every = [_face_scores(f, t, style) for f, (t, _, _) in zip(upright, faces)]
+    best_fit, best_votes = None, ()
+    edge = float(np.mean([np.linalg.norm(corners[i] - corners[(i + 1) % 3]) for i in range(3)]))
+    for b in range(len(CAMERA_BLURS) if edge < BLUR_EDGE_PX else 1):   # one blur for the whole die
+        scores = [s[b] for s in every]
+        fit: dict[int, float] = {}
+        for r, p in _hypotheses():
+            total = sum(s[0, r - 1] + s[1, p[x] - 1] + s[2, p[y] - 1] for s, (_, x, y) in zip(scores, faces)) / 9
+            fit[r] = max(fit.get(r, -1.0), float(total))
+        if best_fit is None or _sureness(fit) > _sureness(best_fit):
+            best_fit, best_votes = fit, tuple(int(s[0].argmax()) + 1 for s in scores)
+    return best_fit, best_votes
 
 
 def read_outline(frame: np.ndarray, corners: np.ndarray, style: str, dark_ink: bool | None = None) -> D4Reading:
