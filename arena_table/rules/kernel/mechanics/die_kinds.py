@@ -265,6 +265,15 @@ def _catalogue(homes: tuple[tuple[str, str], ...]) -> dict[str, DieKind]:
     kinds = list(kinds_from_text(own.read_text(encoding="utf-8"), "kernel die_kinds.json"))
     for _, package in homes:
         kinds.extend(package_kinds(package))
+    return _by_name(kinds)
+
+
+def _by_name(kinds: Sequence[DieKind]) -> dict[str, DieKind]:
+    """``kinds`` by id and by alias.
+
+    Raises:
+        DieKindError: a name claimed by two of ``kinds``.
+    """
     out: dict[str, DieKind] = {}
     for k in kinds:
         for key in (k.id, *k.aliases):
@@ -288,12 +297,7 @@ def use_taught_kinds(kinds: Sequence[DieKind]) -> None:
     Raises:
         DieKindError: a name claimed by two of ``kinds``.
     """
-    out: dict[str, DieKind] = {}
-    for k in kinds:
-        for key in (k.id, *k.aliases):
-            if key in out and out[key].id != k.id:
-                raise DieKindError(f"die kind name {key!r} is claimed by {out[key].id} and {k.id}")
-            out[key] = k
+    out = _by_name(kinds)
     _TAUGHT.clear()
     _TAUGHT.update(out)
 
