@@ -1,8 +1,9 @@
 """Read the dice of a frame with a taught face model (a kind taught by ``arena-table dice teach``).
 
-The dice are found by :func:`~arena_table.vision.teach_shots.locate_dice` (or given), each cut as
-a teaching crop (:func:`~arena_table.vision.teach_shots.crop_square`) and read by
-:meth:`~arena_table.vision.face_model.FaceModel.predict`. A die whose margin is under the model's
+The dice are found by :func:`~arena_table.vision.teach_shots.locate_dice` (or given), each cut round
+its top face, its located centre and its pips (:func:`~arena_table.vision.teach_shots.read_crops`)
+and read by :meth:`~arena_table.vision.face_model.FaceModel.predict`, the read of the largest
+margin kept. A die whose margin is under the model's
 abstention threshold is ``unreadable``, never guessed. The reading has the pip reader's shape
 (:class:`~arena_table.vision.dice.DiceReading`) with face symbols as the values, so
 ``dice eval`` scores both alike.
@@ -17,7 +18,7 @@ import numpy as np
 from .dice import DiceReading, DieReading, die_box, is_partial, DiceConfig
 from .errors import BadFrame
 from .face_model import FaceModel
-from .teach_shots import crop_square, locate_dice
+from .teach_shots import locate_dice, read_crops
 
 
 def read_taught(model: FaceModel, frame: np.ndarray,
@@ -48,7 +49,7 @@ def read_taught(model: FaceModel, frame: np.ndarray,
         if is_partial(cfg, cx, cy, side, w, h):
             out.append(DieReading(None, "partial", "cut by the frame border", 0.0, (cx, cy), box))
             continue
-        face, margin = model.predict(crop_square(frame, cx, cy, side))
+        face, margin = max((model.predict(c) for c in read_crops(frame, cx, cy, side)), key=lambda r: r[1])
         if face is None:
             out.append(DieReading(None, "unreadable", f"margin {margin:.3f} under the taught threshold "
                                   f"{model.threshold:.3f}", round(margin, 4), (cx, cy), box))

@@ -116,6 +116,108 @@ def crop_square(frame: np.ndarray, cx: float, cy: float, side: float, span: floa
     return frame[y0:y1, x0:x1].copy()
 
 
+RECENTRE_NEAR = 0.3
+"""Farthest the top face's centre is looked for from the located centre, in die sides."""
+
+
+def top_face_centre(frame: np.ndarray, cx: float, cy: float, side: float) -> tuple[float, float]:
+    """The centre (x, y) px of the top face of the die located at (cx, cy) with ``side`` px.
+
+    A die locator's outline holds the die's lit side faces too, so its centre lies off the top
+    face, while :class:`~arena_table.vision.face_model.FaceModel` reads a crop as centred on the
+    face. In the :func:`crop_square` crop a pixel is the die's when its Lab colour lies nearer the
+    body's (the larger non-table 3-means cluster of the crop's central disc, as the face model
+    finds it) than the table's (the median of the crop's border); the shaded side faces mostly are
+    not. The top face is the centre of the largest disc inside that region (its distance
+    transform's peak) within :data:`RECENTRE_NEAR` die sides of (cx, cy); the centroid of the region
+    inside 1.4 times that disc is returned. (cx, cy) when no region is found.
+    """
+    import cv2
+
+    from .face_model import _body_colour
+
+    crop = crop_square(frame, cx, cy, side)
+    h, w = crop.shape[:2]
+    if min(h, w) < 8:
+        return cx, cy
+    x0, y0 = int(max(0, cx - CROP_SPAN * side / 2)), int(max(0, cy - CROP_SPAN * side / 2))
+    lab = cv2.cvtColor(cv2.GaussianBlur(crop, (3, 3), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
+    table = np.median(np.concatenate([lab[0], lab[-1], lab[:, 0], lab[:, -1]]), axis=0)
+    body = _body_colour(lab, table)
+    mask = (np.linalg.norm(lab - body, axis=2) < np.linalg.norm(lab - table, axis=2)).astype(np.uint8) * 255
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not contours:
+        return cx, cy
+    region = np.zeros((h, w), np.uint8)
+    cv2.drawContours(region, contours, -1, 255, -1)
+    dist = cv2.distanceTransform(region, cv2.DIST_L2, 5)
+    yy, xx = np.mgrid[:h, :w]
+    lx, ly = cx - x0, cy - y0
+    near = (yy - ly) ** 2 + (xx - lx) ** 2 <= (RECENTRE_NEAR * side) ** 2
+    if not (near & (dist > 0)).any():
+        return cx, cy
+    d = np.where(near, dist, 0)
+    py, px = np.unravel_index(int(np.argmax(d)), d.shape)
+    half = float(d[py, px])
+    if half < 2:
+        return cx, cy
+    face = (region > 0) & ((yy - py) ** 2 + (xx - px) ** 2 <= (1.4 * half) ** 2)
+    return float(x0 + xx[face].mean()), float(y0 + yy[face].mean())
+
+
+def pip_face_centre(frame: np.ndarray, cx: float, cy: float, side: float) -> tuple[float, float] | None:
+    """Centre (x, y) px of the top face's marks of the die at (cx, cy): the centroid of the dark,
+    round blobs (pips) of the :func:`crop_square` crop that are at least 0.6 times the largest's
+    area (side faces' pips are foreshortened, so smaller); None when none is found."""
+    import cv2
+
+    crop = crop_square(frame, cx, cy, side)
+    h, w = crop.shape[:2]
+    if min(h, w) < 8:
+        return None
+    x0, y0 = int(max(0, cx - CROP_SPAN * side / 2)), int(max(0, cy - CROP_SPAN * side / 2))
+    grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
+    c = grey[h // 4:3 * h // 4, w // 4:3 * w // 4]
+    ink = (grey < 0.6 * float(np.percentile(c, 75))).astype(np.uint8)
+    n, _, stats, cents = cv2.connectedComponentsWithStats(ink)
+    blobs = []
+    for k in range(1, n):
+        bw, bh, area = stats[k, 2], stats[k, 3], stats[k, 4]
+        if 0.004 * side * side <= area <= 0.06 * side * side and area >= 0.5 * bw * bh \
+                and max(bw, bh) <= 2.5 * min(bw, bh) and stats[k, 0] > 0 and stats[k, 1] > 0 \
+                and stats[k, 0] + bw < w and stats[k, 1] + bh < h:
+            blobs.append((area, cents[k]))
+    if not blobs:
+        return None
+    top = max(a for a, _ in blobs)
+    pts = np.array([c for a, c in blobs if a >= 0.6 * top])
+    x, y = pts.mean(axis=0)
+    if math.hypot(x0 + x - cx, y0 + y - cy) > RECENTRE_NEAR * side:
+        return None
+    return float(x0 + x), float(y0 + y)
+
+
+def top_face_crop(frame: np.ndarray, cx: float, cy: float, side: float) -> np.ndarray:
+    """The :func:`crop_square` crop of the die at (cx, cy), ``side`` px, centred on its top face
+    (:func:`top_face_centre`): teaching shots and the dice read are cut alike."""
+    x, y = top_face_centre(frame, cx, cy, side)
+    return crop_square(frame, x, y, side)
+
+
+def read_crops(frame: np.ndarray, cx: float, cy: float, side: float) -> list[np.ndarray]:
+    """The crops a taught die at (cx, cy), ``side`` px, is read from: centred on its top face's
+    region (:func:`top_face_crop`, as teaching cuts), on the located centre, and on its pips
+    (:func:`pip_face_centre`) when found; the reader keeps the read of the largest margin, as the
+    face model keeps the best of its shifted windows. Each guess of the face's centre fails on some
+    dice (side faces of the body colour, side faces' pips), seldom all at once."""
+    out = [top_face_crop(frame, cx, cy, side), crop_square(frame, cx, cy, side)]
+    pips = pip_face_centre(frame, cx, cy, side)
+    if pips is not None:
+        out.append(crop_square(frame, pips[0], pips[1], side))
+    return out
+
+
 def locate_dice(frame: np.ndarray) -> list[tuple[float, float, float]]:
     """Dice in ``frame`` (HxWx3 uint8 BGR) as ``(cx, cy, side)`` px, top to bottom.
 
@@ -289,7 +391,7 @@ def yolo_shots(root: str | Path, classes: dict[int, str], photos: list[Path] | N
         h, w = frame.shape[:2]
         name = str(path.relative_to(root))
         boxes = yolo_boxes(path, w, h, classes)
-        shots += [Shot(f, crop_square(frame, x, y, s), name, (x, y), s)
+        shots += [Shot(f, top_face_crop(frame, x, y, s), name, (x, y), s)
                   for f, x, y, s in (at_located(boxes, locate_dice(frame)) if boxes else [])]
     return shots, problems
 
