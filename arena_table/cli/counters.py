@@ -32,14 +32,9 @@ def cmd_counters(args: argparse.Namespace) -> int:
     from arena_table.vision.dice_io import load_image
     from arena_table.vision.errors import VisionError
 
-    from .doctor import INSTALLED_CONFIG
+    from .doctor import config_and_overrides
 
-    config_file = Path(args.config) if args.config else (INSTALLED_CONFIG if INSTALLED_CONFIG.is_file() else None)
-    overrides = {}
-    if args.db != str(DEFAULT_DB):
-        overrides["data.db"] = (args.db, "--db")
-    if args.data_dir:
-        overrides["data.dir"] = (args.data_dir, "--data-dir")
+    config_file, overrides = config_and_overrides(args)
     try:
         cfg = load(config_file, overrides).config
     except ConfigError as exc:

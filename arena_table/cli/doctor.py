@@ -56,6 +56,19 @@ def _int8_numerics(machine: str, flags: set[str]) -> str:
     return "no VNNI: 16-bit sums may saturate, a few dice may read differently (docs/vision.md)"
 
 
+def config_and_overrides(args: argparse.Namespace) -> tuple[Path | None, dict[str, tuple[str, str]]]:
+    """The configuration file a command reads (``--config``, else the installed one if present, else
+    none) and the flags that override its keys (``--db``, ``--data-dir``), as ``config.load``
+    takes them: ``{key: (value, flag)}``."""
+    config_file = Path(args.config) if args.config else (INSTALLED_CONFIG if INSTALLED_CONFIG.is_file() else None)
+    overrides = {}
+    if args.db != str(DEFAULT_DB):
+        overrides["data.db"] = (args.db, "--db")
+    if args.data_dir:
+        overrides["data.dir"] = (args.data_dir, "--data-dir")
+    return config_file, overrides
+
+
 def setup_from(args: argparse.Namespace):
     """The :class:`~arena_table.table.doctor.Setup` that ``args`` and the configuration file describe
     (``run``'s precedence: flags over the file over the defaults); a file ``run --config`` would
@@ -63,12 +76,7 @@ def setup_from(args: argparse.Namespace):
     from arena_table.table.config import ConfigError, load
     from arena_table.table.doctor import Setup
 
-    config_file = Path(args.config) if args.config else (INSTALLED_CONFIG if INSTALLED_CONFIG.is_file() else None)
-    overrides = {}
-    if args.db != str(DEFAULT_DB):
-        overrides["data.db"] = (args.db, "--db")
-    if args.data_dir:
-        overrides["data.dir"] = (args.data_dir, "--data-dir")
+    config_file, overrides = config_and_overrides(args)
     problem = ""
     try:
         loaded = load(config_file, overrides)
