@@ -91,6 +91,19 @@ def _body_colour(lab: np.ndarray, table: np.ndarray) -> np.ndarray:
     return centres[1] if (near == 1).sum() >= (near == 2).sum() else centres[2]
 
 
+def body_contours(crop: np.ndarray) -> list[np.ndarray]:
+    """The outer contours of the pixels of ``crop`` (BGR) nearer the die's body colour
+    (:func:`_body_colour`) than the table's (the median of the crop's border), after a 3x3 opening;
+    ``[]`` if none."""
+    lab = cv2.cvtColor(cv2.GaussianBlur(crop, (3, 3), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
+    table = np.median(np.concatenate([lab[0], lab[-1], lab[:, 0], lab[:, -1]]), axis=0)
+    body = _body_colour(lab, table)
+    mask = (np.linalg.norm(lab - body, axis=2) < np.linalg.norm(lab - table, axis=2)).astype(np.uint8) * 255
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    return list(contours)
+
+
 def _outline(crop: np.ndarray) -> tuple[float, float] | None:
     """(turn in degrees, side in px) of the die face around the crop's centre, None if none fits.
 
@@ -104,12 +117,7 @@ def _outline(crop: np.ndarray) -> tuple[float, float] | None:
     h, w = crop.shape[:2]
     if crop.ndim == 2:
         crop = cv2.cvtColor(crop, cv2.COLOR_GRAY2BGR)
-    lab = cv2.cvtColor(cv2.GaussianBlur(crop, (3, 3), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
-    table = np.median(np.concatenate([lab[0], lab[-1], lab[:, 0], lab[:, -1]]), axis=0)
-    body = _body_colour(lab, table)
-    mask = (np.linalg.norm(lab - body, axis=2) < np.linalg.norm(lab - table, axis=2)).astype(np.uint8) * 255
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    contours = body_contours(crop)
     if not contours:
         return None
     region = np.zeros((h, w), np.uint8)

@@ -134,19 +134,14 @@ def top_face_centre(frame: np.ndarray, cx: float, cy: float, side: float) -> tup
     """
     import cv2
 
-    from .face_model import _body_colour
+    from .face_model import body_contours
 
     crop = crop_square(frame, cx, cy, side)
     h, w = crop.shape[:2]
     if min(h, w) < 8:
         return cx, cy
     x0, y0 = int(max(0, cx - CROP_SPAN * side / 2)), int(max(0, cy - CROP_SPAN * side / 2))
-    lab = cv2.cvtColor(cv2.GaussianBlur(crop, (3, 3), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
-    table = np.median(np.concatenate([lab[0], lab[-1], lab[:, 0], lab[:, -1]]), axis=0)
-    body = _body_colour(lab, table)
-    mask = (np.linalg.norm(lab - body, axis=2) < np.linalg.norm(lab - table, axis=2)).astype(np.uint8) * 255
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    contours = body_contours(crop)
     if not contours:
         return cx, cy
     region = np.zeros((h, w), np.uint8)
