@@ -85,7 +85,8 @@ def test_a_throw_of_other_dice_is_not_the_attacks_roll_and_says_what_was_expecte
 def test_the_live_view_boxes_the_dice_by_kind_while_the_attack_waits(tmp_path):
     """The control page's overlay reads as the loop does: the attack's dice and the Demigod die boxed
     green (read), the S&S blue die red (of no kind Demigods throws)."""
-    from arena_table.table.camera_loop import OVERLAY_COLOURS, CameraLoop
+    from arena_table.table.camera_draw import OVERLAY_COLOURS
+    from arena_table.table.camera_loop import CameraLoop
     from arena_table.vision.frames import Frame
     from throw_scenes import MIXED
 

@@ -16,7 +16,7 @@ from arena_table.rules import DiceRolled
 from arena_table.table import camera_loop
 from arena_table.table.app import Table
 from arena_table.table.config import CameraSettings, DataSettings, TableConfig
-from arena_table.table.camera_loop import crop_box
+from arena_table.table.camera_draw import crop_box
 from arena_table.vision.dice import DiceReading, DieReading
 from arena_table.vision.render import DieSpec, TableSpec, render_table
 from camera_kit import run_folder, scripted_reader, write_rendered
