@@ -34,6 +34,19 @@ def _names(data: dict, *keys: str) -> list[str]:
     return out
 
 
+def _kind_and_face(service: TableService, action: str) -> Response:
+    """The session's ``action`` (``capture`` or ``clear``) on the body's ``kind`` and ``face``:
+    501 when the table cannot teach, 400 naming a bad field."""
+    session = _session(service)
+    if session is None:
+        return _error(501, "this table cannot teach die kinds")
+    try:
+        kind, face = _names(_json_body(), "kind", "face")
+        return jsonify(getattr(session, action)(kind, face))
+    except ValueError as exc:
+        return _error(400, str(exc))
+
+
 def register_teach(app: Flask, service: TableService) -> None:
     """Add the teach card's routes to ``app``."""
 
@@ -49,26 +62,12 @@ def register_teach(app: Flask, service: TableService) -> None:
     @app.post("/api/teach/capture")
     def teach_capture() -> Response:
         """Every die of the camera's last frame as a shot of a face: ``{"kind": "logo-d6", "face": "logo"}``."""
-        session = _session(service)
-        if session is None:
-            return _error(501, "this table cannot teach die kinds")
-        try:
-            kind, face = _names(_json_body(), "kind", "face")
-            return jsonify(session.capture(kind, face))
-        except ValueError as exc:
-            return _error(400, str(exc))
+        return _kind_and_face(service, "capture")
 
     @app.post("/api/teach/clear")
     def teach_clear() -> Response:
         """Drop the shots gathered of a kind (of one face when ``face`` is given): ``{"kind": "logo-d6"}``."""
-        session = _session(service)
-        if session is None:
-            return _error(501, "this table cannot teach die kinds")
-        try:
-            kind, face = _names(_json_body(), "kind", "face")
-            return jsonify(session.clear(kind, face))
-        except ValueError as exc:
-            return _error(400, str(exc))
+        return _kind_and_face(service, "clear")
 
     @app.post("/api/teach/build")
     def teach_build() -> Response:
