@@ -16,7 +16,7 @@ import pytest
 
 from arena_table.cli import main
 from arena_table.cli.common import free_port
-from arena_table.table import config
+from arena_table.table import config_sections
 from arena_table.table.config import (CameraSettings, ConfigError, DiceSettings, TableConfig, example_file, keys,
                                       load)
 
@@ -117,13 +117,13 @@ def test_reader_settings_reach_the_reader():
 
 
 def test_default_camera(monkeypatch):
-    monkeypatch.setattr(config, "picamera2_available", lambda: False)
-    monkeypatch.setattr(config.Path, "exists", lambda self: False)
-    assert config.default_camera() == "sim"
-    monkeypatch.setattr(config.Path, "exists", lambda self: str(self) == "/dev/video0")
-    assert config.default_camera() == "0"
-    monkeypatch.setattr(config, "picamera2_available", lambda: True)
-    assert config.default_camera() == "picamera2"
+    monkeypatch.setattr(config_sections, "picamera2_available", lambda: False)
+    monkeypatch.setattr(config_sections.Path, "exists", lambda self: False)
+    assert config_sections.default_camera() == "sim"
+    monkeypatch.setattr(config_sections.Path, "exists", lambda self: str(self) == "/dev/video0")
+    assert config_sections.default_camera() == "0"
+    monkeypatch.setattr(config_sections, "picamera2_available", lambda: True)
+    assert config_sections.default_camera() == "picamera2"
     assert CameraSettings(source="none").device() is None and CameraSettings(source="DIR").device() == "DIR"
 
 
