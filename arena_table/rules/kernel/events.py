@@ -6,10 +6,10 @@ An event is a frozen, keyword-only dataclass registered under a short *kind*
 
     roll die=d6 faces=[3,5,6] source=sim at=12.5
 
-Values are written compactly: integers and floats as numbers, ``true``/
-``false``/``null``, strings bare when that cannot be mistaken for anything
-else and as JSON strings otherwise, tuples/lists and mappings as compact JSON.
-Fields equal to their default are left out. :func:`parse` reads that text back
+Values are written compactly (:mod:`.event_codec`): integers and floats as
+numbers, ``true``/``false``/``null``, strings bare when that cannot be mistaken
+for anything else and as JSON strings otherwise, tuples/lists and mappings as
+compact JSON. Fields equal to their default are left out. :func:`parse` reads that text back
 so that ``parse(str(e)) == e`` for every registered event (the python-chess
 ``Move.uci()``/``Move.from_uci()`` idea). :func:`to_json` / :func:`from_json`
 give the same round trip through a JSON object ``{"kind": ..., **fields}``.
@@ -20,20 +20,15 @@ Games define their own events with :func:`event`; the kernel's own events
 
 from __future__ import annotations
 
-import dataclasses
-import functools
-import math
 import json
 import re
-import typing
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Mapping
 
 from .errors import NotationError
+from .event_codec import build, default_of, encode_bare_list, encode_value, fields_of, jsonable, read_fields
 
 _REGISTRY: dict[str, type["Event"]] = {}
-_BARE = re.compile(r"^[A-Za-z_][A-Za-z0-9_.:/@+#'-]*$")
-_KEYWORDS = {"true", "false", "null"}
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -89,163 +84,6 @@ def event_types() -> dict[str, type[Event]]:
     return dict(_REGISTRY)
 
 
-# --- value codec -----------------------------------------------------------------
-
-def _encode_value(value: Any) -> str:
-    if isinstance(value, bool) or value is None:
-        return json.dumps(value)
-    if isinstance(value, (int, float)):
-        return json.dumps(value)
-    if isinstance(value, str):
-        if _BARE.match(value) and value not in _KEYWORDS:
-            return value
-        return json.dumps(value, ensure_ascii=False)
-    return json.dumps(_jsonable(value), separators=(",", ":"), ensure_ascii=False, sort_keys=True)
-
-
-def _bare_item(item: Any) -> str:
-    if isinstance(item, str) and _BARE.match(item) and item not in _KEYWORDS:
-        return item
-    return json.dumps(item, ensure_ascii=False)
-
-
-def _encode_bare_list(value: Any) -> str:
-    """A list of numbers and words as ``[burn,2]``: words bare where :func:`_parse_bare_list` reads
-    them back, numbers (and a word that looks like one, ``"2"``) as JSON."""
-    if isinstance(value, (tuple, list)) and all(isinstance(v, (int, str)) and not isinstance(v, bool) for v in value):
-        return "[" + ",".join(_bare_item(v) for v in value) + "]"
-    return _encode_value(value)
-
-
-_BARE_ITEM = re.compile(r'\s*("(?:[^"\\]|\\.)*"|-?[0-9][0-9.eE+-]*|[A-Za-z_][A-Za-z0-9_.:/@+#\'-]*)\s*(,|\])')
-
-
-def _parse_bare_list(rest: str, j: int) -> tuple[list[Any], int] | None:
-    """The list of numbers, JSON strings and bare words at ``rest[j]`` (a ``[``) and the index past
-    it, or ``None`` when it is not one."""
-    items: list[Any] = []
-    i = j + 1
-    if rest.startswith("]", i):
-        return [], i + 1
-    while True:
-        m = _BARE_ITEM.match(rest, i)
-        if m is None:
-            return None
-        token = m.group(1)
-        if token[0] == '"' or token[0] == "-" or token[0].isdigit():
-            try:
-                items.append(json.loads(token))
-            except json.JSONDecodeError:
-                return None
-        else:
-            items.append(json.loads(token) if token in _KEYWORDS else token)
-        i = m.end()
-        if m.group(2) == "]":
-            return items, i
-
-
-def _jsonable(value: Any) -> Any:
-    if isinstance(value, (tuple, list)):
-        return [_jsonable(v) for v in value]
-    if isinstance(value, Mapping):
-        return {str(k): _jsonable(v) for k, v in value.items()}
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: _jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
-    return value
-
-
-def _coerce(tp: Any, value: Any, where: str) -> Any:
-    """Bring a decoded JSON value to the annotated type ``tp`` (tuples, nested)."""
-    origin = typing.get_origin(tp)
-    args = typing.get_args(tp)
-    if tp is Any or tp is None:
-        return value
-    if origin in (typing.Union, getattr(__import__("types"), "UnionType", None)):
-        if value is None and type(None) in args:
-            return None
-        errors = []
-        for arg in args:
-            if arg is type(None):
-                continue
-            try:
-                return _coerce(arg, value, where)
-            except NotationError as exc:
-                errors.append(exc)
-        if len(errors) == 1:  # Optional[X]: X's own complaint says the most
-            raise errors[0]
-        raise NotationError(f"{where}: {value!r} fits none of {tp}")
-    if origin is tuple:
-        if not isinstance(value, (list, tuple)):
-            raise NotationError(f"{where}: expected a list, got {value!r}")
-        if len(args) == 2 and args[1] is Ellipsis:
-            return tuple(_coerce(args[0], v, where) for v in value)
-        if args and len(args) != len(value):
-            raise NotationError(f"{where}: expected {len(args)} items, got {len(value)}")
-        return tuple(_coerce(a, v, where) for a, v in zip(args, value)) if args else tuple(value)
-    if origin in (dict, Mapping) or tp is dict:
-        if not isinstance(value, dict):
-            raise NotationError(f"{where}: expected a mapping, got {value!r}")
-        if args:
-            return {k: _coerce(args[1], v, where) for k, v in value.items()}
-        return dict(value)
-    if tp is float:
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise NotationError(f"{where}: expected a number, got {value!r}")
-        if not math.isfinite(value):
-            raise NotationError(f"{where}: expected a finite number, got {value!r}")
-        return float(value)
-    if tp is int:
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise NotationError(f"{where}: expected an integer, got {value!r}")
-        return value
-    if tp is bool:
-        if not isinstance(value, bool):
-            raise NotationError(f"{where}: expected true or false, got {value!r}")
-        return value
-    if tp is str:
-        if not isinstance(value, str):
-            raise NotationError(f"{where}: expected text, got {value!r}")
-        return value
-    if dataclasses.is_dataclass(tp):
-        if not isinstance(value, dict):
-            raise NotationError(f"{where}: expected an object, got {value!r}")
-        hints = typing.get_type_hints(tp)
-        return tp(**{k: _coerce(hints[k], v, f"{where}.{k}") for k, v in value.items()})
-    return value
-
-
-@functools.lru_cache(maxsize=None)
-def _fields(cls: type[Event]) -> dict[str, tuple[dataclasses.Field, Any]]:
-    # Cached: get_type_hints re-evaluates every annotation string and was two thirds of the
-    # engine's CPU per event. Classes never change after registration; callers only read.
-    hints = typing.get_type_hints(cls)
-    return {f.name: (f, hints[f.name]) for f in dataclasses.fields(cls)}
-
-
-def _default(f: dataclasses.Field) -> Any:
-    if f.default is not dataclasses.MISSING:
-        return f.default
-    if f.default_factory is not dataclasses.MISSING:  # type: ignore[misc]
-        return f.default_factory()  # type: ignore[misc]
-    return dataclasses.MISSING
-
-
-def _build(cls: type[Event], raw: Mapping[str, Any], text: str) -> Event:
-    spec = _fields(cls)
-    kwargs = {}
-    for name, value in raw.items():
-        if name not in spec:
-            raise NotationError(f"{text!r}: {cls.KIND} has no field {name!r} (fields: {', '.join(spec)})")
-        kwargs[name] = _coerce(spec[name][1], value, f"{cls.KIND}.{name}")
-    missing = [n for n, (f, _) in spec.items() if n not in kwargs and _default(f) is dataclasses.MISSING]
-    if missing:
-        raise NotationError(f"{text!r}: {cls.KIND} needs {', '.join(missing)}")
-    try:
-        return cls(**kwargs)
-    except (TypeError, ValueError) as exc:
-        raise NotationError(f"{text!r}: {exc}") from exc
-
-
 def _lookup(kind: str) -> type[Event] | None:
     """The class of ``kind``, or ``None``. A game's kinds are registered when its package is
     imported (the composition root loads the games: :func:`arena_table.rules.games.load`)."""
@@ -261,15 +99,15 @@ def to_notation(ev: Event) -> str:
     'roll die=d4 faces=[3,1]'
     """
     parts = [ev.KIND]
-    spec = _fields(type(ev))
+    spec = fields_of(type(ev))
     order = [n for n in spec if n != "at"] + ["at"]  # the time stamp reads best last
     for name in order:
         f = spec[name][0]
         value = getattr(ev, name)
-        if value == _default(f):
+        if value == default_of(f):
             continue
         bare = name in getattr(ev, "BARE_LISTS", ())
-        parts.append(f"{name}={_encode_bare_list(value) if bare else _encode_value(value)}")
+        parts.append(f"{name}={encode_bare_list(value) if bare else encode_value(value)}")
     return " ".join(parts)
 
 
@@ -299,42 +137,7 @@ def _parse(text: str) -> Event:
     cls = _lookup(kind)
     if cls is None:
         raise NotationError(f"{text!r}: unknown event kind {kind!r}")
-    raw: dict[str, Any] = {}
-    decoder = json.JSONDecoder()
-    i, n = 0, len(rest)
-    while i < n:
-        if rest[i] == " ":
-            i += 1
-            continue
-        eq = rest.find("=", i)
-        if eq < 0:
-            raise NotationError(f"{text!r}: expected field=value at {rest[i:]!r}")
-        name = rest[i:eq]
-        if not re.fullmatch(r"[a-z_][a-z0-9_]*", name):
-            raise NotationError(f"{text!r}: bad field name {name!r}")
-        j = eq + 1
-        if j < n and rest[j] in '"[{-0123456789':
-            try:
-                value, end = decoder.raw_decode(rest, j)
-            except json.JSONDecodeError as exc:
-                bare = _parse_bare_list(rest, j) if rest[j] == "[" else None
-                if bare is None:
-                    raise NotationError(f"{text!r}: bad value for {name}: not JSON ({exc.msg} at character "
-                                        f"{exc.pos - j + 1} of the value)") from exc
-                value, end = bare
-            i = end
-        else:
-            end = rest.find(" ", j)
-            end = n if end < 0 else end
-            word = rest[j:end]
-            value = json.loads(word) if word in _KEYWORDS else word
-            i = end
-        if i < n and rest[i] != " ":
-            raise NotationError(f"{text!r}: junk after value of {name}")
-        if name in raw:
-            raise NotationError(f"{text!r}: field {name} given twice")
-        raw[name] = value
-    return _build(cls, raw, text)
+    return build(cls, read_fields(rest, text), text)
 
 
 def to_json(ev: Event) -> dict[str, Any]:
@@ -344,8 +147,8 @@ def to_json(ev: Event) -> dict[str, Any]:
     [2]
     """
     out: dict[str, Any] = {"kind": ev.KIND}
-    for name in _fields(type(ev)):
-        out[name] = _jsonable(getattr(ev, name))
+    for name in fields_of(type(ev)):
+        out[name] = jsonable(getattr(ev, name))
     return out
 
 
@@ -368,7 +171,7 @@ def _from_json(obj: Mapping[str, Any]) -> Event:
     if cls is None:
         raise NotationError(f"unknown event kind {obj['kind']!r}")
     raw = {k: v for k, v in obj.items() if k != "kind"}
-    return _build(cls, raw, json.dumps(obj)[:120])
+    return build(cls, raw, json.dumps(obj)[:120])
 
 
 # --- the kernel's own events -----------------------------------------------------------
