@@ -131,8 +131,7 @@ def _get(url: str) -> Any:
         return json.load(r)
 
 
-def run_service(browser, tmp: Path, db: Path, photos: list[str], folder: Path,
-                until: Callable[[Any], bool] | None = None, timeout: float = 60.0,
+def run_service(browser, tmp: Path, db: Path, photos: list[str], folder: Path, timeout: float = 60.0,
                 observer: str = "", collect: Callable[[Any], Any] | None = None) -> Run:
     """Run the service on ``folder`` until its camera has shown every photo, with a spectator page
     open from before the first figure; returns what was seen. ``observer``: more JavaScript
