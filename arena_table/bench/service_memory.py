@@ -2,7 +2,7 @@
 
 Starts ``arena-table run --camera sim --tokens sim`` as a subprocess on a fresh log, attaches
 ``--clients K`` spectator streams (``GET /api/stream``, read in threads of this process) and
-``--control C`` control-page pollers (logged in with the PIN; each does what ``control.js`` does:
+``--control C`` control-page pollers (logged in with the PIN; each does what the control page's scripts do:
 ``/api/status`` then ``/api/camera/frame.jpg`` once a second, ``/api/tokens`` every 5 s, and the
 control log ``/api/events?viewer=control`` after every streamed update), lets the simulated table
 throw dice for ``--minutes`` and prints the process's ``VmRSS`` every ``--interval`` seconds,
