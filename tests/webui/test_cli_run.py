@@ -295,11 +295,14 @@ def test_run_names_the_taught_kinds_it_loaded(tmp_path):
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             env={**os.environ, "PYTHONUNBUFFERED": "1"})
     try:
-        first = [proc.stdout.readline() for _ in range(3)]  # the table listens once the control page is printed
+        # the table listens once the control page is printed; the taught kinds follow it, so wait for
+        # that line too before the stop (a SIGTERM between the two would skip it)
+        first = [proc.stdout.readline() for _ in range(4)]
     finally:
         proc.send_signal(signal.SIGTERM)
         rest = proc.stdout.read()  # from the buffer readline filled too (communicate would skip it)
         proc.wait(timeout=20)
     assert proc.returncode == 0, proc.stderr.read()
     assert "control page" in first[2]
-    assert rest.splitlines() == [f"arena-table: taught die kinds glyph-test (from {data})", "arena-table: stopped"]
+    assert first[3].rstrip("\n") == f"arena-table: taught die kinds glyph-test (from {data})"
+    assert rest.splitlines() == ["arena-table: stopped"]
