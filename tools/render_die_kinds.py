@@ -1,13 +1,14 @@
 """Render test sets of every drawable shipped die kind: one folder of frames per scene.
 
-A scene is one game's table (its six-sided kinds plus distractor dice of other games' kinds) or
-the dice tray (the game-free kinds); see ``arena_table/vision/kind_sets.py``. Each frame varies
+A scene is one game's table (its kinds plus distractor dice of other games' kinds) or the dice
+tray (the game-free kinds: d6s, d4s and the d8, d10, d12 and d20); see ``arena_table/vision/kind_sets.py``. Each frame varies
 rotation, size, light, blur, glare, noise and tray (``arena_table/vision/kind_render.py``), all
 from the seed. ``arena-table bench dice --kinds`` renders the same frames in memory (same seeds).
 
 Writes ``OUT/<scene>/<seed>.png`` and ``OUT/labels.json``:
 ``{"seed", "frames", "scenes": {scene: {"kinds", "others", "left_out", "together", "not_drawn",
-"frames": [{"file", "index", "dice": [{"kind", "face", "centre", "side", "other"}]}]}}}``.
+"frames": [{"file", "index", "dice": [{"kind", "face", "centre", "side", "other", "outline"}]}]}}}``
+(``outline``: a d4's or d8-d20's silhouette corners in px, see ``kind_render.RenderedDie``).
 
 Run: ``python tools/render_die_kinds.py OUT [--frames 30] [--seed 900000]``. The default seed is
 the test sets' (``kind_sets.TEST_SEED``); the kind face model was trained on seeds below 100 000.

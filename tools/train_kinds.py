@@ -1,7 +1,7 @@
 """Train the die-kind face classifier (``arena_table/vision/models/kind_face.onnx``).
 
-Data: rendered frames (``arena_table.vision.kind_render.render_frame``) of every drawable shipped
-kind, seeds ``--seed`` to ``--seed + --frames - 1`` (all below 100 000; the test sets start at
+Data: rendered frames (``arena_table.vision.kind_render.render_frame``) of every square-faced shipped
+kind (``kinds.square_faced``: the dice this model reads; d4s and d8-d20 have readers of their own), seeds ``--seed`` to ``--seed + --frames - 1`` (all below 100 000; the test sets start at
 ``kind_sets.TEST_SEED`` = 900 000). Half the dice keep their kind's look, half get a random body
 colour and a contrasting ink, so the net reads glyphs whatever the colours. Each die is found and
 cropped by the reader's own steps (``kinds.locate``, ``kinds.face_crop``, ``kind_model.ink_map``).
@@ -31,8 +31,8 @@ import arena_table.rules  # noqa: E402,F401 - loads the games' kinds
 from arena_table.rules.kernel.mechanics.die_kinds import die_kinds  # noqa: E402
 from arena_table.vision import kind_model  # noqa: E402
 from arena_table.vision.kind_render import body_bgr, ink_bgr, render_frame  # noqa: E402
-from arena_table.vision.kind_sets import drawable, glyphs  # noqa: E402
-from arena_table.vision.kinds import face_crop, locate  # noqa: E402
+from arena_table.vision.kind_sets import glyphs  # noqa: E402
+from arena_table.vision.kinds import face_crop, locate, square_faced  # noqa: E402
 from arena_table.vision.kind_icons import glyph_id  # noqa: E402
 
 TRAIN_SEED_LIMIT = 100_000
@@ -133,7 +133,7 @@ def main(argv=None) -> int:
     if args.seed + args.frames > TRAIN_SEED_LIMIT:
         ap.error(f"training seeds must stay below {TRAIN_SEED_LIMIT} (the test sets' seeds lie above)")
     cv2.setNumThreads(1)
-    kinds = [k for k in die_kinds() if drawable(k)]
+    kinds = [k for k in die_kinds() if square_faced(k)]
     names = sorted(set().union(*(glyphs(k) for k in kinds)))
     if args.cache and args.cache.is_file():
         data = np.load(args.cache)

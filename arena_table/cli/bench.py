@@ -127,8 +127,9 @@ def _cmd_dice_kinds(args: argparse.Namespace) -> int:
     print(f"all: {out['dice']} dice, per-die accuracy {out['per_die_accuracy']}, kind accuracy "
           f"{out['kind_accuracy']} ({out['data']})")
     for reader, r in out["by_reader"].items():
-        print(f"  read by vision/{reader}.py: {r['dice']} dice, per-die {r['per_die_accuracy']}, kind {r['kind_accuracy']}")
-    print(f"not rendered and not read (no figures): {', '.join(out['not_rendered'])}")
+        by = "d8-d20 (drawn, no reader yet)" if reader == "poly" else f"read by vision/{reader}.py"
+        print(f"  {by}: {r['dice']} dice, per-die {r['per_die_accuracy']}, kind {r['kind_accuracy']}")
+    print(f"not rendered (no figures): {', '.join(out['not_rendered']) or '-'}")
     print(f"speed: median {out['median_ms']:.1f} ms per 640x480 frame of 10 dice, one core; median_ratio "
           f"{out['median_ratio']:.2f} (over the bench dice yardstick, {out['reference_ms']:.2f} ms in this run)")
     return 0

@@ -164,6 +164,64 @@ def _ccw(a, b, c) -> bool:
     return (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]) < 0
 
 
+SUPERSAMPLE = 3
+"""A die is drawn on a patch this many times finer, shrunk with INTER_AREA: smooth outlines and
+numerals on squashed faces."""
+
+
+def die_window(frame: np.ndarray, img: np.ndarray, pad: float, what: str) -> tuple[int, int, int, int]:
+    """The window (x0, y0, x1, y1) of ``frame`` holding the points ``img`` (N x 2 px) with ``pad``
+    px round them, where a die is drawn.
+
+    Raises:
+        ValueError: the window leaves the frame (``what`` names the die in the message).
+    """
+    hgt, wid = frame.shape[:2]
+    x0, y0 = int(math.floor(img[:, 0].min() - pad)), int(math.floor(img[:, 1].min() - pad))
+    x1, y1 = int(math.ceil(img[:, 0].max() + pad)), int(math.ceil(img[:, 1].max() + pad))
+    if x0 < 0 or y0 < 0 or x1 > wid or y1 > hgt:
+        raise ValueError(f"{what} does not fit a {wid}x{hgt} frame")
+    return x0, y0, x1, y1
+
+
+def random_light(rng: np.random.Generator) -> np.ndarray:
+    """A unit light direction (x, y, z; z toward the camera) 35-80° from the table, from any side."""
+    light = np.array([math.cos(rng.uniform(0, 2 * math.pi)), math.sin(rng.uniform(0, 2 * math.pi)), 0.0])
+    light = light * math.cos(math.radians(rng.uniform(35, 80)))
+    light[2] = math.sqrt(max(0.0, 1 - light[0] ** 2 - light[1] ** 2))
+    return light
+
+
+def drop_shadow(patch: np.ndarray, outline: np.ndarray, light: np.ndarray, size: float,
+                rng: np.random.Generator) -> np.ndarray:
+    """``patch`` (uint8 BGR) with a soft shadow of the convex ``outline`` (N x 2 px of the patch)
+    pushed away from ``light``, offset and softness scaled by the die's ``size`` (px of the patch)."""
+    shadow = np.zeros(patch.shape[:2], np.float32)
+    off = -light[:2] / max(light[2], 0.5) * 0.1 * size
+    cv2.fillConvexPoly(shadow, np.int32(np.round(outline + off)), 1.0)
+    shadow = cv2.GaussianBlur(shadow, (0, 0), 0.04 * size) * float(rng.uniform(0.1, 0.3))
+    return (patch.astype(np.float32) * (1 - shadow[..., None])).astype(np.uint8)
+
+
+def ridge_colour(body: tuple[int, int, int], rng: np.random.Generator) -> tuple[int, ...]:
+    """The BGR of a die's rounded ridges catching the light: ``body`` 5-30 % brighter."""
+    return tuple(int(min(255, c * float(rng.uniform(1.05, 1.3)))) for c in body)
+
+
+def gloss_spot(patch: np.ndarray, outline: np.ndarray, near: np.ndarray, size_px: float, ss: int,
+               rng: np.random.Generator) -> np.ndarray:
+    """``patch`` (uint8 BGR, supersampled ``ss`` times) with a specular spot on the glossy die
+    inside the convex ``outline`` (patch px; the tray is matte), within a quarter of the die's
+    ``size_px`` (frame px) of ``near``."""
+    spot = np.zeros(patch.shape[:2], np.float32)
+    sx, sy = near + rng.uniform(-0.25, 0.25, 2) * size_px * ss
+    cv2.circle(spot, (int(sx), int(sy)), max(2, int(rng.uniform(0.05, 0.15) * size_px * ss)), 1.0, -1)
+    spot = cv2.GaussianBlur(spot, (0, 0), (0.05 * size_px + 1) * ss) * float(rng.uniform(0, 120))
+    die = np.zeros(patch.shape[:2], np.uint8)
+    cv2.fillConvexPoly(die, np.int32(np.round(outline)), 1)
+    return np.clip(patch + (spot * die)[..., None], 0, 255).astype(np.uint8)
+
+
 def draw_d4(frame: np.ndarray, style: str, value: int, centre: tuple[float, float], edge_px: float,
             rng: np.random.Generator, *, body: tuple[int, int, int] = (200, 225, 235),
             ink: tuple[int, int, int] = (20, 20, 20), angle: float | None = None,
@@ -203,24 +261,12 @@ def draw_d4(frame: np.ndarray, style: str, value: int, centre: tuple[float, floa
     img = pts[:, :2] @ spin.T * edge_px + np.asarray(centre, float)
     if not _ccw(img[0], img[1], img[2]):   # keep the base corners counter-clockwise on screen
         img[[1, 2]], pts[[1, 2]] = img[[2, 1]], pts[[2, 1]]
-    hgt, wid = frame.shape[:2]
-    pad = 0.25 * edge_px + 4
-    x0, y0 = int(math.floor(img[:, 0].min() - pad)), int(math.floor(img[:, 1].min() - pad))
-    x1, y1 = int(math.ceil(img[:, 0].max() + pad)), int(math.ceil(img[:, 1].max() + pad))
-    if x0 < 0 or y0 < 0 or x1 > wid or y1 > hgt:
-        raise ValueError(f"a d4 of edge {edge_px:.0f} px at {centre} does not fit a {wid}x{hgt} frame")
-    ss = 3   # supersampled patch, shrunk with INTER_AREA: smooth outlines and squashed numerals
+    ss = SUPERSAMPLE
+    x0, y0, x1, y1 = die_window(frame, img, 0.25 * edge_px + 4, f"a d4 of edge {edge_px:.0f} px at {centre}")
     patch = cv2.resize(frame[y0:y1, x0:x1], ((x1 - x0) * ss, (y1 - y0) * ss), interpolation=cv2.INTER_LINEAR)
     loc = (img - (x0, y0)) * ss
-    light = np.array([math.cos(rng.uniform(0, 2 * math.pi)), math.sin(rng.uniform(0, 2 * math.pi)), 0.0])
-    light = light * math.cos(math.radians(rng.uniform(35, 80)))
-    light[2] = math.sqrt(max(0.0, 1 - light[0] ** 2 - light[1] ** 2))
-    # shadow: the outline, soft, pushed away from the light
-    shadow = np.zeros(patch.shape[:2], np.float32)
-    off = -light[:2] / max(light[2], 0.5) * 0.1 * edge_px * ss
-    cv2.fillConvexPoly(shadow, np.int32(np.round(loc[:3] + off)), 1.0)
-    shadow = cv2.GaussianBlur(shadow, (0, 0), 0.04 * edge_px * ss) * float(rng.uniform(0.1, 0.3))
-    patch = (patch.astype(np.float32) * (1 - shadow[..., None])).astype(np.uint8)
+    light = random_light(rng)
+    patch = drop_shadow(patch, loc[:3], light, edge_px * ss, rng)
     centroid3 = pts.mean(axis=0)
     for opp, nums in enumerate(visible_faces(style, value)):
         x, y = (opp + 1) % 3, (opp + 2) % 3   # the apex lies inside the base: (apex, x, y) turns counter-clockwise
@@ -238,18 +284,11 @@ def draw_d4(frame: np.ndarray, style: str, value: int, centre: tuple[float, floa
                            cv2.LINE_AA, 4)
         a_ = (mask.astype(np.float32) / 255)[..., None]
         patch = (patch * (1 - a_) + warped * a_).astype(np.uint8)
-    ridge = tuple(int(min(255, c * float(rng.uniform(1.05, 1.3)))) for c in body)
+    ridge = ridge_colour(body, rng)
     for i in range(3):
         p, q = np.int32(np.round(loc[3] * 16)), np.int32(np.round(loc[i] * 16))
         cv2.line(patch, tuple(map(int, p)), tuple(map(int, q)), ridge, max(1, ss // 2), cv2.LINE_AA, 4)
-    # a specular spot on the glossy faces (on the die only: the tray is matte)
-    spot = np.zeros(patch.shape[:2], np.float32)
-    sx, sy = loc[3] + rng.uniform(-0.25, 0.25, 2) * edge_px * ss
-    cv2.circle(spot, (int(sx), int(sy)), max(2, int(rng.uniform(0.05, 0.15) * edge_px * ss)), 1.0, -1)
-    spot = cv2.GaussianBlur(spot, (0, 0), (0.05 * edge_px + 1) * ss) * float(rng.uniform(0, 120))
-    die = np.zeros(patch.shape[:2], np.uint8)
-    cv2.fillConvexPoly(die, np.int32(np.round(loc[:3])), 1)
-    patch = np.clip(patch + (spot * die)[..., None], 0, 255).astype(np.uint8)
+    patch = gloss_spot(patch, loc[:3], loc[3], edge_px, ss, rng)
     frame[y0:y1, x0:x1] = cv2.resize(patch, (x1 - x0, y1 - y0), interpolation=cv2.INTER_AREA)
     bx, by = img[:3].min(axis=0)
     bw, bh = img[:3].max(axis=0) - (bx, by)

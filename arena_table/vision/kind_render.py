@@ -26,7 +26,7 @@ import cv2
 import numpy as np
 
 from arena_table.rules.kernel.mechanics.die_kinds import DieKind
-from arena_table.vision import d4_render  # module import: d4_render imports this module too
+from arena_table.vision import d4_render, poly_render  # module imports: both import this module too
 from arena_table.vision.kind_icons import draw_glyph, glyph_id
 
 FACE_PX = 64
@@ -98,14 +98,22 @@ def face_image(kind: DieKind, symbol: str, px: int = FACE_PX, body=None, ink=Non
 
 @dataclass(frozen=True)
 class RenderedDie:
-    """Truth for one drawn die: kind id, face symbol, centre (x, y) px, side px, and whether the
-    die is a distractor of a kind the scene's game does not use (``other``)."""
+    """Truth for one drawn die: kind id, face symbol, centre (x, y) px, size px, whether the
+    die is a distractor of a kind the scene's game does not use (``other``) and, for a d4 or a
+    polyhedral die, its outline.
+
+    ``side``: a six-sided die's side; a d4's edge; a d8-d20's longest vertex-to-vertex length
+    (``Look.size_mm`` times the frame's scale; its outline spans about 0.8 of it). ``centre``: a
+    d4's base centroid; a d8-d20's centre (straight down: its top face's centre).
+    ``outline``: the silhouette's corners (x, y) px, convex (a d4's three base corners), empty
+    for a six-sided die (its square is ``side`` turned about ``centre``)."""
 
     kind: str
     face: str
     centre: tuple[int, int]
     side: int = 0
     other: bool = False
+    outline: tuple[tuple[float, float], ...] = ()
 
 
 def _lab(bgr) -> np.ndarray:
@@ -233,8 +241,11 @@ def render_frame(kinds: Sequence[DieKind], seed: int, n: int = 4, size: tuple[in
     ``n_others`` distractors drawn from ``others`` (truth ``other=True``), each face drawn at
     random, on a 4x3 grid (at most 12 dice). A d4 kind (``Look.style``) is drawn by
     :func:`arena_table.vision.d4_render.draw_d4` in its style (edge ``Look.size_mm`` times a scale from :data:`PX_PER_MM`, truth
-    centre its base's centroid), after the square dice. ``palette`` draws each die in other colours (training sets).
-    Returns the frame and the truth: the square dice, then the d4s.
+    centre its base's centroid), a d8-d20 (:func:`arena_table.vision.poly_render.is_poly`) by
+    :func:`arena_table.vision.poly_render.draw_poly` (longest vertex-to-vertex length
+    ``Look.size_mm`` times such a scale), both after the square dice, in the order drawn.
+    ``palette`` draws each die in other colours (training sets).
+    Returns the frame and the truth: the square dice, then the d4s and d8-d20s.
 
     Raises:
         ValueError: more than 12 dice, or distractors asked for without ``others``.
@@ -262,6 +273,12 @@ def render_frame(kinds: Sequence[DieKind], seed: int, n: int = 4, size: tuple[in
             centre = (min(max(cx, margin), wid - margin), min(max(cy, margin), hgt - margin))
             d4s.append((kind, sym, centre, other, body, ink, edge))
             continue
+        if poly_render.is_poly(kind):
+            size = float(rng.uniform(*PX_PER_MM)) * (kind.look.size_mm or SIDE_MM)
+            margin = int(0.62 * size) + 6  # half its longest length, with its shadow
+            centre = (min(max(cx, margin), wid - margin), min(max(cy, margin), hgt - margin))
+            d4s.append((kind, sym, centre, other, body, ink, size))
+            continue
         side = int(rng.integers(SIDE_PX[0], SIDE_PX[1] + 1))
         glare = None
         if rng.random() < GLARE_SHARE:
@@ -272,7 +289,12 @@ def render_frame(kinds: Sequence[DieKind], seed: int, n: int = 4, size: tuple[in
     if d4s:
         frame = np.clip(frame, 0, 255).astype(np.uint8)
         for kind, sym, centre, other, body, ink, edge in d4s:
-            d4_render.draw_d4(frame, kind.look.style, int(sym), centre, edge, rng, body=body, ink=ink)
-            truth.append(RenderedDie(kind.id, sym, centre, int(edge), other))
+            if kind.look.style:
+                drawn = d4_render.draw_d4(frame, kind.look.style, int(sym), centre, edge, rng, body=body, ink=ink)
+                outline = drawn.corners
+            else:
+                outline = poly_render.draw_poly(frame, kind.sides, sym, centre, edge, rng, body=body, ink=ink).outline
+            truth.append(RenderedDie(kind.id, sym, centre, int(edge), other,
+                                     tuple((round(x, 1), round(y, 1)) for x, y in outline)))
         frame = frame.astype(np.float32)
     return finish(frame, rng), truth

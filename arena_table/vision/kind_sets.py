@@ -11,8 +11,9 @@ the game's kinds is left out of that game's scenes (:func:`scene_plan` lists it)
 that a scene reads together (the pip d6 and the licensed d6 on faces 2-6) are *judged together*:
 either kind counts as right on their shared faces.
 
-The d4s are drawn by :mod:`arena_table.vision.d4_render`; d8-d20 are not drawn (:func:`scene_plan`
-names them).
+The d4s are drawn by :mod:`arena_table.vision.d4_render`, the d8, d10, d12 and d20 by
+:mod:`arena_table.vision.poly_render` (all game-free: the tray scene holds them); a kind neither
+draws is named by :func:`scene_plan`.
 
 >>> import arena_table.rules
 >>> plan = scene_plan("demigods")
@@ -28,6 +29,7 @@ from typing import Iterator
 import numpy as np
 
 from arena_table.rules.kernel.mechanics.die_kinds import D4_STYLES, DieKind, die_kinds
+from arena_table.vision import poly_render
 from arena_table.vision.kind_render import RenderedDie, light_ink, render_frame
 from arena_table.vision.kind_icons import glyph_id
 from arena_table.vision.kinds import square_faced
@@ -48,11 +50,20 @@ def usual_hsv(kind: DieKind) -> tuple[int, int, int] | None:
     return kind.look.colour
 
 
-def glyphs(kind: DieKind) -> set[str]:
-    """The glyphs the faces of ``kind`` show (a d4's: its style and numeral, ``top-vertex-3``)."""
+def face_glyph(kind: DieKind, symbol: str) -> str:
+    """The glyph the face ``symbol`` of ``kind`` shows: a d4's its style and numeral
+    (``top-vertex-3``), a d8-d20's its shape and numeral (``d20-17``: no camera takes a d8's 3
+    for a d20's), else :func:`~arena_table.vision.kind_icons.glyph_id`."""
     if kind.look.style:
-        return {f"{kind.look.style}-{s}" for s in kind.symbols}
-    return {glyph_id(s, kind.look.marks) for s in kind.symbols}
+        return f"{kind.look.style}-{symbol}"
+    if poly_render.is_poly(kind):
+        return f"d{kind.sides}-{symbol}"
+    return glyph_id(symbol, kind.look.marks)
+
+
+def glyphs(kind: DieKind) -> set[str]:
+    """The glyphs the faces of ``kind`` show (:func:`face_glyph`)."""
+    return {face_glyph(kind, s) for s in kind.symbols}
 
 
 def twins(a: DieKind, b: DieKind) -> set[str]:
@@ -67,9 +78,10 @@ def twins(a: DieKind, b: DieKind) -> set[str]:
 
 
 def drawable(kind: DieKind) -> bool:
-    """Whether :mod:`kind_render` draws the kind: square-faced (``kinds.square_faced``) or a d4 in
-    one of the styles ``d4_render`` draws."""
-    return square_faced(kind) or (kind.sides == 4 and kind.look.style in D4_STYLES)
+    """Whether :mod:`kind_render` draws the kind: square-faced (``kinds.square_faced``), a d4 in
+    one of the styles ``d4_render`` draws, or a d8-d20 (``poly_render.is_poly``)."""
+    return (square_faced(kind) or (kind.sides == 4 and kind.look.style in D4_STYLES)
+            or poly_render.is_poly(kind))
 
 
 @dataclass(frozen=True)
@@ -86,7 +98,7 @@ class ScenePlan:
     together: tuple[tuple[str, str, tuple[str, ...]], ...]
     """(drawn kind, kind the reader may answer, shared glyphs) judged together."""
     not_drawn: tuple[str, ...]
-    """The game's kinds no scene draws (not six-sided)."""
+    """The game's kinds no scene draws (:func:`drawable`)."""
 
 
 def scene_plan(game: str | None) -> ScenePlan:
@@ -117,8 +129,7 @@ def right_kinds(plan: ScenePlan, die: RenderedDie) -> set[str]:
     for a, b, shared in plan.together:
         if die.kind in (a, b):
             kind = next(k for k in die_kinds() if k.id == die.kind)
-            glyph = f"{kind.look.style}-{die.face}" if kind.look.style else glyph_id(die.face, kind.look.marks)
-            if glyph in shared:
+            if face_glyph(kind, die.face) in shared:
                 out |= {a, b}
     return out
 
