@@ -366,11 +366,14 @@ def draw_poly_kind(frame: np.ndarray, kind: DieKind, face: int | str, centre: tu
 
 
 def render_poly(kind: DieKind, face: int | str, rng: np.random.Generator, *, size: tuple[int, int] = (240, 320),
-                scale: tuple[float, float] | None = None) -> tuple[np.ndarray, RenderedPoly]:
+                scale: tuple[float, float] | None = None, body: tuple[int, int, int] | None = None,
+                ink: tuple[int, int, int] | None = None) -> tuple[np.ndarray, RenderedPoly]:
     """One BGR frame (``size`` = (H, W)) with one die of the polyhedral ``kind`` showing ``face``
-    on a random tray (:func:`arena_table.vision.kind_render.tray`), drawn at ``Look.size_mm``
-    times a px a mm from ``scale`` (low, high), placed, turned, tilted and lit at random, then
-    the camera's light, blur, noise and JPEG (:func:`arena_table.vision.kind_render.finish`).
+    on a random tray (:func:`arena_table.vision.kind_render.tray`, its colour far from the die's),
+    drawn at ``Look.size_mm`` times a px a mm from ``scale`` (low, high; default
+    :data:`arena_table.vision.kind_render.PX_PER_MM`), placed, turned, tilted and lit at random,
+    then the camera's light, blur, noise and JPEG (:func:`arena_table.vision.kind_render.finish`).
+    ``body``/``ink`` BGR: the kind's colours unless given (training sets draw dice in any colour).
 
     >>> from arena_table.rules.kernel.mechanics.die_kinds import find_kind
     >>> frame, truth = render_poly(find_kind("d20"), 17, np.random.default_rng(0))
@@ -385,7 +388,40 @@ def render_poly(kind: DieKind, face: int | str, rng: np.random.Generator, *, siz
     margin = 0.62 * px + 6
     if min(hgt, wid) < 2 * margin + 2:
         raise ValueError(f"a {wid}x{hgt} frame is too small for a {kind.id} of {px:.0f} px")
-    frame = np.clip(kind_render.tray(rng, size, [kind_render.body_bgr(kind)]), 0, 255).astype(np.uint8)
+    body = body or kind_render.body_bgr(kind)
+    frame = np.clip(kind_render.tray(rng, size, [body]), 0, 255).astype(np.uint8)
     centre = (float(rng.uniform(margin, wid - margin)), float(rng.uniform(margin, hgt - margin)))
-    truth = draw_poly_kind(frame, kind, face, centre, px, rng)
+    truth = draw_poly_kind(frame, kind, face, centre, px, rng, body=body, ink=ink or kind_render.ink_bgr(kind))
     return kind_render.finish(frame.astype(np.float32), rng), truth
+
+
+def crop_die(frame: np.ndarray, outline, px: int = 64, fill: float = 0.9,
+             angle: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+    """A ``px`` x ``px`` crop of ``frame`` (HxW or HxWx3 uint8) round a die's ``outline`` (N x 2
+    frame px, e.g. :attr:`RenderedPoly.outline` or a locator's), its enclosing circle scaled to
+    ``fill`` of the crop's side and turned ``angle`` degrees counter-clockwise; outside the frame
+    its border repeats. A die shrunk more than 1.2 times is smoothed first (sigma a third of the
+    shrink), so its numerals are not aliased.
+
+    Returns:
+        (crop, m): the crop and the 2 x 3 affine map m from frame px to crop px
+        (``cv2.transform(outline[None], m)`` puts the outline in the crop).
+
+    >>> crop, m = crop_die(np.zeros((100, 100, 3), np.uint8), [(40, 40), (60, 40), (60, 60), (40, 60)], px=32)
+    >>> crop.shape, np.round(cv2.transform(np.float32([[[50, 50]]]), m)[0, 0], 3).tolist()
+    ((32, 32, 3), [16.0, 16.0])
+    """
+    (cx, cy), radius = cv2.minEnclosingCircle(np.float32(outline).reshape(-1, 1, 2))
+    zoom = fill * px / max(2.0 * radius, 1e-6)
+    m = cv2.getRotationMatrix2D((cx, cy), angle, zoom)
+    m[:, 2] += (px / 2 - cx, px / 2 - cy)
+    src, at = frame, m
+    if zoom < 1 / 1.2:   # smooth only the window the crop reads
+        reach = 0.75 * px / zoom
+        x0, y0 = max(0, int(cx - reach)), max(0, int(cy - reach))
+        x1, y1 = min(frame.shape[1], int(cx + reach) + 1), min(frame.shape[0], int(cy + reach) + 1)
+        src = cv2.GaussianBlur(frame[y0:y1, x0:x1], (0, 0), 1 / zoom / 3)
+        at = m.copy()
+        at[:, 2] += m[:, :2] @ np.array([x0, y0], float)
+    crop = cv2.warpAffine(src, at, (px, px), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return crop, m

@@ -173,3 +173,18 @@ def test_render_frame_gives_a_poly_die_its_kind_face_centre_and_outline():
         x, y, = d.centre
         assert d.face in find_kind("d10").symbols
         assert cv2.pointPolygonTest(np.float32(d.outline), (float(x), float(y)), False) > 0
+
+
+def test_render_poly_draws_a_die_in_given_colours_and_crop_die_centres_its_outline():
+    frame, truth = pr.render_poly(find_kind("d12"), 7, np.random.default_rng(3), body=(40, 40, 160), ink=(240, 240, 240))
+    assert truth.face == "7" and truth.sides == 12
+    inside = np.zeros(frame.shape[:2], np.uint8)
+    cv2.fillConvexPoly(inside, np.int32(truth.outline), 1)
+    b, g, r = np.median(frame[inside > 0], axis=0)
+    assert r > 80 and r > 1.5 * b and r > 1.5 * g  # the red body, under light and shade
+    crop, m = pr.crop_die(frame, truth.outline, px=64, fill=0.9, angle=30.0)
+    assert crop.shape == (64, 64, 3)
+    inner = cv2.transform(np.float32(truth.outline)[None], m)[0]
+    (cx, cy), radius = cv2.minEnclosingCircle(inner)
+    assert (cx, cy) == pytest.approx((32, 32), abs=0.01) and 2 * radius == pytest.approx(0.9 * 64, abs=0.01)
+    assert np.median(crop[28:36, 28:36, 2]) > 80  # the die's body at the crop's middle
