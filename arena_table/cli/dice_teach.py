@@ -176,12 +176,15 @@ def evaluate_taught(taught, root: str | Path, labels: str | Path | None = None,
     ``logo 3``; a box's class is the face ``classes`` maps it to, else class k face k+1), else a
     ``DIR/<face>/`` folder. The dice are read where
     :func:`~arena_table.vision.teach_shots.locate_dice` finds them, as the table reads them (the
-    YOLO boxes only pair them with their labels). The photos the kind was taught from, when
-    ``root`` is its teaching folder, are left out (``left_out_taught``).
+    YOLO boxes only pair them with their labels), by
+    :func:`~arena_table.vision.taught_read.read_taught`. The photos the kind was taught from, when
+    ``root`` is its teaching folder, are left out (``left_out_taught``, ``left_out_taught_photos``):
+    the figures are on photos not taught from.
 
     Returns:
         The keys of :func:`~arena_table.vision.evaluate.score_samples` (faces as symbols) plus
-        ``kind`` and ``left_out_taught``. In the ``DIR/<face>/`` layout the number of dice in a
+        ``kind``, ``left_out_taught`` (how many photos were left out) and ``left_out_taught_photos``
+        (their paths relative to ``root``). In the ``DIR/<face>/`` layout the number of dice in a
         photo is not labelled: the dice found there count as the truth, each labelled with the
         folder's face.
 
@@ -239,9 +242,11 @@ def evaluate_taught(taught, root: str | Path, labels: str | Path | None = None,
         items = _face_folder_items(root, skip)
         labelled = [f for _, _, f in items]
     faces = list(dict.fromkeys([*taught.kind.symbols, *taught.model.faces, *labelled]))
-    m = score_samples(samples(), reader=lambda _cfg, frame: read_taught(taught.model, frame, located.pop(id(frame), None)),
-                      faces=faces)
-    return dict(m, kind=taught.kind.id, left_out_taught=len(skip))
+    def read(_cfg, frame):
+        return read_taught(taught.model, frame, located.pop(id(frame), None))
+
+    m = score_samples(samples(), reader=read, faces=faces)
+    return dict(m, kind=taught.kind.id, left_out_taught=len(skip), left_out_taught_photos=sorted(skip))
 
 
 def cmd_eval_kind(args: argparse.Namespace) -> int:
@@ -273,7 +278,8 @@ def cmd_eval_kind(args: argparse.Namespace) -> int:
             if row:
                 print(f"  true {t}: " + ", ".join(f"{k}={v}" for k, v in row.items()))
         if m["left_out_taught"]:
-            print(f"  ({m['left_out_taught']} photos {taught.kind.id} was taught from left out)")
+            print(f"  left out, {taught.kind.id} was taught from them: {m['left_out_taught']} photos, "
+                  + " ".join(m["left_out_taught_photos"]))
         for e in m["errors"]:
             print(f"  error: {e}")
     if not m["images"]:

@@ -7,7 +7,7 @@ so the rules and the camera see their faces. :func:`taught_kind_reader` wraps th
 reader: the kinds in play that were taught are left out of the shipped reader (its templates are
 drawn from symbol names, not photos); each die it finds of no kind it knows, and each die the
 teaching locator (:func:`~arena_table.vision.teach_shots.locate_dice`) finds where it read none,
-is cut where that locator has it, as the shots were,
+is cut where that locator has it, as the shots were (:func:`~arena_table.vision.teach_shots.read_crops`),
 and read by the taught kinds' face models, among those whose learned body colour the die has; a
 die no such model reads surely stays ``other-kind`` or, when one of them abstains, ``abstain``
 (a re-roll).
@@ -26,7 +26,7 @@ import numpy as np
 from arena_table.rules.kernel.mechanics.die_kinds import DieKind, use_taught_kinds
 from arena_table.vision.dice import die_box
 from arena_table.vision.kinds import KindReading
-from arena_table.vision.teach_shots import SAME_DIE, crop_square, die_hsv, locate_dice
+from arena_table.vision.teach_shots import SAME_DIE, crop_square, die_hsv, locate_dice, read_crops
 
 from . import taught_kinds
 from .camera_kinds import KindReader
@@ -100,15 +100,17 @@ def _die_at(r: KindReading, dice: Sequence[tuple[float, float, float]]) -> tuple
 def _read_other(image: np.ndarray, r: KindReading, mine: Sequence[TaughtKind],
                 dice: Sequence[tuple[float, float, float]]) -> KindReading:
     """A die ``r`` the shipped reader knew no kind of, read by the taught kinds ``mine``."""
-    crop = crop_square(image, *_die_at(r, dice))
+    die = _die_at(r, dice)
+    crop = crop_square(image, *die)
     if crop.size == 0:
         return r
     hsv = die_hsv(crop)
+    crops = read_crops(image, *die)
     best, unsure = None, False
     for t in mine:
         if not t.kind.look.holds(hsv):
             continue
-        face, margin = t.model.predict(crop)
+        face, margin, _ = t.model.read(crops)
         if face is None:
             unsure = True
         elif best is None or margin > best[2]:

@@ -15,12 +15,15 @@ the new one). The file format (:data:`FORMAT`) is a JSON object::
      "kind": {...},                # the kind's JSON (die_kinds.kind_json), faces filled in
      "base": "d6" | null,          # the shipped kind it fills in, null for a new kind id
      "model": "<base64>",          # FaceModel.to_bytes()
-     "shots": [{"face": "3", "photo": "3/a.jpg", "png": "<base64>"}, ...],
+     "shots": [{"face": "3", "photo": "3/a.jpg", "png": "<base64>",
+                "reads": ["<base64>", ...]}, ...],   # the crops the die is read from (may be [])
+     "orientation_matters": false, # taught without rotated copies (6 and 9)
      "report": {...},              # the held-back report (FaceModel.report)
      "taught_from": "...",         # what the shots came from, in words
      "root": "/abs/folder" | null} # the folder the shots' photo paths are relative to
 
-The shots are kept so an upgrade whose face model reads older models no more
+The shots (each with the crops it is read from where the die locator found it, on which the
+model's refusals are calibrated) are kept so an upgrade whose face model reads older models no more
 (``FaceModel.from_bytes`` raises ``FaceModelError``) re-teaches the kind from them on load: a taught
 kind survives a restart and an upgrade. A file of a later format is refused with its number.
 """
@@ -77,6 +80,8 @@ class TaughtKind:
     root: str | None = None
     """The absolute folder the shots' photo paths are relative to (``None``: camera shots), so
     ``dice eval`` on that folder leaves the photos taught from out."""
+    reads: tuple[tuple[np.ndarray, ...], ...] = ()
+    """Per shot, the crops it is read from (``Shot.reads``; ``()`` for none), kept to re-teach."""
 
     @property
     def report(self) -> dict:
@@ -149,9 +154,17 @@ def teach(kind_id: str, shots: Sequence[Shot], taught_from: str = "", root: str 
         seen = learn_look([s.crop for s in shots])
         kind = replace(kind, look=replace(kind.look, body=seen.body, colour=seen.colour),
                        to_enter=tuple(t for t in kind.to_enter if t != "look"))
-    model = FaceModel.fit([s.crop for s in shots], [s.face for s in shots], orientation_matters=orientation_matters)
+    model = _fit([s.face for s in shots], [s.photo for s in shots], [s.crop for s in shots],
+                 [s.reads for s in shots], orientation_matters)
     return TaughtKind(kind, model, base, tuple((s.face, s.photo, s.crop) for s in shots), taught_from,
-                      str(Path(root).resolve()) if root is not None else None)
+                      str(Path(root).resolve()) if root is not None else None, tuple(s.reads for s in shots))
+
+
+def _fit(faces: Sequence[str], photos: Sequence[str], crops: Sequence[np.ndarray],
+         reads: Sequence[Sequence[np.ndarray]], orientation_matters: bool) -> FaceModel:
+    """The face model of shots: its refusals calibrated on their reads, a photo's shots held back
+    together (:meth:`~arena_table.vision.face_model.FaceModel.fit`)."""
+    return FaceModel.fit(crops, faces, orientation_matters=orientation_matters, reads=reads, groups=photos)
 
 
 def file_name(kind_id: str) -> str:
@@ -179,7 +192,9 @@ def to_text(taught: TaughtKind) -> str:
     return json.dumps({
         "format": FORMAT, "kind": kind_json(taught.kind), "base": taught.base,
         "model": base64.b64encode(taught.model.to_bytes()).decode("ascii"),
-        "shots": [{"face": f, "photo": p, "png": _png(c)} for f, p, c in taught.shots],
+        "shots": [{"face": f, "photo": p, "png": _png(c), "reads": [_png(r) for r in rs]}
+                  for (f, p, c), rs in zip(taught.shots, taught.reads or [()] * len(taught.shots))],
+        "orientation_matters": taught.model.orientation_matters,
         "report": taught.report, "taught_from": taught.taught_from, "root": taught.root,
     }, ensure_ascii=True)
 
@@ -203,21 +218,26 @@ def from_text(text: str, where: str) -> TaughtKind:
                               f"this one reads format {FORMAT}")
     try:
         kind = kind_from_json(raw["kind"], where)
-        shots = tuple((str(s["face"]), str(s["photo"]),
-                       cv2.imdecode(np.frombuffer(base64.b64decode(s["png"]), np.uint8), cv2.IMREAD_COLOR))
-                      for s in raw["shots"])
+        shots = tuple((str(s["face"]), str(s["photo"]), _image(s["png"])) for s in raw["shots"])
+        reads = tuple(tuple(_image(r) for r in s.get("reads", [])) for s in raw["shots"])
         model_bytes = base64.b64decode(raw["model"])
     except (KeyError, TypeError, ValueError) as exc:
         raise TaughtKindError(f"{where}: malformed taught kind ({type(exc).__name__}: {exc})") from None
-    if any(c is None for _, _, c in shots):
+    if any(c is None for _, _, c in shots) or any(r is None for rs in reads for r in rs):
         raise TaughtKindError(f"{where}: a stored shot is not a PNG image")
     try:
         model = FaceModel.from_bytes(model_bytes)
     except FaceModelError as exc:
         log.warning("%s: the stored face model cannot be read (%s): taught again from its %d shots",
                     where, exc, len(shots))
-        model = FaceModel.fit([c for _, _, c in shots], [f for f, _, _ in shots])
-    return TaughtKind(kind, model, raw.get("base"), shots, str(raw.get("taught_from", "")), raw.get("root"))
+        model = _fit([f for f, _, _ in shots], [p for _, p, _ in shots], [c for _, _, c in shots], reads,
+                     bool(raw.get("orientation_matters", False)))
+    return TaughtKind(kind, model, raw.get("base"), shots, str(raw.get("taught_from", "")), raw.get("root"), reads)
+
+
+def _image(png: str) -> np.ndarray | None:
+    """A stored PNG (base64) as a BGR image, None when it is not one."""
+    return cv2.imdecode(np.frombuffer(base64.b64decode(png), np.uint8), cv2.IMREAD_COLOR)
 
 
 def save(data_dir: str | Path, taught: TaughtKind) -> Path:

@@ -23,7 +23,7 @@ import numpy as np
 
 from arena_table.rules.kernel.mechanics.die_kinds import KIND_ID, SYMBOL, die_kinds
 from arena_table.vision.face_model import FaceModelError, IndistinguishableFaces
-from arena_table.vision.teach_shots import Shot, locate_dice, top_face_crop
+from arena_table.vision.teach_shots import Shot, locate_dice, located_shot
 
 from . import taught_kinds
 from .camera_taught import TaughtKinds
@@ -129,7 +129,7 @@ class TeachSession:
         if not dice:
             raise TeachRefused("no die found in the camera's last frame: lay the dice in the tray, in view")
         stamp = time.strftime("%H:%M:%S")
-        new = [Shot(face, top_face_crop(image, x, y, s), f"camera {stamp}", (x, y), s) for x, y, s in dice]
+        new = [located_shot(face, image, f"camera {stamp}", x, y, s) for x, y, s in dice]
         with self._lock:
             self._shots.setdefault(kind, []).extend(new)
         return {"kind": kind, "face": face, "added": len(new), "shots": self.counts(kind)}

@@ -10,17 +10,24 @@ Method (OpenCV and numpy only), for any square-faced kind (pips, numerals, logos
    it gives the face's turn and side. The grey crop is turned square about its centre and cut to
    ``QUERY`` die sides at ``SIDE`` px per die side; a large blur is subtracted so that light
    falling across the die does not count.
-2. *Templates*: each taught square is turned through all turns at ``STEP_DEG`` degree steps (only
+2. *Templates*: each taught square (a shot, and each crop its die is read from as reading cuts
+   it, when given) is turned through all turns at ``STEP_DEG`` degree steps (only
    ``UPRIGHT_DEG`` when the kind's orientation matters, as for 6 and 9 numerals) and scaled by
    ``SCALES``; its central disc of ``TEMPLATE`` die sides is one template.
 3. *Reading*: every disc of the query square (shifts of up to (QUERY - TEMPLATE) / 2 die sides,
    since the face is seldom exactly at the crop's centre) is compared with every template by
    normalised cross-correlation (zero mean, unit norm over the disc). A face's score is its best
    template's; the read face is the best face, its confidence the margin to the next face's score.
-4. *Teaching* holds each shot back in turn (leave-one-out) to build the confusion matrix, refuse two
-   faces that are read as each other, and set the abstention threshold: the smallest margin that
-   keeps precision on the held-back shots at ``PRECISION`` or above, refusing no more than
-   ``MAX_REFUSED`` of the right ones.
+4. *Reading a die* (:meth:`FaceModel.read`) takes several crops of it (each a guess of where its
+   face is) and keeps the read of the largest margin. It is refused when that margin is under the
+   abstention threshold (two faces fit about as well), or when no crop's best correlation reaches
+   the floor (the crop is like none of the taught faces: a side face, something that is not a die
+   of this kind, a blurred die).
+5. *Teaching* holds each shot back in turn (leave-one-out) to build the confusion matrix and refuse
+   two faces that are read as each other. The threshold and the floor are set on held-back reads
+   made as reading makes them: each teaching die's reading crops (cut where the die locator found
+   it; its own shot's crop when none are given), read with the shots of its photo held back
+   (:func:`_calibrate`).
 
 Rotation-searched normalised correlation is template matching as in Brunelli, *Template Matching
 Techniques in Computer Vision* (Wiley 2009), ch. 3 and 5.
@@ -49,11 +56,14 @@ SCALES = (0.9, 1.0, 1.1)
 """Template scales: the apparent face size varies with the view angle."""
 TRIM = 0.7
 """Radius, in face sides, of the disc the face's region is cut to (a square's corner lies at 0.71)."""
-PRECISION = 0.995
-"""Precision on held-back shots the abstention threshold keeps."""
-MAX_REFUSED = 0.1
-"""Largest share of the right held-back reads the abstention threshold may refuse."""
-FORMAT = 3
+WRONG_COST = 10
+"""A wrong read costs as much as this many refused dice (a refused die is a re-roll asked for): the
+abstention threshold keeps the fewest refused right reads plus ``WRONG_COST`` times the wrong reads
+kept, over the held-back reads."""
+UNLIKE = 1.25
+"""The floor refuses a die this many times as unlike (1 - correlation) every taught face as the
+held-back right read least like one (:func:`_calibrate`)."""
+FORMAT = 4
 """Version of the ``to_bytes`` format."""
 
 _Q = int(round(QUERY * SIDE))
@@ -198,10 +208,11 @@ def _windows(sq: np.ndarray) -> np.ndarray:
 
 @dataclass
 class FaceModel:
-    """Taught faces of one die kind: the taught squares, their faces and the abstention threshold.
+    """Taught faces of one die kind: the taught squares, their faces, the abstention threshold (a
+    margin) and the floor (a correlation).
 
-    ``refs`` is N x Q x Q uint8 (the normalised taught shots), ``labels`` N ints indexing
-    ``faces``. ``report`` is teaching's leave-one-out summary (see :meth:`fit`).
+    ``refs`` is N x Q x Q uint8 (the normalised taught shots and reading crops), ``labels`` N ints
+    indexing ``faces``. ``report`` is teaching's leave-one-out summary (see :meth:`fit`).
     """
 
     faces: list[str]
@@ -210,6 +221,8 @@ class FaceModel:
     threshold: float = 0.0
     orientation_matters: bool = False
     report: dict = field(default_factory=dict)
+    floor: float = -1.0
+    """Least best correlation (-1..1) a read must reach; under it the die is like none of the faces."""
 
     def __post_init__(self):
         angles = _angles(self.orientation_matters)
@@ -218,58 +231,90 @@ class FaceModel:
 
     @classmethod
     def fit(cls, crops: Sequence[np.ndarray], faces: Sequence[str], *, orientation_matters: bool = False,
-            confusable: float = 0.2) -> "FaceModel":
+            confusable: float = 0.2, reads: Sequence[Sequence[np.ndarray]] | None = None,
+            groups: Sequence[str] | None = None) -> "FaceModel":
         """Teach from ``crops`` (HxWx3 uint8 BGR die crops, centred on the face) labelled ``faces``.
 
-        Each shot is held back in turn (leave-one-out: read against the other shots only) to measure
-        per-face accuracy and the confusion matrix (``report``: rows = true face, columns = read face,
-        in ``report["faces"]`` order) and to calibrate the abstention threshold; the returned model
-        holds all shots. Each face needs two shots or more. ``orientation_matters`` reads a die only
-        near upright in the frame (6 vs 9). Raises FaceModelError for fewer than two faces, too few
-        shots or mismatched lengths, and IndistinguishableFaces when held-back shots of two faces are
-        read as each other (``confusable`` or more of the pair's held-back shots).
+        ``reads[i]`` are the crops :meth:`read` is given for shot i's die, as reading cuts them
+        (none when ``reads`` is None or ``reads[i]`` is empty); they are taught as templates of its
+        face too. Each shot is held back in turn (leave-one-out: read against the other dice's
+        templates only) to measure per-face accuracy and the confusion matrix (``report``: rows =
+        true face, columns = read face, in ``report["faces"]`` order). The abstention threshold and
+        the floor are calibrated on held-back reads (:func:`_calibrate`): shot i's ``reads[i]`` (its
+        crop when none), read with every die of its group (``groups[i]``, the photo; each shot its
+        own group when None) held back. The returned model holds every template. Each face needs
+        two shots or more.
+        ``orientation_matters`` reads a die only near upright in the frame (6 vs 9).
+
+        Raises:
+            FaceModelError: fewer than two faces, too few shots, or mismatched lengths.
+            IndistinguishableFaces: held-back shots of two faces are read as each other
+                (``confusable`` or more of the pair's held-back shots).
         """
-        if len(crops) != len(faces):
-            raise FaceModelError(f"{len(crops)} crops but {len(faces)} face labels")
+        if len(crops) != len(faces) or any(x is not None and len(x) != len(crops) for x in (reads, groups)):
+            raise FaceModelError(f"{len(crops)} crops but {len(faces)} face labels"
+                                 + (f", {len(reads)} reads" if reads is not None else "")
+                                 + (f", {len(groups)} groups" if groups is not None else ""))
         names = sorted(set(faces))
         if len(names) < 2:
             raise FaceModelError(f"teaching needs at least two faces, got {names}")
         few = [n for n in names if list(faces).count(n) < 2]
         if few:
             raise FaceModelError(f"each face needs at least two shots; too few for {few}")
-        sqs = np.stack([normalise(c) for c in crops])
         y = np.array([names.index(f) for f in faces])
-        model = cls(list(names), sqs, y, 0.0, orientation_matters)
-        got = [model._scores(sq, exclude=i) for i, sq in enumerate(sqs)]
-        reads = [_best(s) for s in got]
+        everyone = np.arange(len(crops))
+        group = np.array(list(groups) if groups is not None else [str(i) for i in everyone])
+        sqs = [normalise(c) for c in crops]
+        read_sqs = [[normalise(c) for c in (reads[i] if reads is not None else ())] for i in everyone]
+        # the reading crops are templates too, so that a die cut as reading cuts it meets its like;
+        # one equal to its shot's square adds nothing
+        extra = [(i, r) for i in everyone for r in read_sqs[i] if not np.array_equal(r, sqs[i])]
+        die = np.concatenate([everyone, [i for i, _ in extra]]).astype(int)
+        model = cls(list(names), np.stack(sqs + [r for _, r in extra]), y[die], 0.0, orientation_matters)
+        reads_ = [model._read_sqs([sq], die == i) for i, sq in enumerate(sqs)]
         conf = np.zeros((len(names), len(names)), int)
-        for t, (p, _) in zip(y, reads):
+        for t, (p, _, _) in zip(y, reads_):
             conf[t, p] += 1
         for a in range(len(names)):
             for b in range(a + 1, len(names)):
                 n = conf[a].sum() + conf[b].sum()
                 if (conf[a, b] + conf[b, a]) / n >= confusable:
                     raise IndistinguishableFaces(names[a], names[b], (conf[a, b] + conf[b, a]) / n)
-        margins = np.array([m for _, m in reads])
-        right = np.array([p == t for t, (p, _) in zip(y, reads)])
-        threshold = _calibrate(margins, right)
-        model.threshold = threshold
+        held = [model._read_sqs(read_sqs[i] or [sqs[i]], group[die] == group[i]) for i in everyone]
+        margins = np.array([m for _, m, _ in held])
+        best = np.array([b for _, _, b in held])
+        right = np.array([p == t for t, (p, _, _) in zip(y, held)])
+        model.threshold, model.floor = _calibrate(margins, best, right)
+        kept = (margins >= model.threshold) & (best >= model.floor)
         model.report = {
             "faces": names,
             "held_back": len(sqs),
-            "accuracy": float(right.mean()),
+            "templates": len(die),
+            "accuracy": float(np.trace(conf) / len(sqs)),
             "per_face_accuracy": {names[k]: float(conf[k, k] / conf[k].sum()) for k in range(len(names))},
             "confusion": conf.tolist(),
-            "threshold": threshold,
-            "abstention": float((margins < threshold).mean()),
+            "read_accuracy": float((right & kept).mean()),
+            "read_precision": float(right[kept].mean()) if kept.any() else None,
+            "threshold": model.threshold,
+            "floor": model.floor,
+            "abstention": float((~kept).mean()),
         }
         return model
 
-    def _scores(self, sq: np.ndarray, exclude: int | None = None) -> np.ndarray:
-        """Best correlation per face of one normalised square (taught shot ``exclude`` left out)."""
+    def _read_sqs(self, sqs: Sequence[np.ndarray], held_back: np.ndarray | None = None) -> tuple[int, float, float]:
+        """(face index, margin, best correlation) of one die from its normalised squares: the read of
+        the largest margin, and the best correlation of any square; the shots where ``held_back``
+        (a bool per shot) is true left out."""
+        got = [self._scores(sq, held_back) for sq in sqs]
+        k, margin = max((_best(s) for s in got), key=lambda r: r[1])
+        return k, margin, float(max(s.max() for s in got))
+
+    def _scores(self, sq: np.ndarray, held_back: np.ndarray | None = None) -> np.ndarray:
+        """Best correlation per face of one normalised square (the shots where ``held_back`` is true
+        left out)."""
         per_shot = (_windows(sq) @ self._temps.T).max(axis=0).reshape(-1, self._per_shot).max(axis=1)
-        if exclude is not None:
-            per_shot[exclude] = -2.0
+        if held_back is not None:
+            per_shot[held_back] = -2.0
         best = np.full(len(self.faces), -2.0)
         np.maximum.at(best, self.labels, per_shot)
         return best
@@ -278,14 +323,31 @@ class FaceModel:
         """Best normalised correlation (-1..1) of one crop with each face's templates."""
         return dict(zip(self.faces, self._scores(normalise(crop)).tolist()))
 
+    def read(self, crops: Sequence[np.ndarray]) -> tuple[str | None, float, float]:
+        """Read one die from ``crops`` (HxWx3 uint8 BGR, one or more guesses of where its face is).
+
+        Returns:
+            (face name, margin, best correlation): the read of the crop with the largest margin (the
+            best face's correlation less the next face's, 0-2), and the best correlation (-1..1) of
+            any crop with any face; the face is None (refused) when the margin is under
+            ``threshold`` or the correlation under ``floor``.
+
+        Raises:
+            FaceModelError: no crop, or a crop of another shape.
+        """
+        if not len(crops):
+            raise FaceModelError("no crop to read")
+        k, margin, best = self._read_sqs([normalise(c) for c in crops])
+        return (self.faces[k] if margin >= self.threshold and best >= self.floor else None), margin, best
+
     def predict(self, crop: np.ndarray) -> tuple[str | None, float]:
-        """Read one HxWx3 uint8 BGR die crop: (face name, margin confidence), face None when abstaining."""
-        k, margin = _best(self._scores(normalise(crop)))
-        return (self.faces[k] if margin >= self.threshold else None), margin
+        """Read one HxWx3 uint8 BGR die crop: (face name, margin confidence), face None when refused
+        (:meth:`read` of that crop alone)."""
+        return self.read([crop])[:2]
 
     def to_bytes(self) -> bytes:
         """Serialise (numpy .npz with a JSON header); read back with ``from_bytes``."""
-        meta = json.dumps({"faces": self.faces, "threshold": self.threshold,
+        meta = json.dumps({"faces": self.faces, "threshold": self.threshold, "floor": self.floor,
                            "orientation_matters": self.orientation_matters, "report": self.report,
                            "side": SIDE, "query": QUERY, "template": TEMPLATE, "version": FORMAT})
         buf = io.BytesIO()
@@ -305,7 +367,8 @@ class FaceModel:
         if made != (FORMAT, SIDE, QUERY, TEMPLATE):
             raise FaceModelError(f"face model of format {meta.get('version')} (side {meta.get('side')}); "
                                  f"this reader uses format {FORMAT} (side {SIDE}): teach the kind again")
-        return cls(meta["faces"], refs, labels, meta["threshold"], meta["orientation_matters"], meta["report"])
+        return cls(meta["faces"], refs, labels, meta["threshold"], meta["orientation_matters"], meta["report"],
+                   meta["floor"])
 
 
 def _best(scores: np.ndarray) -> tuple[int, float]:
@@ -314,13 +377,25 @@ def _best(scores: np.ndarray) -> tuple[int, float]:
     return int(order[0]), float(scores[order[0]] - scores[order[1]])
 
 
-def _calibrate(margins: np.ndarray, right: np.ndarray) -> float:
-    """Smallest margin threshold whose kept held-back reads have precision >= PRECISION, but no more
-    than refuses ``MAX_REFUSED`` of the held-back reads that were right: one held-back shot read
-    wrong with a large margin (a die cut badly or labelled wrong) would otherwise refuse nearly all."""
-    cap = float(np.quantile(margins[right], MAX_REFUSED)) if right.any() else 0.0
-    for t in sorted(set([0.0, *margins.tolist()])):
-        kept = margins >= t
-        if t >= cap or not kept.any() or right[kept].mean() >= PRECISION:
-            return float(min(t, cap))
-    return cap
+def _calibrate(margins: np.ndarray, best: np.ndarray, right: np.ndarray) -> tuple[float, float]:
+    """(threshold, floor) from held-back reads: their margins, best correlations and whether each was
+    read right.
+
+    The floor refuses a die :data:`UNLIKE` times as unlike every taught face (1 - correlation) as the
+    held-back right read least like one (-1 when none was right): the least-like right read of n
+    held-back ones marks about the 1/(n+1) tail of new right dice, so the floor stands a little
+    below it, and far below it for a kind taught from clean shots. Over the reads at or above the
+    floor, the threshold is the smallest margin that minimises the right reads it refuses plus
+    :data:`WRONG_COST` times the wrong reads it keeps; a wrong read with a wide margin (a die cut
+    badly or labelled wrong) costs what it costs and does not raise it further.
+
+    >>> t, floor = _calibrate(np.array([0.3, 0.02, 0.25, 0.01]), np.array([0.9, 0.92, 0.95, 0.5]),
+    ...                       np.array([True, False, True, False]))
+    >>> round(t, 3), round(floor, 3)
+    (0.25, 0.875)
+    """
+    floor = float(1 - UNLIKE * (1 - best[right].min())) if right.any() else -1.0
+    m, ok = margins[best >= floor], right[best >= floor]
+    costs = [(int((ok & (m < t)).sum() + WRONG_COST * (~ok & (m >= t)).sum()), t)
+             for t in sorted(set([0.0, *m.tolist()]))]
+    return float(min(costs)[1]), floor

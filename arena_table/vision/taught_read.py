@@ -2,9 +2,9 @@
 
 The dice are found by :func:`~arena_table.vision.teach_shots.locate_dice` (or given), each cut round
 its top face, its located centre and its pips (:func:`~arena_table.vision.teach_shots.read_crops`)
-and read by :meth:`~arena_table.vision.face_model.FaceModel.predict`, the read of the largest
-margin kept. A die whose margin is under the model's
-abstention threshold is ``unreadable``, never guessed. The reading has the pip reader's shape
+and read by :meth:`~arena_table.vision.face_model.FaceModel.read`, the read of the largest
+margin kept. A die whose margin is under the model's abstention threshold, or that is like none of
+the taught faces (under its floor), is ``unreadable``, never guessed. The reading has the pip reader's shape
 (:class:`~arena_table.vision.dice.DiceReading`) with face symbols as the values, so
 ``dice eval`` scores both alike.
 """
@@ -49,10 +49,12 @@ def read_taught(model: FaceModel, frame: np.ndarray,
         if is_partial(cfg, cx, cy, side, w, h):
             out.append(DieReading(None, "partial", "cut by the frame border", 0.0, (cx, cy), box))
             continue
-        face, margin = max((model.predict(c) for c in read_crops(frame, cx, cy, side)), key=lambda r: r[1])
+        face, margin, best = model.read(read_crops(frame, cx, cy, side))
         if face is None:
-            out.append(DieReading(None, "unreadable", f"margin {margin:.3f} under the taught threshold "
-                                  f"{model.threshold:.3f}", round(margin, 4), (cx, cy), box))
+            why = (f"like none of the taught faces (correlation {best:.3f} under the floor {model.floor:.3f})"
+                   if best < model.floor else
+                   f"margin {margin:.3f} under the taught threshold {model.threshold:.3f}")
+            out.append(DieReading(None, "unreadable", why, round(margin, 4), (cx, cy), box))
         else:
             out.append(DieReading(face, "ok", "", round(margin, 4), (cx, cy), box))
     return DiceReading(tuple(out), w, h)

@@ -62,6 +62,9 @@ class Shot:
     """Die centre (x, y) in the photo's px."""
     side: float
     """Die side in the photo's px."""
+    reads: tuple[np.ndarray, ...] = ()
+    """The crops the die is read from where the die locator finds it (:func:`read_crops`), as the
+    table reads dice: teaching calibrates its refusals on them; ``()`` when the locator did not find it."""
 
 
 def parse_classes(text: str) -> dict[int, str]:
@@ -200,6 +203,12 @@ def top_face_crop(frame: np.ndarray, cx: float, cy: float, side: float) -> np.nd
     return crop_square(frame, x, y, side)
 
 
+def located_shot(face: str, frame: np.ndarray, photo: str, cx: float, cy: float, side: float) -> Shot:
+    """The shot of the die the locator found at (cx, cy), ``side`` px: cut round its top face
+    (:func:`top_face_crop`), read from :func:`read_crops`."""
+    return Shot(face, top_face_crop(frame, cx, cy, side), photo, (cx, cy), side, tuple(read_crops(frame, cx, cy, side)))
+
+
 def read_crops(frame: np.ndarray, cx: float, cy: float, side: float) -> list[np.ndarray]:
     """The crops a taught die at (cx, cy), ``side`` px, is read from: centred on its top face's
     region (:func:`top_face_crop`, as teaching cuts), on the located centre, and on its pips
@@ -274,8 +283,8 @@ def face_folder_photos(root: str | Path) -> list[tuple[str, Path]]:
 
 def face_folder_shots(root: str | Path, per_face: int | None = None) -> tuple[list[Shot], list[str]]:
     """Shots of a ``DIR/<face>/*.jpg`` folder (:func:`face_folder_photos`; its first ``per_face``
-    photos by name of each face when given), dice found by :func:`locate_dice`; and one problem line per
-    photo that gave none (unreadable, no die found)."""
+    photos by name of each face when given), dice found by :func:`locate_dice` (:func:`located_shot`);
+    and one problem line per photo that gave none (unreadable, no die found)."""
     root = Path(root)
     shots, problems = [], []
     photos = face_folder_photos(root)
@@ -292,7 +301,7 @@ def face_folder_shots(root: str | Path, per_face: int | None = None) -> tuple[li
         dice = locate_dice(frame)
         if not dice:
             problems.append(f"{path}: no die found")
-        shots += [Shot(face, crop_square(frame, x, y, s), name, (x, y), s) for x, y, s in dice]
+        shots += [located_shot(face, frame, name, x, y, s) for x, y, s in dice]
     return shots, problems
 
 
@@ -346,35 +355,48 @@ def yolo_boxes(photo: Path, width: int, height: int, classes: dict[int, str]) ->
     return out
 
 
-def at_located(boxes: list[tuple[str, float, float, float]], dice: list[tuple[float, float, float]]
-               ) -> list[tuple[str, float, float, float]]:
-    """Each labelled box ``(face, cx, cy, side)`` at its centre with the side of the located die it
-    marks (the nearest whose centre is within :data:`SAME_DIE` of the larger side; each die once,
-    nearest pairs first), so a shot is cut to the die's size as the table cuts the dice it reads; a
-    box no die pairs with takes the median side of the located dice, or its own side when none was
-    located. A box's own size is not used where a die is located: boxes that hug the pips would
-    tell the face by their size.
+def pair_located(boxes: list[tuple[str, float, float, float]], dice: list[tuple[float, float, float]]
+                 ) -> list[int | None]:
+    """For each labelled box ``(face, cx, cy, side)`` the index in ``dice`` of the located die it
+    marks: the nearest whose centre is within :data:`SAME_DIE` of the larger side, each die once,
+    nearest pairs first; ``None`` when none is.
 
-    >>> at_located([("1", 10, 10, 4), ("2", 50, 50, 8)], [(11, 9, 10)])
-    [('1', 10, 10, 10), ('2', 50, 50, 10.0)]
+    >>> pair_located([("1", 10, 10, 4), ("2", 50, 50, 8)], [(11, 9, 10)])
+    [0, None]
     """
     pairs = sorted((math.hypot(bx - dx, by - dy), i, j) for i, (_, bx, by, bs) in enumerate(boxes)
                    for j, (dx, dy, ds) in enumerate(dice) if math.hypot(bx - dx, by - dy) <= SAME_DIE * max(bs, ds))
-    out: list = [None] * len(boxes)
+    out: list[int | None] = [None] * len(boxes)
     used: set[int] = set()
     for _, i, j in pairs:
         if out[i] is None and j not in used:
             used.add(j)
-            out[i] = (boxes[i][0], boxes[i][1], boxes[i][2], dice[j][2])
+            out[i] = j
+    return out
+
+
+def at_located(boxes: list[tuple[str, float, float, float]], dice: list[tuple[float, float, float]]
+               ) -> list[tuple[str, float, float, float]]:
+    """Each labelled box ``(face, cx, cy, side)`` at its centre with the side of the located die it
+    marks (:func:`pair_located`), so a shot is cut to the die's size as the table cuts the dice it
+    reads; a box no die pairs with takes the median side of the located dice, or its own side when
+    none was located. A box's own size is not used where a die is located: boxes that hug the pips
+    would tell the face by their size.
+
+    >>> at_located([("1", 10, 10, 4), ("2", 50, 50, 8)], [(11, 9, 10)])
+    [('1', 10, 10, 10), ('2', 50, 50, 10.0)]
+    """
     side = float(np.median([d[2] for d in dice])) if dice else None
-    return [o if o is not None else (f, x, y, side or s) for o, (f, x, y, s) in zip(out, boxes)]
+    return [(f, x, y, dice[j][2] if j is not None else side or s)
+            for j, (f, x, y, s) in zip(pair_located(boxes, dice), boxes)]
 
 
 def yolo_shots(root: str | Path, classes: dict[int, str], photos: list[Path] | None = None
                ) -> tuple[list[Shot], list[str]]:
     """Shots of the YOLO folder ``root`` (of ``photos`` when given, else :func:`yolo_photos`), a
-    die per box, cut where :func:`locate_dice` finds it (:func:`at_located`); and one problem line
-    per photo that could not be read."""
+    die per box, cut round its top face at the box's centre with the size of the die
+    :func:`locate_dice` finds there (:func:`at_located`), read where that die is found
+    (``Shot.reads``); and one problem line per photo that could not be read."""
     root = Path(root)
     shots, problems = [], []
     for path in photos if photos is not None else yolo_photos(root):
@@ -386,8 +408,10 @@ def yolo_shots(root: str | Path, classes: dict[int, str], photos: list[Path] | N
         h, w = frame.shape[:2]
         name = str(path.relative_to(root))
         boxes = yolo_boxes(path, w, h, classes)
-        shots += [Shot(f, top_face_crop(frame, x, y, s), name, (x, y), s)
-                  for f, x, y, s in (at_located(boxes, locate_dice(frame)) if boxes else [])]
+        dice = locate_dice(frame) if boxes else []
+        shots += [Shot(f, top_face_crop(frame, x, y, s), name, (x, y), s,
+                       () if j is None else tuple(read_crops(frame, *dice[j])))
+                  for (f, x, y, s), j in zip(at_located(boxes, dice), pair_located(boxes, dice))]
     return shots, problems
 
 
