@@ -2,8 +2,8 @@
 
 :func:`read_throw` reads every die of a frame as one of the kinds in play:
 :func:`arena_table.vision.kinds.read_kinds` the square-faced dice, each as a kind and a face
-symbol, and :mod:`arena_table.vision.d4` the d4s (their kind told by body colour, read in their
-kind's style). The roll
+symbol, and :mod:`arena_table.vision.d4` the d4s (style and result told by the net, kind by the
+style and the body colour). The roll
 assembly (:func:`arena_table.vision.roll.decide`: which dice moved, which hold the roll back for a
 re-roll) works on a :class:`~arena_table.vision.dice.DiceReading` whose faces are numbers, so
 :class:`KindCodes` gives each (kind, face) of the kinds in play a number of its own: a die that
@@ -31,7 +31,6 @@ from __future__ import annotations
 
 from typing import Sequence
 
-import cv2
 import numpy as np
 
 from arena_table.rules.kernel.mechanics.die_kinds import DieKind
@@ -92,58 +91,16 @@ def as_dice_reading(readings: Sequence[KindReading], codes: KindCodes, shape: tu
     return DiceReading(tuple(dice), int(shape[1]), int(shape[0])), tuple(others)
 
 
-def _inside_hsv(frame_bgr: np.ndarray, corners: np.ndarray) -> tuple[int, int, int]:
-    """Median HSV of the pixels inside the triangle ``corners`` shrunk to half around its centroid
-    (the faces, not the tray or the rim)."""
-    c = corners.mean(axis=0)
-    tri = (c + 0.5 * (corners - c)).astype(np.int32)
-    mask = np.zeros(frame_bgr.shape[:2], np.uint8)
-    cv2.fillConvexPoly(mask, tri, 255)
-    hsv = cv2.cvtColor(frame_bgr, cv2.COLOR_BGR2HSV)[mask > 0]
-    h, s, v = (int(x) for x in np.median(hsv, axis=0)) if len(hsv) else (0, 0, 0)
-    return h, s, v
-
-
-def read_d4s(frame_bgr: np.ndarray, kinds: Sequence[DieKind]) -> list[KindReading]:
-    """Every d4 on ``frame_bgr`` (HxWx3 BGR uint8) as one of the d4 kinds of ``kinds`` (those with a
-    ``Look.style``): the kinds whose body colour holds the die's, each read in its style
-    (:func:`arena_table.vision.d4.read_outline`), the best read ``ok`` winning; ``other-kind`` when no
-    d4 kind's colour holds it, ``abstain`` when none reads it. ``[]`` when no kind is a d4.
-
-    Raises:
-        BadFrame: not an HxWx3 uint8 array.
-    """
-    pool = [k for k in kinds if k.look.style]
-    if not pool:
-        return []
-    out = []
-    for corners in d4.find_d4s(frame_bgr):
-        hsv = _inside_hsv(frame_bgr, corners)
-        best = None
-        for k in (k for k in pool if k.look.holds(hsv)):
-            r = d4.read_outline(frame_bgr, corners, k.look.style)
-            if best is None or (r.status == "ok", r.confidence) > (best[1].status == "ok", best[1].confidence):
-                best = (k, r)
-        if best is None:
-            x, y = corners.min(axis=0)
-            w, h = corners.max(axis=0) - (x, y)
-            out.append(KindReading(None, None, (int(x), int(y), int(np.ceil(w)), int(np.ceil(h))), 0.0, "other-kind"))
-            continue
-        k, r = best
-        ok = r.status == "ok"
-        out.append(KindReading(k.id if ok else None, str(r.value) if ok else None, r.box, r.confidence,
-                               "ok" if ok else "abstain"))
-    return out
-
-
 def read_throw(frame_bgr: np.ndarray, kinds: Sequence[DieKind], game: str | None = None) -> list[KindReading]:
     """Every die on ``frame_bgr`` as one of ``kinds``: square-faced dice by
-    :func:`~arena_table.vision.kinds.read_kinds` (``game``: as it takes it), d4s by :func:`read_d4s`;
+    :func:`~arena_table.vision.kinds.read_kinds`, d4s by :func:`arena_table.vision.d4.read_d4_in`
+    (each with ``game``: as it takes it);
     top to bottom, then left to right (rows of 40 px), as ``read_kinds`` orders them.
 
     Raises:
         ValueError / BadFrame: not an HxWx3 uint8 array.
     """
     square = [k for k in kinds if not k.look.style]
-    readings = (read_kinds(frame_bgr, square, game=game) if square else []) + read_d4s(frame_bgr, kinds)
+    readings = read_kinds(frame_bgr, square, game=game) if square else []
+    readings += d4.read_d4_in(frame_bgr, kinds, game=game)
     return sorted(readings, key=lambda r: (round((r.box[1] + r.box[3] / 2) / 40), r.box[0] + r.box[2] / 2))
