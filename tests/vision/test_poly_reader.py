@@ -51,7 +51,7 @@ def test_probabilities_do_not_depend_on_which_corner_comes_first():
     assert np.allclose(a, b, atol=1e-5) and abs(a.sum() - 1) < 1e-4
 
 
-@pytest.mark.parametrize("game, frames", [("theosis", 30), (None, 12)])
+@pytest.mark.parametrize("game, frames", [("theosis", 30), (None, 30)])
 def test_scene_d4s_at_the_scenes_scale_are_read(game, frames):
     """Every d4 of the scene frames (49.5-94.5 px edges, JPEG, blur, glare on the square dice
     beside them), read by read_d4_in over every shipped kind, as the bench reads them."""
