@@ -24,8 +24,9 @@ the new one). The file format (:data:`FORMAT`) is a JSON object::
 
 The shots (each with the crops it is read from where the die locator found it, on which the
 model's refusals are calibrated) are kept so an upgrade whose face model reads older models no more
-(``FaceModel.from_bytes`` raises ``FaceModelError``) re-teaches the kind from them on load: a taught
-kind survives a restart and an upgrade. A file of a later format is refused with its number.
+(``FaceModel.from_bytes`` raises ``FaceModelError``) re-teaches the kind from them on load and
+stores it again (atomically, as above), so later starts read the new model: a taught kind
+survives a restart and an upgrade. A file of a later format is refused with its number.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from __future__ import annotations
 import base64
 import json
 import logging
+import os
 import re
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -46,7 +48,7 @@ from arena_table.rules.kernel.mechanics.die_kinds import (
 from arena_table.vision.face_model import FaceModel, FaceModelError
 from arena_table.vision.teach_shots import Shot, learn_look
 
-from .data_dir import DataDir
+from .data_dir import LOCK_FILE, DataDir, lock_holder
 
 log = logging.getLogger(__name__)
 
@@ -206,6 +208,11 @@ def from_text(text: str, where: str) -> TaughtKind:
     Raises:
         TaughtKindError: not JSON, a later or unknown format, a malformed kind or shot (naming ``where``).
     """
+    return _parse(text, where)[0]
+
+
+def _parse(text: str, where: str) -> tuple[TaughtKind, bool]:
+    """:func:`from_text`'s kind and whether it was re-taught."""
     try:
         raw = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -225,6 +232,7 @@ def from_text(text: str, where: str) -> TaughtKind:
         raise TaughtKindError(f"{where}: malformed taught kind ({type(exc).__name__}: {exc})") from None
     if any(c is None for _, _, c in shots) or any(r is None for rs in reads for r in rs):
         raise TaughtKindError(f"{where}: a stored shot is not a PNG image")
+    retaught = False
     try:
         model = FaceModel.from_bytes(model_bytes)
     except FaceModelError as exc:
@@ -232,7 +240,9 @@ def from_text(text: str, where: str) -> TaughtKind:
                     where, exc, len(shots))
         model = _fit([f for f, _, _ in shots], [p for _, p, _ in shots], [c for _, _, c in shots], reads,
                      bool(raw.get("orientation_matters", False)))
-    return TaughtKind(kind, model, raw.get("base"), shots, str(raw.get("taught_from", "")), raw.get("root"), reads)
+        retaught = True
+    return TaughtKind(kind, model, raw.get("base"), shots, str(raw.get("taught_from", "")), raw.get("root"),
+                      reads), retaught
 
 
 def _image(png: str) -> np.ndarray | None:
@@ -265,7 +275,28 @@ def load(data_dir: str | Path, kind_id: str) -> TaughtKind:
         have = ", ".join(kind_ids(data_dir)) or "none"
         raise TaughtKindError(f"{folder.path}: no taught die kind {kind_id!r} (taught kinds here: {have}); "
                               f"teach it with `arena-table dice teach {kind_id} ...`")
-    return from_text(text.decode("ascii"), str(folder.path / file_name(kid)))
+    taught, retaught = _parse(text.decode("ascii"), str(folder.path / file_name(kid)))
+    if retaught:
+        _save_back(folder, taught)
+    return taught
+
+
+def _save_back(folder: DataDir, taught: TaughtKind) -> None:
+    """Store a kind re-taught on load (:func:`save`: atomically), so the next start reads its model
+    instead of teaching it again; not while another process holds the folder's lock (the running
+    table, the folder's writer, which stores it when it loads it). A folder that cannot be written
+    is logged: the kind is read all the same and taught again at the next load."""
+    holder = lock_holder(folder.path / LOCK_FILE)
+    if holder is not None and holder != str(os.getpid()):
+        log.info("%s: re-taught %s not stored: the table (pid %s) holds the folder", folder.path,
+                 taught.kind.id, holder)
+        return
+    try:
+        path = save(folder.path, taught)
+    except OSError as exc:
+        log.warning("re-taught %s not stored, it is taught again at the next load: %s", taught.kind.id, exc)
+        return
+    log.info("%s: re-taught model stored", path)
 
 
 def kind_ids(data_dir: str | Path) -> list[str]:

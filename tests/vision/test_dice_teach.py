@@ -131,6 +131,27 @@ def test_stored_kind_survives_a_restart_and_an_unreadable_model(tmp_path, capsys
     assert f"taught again from its {len(raw['shots'])} shots" in caplog.text
     assert again.model.faces == ["skull", "spade", "sword"]
     assert again.report["confusion"] == raw["report"]["confusion"]  # the same shots, losslessly stored
+    # ... and stored again, whole and private: the next load reads the model, teaching nothing
+    stored = json.loads(path.read_text())
+    assert stored["model"] != raw["model"] and stored["shots"] == raw["shots"]
+    assert path.stat().st_mode & 0o777 == 0o600 and not (data / ".taught-glyph-test.json.tmp").exists()
+    caplog.clear()
+    assert taught_kinds.load(data, "glyph-test").model.to_bytes() == again.model.to_bytes()
+    assert "taught again" not in caplog.text
+    # a folder a running table holds is left to it (it stores the kind when it loads it)
+    path.write_text(json.dumps(raw))
+    holder = subprocess.Popen([sys.executable, "-c", "import time; from pathlib import Path\n"
+                               "from arena_table.table.data_dir import take_lock\n"
+                               f"lock = take_lock(Path({str(data / '.arena-table.lock')!r}), 'busy')\n"
+                               "print('held', flush=True); time.sleep(60)"],
+                              stdout=subprocess.PIPE, text=True, env=env)
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        taught_kinds.load(data, "glyph-test")
+        assert json.loads(path.read_text())["model"] == raw["model"]
+    finally:
+        holder.kill()
+        holder.wait()
     # a file of a later format is refused with its number
     path.write_text(json.dumps(dict(raw, format=taught_kinds.FORMAT + 1)))
     kinds, problems = taught_kinds.load_all(data)
