@@ -19,8 +19,9 @@ from .common import DEFAULT_DB
 
 
 def cmd_counters(args: argparse.Namespace) -> int:
-    """Print (or ``--json``) each slot's value; 1 when the configuration, the photo or the board
-    calibration cannot be used, or no slot is configured."""
+    """Print (or ``--json``) each slot's value; 1 when the configuration, the photo, the board
+    calibration or ``--out`` cannot be used, no slot is configured, or ``box_mm`` slots are set and
+    the data folder does not exist."""
     import cv2
 
     from arena_table.rules.kernel.mechanics.die_kinds import find_kind
@@ -50,6 +51,11 @@ def cmd_counters(args: argparse.Namespace) -> int:
         return 1
     size = (image.shape[1], image.shape[0])
     cal_path = cfg.data.dir_path / CALIBRATION_FILE
+    if not cfg.data.dir_path.is_dir() and any("box_mm" in s for s in cfg.counters.slots):
+        # a mistyped folder would read as "no board calibration" and send the user to calibrate again
+        print(f"error: {cfg.data.dir_path}: no such folder; the box_mm slots need the data folder's "
+              f"{CALIBRATION_FILE} (--data-dir, as given to run)", file=sys.stderr)
+        return 1
     board, notes = None, []
     if cal_path.is_file():
         try:
@@ -65,7 +71,11 @@ def cmd_counters(args: argparse.Namespace) -> int:
     kinds = [find_kind(k) for k in DIVINE_KINDS.values()]
     values, unread = read_slots(image, [(p, p.slot.power) for p in placed], kinds)
     if args.out:
-        if not cv2.imwrite(str(args.out), draw_slots(image, placed, values)):
+        try:
+            written = cv2.imwrite(str(args.out), draw_slots(image, placed, values))
+        except cv2.error:  # a name OpenCV has no writer for (.txt, no extension)
+            written = False
+        if not written:
             print(f"error: {args.out}: cannot write the image (a .png or .jpg name in a folder that exists)",
                   file=sys.stderr)
             return 1

@@ -76,3 +76,29 @@ def test_no_slots_or_a_bad_photo_is_an_error(tmp_path, capsys):
     (tmp_path / "c.toml").write_text(CONFIG)
     assert main(["counters", str(tmp_path / "none.png"), "--config", str(tmp_path / "c.toml")]) == 1
     assert "none.png" in capsys.readouterr().err
+
+
+def test_an_out_name_with_no_image_writer_is_an_error_naming_it(tmp_path, capsys):
+    photo = tmp_path / "p.png"
+    cv2.imwrite(str(photo), table_photo([("demigods-divine-rage", 5, (270, 625), 15)], 4))
+    (tmp_path / "c.toml").write_text(CONFIG)
+    out = tmp_path / "seen.txt"
+    assert main(["counters", str(photo), "--config", str(tmp_path / "c.toml"), "--data-dir", str(tmp_path),
+                 "--out", str(out)]) == 1
+    assert capsys.readouterr().err == (f"error: {out}: cannot write the image (a .png or .jpg name in a folder "
+                                       "that exists)\n")
+    assert not out.exists()
+
+
+def test_a_missing_data_folder_is_named_when_box_mm_slots_need_its_calibration(tmp_path, capsys):
+    photo = tmp_path / "p.png"
+    cv2.imwrite(str(photo), table_photo([("demigods-divine-rage", 5, (270, 625), 15)], 4))
+    missing = tmp_path / "no-such-data"
+    (tmp_path / "mm.toml").write_text('[counters]\nslots = [{hero = "knight", box_mm = [-75, 0, 36, 36]}]\n')
+    assert main(["counters", str(photo), "--config", str(tmp_path / "mm.toml"), "--data-dir", str(missing)]) == 1
+    assert capsys.readouterr().err == (f"error: {missing}: no such folder; the box_mm slots need the data "
+                                       f"folder's {CALIBRATION_FILE} (--data-dir, as given to run)\n")
+    # box_px slots need no data folder: read as before
+    (tmp_path / "c.toml").write_text(CONFIG)
+    assert main(["counters", str(photo), "--config", str(tmp_path / "c.toml"), "--data-dir", str(missing)]) == 0
+    assert capsys.readouterr().out.splitlines()[1] == "  knight           5   [px]"
