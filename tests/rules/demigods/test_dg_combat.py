@@ -223,6 +223,9 @@ def test_divine_die_read_by_the_camera_is_cross_checked():
     assert "read_mismatch" not in order["trapper"]
     assert order["knight"]["read_mismatch"] == {"read": 4, "engine": 1}
     assert t.ts.log[-1].text == "Camera reads Knight's divine die: 4 (engine: 1, mismatch)"
+    # the one tap that takes the die's value (offers.py) reads as words in the log and the Undo card
+    t = t.do("dg-divine who=knight value=4")
+    assert t.ts.log[-1].text == "Knight's rage set to 4 (was 1)"
 
 
 def test_a_divine_die_read_otherwise_is_one_tap_to_take():

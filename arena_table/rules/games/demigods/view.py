@@ -274,6 +274,8 @@ def describe(before: DemigodsState, after: DemigodsState | None, event: Any) -> 
         "dg-end-turn": lambda e: f"{name(before.acting) if before.acting in before.chars else before.acting} ends the turn",
         "dg-divine-read": lambda e: f"Camera reads {name(e.who)}'s divine die: {e.value}" + (
             f" (engine: {before.chars[e.who].divine}, mismatch)" if before.chars[e.who].divine != e.value else ""),
+        "dg-divine": lambda e: f"{name(e.who)}'s {before.chars[e.who].power or 'divine power'} set to {e.value} "
+                               f"(was {before.chars[e.who].divine})",
         "dg-wound": lambda e: f"{name(e.who)}: {e.amount:+d} wounds {e.reason}".strip(),
         "dg-condition": lambda e: f"{name(e.who)} gets {e.name}",
         "dg-activate": lambda e: f"{name(e.who)} acts next",
