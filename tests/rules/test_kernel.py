@@ -72,6 +72,30 @@ def test_chi_square_flags_a_loaded_die():
     assert s["p_value"] < 1e-6
 
 
+def test_a_mixed_throw_counts_each_die_under_its_own_kind_with_every_face_listed():
+    ts = replay([parse("roll kinds=[demigods-fire,demigods-ice,demigods-demigod] faces=[burn,freeze,4]"),
+                 parse("roll kinds=[dg-fire] faces=[critical,critical]")])
+    st = stats(ts.tray)
+    assert sorted(st) == ["demigods-demigod", "demigods-fire", "demigods-ice"]  # no "mixed" pool
+    fire = st["demigods-fire"]
+    assert (fire["rolls"], fire["dice"], fire["total"]) == (2, 3, 0)
+    assert fire["counts"] == {"burn": 1, "failure": 0, "critical": 2, 2: 0, 1: 0, -1: 0}  # the book's face order
+    assert st["demigods-ice"]["counts"] == {"freeze": 1, "failure": 0, "critical": 0, 2: 0, 1: 0, -1: 0}
+    # the Demigod die's faces are to enter: only the faces thrown, as for a die the catalogue does not know
+    assert st["demigods-demigod"]["counts"] == {4: 1} and st["demigods-demigod"]["total"] == 4
+
+
+def test_a_symbol_die_is_tested_against_its_faces_shares():
+    # Slashing: Enrage, Enrage, Critical, 2, 1, -1. 60 dice all Critical: expected enrage 20, the
+    # other four faces 10 each -> chi2 = 20 + (60 - 10)^2/10 + 3 * 10 = 300, 4 degrees of freedom
+    s = stats(replay([parse("roll kinds=[demigods-slashing] faces=[" + ",".join(["critical"] * 30) + "]")] * 2).tray)
+    s = s["demigods-slashing"]
+    assert s["dice"] == 60 and s["chi2"] == pytest.approx(300.0) and s["p_value"] < 1e-6
+    fair = [parse("roll kinds=[demigods-slashing] faces=[enrage,enrage,critical,2,1,-1]")] * 10
+    s = stats(replay(fair).tray)["demigods-slashing"]
+    assert s["counts"] == {"enrage": 20, "critical": 10, 2: 10, 1: 10, -1: 10} and s["chi2"] == 0.0
+
+
 @pytest.mark.parametrize("ev,reason", [
     (DiceRolled(faces=(7,)), "impossible on a d6"),
     (DiceRolled(faces=()), "at least one die"),

@@ -381,9 +381,34 @@ def chi2_sf(x: float, dof: int) -> float:
     return math.exp(-z + a * math.log(z) - gln) * h
 
 
+def _face_weights(die: str) -> dict[int | str, int] | None:
+    """How many faces of a die of kind ``die`` show each face, as a roll records faces (a numeral
+    as its number), in face order; ``None`` when the faces are not known (a kind the catalogue does
+    not know, or whose shipped faces are placeholders to enter).
+
+    >>> import arena_table.rules
+    >>> _face_weights("d4"), _face_weights("demigods-slashing")
+    ({1: 1, 2: 1, 3: 1, 4: 1}, {'enrage': 2, 'critical': 1, 2: 1, 1: 1, -1: 1})
+    """
+    sides = sides_of(die)
+    if sides is not None:
+        return {f: 1 for f in range(1, sides + 1)}
+    k = known_kind(die)
+    if k is None or "faces" in k.to_enter:
+        return None
+    weights: dict[int | str, int] = {}
+    for f in k.faces:
+        face = int(f.symbol) if re.fullmatch(r"-?[0-9]+", f.symbol) else f.symbol
+        weights[face] = weights.get(face, 0) + 1
+    return weights
+
+
 def stats(tray: TrayState) -> dict[str, dict[str, Any]]:
     """Per die kind: ``rolls``, ``dice``, ``total``, ``mean``, ``counts`` (face -> count) and
     ``chi2``/``p_value`` once :data:`FAIRNESS_MIN_DICE` dice of that kind are in (else ``None``).
+    A roll named by ``kinds`` counts each die under its own kind (a throw of a fire and an ice die
+    adds one die to each). A kind whose faces are known lists every face, those not thrown at 0, and
+    is tested against its faces' shares (a face printed twice is expected twice as often).
 
     >>> t = TrayState()
     >>> for i, f in enumerate([1, 2, 3, 4, 5, 6] * 10):
@@ -394,25 +419,31 @@ def stats(tray: TrayState) -> dict[str, dict[str, Any]]:
     """
     out: dict[str, dict[str, Any]] = {}
     for roll in tray.rolls:
-        s = out.setdefault(roll.die, {"rolls": 0, "dice": 0, "total": 0, "counts": {}})
-        s["rolls"] += 1
-        s["dice"] += len(roll.faces)
-        s["total"] += roll.total
-        for f in roll.faces:
+        dice = zip(roll.kinds, roll.faces) if roll.kinds else ((roll.die, f) for f in roll.faces)
+        rolled = set()
+        for die, f in dice:
+            s = out.setdefault(die, {"rolls": 0, "dice": 0, "total": 0, "counts": {}})
+            if die not in rolled:
+                rolled.add(die)
+                s["rolls"] += 1
+            s["dice"] += 1
+            s["total"] += f if isinstance(f, int) else 0  # a symbol face such as burn adds nothing
             s["counts"][f] = s["counts"].get(f, 0) + 1
     for die, s in out.items():
-        sides = sides_of(die)
-        if sides is not None:
-            s["counts"] = {f: s["counts"].get(f, 0) for f in range(1, sides + 1)}
+        weights = _face_weights(die)
+        if weights is not None:
+            s["counts"] = {**{f: s["counts"].get(f, 0) for f in weights},
+                           **{f: c for f, c in s["counts"].items() if f not in weights}}
         else:
             s["counts"] = dict(sorted(s["counts"].items(), key=lambda kv: (isinstance(kv[0], str), kv[0])))
         s["mean"] = s["total"] / s["dice"] if s["dice"] else None
         s["chi2"] = s["p_value"] = None
-        if sides is not None and s["dice"] >= FAIRNESS_MIN_DICE:
-            expected = s["dice"] / sides
-            chi2 = sum((c - expected) ** 2 / expected for c in s["counts"].values())
+        if weights is not None and len(weights) > 1 and s["dice"] >= FAIRNESS_MIN_DICE \
+                and len(s["counts"]) == len(weights):
+            n = sum(weights.values())
+            chi2 = sum((s["counts"][f] - s["dice"] * w / n) ** 2 / (s["dice"] * w / n) for f, w in weights.items())
             s["chi2"] = round(chi2, 4)
-            s["p_value"] = round(chi2_sf(chi2, sides - 1), 4)
+            s["p_value"] = round(chi2_sf(chi2, len(weights) - 1), 4)
     return out
 
 
