@@ -33,6 +33,11 @@ TEXT_BOX = (0.93, 0.24)
 """A line of text's box above and below its baseline, in font sizes (DejaVu Sans, the TV's font)."""
 EXPECTED_STROKE = 3.0
 """Width of the histogram's dashed fair-die line."""
+FACE_FONT = 22.0
+"""Font size of a histogram's face labels and title."""
+BOLD_EM = 0.65
+"""A letter's mean advance in DejaVu Sans Bold, in font sizes: a bar is made as wide as its face's
+label (``critical``, ``four-pips``), so labels never run into each other."""
 
 
 def _num(x: float) -> str:
@@ -286,13 +291,15 @@ def histogram_svg(die: str, counts: Mapping[str, int], chi2: float | None = None
     peak = max([c for _, c in faces] + [1])
     expected = total / len(faces) if faces else 0
     peak = max(peak, expected)
-    bar_w, gap, height, top, bottom, left = 44.0, 10.0, 240.0, 60.0, 44.0, 10.0
-    width = left * 2 + len(faces) * (bar_w + gap)
-    plot_h = height - top - bottom
+    gap, height, top, bottom, left = 10.0, 240.0, 60.0, 44.0, 10.0
+    # a bar as wide as the widest face label (a symbol face's name), 44 px at least
+    bar_w = max([44.0] + [len(str(f)) * FACE_FONT * BOLD_EM + 6 - gap for f, _ in faces])
     label = f"{die}: {total} dice"
     if chi2 is not None and p_value is not None:
         label += f" · χ² {chi2:.2f}, p {p_value:.3f}"
-    body = [f'<text x="{_num(left)}" y="26" font-size="22" fill="currentColor">{escape(label)}</text>']
+    width = left * 2 + len(faces) * (bar_w + gap)
+    plot_h = height - top - bottom
+    body = [f'<text x="{_num(left)}" y="26" font-size="{_num(FACE_FONT)}" fill="currentColor">{escape(label)}</text>']
     ey = top + plot_h - plot_h * expected / peak
     if total:  # drawn first: a count label lies over it, never under it
         body.append(f'<line x1="{_num(left)}" x2="{_num(width - left)}" y1="{_num(ey)}" y2="{_num(ey)}" '
@@ -306,7 +313,7 @@ def histogram_svg(die: str, counts: Mapping[str, int], chi2: float | None = None
                     f'fill="{PALETTE[0]}"><title>face {escape(str(face))}: {count}</title></rect>')
         body.append(f'<text x="{_num(x + bar_w / 2)}" y="{_num(_count_baseline(y, ey if total else None))}" '
                     f'text-anchor="middle" font-size="{_num(COUNT_FONT)}" fill="currentColor">{count}</text>')
-        body.append(f'<text x="{_num(x + bar_w / 2)}" y="{_num(height - 14)}" text-anchor="middle" font-size="22" '
+        body.append(f'<text x="{_num(x + bar_w / 2)}" y="{_num(height - 14)}" text-anchor="middle" font-size="{_num(FACE_FONT)}" '
                     f'font-weight="700" fill="currentColor">{escape(str(face))}</text>')
     return _svg(width, height, body, f"Per-face counts, {label}")
 

@@ -111,6 +111,22 @@ def test_histogram_count_labels_keep_clear_of_the_fair_line(counts):
     assert children.index(line) < min(children.index(t) for t in labels)
 
 
+def test_histogram_face_names_do_not_run_into_each_other():
+    # the Fire attack die's faces; DejaVu Sans Bold's letters average 0.65 em: "critical" at 22 px is
+    # about 8 * 22 * 0.65 = 114 px wide, more than the 54 px slot of a pip die's bar
+    counts = {"burn": 2, "failure": 0, "critical": 1, "2": 0, "1": 0, "-1": 0}
+    root = parse(svg.histogram_svg("demigods-fire", counts))
+    names = [t for t in root.findall("s:text", NS) if t.get("font-weight") == "700"]
+    assert [t.text for t in names] == list(counts)
+    spans = [(float(t.get("x")) - len(t.text) * 22 * 0.65 / 2, float(t.get("x")) + len(t.text) * 22 * 0.65 / 2)
+             for t in names]
+    assert all(right <= next_left for (_, right), (next_left, _) in zip(spans, spans[1:])), spans
+    assert spans[-1][1] <= float(root.get("viewBox").split()[2])  # the last one inside the picture
+    # pip dice keep their 44 px bars
+    bars = parse(svg.histogram_svg("d6", {str(f): 1 for f in range(1, 7)})).findall("s:rect[@class='bar']", NS)
+    assert {float(b.get("width")) for b in bars} == {44.0}
+
+
 def test_health_chart_lines_have_names_and_patterns():
     doc = svg.health_svg({"Rochon": [(0, 9), (3, 4)], "Salazar": [(0, 9), (1, 0), (3, 0)]}, {"Rochon": 9})
     root = parse(doc)
