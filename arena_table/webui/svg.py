@@ -279,8 +279,10 @@ def tracks_svg(tracks: Sequence[Mapping[str, Any]], title: str = "Tracks") -> st
 
 
 def histogram_svg(die: str, counts: Mapping[str, int], chi2: float | None = None,
-                  p_value: float | None = None) -> str:
-    """Per-face counts of one die kind as a bar chart, with the fair-die expectation dashed.
+                  p_value: float | None = None, shares: Mapping[str, float] | None = None) -> str:
+    """Per-face counts of one die kind as a bar chart, with the fair-die expectation dashed: one
+    line across, or with ``shares`` (face -> share of a fair die's throws, for a face printed twice)
+    a dash over each bar at its own expectation.
 
     >>> s = histogram_svg("d6", {"1": 2, "2": 0, "3": 1, "4": 0, "5": 0, "6": 3})
     >>> s.count('class="bar"'), ">3</text>" in s
@@ -290,7 +292,8 @@ def histogram_svg(die: str, counts: Mapping[str, int], chi2: float | None = None
     total = sum(counts.values())
     peak = max([c for _, c in faces] + [1])
     expected = total / len(faces) if faces else 0
-    peak = max(peak, expected)
+    each = {f: total * shares.get(f, 0.0) for f, _ in faces} if shares else {f: expected for f, _ in faces}
+    peak = max([peak, *each.values()])
     gap, height, top, bottom, left = 10.0, 240.0, 60.0, 44.0, 10.0
     # a bar as wide as the widest face label (a symbol face's name), 44 px at least
     bar_w = max([44.0] + [len(str(f)) * FACE_FONT * BOLD_EM + 6 - gap for f, _ in faces])
@@ -301,14 +304,20 @@ def histogram_svg(die: str, counts: Mapping[str, int], chi2: float | None = None
     plot_h = height - top - bottom
     body = [f'<text x="{_num(left)}" y="26" font-size="{_num(FACE_FONT)}" fill="currentColor">{escape(label)}</text>']
     ey = top + plot_h - plot_h * expected / peak
-    if total:  # drawn first: a count label lies over it, never under it
+    dash = f'stroke="{PALETTE[5]}" stroke-width="{_num(EXPECTED_STROKE)}" stroke-dasharray="8 6"'
+    if total and not shares:  # drawn first: a count label lies over it, never under it
         body.append(f'<line x1="{_num(left)}" x2="{_num(width - left)}" y1="{_num(ey)}" y2="{_num(ey)}" '
-                    f'stroke="{PALETTE[5]}" stroke-width="{_num(EXPECTED_STROKE)}" stroke-dasharray="8 6"><title>'
-                    f'fair die: {expected:.1f} a face</title></line>')
+                    f'{dash}><title>fair die: {expected:.1f} a face</title></line>')
+    if total and shares:
+        for i, (face, _) in enumerate(faces):
+            x, fy = left + i * (bar_w + gap), top + plot_h - plot_h * each[face] / peak
+            body.append(f'<line x1="{_num(x)}" x2="{_num(x + bar_w + gap)}" y1="{_num(fy)}" y2="{_num(fy)}" '
+                        f'{dash}><title>fair die: {each[face]:.1f} {escape(str(face))}</title></line>')
     for i, (face, count) in enumerate(faces):
         x = left + i * (bar_w + gap) + gap / 2
         h = plot_h * count / peak if peak else 0
         y = top + plot_h - h
+        ey = top + plot_h - plot_h * each[face] / peak
         body.append(f'<rect class="bar" x="{_num(x)}" y="{_num(y)}" width="{_num(bar_w)}" height="{_num(h)}" '
                     f'fill="{PALETTE[0]}"><title>face {escape(str(face))}: {count}</title></rect>')
         body.append(f'<text x="{_num(x + bar_w / 2)}" y="{_num(_count_baseline(y, ey if total else None))}" '

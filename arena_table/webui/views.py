@@ -50,7 +50,8 @@ def spectator_state(ts: TableState, service: TableService | None = None, viewer:
         except (ValueError, TypeError, KeyError) as exc:
             log.warning("cannot draw the tracks of %s: %s", view["game"], exc)
     for die, s in (view.get("tray") or {}).get("stats", {}).items():
-        pictures["histograms"][die] = svg.histogram_svg(die, s["counts"], s.get("chi2"), s.get("p_value"))
+        pictures["histograms"][die] = svg.histogram_svg(die, s["counts"], s.get("chi2"), s.get("p_value"),
+                                                          s.get("shares"))
     if view.get("outcome") and service is not None:
         series, maxima = health_series(service, ts)
         if series:

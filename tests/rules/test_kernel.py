@@ -94,6 +94,8 @@ def test_a_symbol_die_is_tested_against_its_faces_shares():
     fair = [parse("roll kinds=[demigods-slashing] faces=[enrage,enrage,critical,2,1,-1]")] * 10
     s = stats(replay(fair).tray)["demigods-slashing"]
     assert s["counts"] == {"enrage": 20, "critical": 10, 2: 10, 1: 10, -1: 10} and s["chi2"] == 0.0
+    assert s["shares"] == {"enrage": 0.3333, "critical": 0.1667, 2: 0.1667, 1: 0.1667, -1: 0.1667}
+    assert "shares" not in stats(replay(fair[:1] + [parse("roll kinds=[dg-fire] faces=[burn]")]).tray)["demigods-fire"]
 
 
 @pytest.mark.parametrize("ev,reason", [

@@ -127,6 +127,18 @@ def test_histogram_face_names_do_not_run_into_each_other():
     assert {float(b.get("width")) for b in bars} == {44.0}
 
 
+def test_histogram_of_a_face_printed_twice_dashes_each_faces_own_expectation():
+    # Slashing: Enrage twice in six faces. 60 fair dice: 20 Enrage, 10 of each other face; the
+    # plot is 136 px high with its peak (20) at y 60, so the dash is at 60 over Enrage, 128 elsewhere
+    counts = {"enrage": 20, "critical": 10, "2": 10, "1": 10, "-1": 10}
+    shares = {"enrage": 0.3333, "critical": 0.1667, "2": 0.1667, "1": 0.1667, "-1": 0.1667}
+    root = parse(svg.histogram_svg("demigods-slashing", counts, shares=shares))
+    dashes = root.findall("s:line", NS)
+    assert [round(float(d.get("y1"))) for d in dashes] == [60, 128, 128, 128, 128]
+    bars = root.findall("s:rect[@class='bar']", NS)
+    assert [round(float(b.get("y"))) for b in bars] == [60, 128, 128, 128, 128]  # fair: each bar at its dash
+
+
 def test_health_chart_lines_have_names_and_patterns():
     doc = svg.health_svg({"Rochon": [(0, 9), (3, 4)], "Salazar": [(0, 9), (1, 0), (3, 0)]}, {"Rochon": 9})
     root = parse(doc)

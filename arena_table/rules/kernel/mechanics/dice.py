@@ -404,8 +404,10 @@ def _face_weights(die: str) -> dict[int | str, int] | None:
 
 
 def stats(tray: TrayState) -> dict[str, dict[str, Any]]:
-    """Per die kind: ``rolls``, ``dice``, ``total``, ``mean``, ``counts`` (face -> count) and
-    ``chi2``/``p_value`` once :data:`FAIRNESS_MIN_DICE` dice of that kind are in (else ``None``).
+    """Per die kind: ``rolls``, ``dice``, ``total``, ``mean``, ``counts`` (face -> count),
+    ``chi2``/``p_value`` once :data:`FAIRNESS_MIN_DICE` dice of that kind are in (else ``None``),
+    and ``shares`` (face -> the share of a fair die's throws it shows) for a kind whose faces do not
+    all show once (Slashing's two Enrage faces).
     A roll named by ``kinds`` counts each die under its own kind (a throw of a fire and an ice die
     adds one die to each). A kind whose faces are known lists every face, those not thrown at 0, and
     is tested against its faces' shares (a face printed twice is expected twice as often).
@@ -436,6 +438,8 @@ def stats(tray: TrayState) -> dict[str, dict[str, Any]]:
                            **{f: c for f, c in s["counts"].items() if f not in weights}}
         else:
             s["counts"] = dict(sorted(s["counts"].items(), key=lambda kv: (isinstance(kv[0], str), kv[0])))
+        if weights is not None and len(set(weights.values())) > 1:  # a face printed twice: its share
+            s["shares"] = {f: round(w / sum(weights.values()), 4) for f, w in weights.items()}
         s["mean"] = s["total"] / s["dice"] if s["dice"] else None
         s["chi2"] = s["p_value"] = None
         if weights is not None and len(weights) > 1 and s["dice"] >= FAIRNESS_MIN_DICE \
@@ -461,7 +465,8 @@ def tray_view(tray: TrayState) -> dict[str, Any]:
         "last": roll_json(tray.rolls[-1]) if tray.rolls else None,
         "history": [roll_json(r) for r in reversed(tray.rolls[-HISTORY_IN_VIEW:])],
         "rolls": len(tray.rolls),
-        "stats": {die: {**s, "counts": {str(k): v for k, v in s["counts"].items()}} for die, s in st.items()},
+        "stats": {die: {**s, **{key: {str(k): v for k, v in s[key].items()} for key in ("counts", "shares") if key in s}}
+                  for die, s in st.items()},
     }
 
 
