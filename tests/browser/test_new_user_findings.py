@@ -202,3 +202,30 @@ def test_what_happened_starts_at_the_new_game(live, page):
     live.table.submit(DiceRolled(faces=(6,)))
     page.wait_for_function("v => window.arena.cur.version >= v", arg=4, timeout=5000)
     assert page.locator("#log li").all_inner_texts() == ["#3New game: Dice tray", "#4Rolled 1d6: 6 (total 6)"]
+
+
+class _FramesOnly:
+    """A camera with a live frame and no board calibration (a grey 640x480 frame)."""
+
+    def close(self) -> None:
+        pass
+
+    def latest_frame(self):
+        import numpy as np
+
+        return np.full((480, 640, 3), 128, np.uint8)
+
+
+def test_the_board_card_stops_asking_every_second_on_a_table_without_a_board_calibration(live, page):
+    """A new user's trial: with a camera and no board calibration the control page asked for the board
+    view with every camera frame, one 404 and one console error a second for as long as it was open."""
+    live.table.devices.append(_FramesOnly())
+    asked: dict[str, int] = {"frame": 0, "board": 0}
+    page.on("request", lambda r: [asked.__setitem__(k, asked[k] + 1) for k in asked
+                                  if r.url.endswith(f"/api/camera/{k}.jpg")])
+    login(page, live.url)
+    page.wait_for_selector("#camera-frame:not([hidden])")
+    page.wait_for_function("() => document.getElementById('board-note').textContent.includes('no board calibration')")
+    page.wait_for_timeout(4500)
+    assert asked["frame"] >= 4  # the camera view still follows the camera every second
+    assert asked["board"] == 1

@@ -42,6 +42,10 @@
   }
   // the board view: the frame warped by the board calibration, the grid and the figures over it
   let boardUrl = null;
+  // a table without a board view (no board calibration) is asked again every BOARD_RETRY-th turn of
+  // the loop, not every second: each refusal is a request and a console error on every open page
+  const BOARD_RETRY = 30;
+  let boardWait = 0;
   async function refreshBoard() {
     const r = await fetch('/api/camera/board.jpg', { cache: 'no-store' });
     if (!r.ok) {
@@ -49,7 +53,7 @@
       try { msg = (await r.json()).error; } catch (e) { /* keep status */ }
       $('board-note').textContent = 'Board view unavailable: ' + msg;
       $('board-frame').hidden = true;
-      return;
+      return false;
     }
     const blob = await r.blob();
     if (boardUrl) URL.revokeObjectURL(boardUrl);
@@ -58,6 +62,7 @@
     $('board-frame').hidden = false;
     $('board-note').textContent = 'The board from above: each figure should sit in its cell of the grid, '
       + 'its arrow where it faces. If not, calibrate again (arena-table calibrate).';
+    return true;
   }
 
   // "46=-250,-215 47=250,-215 ..." -> {"46": [-250, -215], ...}; "1=0,3" -> {id: 1, cell: [0, 3]}
@@ -87,6 +92,7 @@
       msg.textContent = 'Calibrated at ' + d.resolution.join('x')
         + (d.reference ? '; reference marker ' + d.reference.id + ' ' + d.reference.offset_mm.toFixed(1)
           + ' mm from the centre of its cell' : '') + '.';
+      boardWait = 0;
       refreshBoard();
     } catch (e) {
       msg.textContent = 'Calibration refused: ' + e.message;
@@ -121,7 +127,12 @@
   refreshMarkers();
 
   async function cameraLoop() {
-    try { await refreshBoard(); } catch (e) { /* the note says what it can */ }
+    if (boardWait > 0) boardWait -= 1;
+    else {
+      let shown = false;
+      try { shown = await refreshBoard(); } catch (e) { /* the note says what it can */ }
+      boardWait = shown ? 0 : BOARD_RETRY - 1;
+    }
     let ok = false;
     try { ok = await refreshCamera(); } catch (e) { ok = false; }
     setTimeout(cameraLoop, ok ? 1000 : 10000);
