@@ -3,7 +3,7 @@ dice read right, read wrong and abstained, and the reading time as a ratio to ``
 
 Each die is its own 240x320 frame (:func:`arena_table.vision.d4_render.render_d4`: random tray,
 pose, tilt up to 12°, light, specular spot, blur, noise), its result ``seed % 4 + 1``; seeds start
-at 40000, apart from the trained reader's training seeds (50 000-72 399), its threshold's
+at 40000, apart from the trained reader's training seeds (50 000-76 499), its threshold's
 (700 000-799 999) and the tests' (20000-22029). Rendered figures: the numerals are the renderer's
 own fonts, so they say nothing of printed dice.
 

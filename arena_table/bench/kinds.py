@@ -3,7 +3,7 @@
 Each game's scene (:mod:`arena_table.vision.kind_sets`) is rendered for ``frames`` frames from the
 test seeds (``TEST_SEED``: the kind face model was trained on seeds below 100 000) and read by
 :func:`read_scene` (square-faced dice by ``vision.kinds.read_kinds``, d4s by
-``vision.d4.read_d4_in``) over every shipped kind, ``game=`` the scene's game.
+``vision.d4.read_d4_in``, d8-d20 by ``vision.poly.read_polys``) over every shipped kind, ``game=`` the scene's game.
 A die is matched to the reading whose box holds its centre.
 
 * **per-die accuracy**: share of dice read right: a game's die with its kind (or a twin judged
@@ -11,8 +11,8 @@ A die is matched to the reading whose box holds its centre.
   abstention or a wrong reading counts against it.
 * **kind accuracy**: the same for the kind alone.
 
-The tray scene draws d8, d10, d12 and d20 (``vision/poly_render.py``) beside its d6s and d4s; no
-reader reads them yet, so they count as missed or wrong (``by_reader["poly"]``).
+The tray scene draws d8, d10, d12 and d20 (``vision/poly_render.py``) beside its d6s and d4s; they
+are read by ``vision.poly.read_polys`` (``by_reader["poly"]``).
 
 Figures are on rendered dice only (not photos). Speed: the reader on the Demigods scene's 640x480
 frames of 10 dice, one core, as a ratio (``median_ratio``) to the yardstick of ``bench dice``
@@ -32,6 +32,7 @@ from arena_table.vision.kind_render import RenderedDie
 from arena_table.vision.d4 import read_d4_in
 from arena_table.vision.kind_sets import GAMES, TEST_SEED, drawable, right_kinds, scene_frames, scene_plan
 from arena_table.vision.kinds import KindReading, read_kinds
+from arena_table.vision.poly import claim, read_polys
 from arena_table.vision.poly_render import is_poly
 
 from .dice import one_core, reference_ms
@@ -39,8 +40,10 @@ from .dice import one_core, reference_ms
 
 def read_scene(frame: np.ndarray, kinds, game: str | None) -> list[KindReading]:
     """Every die of ``frame``: square-faced dice by ``vision.kinds.read_kinds``, d4s by
-    ``vision.d4.read_d4_in`` (both with ``game``)."""
-    return read_kinds(frame, kinds, game=game) + read_d4_in(frame, kinds, game=game)
+    ``vision.d4.read_d4_in``, d8-d20 by ``vision.poly.read_polys`` (each with ``game``); one
+    reading a die where the square-faced and d8-d20 readers both read it (``poly.claim``)."""
+    return claim(read_kinds(frame, kinds, game=game), read_polys(frame, kinds, game=game)) + read_d4_in(
+        frame, kinds, game=game)
 
 
 def _match(readings: list[KindReading], die: RenderedDie) -> KindReading | None:
@@ -135,7 +138,7 @@ def run_bench(frames: int = 30, seed: int = TEST_SEED, timing_frames: int = 20) 
         "reference_ms", "median_ratio", "p95_ratio", ...}``: ``kinds`` pools each kind's dice
         over the scenes of its game; distractors are scored under each scene's ``distractors``;
         ``by_reader`` splits the dice between the square-faced reader (``vision.kinds``), the
-        d4 reader (``vision.d4``) and the d8-d20 (``poly``: drawn, not yet read), distractors included.
+        d4 reader (``vision.d4``) and the d8-d20 reader (``vision.poly``), distractors included.
     """
     scenes, pooled = {}, {}
     right = kind_right = dice = 0
@@ -160,8 +163,6 @@ def run_bench(frames: int = 30, seed: int = TEST_SEED, timing_frames: int = 20) 
            "by_reader": by_reader, "kinds": dict(sorted(pooled.items())), "scenes": scenes,
            "not_rendered": sorted(k.id for k in die_kinds() if not drawable(k)),
            "not_rendered_note": "shipped kinds no scene draws; the figures above say nothing of them",
-           "poly_note": "d8, d10, d12 and d20 are drawn in the tray scene (vision/poly_render.py) but no "
-                        "reader reads them yet: they count as missed or wrong (by_reader.poly)",
            "not_drawn_this_run": sorted(k.id for k in die_kinds() if drawable(k) and k.id not in drawn),
            "model": str(kind_model.MODEL)}
     out.update(time_reader(timing_frames))

@@ -127,7 +127,7 @@ def _cmd_dice_kinds(args: argparse.Namespace) -> int:
     print(f"all: {out['dice']} dice, per-die accuracy {out['per_die_accuracy']}, kind accuracy "
           f"{out['kind_accuracy']} ({out['data']})")
     for reader, r in out["by_reader"].items():
-        by = "d8-d20 (drawn, no reader yet)" if reader == "poly" else f"read by vision/{reader}.py"
+        by = f"read by vision/{reader}.py" + (" (d8-d20)" if reader == "poly" else "")
         print(f"  {by}: {r['dice']} dice, per-die {r['per_die_accuracy']}, kind {r['kind_accuracy']}")
     print(f"not rendered (no figures): {', '.join(out['not_rendered']) or '-'}")
     print(f"speed: median {out['median_ms']:.1f} ms per 640x480 frame of 10 dice, one core; median_ratio "

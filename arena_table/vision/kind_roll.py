@@ -2,8 +2,9 @@
 
 :func:`read_throw` reads every die of a frame as one of the kinds in play:
 :func:`arena_table.vision.kinds.read_kinds` the square-faced dice, each as a kind and a face
-symbol, and :mod:`arena_table.vision.d4` the d4s (style and result told by the net, kind by the
-style and the body colour). The roll
+symbol, :mod:`arena_table.vision.d4` the d4s (style and result told by the net, kind by the
+style and the body colour) and :mod:`arena_table.vision.poly` the d8-d20 (shape and face told by
+the same net, kind by the shape and the body colour). The roll
 assembly (:func:`arena_table.vision.roll.decide`: which dice moved, which hold the roll back for a
 re-roll) works on a :class:`~arena_table.vision.dice.DiceReading` whose faces are numbers, so
 :class:`KindCodes` gives each (kind, face) of the kinds in play a number of its own: a die that
@@ -35,7 +36,7 @@ import numpy as np
 
 from arena_table.rules.kernel.mechanics.die_kinds import DieKind
 
-from . import d4
+from . import d4, poly
 from .dice import DiceReading, DieReading
 from .kinds import KindReading, read_kinds
 
@@ -93,14 +94,16 @@ def as_dice_reading(readings: Sequence[KindReading], codes: KindCodes, shape: tu
 
 def read_throw(frame_bgr: np.ndarray, kinds: Sequence[DieKind], game: str | None = None) -> list[KindReading]:
     """Every die on ``frame_bgr`` as one of ``kinds``: square-faced dice by
-    :func:`~arena_table.vision.kinds.read_kinds`, d4s by :func:`arena_table.vision.d4.read_d4_in`
-    (each with ``game``: as it takes it);
+    :func:`~arena_table.vision.kinds.read_kinds`, d4s by :func:`arena_table.vision.d4.read_d4_in`,
+    d8-d20 by :func:`arena_table.vision.poly.read_polys` (each with ``game``: as it takes it; one
+    reading a die both the square-faced and the d8-d20 reader read: ``poly.claim``);
     top to bottom, then left to right (rows of 40 px), as ``read_kinds`` orders them.
 
     Raises:
         ValueError / BadFrame: not an HxWx3 uint8 array.
     """
     square = [k for k in kinds if not k.look.style]
-    readings = read_kinds(frame_bgr, square, game=game) if square else []
+    readings = poly.claim(read_kinds(frame_bgr, square, game=game) if square else [],
+                          poly.read_polys(frame_bgr, kinds, game=game))
     readings += d4.read_d4_in(frame_bgr, kinds, game=game)
     return sorted(readings, key=lambda r: (round((r.box[1] + r.box[3] / 2) / 40), r.box[0] + r.box[2] / 2))

@@ -1,4 +1,4 @@
-"""The polyhedral die classifier: a small CNN on one normalised crop of a die, run with ONNX Runtime.
+"""The polyhedral die classifier (d4, d8, d10, d12, d20): a small CNN on normalised crops of a die, run with ONNX Runtime.
 
 A d4 shows no upper face: its result stands on the three side faces the camera sees (at the top
 vertex or along the bottom edge, :mod:`arena_table.vision.d4_render`). The crop (:func:`d4_crop`)
@@ -9,9 +9,13 @@ net sees the numerals at one scale; which corner goes on top is one of three tur
 the same result, so the three turns are the same die).
 
 Input: :data:`CROP` x :data:`CROP` grey, standardised inside the triangle (:func:`standardise`:
-median 0, spread 1, light or dark ink alike to the net, which was trained on both). Output: one
-logit per class, ``"<style>-<value>"`` (``top-vertex-3``); the class list is the model file's
-metadata entry ``classes`` and ``models/train_poly.json``.
+median 0, spread 1, light or dark ink alike to the net, which was trained on both). A d8, d10, d12 or d20 shows its result on its top face, in the middle of its silhouette:
+:func:`poly_crops` cuts the grey frame round the silhouette's enclosing circle at three turns (the
+numeral may lie any way round; 6 and 9 are underlined).
+
+Output: one logit per class: a d4's ``"<style>-<value>"`` (``top-vertex-3``), a d8-d20's
+``"d<sides>-<face>"`` (``d20-17``), and :data:`OTHER` for a blob that is no d8-d20 (a six-sided
+die); the class list is the model file's metadata entry ``classes`` and ``models/train_poly.json``.
 
 The shipped ``poly_face.onnx`` was trained by ``tools/train_poly.py`` on rendered dice only
 (seeds below 100 000): its figures hold for rendered dice, not printed ones.
@@ -28,6 +32,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from . import poly_render
 from .errors import ModelMissing
 
 CROP = 64
@@ -71,6 +76,23 @@ def d4_crop(gray: np.ndarray, corners: np.ndarray, turn: int = 0) -> np.ndarray:
     return cv2.warpAffine(gray, m, (CROP, CROP), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
+POLY_FILL = 0.9
+"""Share of the crop's side a d8-d20's enclosing circle spans in its crop (:func:`poly_crops`)."""
+POLY_TURNS = (0.0, 120.0, 240.0)
+"""Turns in degrees of a d8-d20's crops: its top face's numeral lies any way round, the net was
+trained on every turn and :func:`classify` averages over these."""
+OTHER = "other"
+"""The class of a blob that is no d8-d20 (a six-sided die, a d4)."""
+
+
+def poly_crops(frame_bgr: np.ndarray, outline: np.ndarray) -> np.ndarray:
+    """(:data:`TURNS`, CROP, CROP) uint8: the grey ``frame_bgr`` round a die's ``outline`` (N x 2
+    px, its silhouette's hull), centred on its enclosing circle scaled to :data:`POLY_FILL` of the
+    side (``poly_render.crop_die``), at each of :data:`POLY_TURNS`."""
+    gray = cv2.cvtColor(frame_bgr, cv2.COLOR_BGR2GRAY)
+    return np.stack([poly_render.crop_die(gray, outline, CROP, POLY_FILL, a)[0] for a in POLY_TURNS])
+
+
 def d4_crops(frame_bgr: np.ndarray, corners: np.ndarray) -> np.ndarray:
     """(:data:`TURNS`, CROP, CROP) uint8: :func:`d4_crop` of ``frame_bgr`` (HxWx3 BGR) with each
     corner on top."""
@@ -79,8 +101,8 @@ def d4_crops(frame_bgr: np.ndarray, corners: np.ndarray) -> np.ndarray:
 
 
 def standardise(crops: np.ndarray) -> np.ndarray:
-    """(..., CROP, CROP) float32 of uint8 crops: each minus the median inside the triangle, over the
-    spread there (the 90th minus the 10th percentile over 2, at least :data:`MIN_SPREAD`), clipped
+    """(..., CROP, CROP) float32 of uint8 crops: each minus the median inside the triangle of
+    :data:`CANON` (a d4's faces; a d8-d20's middle), over the spread there (the 90th minus the 10th percentile over 2, at least :data:`MIN_SPREAD`), clipped
     to +-4."""
     x = crops.astype(np.float32)
     flat = x.reshape(-1, CROP, CROP)

@@ -1,5 +1,5 @@
 """The d4: face layouts of a real tetrahedral die, rendered d4s of both styles read back by the
-trained reader (models/poly_face.onnx, trained on seeds 50 000-72 399; these seeds are apart)."""
+trained reader (models/poly_face.onnx, trained on seeds 50 000-76 499; these seeds are apart)."""
 
 import numpy as np
 import pytest
@@ -79,7 +79,7 @@ def _score(style, seeds, edge_px=(90, 130)):
 
 @pytest.mark.parametrize("style", d4.STYLES)
 def test_rendered_d4s_are_read(style):
-    # the net trained on seeds 50 000-72 399 and its threshold was set on 700 000-799 999
+    # the net trained on seeds 50 000-76 499 and its threshold was set on 700 000-799 999
     right, wrong, abstain = _score(style, range(20000, 20200))
     print(f"{style}: {right} right, {wrong} wrong, {abstain} abstained of 200")
     assert right + wrong + abstain == 200
