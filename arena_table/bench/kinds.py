@@ -41,9 +41,10 @@ from .dice import one_core, reference_ms
 def read_scene(frame: np.ndarray, kinds, game: str | None) -> list[KindReading]:
     """Every die of ``frame``: square-faced dice by ``vision.kinds.read_kinds``, d4s by
     ``vision.d4.read_d4_in``, d8-d20 by ``vision.poly.read_polys`` (each with ``game``); one
-    reading a die where the square-faced and d8-d20 readers both read it (``poly.claim``)."""
-    return claim(read_kinds(frame, kinds, game=game), read_polys(frame, kinds, game=game)) + read_d4_in(
-        frame, kinds, game=game)
+    reading a die where the square-faced reader and the d4 or d8-d20 reader both read it
+    (``poly.claim``)."""
+    return claim(read_kinds(frame, kinds, game=game), read_polys(frame, kinds, game=game)
+                 + read_d4_in(frame, kinds, game=game))
 
 
 def _match(readings: list[KindReading], die: RenderedDie) -> KindReading | None:

@@ -96,7 +96,7 @@ def read_throw(frame_bgr: np.ndarray, kinds: Sequence[DieKind], game: str | None
     """Every die on ``frame_bgr`` as one of ``kinds``: square-faced dice by
     :func:`~arena_table.vision.kinds.read_kinds`, d4s by :func:`arena_table.vision.d4.read_d4_in`,
     d8-d20 by :func:`arena_table.vision.poly.read_polys` (each with ``game``: as it takes it; one
-    reading a die both the square-faced and the d8-d20 reader read: ``poly.claim``);
+    reading a die both the square-faced and the d4 or d8-d20 reader read: ``poly.claim``);
     top to bottom, then left to right (rows of 40 px), as ``read_kinds`` orders them.
 
     Raises:
@@ -104,6 +104,5 @@ def read_throw(frame_bgr: np.ndarray, kinds: Sequence[DieKind], game: str | None
     """
     square = [k for k in kinds if not k.look.style]
     readings = poly.claim(read_kinds(frame_bgr, square, game=game) if square else [],
-                          poly.read_polys(frame_bgr, kinds, game=game))
-    readings += d4.read_d4_in(frame_bgr, kinds, game=game)
+                          poly.read_polys(frame_bgr, kinds, game=game) + d4.read_d4_in(frame_bgr, kinds, game=game))
     return sorted(readings, key=lambda r: (round((r.box[1] + r.box[3] / 2) / 40), r.box[0] + r.box[2] / 2))

@@ -131,11 +131,12 @@ def read_polys(frame: np.ndarray, kinds: Sequence[DieKind], *, game: str | None 
 
 def claim(readings: Sequence[KindReading], polys: Sequence[KindReading]) -> list[KindReading]:
     """One reading a die: ``readings`` (of the square-faced reader) and ``polys`` (of
-    :func:`read_polys`), where a reading whose box centre lies inside a d8-d20's box is the same
-    die. A d8-d20 read ``ok`` replaces the other reading (a d8's or d20's hexagon passes the
-    square-faced locator's test, and that reader reports it ``other-kind``); one that abstained
-    gives way to a square-faced reading ``ok`` (a sure reading beats an unsure one) and replaces
-    any other. Square-faced readings first, then the d8-d20 kept."""
+    :func:`read_polys` and ``d4.read_d4_in``), where a reading whose box centre lies inside one of
+    ``polys``' boxes is the same die. A d4 or d8-d20 read ``ok`` replaces the other reading (a
+    d8's or d20's hexagon passes the square-faced locator's test, and that reader reports it
+    ``other-kind`` or takes a d4 for some d6); one that abstained gives way to a square-faced
+    reading ``ok`` (a sure reading beats an unsure one) and replaces any other. Square-faced
+    readings first, then the ``polys`` kept."""
     def inside(r: KindReading, p: KindReading) -> bool:
         cx, cy = r.box[0] + r.box[2] / 2, r.box[1] + r.box[3] / 2
         return p.box[0] <= cx <= p.box[0] + p.box[2] and p.box[1] <= cy <= p.box[1] + p.box[3]
