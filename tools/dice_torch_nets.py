@@ -16,6 +16,7 @@ import torch.nn.functional as F
 
 
 def cbr(i, o, s=1, d=1):
+    """3x3 convolution (stride ``s``, dilation ``d``, no bias), BatchNorm, ReLU."""
     return nn.Sequential(nn.Conv2d(i, o, 3, s, d, dilation=d, bias=False), nn.BatchNorm2d(o), nn.ReLU(inplace=True))
 
 
@@ -94,3 +95,26 @@ def facenet_from_onnx(path) -> FaceNet:
         net.fc.weight.copy_(init["fc.weight"])
         net.fc.bias.copy_(init["fc.bias"])
     return net
+
+
+def export_onnx(net, path, shape, dynamic=None, output="output", labels=None):
+    """Write ``net`` to ``path`` as ONNX (opset 13, input ``input``, output ``output``), traced on a
+    zero tensor of ``shape``; ``dynamic``: torch's ``dynamic_axes``. ``labels``: ``(key, [names])``
+    stored as a JSON metadata entry (the reader's class list, ``vision/labelled_net.py``)."""
+    dummy = torch.zeros(*shape)
+    kw = dict(input_names=["input"], output_names=[output], opset_version=13)
+    if dynamic:
+        kw["dynamic_axes"] = dynamic
+    try:
+        torch.onnx.export(net, dummy, str(path), dynamo=False, **kw)
+    except TypeError:
+        torch.onnx.export(net, dummy, str(path), **kw)
+    if labels:
+        import json
+
+        import onnx
+
+        model = onnx.load(str(path))
+        entry = model.metadata_props.add()
+        entry.key, entry.value = labels[0], json.dumps(list(labels[1]))
+        onnx.save(model, str(path))

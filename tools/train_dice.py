@@ -42,7 +42,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from dice_augment import augment_faces  # noqa: E402
 from dice_samples import SETS, face_cache, jpeg_copies, real_items, rendered_item  # noqa: E402
-from dice_torch_nets import Detector, FaceNet, facenet_from_onnx  # noqa: E402
+from dice_torch_nets import Detector, FaceNet, export_onnx, facenet_from_onnx  # noqa: E402
 
 from arena_table.vision.nets import CROP, STRIDE, standardise_frame  # noqa: E402
 
@@ -313,14 +313,7 @@ def train_faces(crops, labels, iters, seed, log, batch=128, weights=None, init=N
 
 
 def export(net, path, shape, dynamic):
-    dummy = torch.zeros(*shape)
-    kw = dict(input_names=["input"], output_names=["output"], opset_version=13)
-    if dynamic:
-        kw["dynamic_axes"] = dynamic
-    try:
-        torch.onnx.export(net, dummy, str(path), dynamo=False, **kw)
-    except TypeError:
-        torch.onnx.export(net, dummy, str(path), **kw)
+    export_onnx(net, path, shape, dynamic)
 
 
 def main(argv=None):

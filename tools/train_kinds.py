@@ -26,6 +26,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import arena_table.rules  # noqa: E402,F401 - loads the games' kinds
 from arena_table.rules.kernel.mechanics.die_kinds import die_kinds  # noqa: E402
@@ -73,9 +74,7 @@ def samples(kinds, seed: int, frames: int, names: list[str]):
 
 def build_net(classes: int):
     import torch.nn as nn
-
-    def cbr(i, o, s=1):
-        return nn.Sequential(nn.Conv2d(i, o, 3, s, 1, bias=False), nn.BatchNorm2d(o), nn.ReLU(inplace=True))
+    from dice_torch_nets import cbr
 
     class KindNet(nn.Module):
         def __init__(self):
@@ -145,25 +144,16 @@ def main(argv=None) -> int:
         if args.cache:
             np.savez_compressed(args.cache, x=x, y=y, missed=missed)
     net = train(x, y, len(names), args.epochs, args.seed, lambda m: print(m, flush=True))
-    import onnx
     import torch
+    from dice_torch_nets import export_onnx
 
     with torch.no_grad():
         logits = torch.cat([net(torch.from_numpy(x[i:i + 512, None])) for i in range(0, len(x), 512)])
     train_acc = float((logits.argmax(1).numpy() == y).mean())
     args.out.mkdir(parents=True, exist_ok=True)
     path = args.out / "kind_face.onnx"
-    kw = dict(input_names=["input"], output_names=["logits"], opset_version=13,
-              dynamic_axes={"input": {0: "n"}, "logits": {0: "n"}})
-    dummy = torch.zeros(1, 1, kind_model.CROP, kind_model.CROP)
-    try:
-        torch.onnx.export(net, dummy, str(path), dynamo=False, **kw)
-    except TypeError:
-        torch.onnx.export(net, dummy, str(path), **kw)
-    model = onnx.load(str(path))
-    entry = model.metadata_props.add()
-    entry.key, entry.value = "glyphs", json.dumps(names)
-    onnx.save(model, str(path))
+    export_onnx(net, path, (1, 1, kind_model.CROP, kind_model.CROP), {"input": {0: "n"}, "logits": {0: "n"}},
+                output="logits", labels=("glyphs", names))
     record = {"frames": args.frames, "seed": args.seed, "epochs": args.epochs, "samples": len(x),
               "dice_not_found": missed, "train_accuracy": round(train_acc, 4), "glyphs": names,
               "crop": kind_model.CROP}

@@ -38,6 +38,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import arena_table.rules  # noqa: E402,F401 - loads the games' kinds
 from arena_table.rules.kernel.mechanics.die_kinds import die_kinds  # noqa: E402
@@ -138,9 +139,7 @@ def samples(seed: int, frames: int, singles: int, log):
 
 def build_net(classes: int):
     import torch.nn as nn
-
-    def cbr(i, o, s=1):
-        return nn.Sequential(nn.Conv2d(i, o, 3, s, 1, bias=False), nn.BatchNorm2d(o), nn.ReLU(inplace=True))
+    from dice_torch_nets import cbr
 
     class PolyNet(nn.Module):
         def __init__(self):
@@ -199,20 +198,10 @@ def train(x, y, classes, steps, seed, log):
 
 
 def export(net, path: Path, names: list[str]) -> None:
-    import onnx
-    import torch
+    from dice_torch_nets import export_onnx
 
-    kw = dict(input_names=["input"], output_names=["logits"], opset_version=13,
-              dynamic_axes={"input": {0: "n"}, "logits": {0: "n"}})
-    dummy = torch.zeros(1, 1, poly_model.CROP, poly_model.CROP)
-    try:
-        torch.onnx.export(net, dummy, str(path), dynamo=False, **kw)
-    except TypeError:
-        torch.onnx.export(net, dummy, str(path), **kw)
-    model = onnx.load(str(path))
-    entry = model.metadata_props.add()
-    entry.key, entry.value = "classes", json.dumps(names)
-    onnx.save(model, str(path))
+    export_onnx(net, path, (1, 1, poly_model.CROP, poly_model.CROP), {"input": {0: "n"}, "logits": {0: "n"}},
+                output="logits", labels=("classes", names))
 
 
 def main(argv=None) -> int:

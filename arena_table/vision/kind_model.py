@@ -16,15 +16,13 @@ The shipped ``kind_face.onnx`` was trained by ``tools/train_kinds.py`` on render
 
 from __future__ import annotations
 
-import json
-import threading
 from functools import lru_cache
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-from .errors import ModelMissing
+from .labelled_net import LabelledNet
 
 CROP = 48
 """Side in px of the deskewed face crop the net reads."""
@@ -34,7 +32,6 @@ INK_CLIP = 2.0
 """Largest ink map value (glare on a dark body is far from the body colour too)."""
 MODEL = Path(__file__).resolve().parent / "models" / "kind_face.onnx"
 """The shipped classifier."""
-_lock = threading.Lock()
 
 
 def ring(crop: np.ndarray) -> np.ndarray:
@@ -55,42 +52,19 @@ def ink_map(crop_bgr: np.ndarray) -> np.ndarray:
     return np.minimum(dist, INK_CLIP).astype(np.float32)
 
 
-class _Net:
-    def __init__(self, path: Path):
-        try:
-            import onnxruntime as ort
-        except ImportError as exc:  # pragma: no cover - onnxruntime is a dependency
-            raise ModelMissing("the kind face model needs onnxruntime") from exc
-        opts = ort.SessionOptions()
-        opts.intra_op_num_threads = 1
-        opts.inter_op_num_threads = 1
-        opts.log_severity_level = 3
-        try:
-            self.session = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
-        except Exception as exc:  # onnxruntime raises its own exception types
-            raise ModelMissing(f"{path}: cannot load the kind face model ({exc})") from exc
-        meta = self.session.get_modelmeta().custom_metadata_map
-        if "glyphs" not in meta:
-            raise ModelMissing(f"{path}: no glyph list in its metadata (not a kind face model)")
-        self.glyphs: tuple[str, ...] = tuple(json.loads(meta["glyphs"]))
-        self.input = self.session.get_inputs()[0].name
-
-
 @lru_cache(maxsize=2)
-def load(path: Path = MODEL) -> _Net:
+def load(path: Path = MODEL) -> LabelledNet:
     """The classifier at ``path`` (loaded once).
 
     Raises:
         ModelMissing: no file, not loadable, or without its glyph list.
     """
-    if not Path(path).is_file():
-        raise ModelMissing(f"{path}: kind face model not installed")
-    return _Net(Path(path))
+    return LabelledNet(Path(path), "glyphs", "the kind face model")
 
 
 def glyphs(path: Path = MODEL) -> tuple[str, ...]:
     """The glyphs the classifier at ``path`` tells apart, in output order."""
-    return load(path).glyphs
+    return load(path).labels
 
 
 def classify(maps: np.ndarray, path: Path = MODEL) -> np.ndarray:
@@ -105,10 +79,6 @@ def classify(maps: np.ndarray, path: Path = MODEL) -> np.ndarray:
         raise ValueError(f"ink maps must be N x {CROP} x {CROP}, got {maps.shape}")
     net = load(path)
     if len(maps) == 0:
-        return np.zeros((0, len(net.glyphs)), np.float32)
+        return np.zeros((0, len(net.labels)), np.float32)
     x = np.concatenate([np.rot90(maps, k, axes=(1, 2)) for k in range(4)])[:, None].astype(np.float32)
-    with _lock:
-        logits = net.session.run(None, {net.input: np.ascontiguousarray(x)})[0]
-    e = np.exp(logits - logits.max(axis=1, keepdims=True))
-    p = e / e.sum(axis=1, keepdims=True)
-    return p.reshape(4, len(maps), -1).mean(axis=0)
+    return net.probabilities(x).reshape(4, len(maps), -1).mean(axis=0)

@@ -23,9 +23,7 @@ The shipped ``poly_face.onnx`` was trained by ``tools/train_poly.py`` on rendere
 
 from __future__ import annotations
 
-import json
 import math
-import threading
 from functools import lru_cache
 from pathlib import Path
 
@@ -33,7 +31,7 @@ import cv2
 import numpy as np
 
 from . import poly_render
-from .errors import ModelMissing
+from .labelled_net import LabelledNet
 
 CROP = 64
 """Side in px of the square crop the net reads."""
@@ -50,7 +48,6 @@ MIN_SPREAD = 6.0
 """Least grey-level spread :func:`standardise` divides by (a blank, even face is not blown up)."""
 MODEL = Path(__file__).resolve().parent / "models" / "poly_face.onnx"
 """The shipped classifier."""
-_lock = threading.Lock()
 _INSIDE = np.zeros((CROP, CROP), np.uint8)
 cv2.fillConvexPoly(_INSIDE, np.int32(np.round(CANON)), 1)
 _INSIDE = _INSIDE.astype(bool)
@@ -114,42 +111,19 @@ def standardise(crops: np.ndarray) -> np.ndarray:
     return out.reshape(x.shape)
 
 
-class _Net:
-    def __init__(self, path: Path):
-        try:
-            import onnxruntime as ort
-        except ImportError as exc:  # pragma: no cover - onnxruntime is a dependency
-            raise ModelMissing("the polyhedral die model needs onnxruntime") from exc
-        opts = ort.SessionOptions()
-        opts.intra_op_num_threads = 1
-        opts.inter_op_num_threads = 1
-        opts.log_severity_level = 3
-        try:
-            self.session = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
-        except Exception as exc:  # onnxruntime raises its own exception types
-            raise ModelMissing(f"{path}: cannot load the polyhedral die model ({exc})") from exc
-        meta = self.session.get_modelmeta().custom_metadata_map
-        if "classes" not in meta:
-            raise ModelMissing(f"{path}: no class list in its metadata (not a polyhedral die model)")
-        self.classes: tuple[str, ...] = tuple(json.loads(meta["classes"]))
-        self.input = self.session.get_inputs()[0].name
-
-
 @lru_cache(maxsize=2)
-def load(path: Path = MODEL) -> _Net:
+def load(path: Path = MODEL) -> LabelledNet:
     """The classifier at ``path`` (loaded once).
 
     Raises:
         ModelMissing: no file, not loadable, or without its class list.
     """
-    if not Path(path).is_file():
-        raise ModelMissing(f"{path}: polyhedral die model not installed")
-    return _Net(Path(path))
+    return LabelledNet(Path(path), "classes", "the polyhedral die model")
 
 
 def classes(path: Path = MODEL) -> tuple[str, ...]:
     """The classes the classifier at ``path`` tells apart, in output order (``top-vertex-3``...)."""
-    return load(path).classes
+    return load(path).labels
 
 
 def classify(crops: np.ndarray, path: Path = MODEL) -> np.ndarray:
@@ -165,10 +139,6 @@ def classify(crops: np.ndarray, path: Path = MODEL) -> np.ndarray:
     net = load(path)
     n, turns = crops.shape[:2]
     if n == 0:
-        return np.zeros((0, len(net.classes)), np.float32)
+        return np.zeros((0, len(net.labels)), np.float32)
     x = standardise(crops).reshape(n * turns, 1, CROP, CROP)
-    with _lock:
-        logits = net.session.run(None, {net.input: np.ascontiguousarray(x, np.float32)})[0]
-    e = np.exp(logits - logits.max(axis=1, keepdims=True))
-    p = e / e.sum(axis=1, keepdims=True)
-    return p.reshape(n, turns, -1).mean(axis=1)
+    return net.probabilities(x).reshape(n, turns, -1).mean(axis=1)
